@@ -2,7 +2,10 @@ module github.com/typedinformer/typedinformer
 
 go 1.26.0
 
-require k8s.io/apimachinery v0.37.2
+require (
+	k8s.io/apimachinery v0.37.2
+	k8s.io/utils v0.0.0-20260626114624-be93311217bd
+)
 
 require (
 	github.com/fxamacker/cbor/v2 v2.9.1 // indirect
@@ -17,7 +20,6 @@ require (
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 	k8s.io/kube-openapi v0.0.0-20260721132016-d427ff9ee9ad // indirect
-	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect

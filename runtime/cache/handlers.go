@@ -1,0 +1,91 @@
+package cache
+
+// ResourceEventHandler receives the changes an informer observes for objects
+// of type T. The shared processor calls each registered handler from its own
+// goroutine, one notification at a time, in the order the informer applied
+// them to its store. Handlers must not mutate the objects they receive.
+//
+//   - OnAdd: obj was added to the cache. isInInitialList is true when obj came
+//     from the informer's initial list (or is a synthetic add replayed to a
+//     handler that joined after the informer started).
+//   - OnUpdate: the object changed, or a resync re-delivered it (then oldObj
+//     and newObj carry the same resourceVersion).
+//   - OnDelete: obj was removed. finalStateUnknown is true when the informer
+//     missed the delete (it found out on a relist); obj is then the last state
+//     the informer knew, which may be stale.
+type ResourceEventHandler[T Object] interface {
+	OnAdd(obj T, isInInitialList bool)
+	OnUpdate(oldObj, newObj T)
+	OnDelete(obj T, finalStateUnknown bool)
+}
+
+// ResourceEventHandlerFuncs adapts up to three functions to a
+// ResourceEventHandler; a nil function ignores that kind of notification.
+type ResourceEventHandlerFuncs[T Object] struct {
+	AddFunc    func(obj T, isInInitialList bool)
+	UpdateFunc func(oldObj, newObj T)
+	DeleteFunc func(obj T, finalStateUnknown bool)
+}
+
+// OnAdd calls AddFunc if it is set.
+func (f ResourceEventHandlerFuncs[T]) OnAdd(obj T, isInInitialList bool) {
+	if f.AddFunc != nil {
+		f.AddFunc(obj, isInInitialList)
+	}
+}
+
+// OnUpdate calls UpdateFunc if it is set.
+func (f ResourceEventHandlerFuncs[T]) OnUpdate(oldObj, newObj T) {
+	if f.UpdateFunc != nil {
+		f.UpdateFunc(oldObj, newObj)
+	}
+}
+
+// OnDelete calls DeleteFunc if it is set.
+func (f ResourceEventHandlerFuncs[T]) OnDelete(obj T, finalStateUnknown bool) {
+	if f.DeleteFunc != nil {
+		f.DeleteFunc(obj, finalStateUnknown)
+	}
+}
+
+// FilteringResourceEventHandler passes to Handler only the notifications for
+// objects FilterFunc accepts. An update is translated so that Handler sees a
+// consistent view of the filtered set:
+//
+//   - old and new both pass: OnUpdate;
+//   - only new passes: OnAdd(new, false);
+//   - only old passes: OnDelete(old, false);
+//   - neither passes: nothing.
+//
+// FilterFunc must be a pure function of the object.
+type FilteringResourceEventHandler[T Object] struct {
+	FilterFunc func(obj T) bool
+	Handler    ResourceEventHandler[T]
+}
+
+// OnAdd forwards obj if it passes the filter.
+func (f FilteringResourceEventHandler[T]) OnAdd(obj T, isInInitialList bool) {
+	if f.FilterFunc(obj) {
+		f.Handler.OnAdd(obj, isInInitialList)
+	}
+}
+
+// OnUpdate forwards the update, translated as described on the type.
+func (f FilteringResourceEventHandler[T]) OnUpdate(oldObj, newObj T) {
+	oldOK, newOK := f.FilterFunc(oldObj), f.FilterFunc(newObj)
+	switch {
+	case oldOK && newOK:
+		f.Handler.OnUpdate(oldObj, newObj)
+	case newOK:
+		f.Handler.OnAdd(newObj, false)
+	case oldOK:
+		f.Handler.OnDelete(oldObj, false)
+	}
+}
+
+// OnDelete forwards obj if it passes the filter.
+func (f FilteringResourceEventHandler[T]) OnDelete(obj T, finalStateUnknown bool) {
+	if f.FilterFunc(obj) {
+		f.Handler.OnDelete(obj, finalStateUnknown)
+	}
+}

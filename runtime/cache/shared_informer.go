@@ -1,0 +1,100 @@
+package cache
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// AnyInformer is the part of a SharedIndexInformer that does not depend on
+// its object type: what a factory needs to run, watch and report on a set of
+// informers of different types.
+type AnyInformer interface {
+	// Run lists and watches until ctx is cancelled and every goroutine the
+	// informer started has returned. Run may be called once.
+	Run(ctx context.Context)
+	// HasSynced reports whether the first complete list has been applied to
+	// the store and handed to the processor.
+	HasSynced() bool
+	// IsStopped reports whether Run has returned.
+	IsStopped() bool
+	// LastSyncResourceVersion is the resourceVersion last observed from the
+	// server (list, watch event or bookmark).
+	LastSyncResourceVersion() string
+	// LastError is the most recent list or watch error, or nil once a list
+	// or watch succeeded after it. WaitForCacheSync reports it.
+	LastError() error
+	// Name identifies the informer in logs and errors, e.g. "foos.example.com"
+	// or "pods" (set with SharedIndexInformerOptions.Name or .Resource).
+	Name() string
+}
+
+// SharedInformer keeps a cache of objects of type T up to date from a
+// ListerWatcher and notifies any number of handlers of changes.
+type SharedInformer[T Object] interface {
+	AnyInformer
+	// AddEventHandler registers handler with the informer's default resync
+	// period. A handler added after the informer started first receives an
+	// OnAdd(obj, true) for every object in the cache. The returned
+	// registration's HasSynced turns true once the informer has synced and
+	// the handler was handed every initial object.
+	AddEventHandler(handler ResourceEventHandler[T]) (ResourceEventHandlerRegistration, error)
+	// AddEventHandlerWithResyncPeriod is AddEventHandler with a resync
+	// period of its own (0 = never; values below the informer's minimum are
+	// raised to it).
+	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler[T], resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
+	// RemoveEventHandler stops delivering to a registration. Removing an
+	// unknown or already-removed registration is not an error.
+	RemoveEventHandler(reg ResourceEventHandlerRegistration) error
+	// GetStore returns the informer's cache. It must be treated as read-only.
+	GetStore() Store[T]
+	// SetTransform sets a function applied to every object before it is
+	// stored (e.g. to drop managedFields). It must be set before Run.
+	SetTransform(f TransformFunc[T]) error
+	// SetWatchErrorHandler sets a function called with every list or watch
+	// error. It must be set before Run.
+	SetWatchErrorHandler(handler WatchErrorHandler) error
+}
+
+// SharedIndexInformer is a SharedInformer whose cache is an Indexer.
+type SharedIndexInformer[T Object] interface {
+	SharedInformer[T]
+	// AddIndexers adds index functions to the cache, also after Run.
+	AddIndexers(indexers Indexers[T]) error
+	// GetIndexer returns the informer's cache. It must be treated as
+	// read-only.
+	GetIndexer() Indexer[T]
+}
+
+// ResourceEventHandlerRegistration is the handle AddEventHandler returns.
+type ResourceEventHandlerRegistration interface {
+	// HasSynced reports whether the informer has synced and this handler
+	// has been handed every object of the initial list.
+	HasSynced() bool
+}
+
+// TransformFunc rewrites an object before the informer stores it and hands it
+// to handlers. It may return its argument modified in place (the informer owns
+// it) and must be idempotent: it can be applied to an object twice.
+type TransformFunc[T Object] func(obj T) (T, error)
+
+// WatchErrorHandler is called with every list and watch error, after the
+// error is recorded (see AnyInformer.LastError) and before backing off.
+type WatchErrorHandler func(ctx context.Context, err error)
+
+// SharedIndexInformerOptions configures NewSharedIndexInformerWithOptions.
+type SharedIndexInformerOptions[T Object] struct {
+	// ResyncPeriod is the default resync period of handlers added with
+	// AddEventHandler. 0 disables resync.
+	ResyncPeriod time.Duration
+	// Indexers are index functions beyond the built-in NamespaceIndex.
+	Indexers Indexers[T]
+	// Resource is the resource the ListerWatcher serves. It names the
+	// informer in errors when Name is empty.
+	Resource schema.GroupVersionResource
+	// Name overrides the informer's name in logs and errors.
+	Name string
+	// Reflector tunes list/watch behaviour; the zero value is the default.
+	Reflector ReflectorOptions
+}

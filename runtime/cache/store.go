@@ -1,0 +1,71 @@
+package cache
+
+// Store is a thread-safe, keyed collection of objects of type T. Keys are
+// "namespace/name" or "name" (see KeyFor). Every method may be called from any
+// goroutine.
+//
+// The store keeps the pointers it is given: callers hand over ownership and
+// must not mutate an object after adding it, nor mutate what Get or List
+// return.
+type Store[T Object] interface {
+	// Add inserts obj, or replaces the object stored under its key.
+	Add(obj T) error
+	// Update is Add: it inserts or replaces obj.
+	Update(obj T) error
+	// Delete removes the object stored under obj's key; deleting a missing
+	// key is not an error.
+	Delete(obj T) error
+	// Get returns the stored object with obj's key.
+	Get(obj T) (item T, exists bool, err error)
+	// GetByKey returns the object stored under key.
+	GetByKey(key string) (item T, exists bool, err error)
+	// List returns every stored object, in no particular order.
+	List() []T
+	// ListKeys returns every key, in no particular order.
+	ListKeys() []string
+	// Replace atomically swaps the whole content for items. resourceVersion
+	// is the list's version; stores that do not track it ignore it.
+	Replace(items []T, resourceVersion string) error
+	// Len returns the number of stored objects.
+	Len() int
+}
+
+// IndexFunc computes the index values of obj for one named index. An object
+// may have zero, one or several values. An error is returned to the caller of
+// the store operation that triggered it and the operation is not applied.
+type IndexFunc[T Object] func(obj T) ([]string, error)
+
+// Indexers maps index names to index functions.
+type Indexers[T Object] map[string]IndexFunc[T]
+
+// NamespaceIndex is the name of the index every Indexer has: objects by
+// namespace ("" for cluster-scoped objects).
+const NamespaceIndex = "namespace"
+
+// NamespaceIndexFunc indexes an object by its namespace.
+func NamespaceIndexFunc[T Object](obj T) ([]string, error) {
+	return []string{obj.GetNamespace()}, nil
+}
+
+// Indexer is a Store that also maintains named secondary indexes. Every
+// Indexer has the NamespaceIndex. Index functions may be added at any time;
+// AddIndexers indexes what is already stored.
+type Indexer[T Object] interface {
+	Store[T]
+	// Index returns the stored objects that share at least one value of
+	// indexName with obj.
+	Index(indexName string, obj T) ([]T, error)
+	// ByIndex returns the stored objects whose indexName values include
+	// indexedValue.
+	ByIndex(indexName, indexedValue string) ([]T, error)
+	// IndexKeys is ByIndex returning keys.
+	IndexKeys(indexName, indexedValue string) ([]string, error)
+	// ListIndexFuncValues returns every value indexName currently has.
+	ListIndexFuncValues(indexName string) []string
+	// GetIndexers returns a copy of the index functions.
+	GetIndexers() Indexers[T]
+	// AddIndexers adds index functions and indexes the stored objects with
+	// them. Adding a name that exists is an error naming it; an index
+	// function's error leaves the indexer unchanged.
+	AddIndexers(newIndexers Indexers[T]) error
+}
