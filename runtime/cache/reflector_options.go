@@ -33,4 +33,3 @@ type ReflectorOptions struct {
 	// nil means the real clock.
 	Clock clock.Clock
 }
-
