@@ -1,6 +1,324 @@
 package cache
 
-// placeholder until the implementation lands in this package.
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+)
+
+// minimumResyncPeriod is the smallest handler resync period honoured.
+const minimumResyncPeriod = time.Second
+
+// maxPopBatch bounds how many keys the informer applies under one store lock,
+// keeping readers' waits short during an initial sync.
+const maxPopBatch = 256
+
+// errStopped is returned when registering a handler on a stopped informer.
+var errStopped = errors.New("informer has stopped")
+
+type sharedIndexInformer[T Object] struct {
+	lw      ListerWatcher
+	opts    SharedIndexInformerOptions[T]
+	name    string
+	clock   clock.Clock
+	indexer *threadSafeIndexer[T]
+	fifo    *DeltaFIFO[T]
+	proc    *processor[T]
+	refl    *reflector[T]
+
+	startMu   sync.Mutex
+	started   bool
+	stopped   bool
+	transform TransformFunc[T]
+	onError   WatchErrorHandler
+
+	resyncChanged chan struct{}
+	// notes is processBatch's reused notification buffer (one popper).
+	notes []notification[T]
+	// applyErr is the last error applying a delta to the store.
+	applyErrMu sync.Mutex
+	applyErr   error
+}
+
 func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformerOptions[T]) SharedIndexInformer[T] {
-	panic("not implemented yet")
+	c := opts.Reflector.Clock
+	if c == nil {
+		c = clock.RealClock{}
+	}
+	s := &sharedIndexInformer[T]{
+		lw:            lw,
+		opts:          opts,
+		clock:         c,
+		indexer:       newThreadSafeIndexer[T](opts.Indexers),
+		proc:          &processor[T]{clock: c},
+		resyncChanged: make(chan struct{}, 1),
+	}
+	s.name = informerName(opts)
+	s.fifo = NewDeltaFIFO[T](s.indexer)
+	return s
+}
+
+func informerName[T Object](opts SharedIndexInformerOptions[T]) string {
+	switch {
+	case opts.Name != "":
+		return opts.Name
+	case opts.Resource.Resource != "" && opts.Resource.Group != "":
+		return opts.Resource.Resource + "." + opts.Resource.Group
+	case opts.Resource.Resource != "":
+		return opts.Resource.Resource
+	}
+	return fmt.Sprintf("%T", *new(T))
+}
+
+func (s *sharedIndexInformer[T]) Name() string { return s.name }
+
+func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
+	s.startMu.Lock()
+	if s.started {
+		s.startMu.Unlock()
+		klog.FromContext(ctx).Info("Informer already started; Run returns at once", "informer", s.name)
+		return
+	}
+	s.started = true
+	s.refl = newReflector[T](s.name, s.lw, s.fifo, s.opts.Reflector)
+	s.refl.transform = s.transform
+	if h := s.onError; h != nil {
+		s.refl.onError = func(ctx context.Context, err error) { h(ctx, err) }
+	}
+	s.startMu.Unlock()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	s.proc.start(ctx)
+	wg.Go(func() { s.refl.run(ctx) })
+	wg.Go(func() { s.resyncLoop(ctx) })
+	wg.Go(func() { s.processLoop(ctx) })
+
+	<-ctx.Done()
+	s.fifo.Close()
+	wg.Wait()
+	s.proc.wg.Wait()
+	s.startMu.Lock()
+	s.stopped = true
+	s.startMu.Unlock()
+}
+
+func (s *sharedIndexInformer[T]) processLoop(ctx context.Context) {
+	logger := klog.FromContext(ctx)
+	for {
+		err := s.fifo.PopBatch(maxPopBatch, s.processBatch)
+		if errors.Is(err, ErrFIFOClosed) {
+			return
+		}
+		if err != nil {
+			logger.Error(err, "Applying deltas failed", "informer", s.name)
+		}
+	}
+}
+
+// processBatch applies popped deltas to the store and distributes the
+// resulting notifications, holding the processor's lock throughout so that a
+// handler joining concurrently sees each change exactly once.
+func (s *sharedIndexInformer[T]) processBatch(batch []PoppedDeltas[T]) error {
+	s.proc.mu.Lock()
+	defer s.proc.mu.Unlock()
+	notes := s.notes[:0]
+	var applyErr error
+	s.indexer.mu.Lock()
+	for i := range batch {
+		k := batch[i].key
+		for _, d := range batch[i].Deltas {
+			switch d.Type {
+			case Added, Updated, Replaced, Sync:
+				old, existed := s.indexer.getLocked(k)
+				if err := s.indexer.putLocked(k, d.Object); err != nil {
+					applyErr = err
+					continue
+				}
+				if existed {
+					resync := d.Type == Sync || (d.Type != Added && old.GetResourceVersion() == d.Object.GetResourceVersion())
+					notes = append(notes, notification[T]{kind: notifyUpdate, old: old, obj: d.Object, resync: resync})
+				} else {
+					notes = append(notes, notification[T]{kind: notifyAdd, obj: d.Object, flag: batch[i].IsInInitialList})
+				}
+			case Deleted:
+				if _, existed := s.indexer.getLocked(k); !existed {
+					continue
+				}
+				s.indexer.deleteLocked(k)
+				notes = append(notes, notification[T]{kind: notifyDelete, obj: d.Object, flag: d.FinalStateUnknown})
+			}
+		}
+	}
+	s.indexer.mu.Unlock()
+	s.proc.distributeLocked(notes)
+	clear(notes)
+	s.notes = notes[:0]
+	s.applyErrMu.Lock()
+	s.applyErr = applyErr
+	s.applyErrMu.Unlock()
+	if applyErr != nil {
+		return fmt.Errorf("informer %s: %w", s.name, applyErr)
+	}
+	return nil
+}
+
+// resyncLoop wakes at the smallest handler resync period and queues a resync
+// when some handler is due.
+func (s *sharedIndexInformer[T]) resyncLoop(ctx context.Context) {
+	for {
+		period := s.minResyncPeriod()
+		if period == 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-s.resyncChanged:
+				continue
+			}
+		}
+		t := s.clock.NewTimer(period)
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return
+		case <-s.resyncChanged:
+			t.Stop()
+		case <-t.C():
+			if s.proc.resyncDue() {
+				if err := s.fifo.Resync(); err != nil {
+					klog.FromContext(ctx).Error(err, "Resync failed", "informer", s.name)
+				}
+			}
+		}
+	}
+}
+
+func (s *sharedIndexInformer[T]) minResyncPeriod() time.Duration {
+	s.proc.mu.Lock()
+	defer s.proc.mu.Unlock()
+	var m time.Duration
+	for _, l := range s.proc.listeners {
+		if l.resyncPeriod > 0 && (m == 0 || l.resyncPeriod < m) {
+			m = l.resyncPeriod
+		}
+	}
+	return m
+}
+
+func (s *sharedIndexInformer[T]) HasSynced() bool { return s.fifo.HasSynced() }
+
+func (s *sharedIndexInformer[T]) IsStopped() bool {
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	return s.stopped
+}
+
+func (s *sharedIndexInformer[T]) LastSyncResourceVersion() string {
+	s.startMu.Lock()
+	r := s.refl
+	s.startMu.Unlock()
+	if r == nil {
+		return ""
+	}
+	return r.lastSyncResourceVersion()
+}
+
+func (s *sharedIndexInformer[T]) LastError() error {
+	s.startMu.Lock()
+	r := s.refl
+	s.startMu.Unlock()
+	if r != nil {
+		if err := r.lastError(); err != nil {
+			return err
+		}
+	}
+	s.applyErrMu.Lock()
+	defer s.applyErrMu.Unlock()
+	return s.applyErr
+}
+
+func (s *sharedIndexInformer[T]) AddEventHandler(handler ResourceEventHandler[T]) (ResourceEventHandlerRegistration, error) {
+	return s.AddEventHandlerWithResyncPeriod(handler, s.opts.ResyncPeriod)
+}
+
+func (s *sharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(handler ResourceEventHandler[T], resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error) {
+	if handler == nil {
+		return nil, fmt.Errorf("informer %s: nil event handler", s.name)
+	}
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.stopped {
+		return nil, fmt.Errorf("informer %s: handler not added: %w", s.name, errStopped)
+	}
+	if resyncPeriod > 0 && resyncPeriod < minimumResyncPeriod {
+		resyncPeriod = minimumResyncPeriod
+	}
+	l := newListener(handler, resyncPeriod, s.clock.Now(), s.HasSynced)
+	s.proc.mu.Lock()
+	if s.started {
+		// Replay the cache as initial adds; processBatch cannot change the
+		// store while we hold the processor's lock.
+		items := s.indexer.List()
+		replay := make([]notification[T], len(items))
+		for i, obj := range items {
+			replay[i] = notification[T]{kind: notifyAdd, obj: obj, flag: true}
+		}
+		l.enqueue(replay, false)
+	}
+	s.proc.addLocked(l)
+	s.proc.mu.Unlock()
+	select {
+	case s.resyncChanged <- struct{}{}:
+	default:
+	}
+	return l, nil
+}
+
+func (s *sharedIndexInformer[T]) RemoveEventHandler(reg ResourceEventHandlerRegistration) error {
+	l, ok := reg.(*listener[T])
+	if !ok {
+		return fmt.Errorf("informer %s: registration %T was not returned by this informer", s.name, reg)
+	}
+	s.proc.removeListener(l)
+	select {
+	case s.resyncChanged <- struct{}{}:
+	default:
+	}
+	return nil
+}
+
+func (s *sharedIndexInformer[T]) GetStore() Store[T]     { return s.indexer }
+func (s *sharedIndexInformer[T]) GetIndexer() Indexer[T] { return s.indexer }
+
+func (s *sharedIndexInformer[T]) AddIndexers(indexers Indexers[T]) error {
+	if err := s.indexer.AddIndexers(indexers); err != nil {
+		return fmt.Errorf("informer %s: %w", s.name, err)
+	}
+	return nil
+}
+
+func (s *sharedIndexInformer[T]) SetTransform(f TransformFunc[T]) error {
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.started {
+		return fmt.Errorf("informer %s: SetTransform: %w", s.name, errAlreadyStarted)
+	}
+	s.transform = f
+	return nil
+}
+
+func (s *sharedIndexInformer[T]) SetWatchErrorHandler(handler WatchErrorHandler) error {
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.started {
+		return fmt.Errorf("informer %s: SetWatchErrorHandler: %w", s.name, errAlreadyStarted)
+	}
+	s.onError = handler
+	return nil
 }

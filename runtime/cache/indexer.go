@@ -1,0 +1,420 @@
+package cache
+
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
+
+// objKey is the internal form of a store key. It is built from an object's
+// namespace and name without allocating, unlike the "namespace/name" string.
+type objKey struct {
+	namespace, name string
+}
+
+func keyOfObj[T Object](obj T) objKey {
+	return objKey{namespace: obj.GetNamespace(), name: obj.GetName()}
+}
+
+func (k objKey) String() string { return KeyFor(k.namespace, k.name) }
+
+func parseKey(key string) (objKey, error) {
+	ns, name, err := SplitKey(key)
+	if err != nil {
+		return objKey{}, err
+	}
+	return objKey{namespace: ns, name: name}, nil
+}
+
+// keySet is a set of store keys sharing one index value.
+type keySet map[objKey]struct{}
+
+// threadSafeIndexer is the Indexer implementation. One RWMutex guards items
+// and every index. The namespace index is maintained without calling an index
+// function: an object's namespace is part of its key and never changes for a
+// key, so updates skip it entirely.
+type threadSafeIndexer[T Object] struct {
+	mu       sync.RWMutex
+	items    map[objKey]T
+	byNS     map[string]keySet
+	indexers Indexers[T]                  // custom index functions (never NamespaceIndex)
+	indices  map[string]map[string]keySet // index name -> value -> keys
+}
+
+// NewIndexer returns an empty thread-safe Indexer with the NamespaceIndex and
+// the given extra index functions. Passing NamespaceIndex in indexers is
+// allowed and ignored in favour of the built-in one.
+func NewIndexer[T Object](indexers Indexers[T]) Indexer[T] {
+	return newThreadSafeIndexer[T](indexers)
+}
+
+// NewStore returns an empty thread-safe Store (an Indexer with only the
+// NamespaceIndex).
+func NewStore[T Object]() Store[T] {
+	return newThreadSafeIndexer[T](nil)
+}
+
+func newThreadSafeIndexer[T Object](indexers Indexers[T]) *threadSafeIndexer[T] {
+	s := &threadSafeIndexer[T]{
+		items:    map[objKey]T{},
+		byNS:     map[string]keySet{},
+		indexers: Indexers[T]{},
+		indices:  map[string]map[string]keySet{},
+	}
+	for name, fn := range indexers {
+		if name == NamespaceIndex {
+			continue
+		}
+		s.indexers[name] = fn
+		s.indices[name] = map[string]keySet{}
+	}
+	return s
+}
+
+// indexValues computes every custom index's values for obj. It fails with an
+// error naming the index and the object.
+func (s *threadSafeIndexer[T]) indexValues(obj T) (map[string][]string, error) {
+	if len(s.indexers) == 0 {
+		return nil, nil
+	}
+	vals := make(map[string][]string, len(s.indexers))
+	for name, fn := range s.indexers {
+		v, err := fn(obj)
+		if err != nil {
+			return nil, fmt.Errorf("index %q on %s: %w", name, keyOf(obj), err)
+		}
+		vals[name] = v
+	}
+	return vals, nil
+}
+
+func addToIndex(idx map[string]keySet, value string, k objKey) {
+	set := idx[value]
+	if set == nil {
+		set = keySet{}
+		idx[value] = set
+	}
+	set[k] = struct{}{}
+}
+
+func removeFromIndex(idx map[string]keySet, value string, k objKey) {
+	set := idx[value]
+	if set == nil {
+		return
+	}
+	delete(set, k)
+	if len(set) == 0 {
+		delete(idx, value)
+	}
+}
+
+func sameValues(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// putLocked stores obj under k, keeping the indexes in step. On an index
+// function error nothing changes. The caller holds mu for writing.
+func (s *threadSafeIndexer[T]) putLocked(k objKey, obj T) error {
+	old, existed := s.items[k]
+	if len(s.indexers) > 0 {
+		newVals, err := s.indexValues(obj)
+		if err != nil {
+			return err
+		}
+		var oldVals map[string][]string
+		if existed {
+			// The old object was indexed successfully before; a failure now
+			// would mean a non-deterministic index function. Treat it as
+			// "no old values" rather than leaving stale entries silently.
+			oldVals, _ = s.indexValues(old)
+		}
+		for name, nv := range newVals {
+			ov := oldVals[name]
+			if existed && sameValues(ov, nv) {
+				continue
+			}
+			idx := s.indices[name]
+			for _, v := range ov {
+				removeFromIndex(idx, v, k)
+			}
+			for _, v := range nv {
+				addToIndex(idx, v, k)
+			}
+		}
+	}
+	s.items[k] = obj
+	if !existed {
+		addToIndex(s.byNS, k.namespace, k)
+	}
+	return nil
+}
+
+// deleteLocked removes k. The caller holds mu for writing.
+func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
+	old, existed := s.items[k]
+	if !existed {
+		return
+	}
+	if len(s.indexers) > 0 {
+		if oldVals, err := s.indexValues(old); err == nil {
+			for name, ov := range oldVals {
+				idx := s.indices[name]
+				for _, v := range ov {
+					removeFromIndex(idx, v, k)
+				}
+			}
+		} else {
+			s.purgeKeyLocked(k)
+		}
+	}
+	delete(s.items, k)
+	removeFromIndex(s.byNS, k.namespace, k)
+}
+
+// purgeKeyLocked removes k from every custom index by scanning them; used
+// only when an index function cannot recompute an object's old values.
+func (s *threadSafeIndexer[T]) purgeKeyLocked(k objKey) {
+	for _, idx := range s.indices {
+		for v, set := range idx {
+			delete(set, k)
+			if len(set) == 0 {
+				delete(idx, v)
+			}
+		}
+	}
+}
+
+func (s *threadSafeIndexer[T]) Add(obj T) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.putLocked(keyOfObj(obj), obj)
+}
+
+func (s *threadSafeIndexer[T]) Update(obj T) error { return s.Add(obj) }
+
+func (s *threadSafeIndexer[T]) Delete(obj T) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.deleteLocked(keyOfObj(obj))
+	return nil
+}
+
+func (s *threadSafeIndexer[T]) Get(obj T) (T, bool, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	item, ok := s.items[keyOfObj(obj)]
+	return item, ok, nil
+}
+
+func (s *threadSafeIndexer[T]) GetByKey(key string) (T, bool, error) {
+	k, err := parseKey(key)
+	if err != nil {
+		var zero T
+		return zero, false, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	item, ok := s.items[k]
+	return item, ok, nil
+}
+
+// getLocked looks k up; the caller holds mu.
+func (s *threadSafeIndexer[T]) getLocked(k objKey) (T, bool) {
+	item, ok := s.items[k]
+	return item, ok
+}
+
+func (s *threadSafeIndexer[T]) List() []T {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]T, 0, len(s.items))
+	for _, item := range s.items {
+		out = append(out, item)
+	}
+	return out
+}
+
+func (s *threadSafeIndexer[T]) ListKeys() []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]string, 0, len(s.items))
+	for k := range s.items {
+		out = append(out, k.String())
+	}
+	return out
+}
+
+func (s *threadSafeIndexer[T]) Len() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.items)
+}
+
+// Replace builds the new content and indexes aside and swaps them in only
+// when every index function succeeded.
+func (s *threadSafeIndexer[T]) Replace(items []T, _ string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fresh := newThreadSafeIndexer[T](s.indexers)
+	fresh.items = make(map[objKey]T, len(items))
+	for _, obj := range items {
+		if err := fresh.putLocked(keyOfObj(obj), obj); err != nil {
+			return err
+		}
+	}
+	s.items, s.byNS, s.indices = fresh.items, fresh.byNS, fresh.indices
+	return nil
+}
+
+// lookupLocked returns the key set of one index value; the caller holds mu.
+func (s *threadSafeIndexer[T]) lookupLocked(indexName, value string) (keySet, error) {
+	if indexName == NamespaceIndex {
+		return s.byNS[value], nil
+	}
+	idx, ok := s.indices[indexName]
+	if !ok {
+		return nil, fmt.Errorf("index %q does not exist", indexName)
+	}
+	return idx[value], nil
+}
+
+func (s *threadSafeIndexer[T]) Index(indexName string, obj T) ([]T, error) {
+	var values []string
+	if indexName == NamespaceIndex {
+		values = []string{obj.GetNamespace()}
+	} else {
+		s.mu.RLock()
+		fn, ok := s.indexers[indexName]
+		s.mu.RUnlock()
+		if !ok {
+			return nil, fmt.Errorf("index %q does not exist", indexName)
+		}
+		v, err := fn(obj)
+		if err != nil {
+			return nil, fmt.Errorf("index %q on %s: %w", indexName, keyOf(obj), err)
+		}
+		values = v
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(values) == 1 {
+		set, err := s.lookupLocked(indexName, values[0])
+		if err != nil {
+			return nil, err
+		}
+		out := make([]T, 0, len(set))
+		for k := range set {
+			out = append(out, s.items[k])
+		}
+		return out, nil
+	}
+	seen := keySet{}
+	var out []T
+	for _, v := range values {
+		set, err := s.lookupLocked(indexName, v)
+		if err != nil {
+			return nil, err
+		}
+		for k := range set {
+			if _, dup := seen[k]; dup {
+				continue
+			}
+			seen[k] = struct{}{}
+			out = append(out, s.items[k])
+		}
+	}
+	return out, nil
+}
+
+func (s *threadSafeIndexer[T]) ByIndex(indexName, indexedValue string) ([]T, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	set, err := s.lookupLocked(indexName, indexedValue)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]T, 0, len(set))
+	for k := range set {
+		out = append(out, s.items[k])
+	}
+	return out, nil
+}
+
+func (s *threadSafeIndexer[T]) IndexKeys(indexName, indexedValue string) ([]string, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	set, err := s.lookupLocked(indexName, indexedValue)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k.String())
+	}
+	return out, nil
+}
+
+func (s *threadSafeIndexer[T]) ListIndexFuncValues(indexName string) []string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	var idx map[string]keySet
+	if indexName == NamespaceIndex {
+		idx = s.byNS
+	} else {
+		idx = s.indices[indexName]
+	}
+	out := make([]string, 0, len(idx))
+	for v := range idx {
+		out = append(out, v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func (s *threadSafeIndexer[T]) GetIndexers() Indexers[T] {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make(Indexers[T], len(s.indexers)+1)
+	for name, fn := range s.indexers {
+		out[name] = fn
+	}
+	out[NamespaceIndex] = NamespaceIndexFunc[T]
+	return out
+}
+
+func (s *threadSafeIndexer[T]) AddIndexers(newIndexers Indexers[T]) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name := range newIndexers {
+		if _, exists := s.indexers[name]; exists || name == NamespaceIndex {
+			return fmt.Errorf("index %q already exists", name)
+		}
+	}
+	built := make(map[string]map[string]keySet, len(newIndexers))
+	for name, fn := range newIndexers {
+		idx := map[string]keySet{}
+		for k, obj := range s.items {
+			vals, err := fn(obj)
+			if err != nil {
+				return fmt.Errorf("index %q on %s: %w", name, k, err)
+			}
+			for _, v := range vals {
+				addToIndex(idx, v, k)
+			}
+		}
+		built[name] = idx
+	}
+	for name, fn := range newIndexers {
+		s.indexers[name] = fn
+		s.indices[name] = built[name]
+	}
+	return nil
+}

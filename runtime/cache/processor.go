@@ -1,0 +1,267 @@
+package cache
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+)
+
+type notificationKind uint8
+
+const (
+	notifyAdd notificationKind = iota + 1
+	notifyUpdate
+	notifyDelete
+)
+
+// notification is one handler call, stored by value in listener buffers so
+// that distributing an event allocates nothing.
+type notification[T Object] struct {
+	kind notificationKind
+	// flag is isInInitialList for adds and finalStateUnknown for deletes.
+	flag bool
+	// resync marks an update that re-delivers an unchanged object; only
+	// listeners due for resync receive it.
+	resync   bool
+	old, obj T
+}
+
+// listener delivers notifications to one handler from its own goroutine. The
+// distributing side appends to pending under mu and never waits for the
+// handler; the listener goroutine swaps pending for an empty buffer and runs
+// the handler on the taken batch, preserving order. One goroutine per
+// handler (client-go uses two plus a channel hop per event).
+type listener[T Object] struct {
+	handler ResourceEventHandler[T]
+	name    string
+
+	mu      sync.Mutex
+	pending []notification[T]
+	spare   []notification[T]
+	removed bool
+	wake    chan struct{}
+
+	// initialPending counts initial-list adds handed to this listener and
+	// not yet returned from the handler.
+	initialPending atomic.Int64
+	informerSynced func() bool
+
+	// resync bookkeeping, guarded by the processor's mutex.
+	resyncPeriod time.Duration
+	nextResync   time.Time
+	resyncing    bool
+
+	panics atomic.Int64
+}
+
+func newListener[T Object](h ResourceEventHandler[T], resync time.Duration, now time.Time, synced func() bool) *listener[T] {
+	return &listener[T]{
+		handler:        h,
+		name:           fmt.Sprintf("%T", h),
+		wake:           make(chan struct{}, 1),
+		informerSynced: synced,
+		resyncPeriod:   resync,
+		nextResync:     now.Add(resync),
+	}
+}
+
+// HasSynced is the registration's sync state: the informer has synced and
+// this handler has returned from every initial add.
+func (l *listener[T]) HasSynced() bool {
+	return l.informerSynced() && l.initialPending.Load() == 0
+}
+
+// enqueue appends notifications, skipping resync ones unless withResync; it
+// never blocks on the handler.
+func (l *listener[T]) enqueue(ns []notification[T], withResync bool) {
+	if len(ns) == 0 {
+		return
+	}
+	var initial int64
+	l.mu.Lock()
+	if l.removed {
+		l.mu.Unlock()
+		return
+	}
+	before := len(l.pending)
+	for i := range ns {
+		if ns[i].resync && !withResync {
+			continue
+		}
+		if ns[i].kind == notifyAdd && ns[i].flag {
+			initial++
+		}
+		l.pending = append(l.pending, ns[i])
+	}
+	if initial > 0 {
+		l.initialPending.Add(initial)
+	}
+	added := len(l.pending) > before
+	l.mu.Unlock()
+	if !added {
+		return
+	}
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// run delivers until ctx ends or the listener is removed.
+func (l *listener[T]) run(ctx context.Context) {
+	logger := klog.FromContext(ctx)
+	for {
+		l.mu.Lock()
+		if l.removed {
+			l.mu.Unlock()
+			return
+		}
+		batch := l.pending
+		l.pending = l.spare[:0]
+		l.spare = nil
+		l.mu.Unlock()
+
+		if len(batch) == 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-l.wake:
+			}
+			l.mu.Lock()
+			l.spare = batch
+			l.mu.Unlock()
+			continue
+		}
+		for i := range batch {
+			if ctx.Err() != nil {
+				return
+			}
+			l.deliver(logger, &batch[i])
+		}
+		clear(batch)
+		l.mu.Lock()
+		if l.spare == nil || cap(batch) > cap(l.spare) {
+			l.spare = batch[:0]
+		}
+		l.mu.Unlock()
+	}
+}
+
+// deliver runs one handler call, recovering and reporting a panic.
+func (l *listener[T]) deliver(logger klog.Logger, n *notification[T]) {
+	defer func() {
+		if n.kind == notifyAdd && n.flag {
+			l.initialPending.Add(-1)
+		}
+		if r := recover(); r != nil {
+			l.panics.Add(1)
+			logger.Error(fmt.Errorf("panic: %v", r), "Event handler panicked; the informer goes on",
+				"handler", l.name, "stack", string(debug.Stack()))
+		}
+	}()
+	switch n.kind {
+	case notifyAdd:
+		l.handler.OnAdd(n.obj, n.flag)
+	case notifyUpdate:
+		l.handler.OnUpdate(n.old, n.obj)
+	case notifyDelete:
+		l.handler.OnDelete(n.obj, n.flag)
+	}
+}
+
+// remove stops delivery; pending notifications are dropped.
+func (l *listener[T]) remove() {
+	l.mu.Lock()
+	l.removed = true
+	dropped := int64(0)
+	for i := range l.pending {
+		if l.pending[i].kind == notifyAdd && l.pending[i].flag {
+			dropped++
+		}
+	}
+	l.pending = nil
+	l.mu.Unlock()
+	l.initialPending.Add(-dropped)
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+// processor fans notifications out to listeners. Its mutex orders
+// distribution against listener registration, so a handler that joins late
+// sees every object exactly once: first as a synthetic add, then live.
+type processor[T Object] struct {
+	mu        sync.Mutex
+	listeners []*listener[T]
+	clock     clock.Clock
+
+	// ctx is set while the informer runs; listeners added then start at once.
+	ctx context.Context
+	wg  sync.WaitGroup
+}
+
+// add registers l, starting it if the processor runs. The caller holds mu.
+func (p *processor[T]) addLocked(l *listener[T]) {
+	p.listeners = append(p.listeners, l)
+	if p.ctx != nil {
+		ctx := p.ctx
+		p.wg.Go(func() { l.run(ctx) })
+	}
+}
+
+// removeListener unregisters l; unknown listeners are ignored.
+func (p *processor[T]) removeListener(l *listener[T]) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for i, x := range p.listeners {
+		if x == l {
+			p.listeners = append(p.listeners[:i], p.listeners[i+1:]...)
+			l.remove()
+			return
+		}
+	}
+}
+
+// start runs every registered listener until ctx ends.
+func (p *processor[T]) start(ctx context.Context) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ctx = ctx
+	for _, l := range p.listeners {
+		l := l
+		p.wg.Go(func() { l.run(ctx) })
+	}
+}
+
+// distributeLocked hands notifications, in order, to every listener; resync
+// notifications go only to listeners being resynced. The caller holds mu.
+func (p *processor[T]) distributeLocked(ns []notification[T]) {
+	for _, l := range p.listeners {
+		l.enqueue(ns, l.resyncing)
+	}
+}
+
+// resyncDue marks the listeners whose resync period elapsed and reports
+// whether any did.
+func (p *processor[T]) resyncDue() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.clock.Now()
+	any := false
+	for _, l := range p.listeners {
+		l.resyncing = false
+		if l.resyncPeriod > 0 && !now.Before(l.nextResync) {
+			l.resyncing = true
+			l.nextResync = now.Add(l.resyncPeriod)
+			any = true
+		}
+	}
+	return any
+}

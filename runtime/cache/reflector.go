@@ -1,0 +1,550 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"strings"
+	"sync"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+)
+
+// initialEventsEndAnnotation marks the bookmark that ends the initial events
+// of a watch-list stream.
+const initialEventsEndAnnotation = "k8s.io/initial-events-end"
+
+// ErrVeryShortWatch is wrapped by the error a reflector reports when a watch
+// closed within a second without delivering anything: usually a server or
+// proxy problem, so the reflector backs off and relists.
+var ErrVeryShortWatch = errors.New("very short watch: the watch closed within a second without delivering any event")
+
+// ErrWrongType is wrapped by the error reported for a watch event whose
+// object is not of the informer's type; the event is dropped.
+var ErrWrongType = errors.New("watch event of the wrong type")
+
+// reflectorSink is where the reflector puts what it observes: the DeltaFIFO.
+type reflectorSink[T Object] interface {
+	Add(obj T) error
+	Update(obj T) error
+	Delete(obj T) error
+	Replace(list []T, resourceVersion string) error
+}
+
+// reflector lists and then watches a ListerWatcher, feeding a sink. One
+// goroutine runs it; the state read by others is guarded by mu.
+type reflector[T Object] struct {
+	name      string
+	lw        ListerWatcher
+	sink      reflectorSink[T]
+	opts      ReflectorOptions
+	clock     clock.Clock
+	transform TransformFunc[T]
+	onError   func(ctx context.Context, err error)
+
+	mu              sync.Mutex
+	lastSyncRV      string
+	rvUnavailable   bool // the last RV expired: relist with "" (consistent)
+	lastErr         error
+	watchListFailed bool // the server refused watch-list: list from now on
+}
+
+func newReflector[T Object](name string, lw ListerWatcher, sink reflectorSink[T], opts ReflectorOptions) *reflector[T] {
+	if opts.PageSize <= 0 {
+		opts.PageSize = 500
+	}
+	if opts.MinWatchTimeout <= 0 {
+		opts.MinWatchTimeout = 5 * time.Minute
+	}
+	if opts.InitialBackoff <= 0 {
+		opts.InitialBackoff = 800 * time.Millisecond
+	}
+	if opts.MaxBackoff <= 0 {
+		opts.MaxBackoff = 30 * time.Second
+	}
+	if opts.BackoffResetAfter <= 0 {
+		opts.BackoffResetAfter = 2 * time.Minute
+	}
+	c := opts.Clock
+	if c == nil {
+		c = clock.RealClock{}
+	}
+	return &reflector[T]{name: name, lw: lw, sink: sink, opts: opts, clock: c}
+}
+
+func (r *reflector[T]) lastSyncResourceVersion() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lastSyncRV
+}
+
+func (r *reflector[T]) setLastSyncRV(rv string) {
+	r.mu.Lock()
+	r.lastSyncRV = rv
+	r.mu.Unlock()
+}
+
+func (r *reflector[T]) lastError() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lastErr
+}
+
+func (r *reflector[T]) clearError() {
+	r.mu.Lock()
+	r.lastErr = nil
+	r.mu.Unlock()
+}
+
+// report records err as the last error and tells the error hook.
+func (r *reflector[T]) report(ctx context.Context, err error) {
+	r.mu.Lock()
+	r.lastErr = err
+	r.mu.Unlock()
+	if r.onError != nil {
+		r.onError(ctx, err)
+	} else {
+		klog.FromContext(ctx).Error(err, "List/watch failed", "informer", r.name)
+	}
+}
+
+// run lists and watches until ctx ends, backing off between failures.
+func (r *reflector[T]) run(ctx context.Context) {
+	b := &backoff{initial: r.opts.InitialBackoff, max: r.opts.MaxBackoff, resetAfter: r.opts.BackoffResetAfter, clock: r.clock}
+	for ctx.Err() == nil {
+		err := r.listAndWatch(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			r.report(ctx, err)
+		}
+		if !b.wait(ctx.Done(), b.next()) {
+			return
+		}
+	}
+}
+
+// relistResourceVersion is the RV the next list asks for: "0" (any recent
+// state, served from the watch cache) the first time, the last synced RV
+// afterwards, and "" (a consistent read) once that RV has expired.
+func (r *reflector[T]) relistResourceVersion() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.rvUnavailable {
+		return ""
+	}
+	if r.lastSyncRV == "" {
+		return "0"
+	}
+	return r.lastSyncRV
+}
+
+func isExpired(err error) bool {
+	if apierrors.IsResourceExpired(err) || apierrors.IsGone(err) {
+		return true
+	}
+	msg := err.Error()
+	return strings.Contains(msg, "too old resource version") || strings.Contains(msg, "Too large resource version")
+}
+
+// listAndWatch performs one list (or watch-list) and then watches until an
+// error needs a relist. It returns nil only when ctx ended.
+func (r *reflector[T]) listAndWatch(ctx context.Context) error {
+	var w watch.Interface
+	if r.opts.UseWatchList && !r.watchListFailed {
+		var fallback bool
+		var err error
+		w, fallback, err = r.watchList(ctx)
+		if err != nil {
+			if !fallback {
+				return err
+			}
+			klog.FromContext(ctx).V(2).Info("Server refused watch-list streaming; falling back to list+watch", "informer", r.name, "err", err)
+			r.watchListFailed = true
+		}
+	}
+	if w == nil {
+		if err := r.list(ctx); err != nil {
+			return err
+		}
+	}
+	return r.watchLoop(ctx, w)
+}
+
+// list fetches the full state, page by page, and replaces the sink's content.
+func (r *reflector[T]) list(ctx context.Context) error {
+	rv := r.relistResourceVersion()
+	items, listRV, err := r.listPages(ctx, rv)
+	if err != nil && isExpired(err) && rv != "" {
+		// The RV we asked for is gone; ask for the current state.
+		r.mu.Lock()
+		r.rvUnavailable = true
+		r.mu.Unlock()
+		items, listRV, err = r.listPages(ctx, "")
+	}
+	if err != nil {
+		return fmt.Errorf("list %s: %w", r.name, err)
+	}
+	if err := r.sink.Replace(items, listRV); err != nil {
+		return fmt.Errorf("list %s: storing the list: %w", r.name, err)
+	}
+	r.mu.Lock()
+	r.lastSyncRV = listRV
+	r.rvUnavailable = false
+	r.lastErr = nil
+	r.mu.Unlock()
+	return nil
+}
+
+// listPages lists at rv, following continue tokens. A continue token that
+// expires mid-way restarts as one unpaginated consistent list.
+func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, error) {
+	opts := metav1.ListOptions{ResourceVersion: rv, Limit: r.opts.PageSize}
+	var all []T
+	for page := 0; ; page++ {
+		obj, err := r.lw.List(ctx, opts)
+		if err != nil {
+			if page > 0 && isExpired(err) {
+				opts = metav1.ListOptions{ResourceVersion: ""}
+				all, page = all[:0], -1
+				continue
+			}
+			return nil, "", err
+		}
+		items, listMeta, err := extractList[T](obj)
+		if err != nil {
+			return nil, "", err
+		}
+		if all == nil {
+			all = items
+		} else {
+			all = append(all, items...)
+		}
+		cont := listMeta.GetContinue()
+		if cont == "" {
+			return r.transformAll(all, listMeta.GetResourceVersion())
+		}
+		opts = metav1.ListOptions{Continue: cont, Limit: r.opts.PageSize}
+	}
+}
+
+func (r *reflector[T]) transformAll(items []T, rv string) ([]T, string, error) {
+	if r.transform == nil {
+		return items, rv, nil
+	}
+	for i, obj := range items {
+		t, err := r.transform(obj)
+		if err != nil {
+			return nil, "", fmt.Errorf("transforming %s: %w", keyOf(obj), err)
+		}
+		items[i] = t
+	}
+	return items, rv, nil
+}
+
+// listItemsField caches, per list type, the index of its Items field.
+var listItemsField sync.Map // reflect.Type -> int
+
+// extractList returns the items of a list object as T without copying them:
+// for a list whose Items is []X, each item is &Items[i].
+func extractList[T Object](list runtime.Object) ([]T, metav1.ListInterface, error) {
+	listMeta, err := meta.ListAccessor(list)
+	if err != nil {
+		return nil, nil, fmt.Errorf("list result %T: %w", list, err)
+	}
+	v := reflect.ValueOf(list)
+	if v.Kind() != reflect.Pointer || v.Elem().Kind() != reflect.Struct {
+		return nil, nil, fmt.Errorf("list result %T is not a pointer to a struct", list)
+	}
+	sv := v.Elem()
+	idx, ok := listItemsField.Load(sv.Type())
+	if !ok {
+		f, found := sv.Type().FieldByName("Items")
+		if !found || len(f.Index) != 1 || f.Type.Kind() != reflect.Slice {
+			return nil, nil, fmt.Errorf("list result %T has no Items slice", list)
+		}
+		idx = f.Index[0]
+		listItemsField.Store(sv.Type(), idx)
+	}
+	items := sv.Field(idx.(int))
+	n := items.Len()
+	out := make([]T, n)
+	if n == 0 {
+		return out, listMeta, nil
+	}
+	elem := items.Type().Elem()
+	if elem.Kind() == reflect.Struct {
+		for i := 0; i < n; i++ {
+			t, ok := items.Index(i).Addr().Interface().(T)
+			if !ok {
+				return nil, nil, fmt.Errorf("%w: list %T holds %s, want %T", ErrWrongType, list, reflect.PointerTo(elem), *new(T))
+			}
+			out[i] = t
+		}
+		return out, listMeta, nil
+	}
+	for i := 0; i < n; i++ {
+		t, ok := items.Index(i).Interface().(T)
+		if !ok {
+			return nil, nil, fmt.Errorf("%w: list %T item %d is %T, want %T", ErrWrongType, list, i, items.Index(i).Interface(), *new(T))
+		}
+		out[i] = t
+	}
+	return out, listMeta, nil
+}
+
+// watchTimeout is a random server-side timeout in [min, 2*min), so that
+// watches of many clients do not expire together.
+func (r *reflector[T]) watchTimeout() *int64 {
+	d := r.opts.MinWatchTimeout + time.Duration(rand.Int64N(int64(r.opts.MinWatchTimeout)))
+	s := int64(d / time.Second)
+	if s < 1 {
+		s = 1
+	}
+	return &s
+}
+
+// watchList starts a watch that streams the initial state, collects it up to
+// the initial-events-end bookmark, replaces the sink's content with it and
+// returns the still-open watch. fallback is true when the server refused
+// the request and list+watch should be used instead.
+func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, error) {
+	r.mu.Lock()
+	rv := r.lastSyncRV
+	if r.rvUnavailable {
+		rv = ""
+	}
+	r.mu.Unlock()
+	send := true
+	opts := metav1.ListOptions{
+		ResourceVersion:      rv,
+		ResourceVersionMatch: metav1.ResourceVersionMatchNotOlderThan,
+		SendInitialEvents:    &send,
+		AllowWatchBookmarks:  true,
+		TimeoutSeconds:       r.watchTimeout(),
+	}
+	start := r.clock.Now()
+	w, err := r.lw.Watch(ctx, opts)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, false, nil
+		}
+		if isExpired(err) {
+			r.mu.Lock()
+			r.rvUnavailable = true
+			r.mu.Unlock()
+			return nil, false, fmt.Errorf("watch-list %s: %w", r.name, err)
+		}
+		if utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err) {
+			return nil, false, fmt.Errorf("watch-list %s: %w", r.name, err)
+		}
+		return nil, true, fmt.Errorf("watch-list %s: %w", r.name, err)
+	}
+	var items []T
+	index := map[objKey]int{}
+	put := func(obj T) {
+		k := keyOfObj(obj)
+		if i, ok := index[k]; ok {
+			items[i] = obj
+			return
+		}
+		index[k] = len(items)
+		items = append(items, obj)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			w.Stop()
+			return nil, false, nil
+		case ev, ok := <-w.ResultChan():
+			if !ok {
+				w.Stop()
+				if len(items) == 0 && r.clock.Since(start) < time.Second {
+					return nil, false, fmt.Errorf("watch-list %s: %w", r.name, ErrVeryShortWatch)
+				}
+				return nil, false, fmt.Errorf("watch-list %s: the watch closed before the initial events ended", r.name)
+			}
+			if ev.Type == watch.Error {
+				w.Stop()
+				err := apierrors.FromObject(ev.Object)
+				if isExpired(err) {
+					r.mu.Lock()
+					r.rvUnavailable = true
+					r.mu.Unlock()
+				}
+				return nil, false, fmt.Errorf("watch-list %s: %w", r.name, err)
+			}
+			obj, ok := ev.Object.(T)
+			if !ok {
+				r.report(ctx, fmt.Errorf("watch-list %s: %w: got %T, want %T", r.name, ErrWrongType, ev.Object, *new(T)))
+				continue
+			}
+			switch ev.Type {
+			case watch.Added, watch.Modified:
+				if r.transform != nil {
+					t, err := r.transform(obj)
+					if err != nil {
+						w.Stop()
+						return nil, false, fmt.Errorf("watch-list %s: transforming %s: %w", r.name, keyOf(obj), err)
+					}
+					obj = t
+				}
+				put(obj)
+			case watch.Deleted:
+				k := keyOfObj(obj)
+				if i, ok := index[k]; ok {
+					last := len(items) - 1
+					items[i] = items[last]
+					index[keyOfObj(items[i])] = i
+					items = items[:last]
+					delete(index, k)
+				}
+			case watch.Bookmark:
+				if obj.GetAnnotations()[initialEventsEndAnnotation] == "true" {
+					finalRV := obj.GetResourceVersion()
+					if err := r.sink.Replace(items, finalRV); err != nil {
+						w.Stop()
+						return nil, false, fmt.Errorf("watch-list %s: storing the initial events: %w", r.name, err)
+					}
+					r.mu.Lock()
+					r.lastSyncRV = finalRV
+					r.rvUnavailable = false
+					r.lastErr = nil
+					r.mu.Unlock()
+					return w, false, nil
+				}
+			}
+		}
+	}
+}
+
+// watchLoop watches from the last synced RV, re-watching whenever a watch
+// ends normally. It returns when a relist is needed (with the reason) or ctx
+// ends (nil). first, if not nil, is an already-open watch to consume first.
+func (r *reflector[T]) watchLoop(ctx context.Context, first watch.Interface) error {
+	retry := &backoff{initial: r.opts.InitialBackoff, max: r.opts.MaxBackoff, resetAfter: r.opts.BackoffResetAfter, clock: r.clock}
+	w := first
+	for {
+		if ctx.Err() != nil {
+			if w != nil {
+				w.Stop()
+			}
+			return nil
+		}
+		if w == nil {
+			opts := metav1.ListOptions{
+				ResourceVersion:     r.lastSyncResourceVersion(),
+				AllowWatchBookmarks: true,
+				TimeoutSeconds:      r.watchTimeout(),
+			}
+			var err error
+			w, err = r.lw.Watch(ctx, opts)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil
+				}
+				if isExpired(err) {
+					r.mu.Lock()
+					r.rvUnavailable = true
+					r.mu.Unlock()
+					return fmt.Errorf("watch %s: %w", r.name, err)
+				}
+				if utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err) {
+					// The server is down or busy: keep our state and retry
+					// the watch rather than relisting everything.
+					r.report(ctx, fmt.Errorf("watch %s: %w", r.name, err))
+					if !retry.wait(ctx.Done(), retry.next()) {
+						return nil
+					}
+					continue
+				}
+				return fmt.Errorf("watch %s: %w", r.name, err)
+			}
+			r.clearError()
+		}
+		err := r.handleWatch(ctx, w)
+		w.Stop()
+		w = nil
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// handleWatch applies a watch's events to the sink until it closes (nil),
+// reports an error event, or ctx ends.
+func (r *reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error {
+	start := r.clock.Now()
+	events := 0
+	ch := w.ResultChan()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case ev, ok := <-ch:
+			if !ok {
+				if events == 0 && r.clock.Since(start) < time.Second {
+					return fmt.Errorf("watch %s from resourceVersion %q: %w", r.name, r.lastSyncResourceVersion(), ErrVeryShortWatch)
+				}
+				return nil
+			}
+			if ev.Type == watch.Error {
+				err := apierrors.FromObject(ev.Object)
+				if isExpired(err) {
+					r.mu.Lock()
+					r.rvUnavailable = true
+					r.mu.Unlock()
+				}
+				return fmt.Errorf("watch %s: %w", r.name, err)
+			}
+			events++
+			obj, ok := ev.Object.(T)
+			if !ok {
+				r.report(ctx, fmt.Errorf("watch %s: %w: %s event with %T, want %T; dropped", r.name, ErrWrongType, ev.Type, ev.Object, *new(T)))
+				continue
+			}
+			rv := obj.GetResourceVersion()
+			if ev.Type != watch.Bookmark && r.transform != nil {
+				t, err := r.transform(obj)
+				if err != nil {
+					r.report(ctx, fmt.Errorf("watch %s: transforming %s: %w; event dropped", r.name, keyOf(obj), err))
+					continue
+				}
+				obj = t
+			}
+			var err error
+			switch ev.Type {
+			case watch.Added:
+				err = r.sink.Add(obj)
+			case watch.Modified:
+				err = r.sink.Update(obj)
+			case watch.Deleted:
+				err = r.sink.Delete(obj)
+			case watch.Bookmark:
+			default:
+				r.report(ctx, fmt.Errorf("watch %s: unknown event type %q; dropped", r.name, ev.Type))
+				continue
+			}
+			if err != nil {
+				r.report(ctx, fmt.Errorf("watch %s: applying %s of %s: %w", r.name, ev.Type, keyOf(obj), err))
+			}
+			if rv != "" {
+				r.setLastSyncRV(rv)
+			}
+		}
+	}
+}
