@@ -1,0 +1,208 @@
+package cache
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// benchPod is a realistic Pod: labels, an owner reference, two containers
+// with env, resources and probes, and a status; about 2 KB as JSON.
+func benchPod(i int, rv string) corev1.Pod {
+	ns := fmt.Sprintf("ns-%d", i%100)
+	name := fmt.Sprintf("app-%d-7d9c8b6f5-%05d", i%500, i)
+	ctrl := true
+	container := func(n string) corev1.Container {
+		return corev1.Container{
+			Name:  n,
+			Image: "registry.example.com/team/" + n + ":v1.2.3",
+			Args:  []string{"--port=8080", "--log-level=info", "--metrics-bind-address=:9090"},
+			Env: []corev1.EnvVar{
+				{Name: "POD_NAME", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}},
+				{Name: "MODE", Value: "production"},
+			},
+			Resources: corev1.ResourceRequirements{
+				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("128Mi")},
+				Limits:   corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("256Mi")},
+			},
+			Ports:          []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}},
+			ReadinessProbe: &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/readyz"}}},
+		}
+	}
+	return corev1.Pod{
+		TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: ns, Name: name, ResourceVersion: rv,
+			UID:    types.UID(fmt.Sprintf("8e6f1c2a-0000-4000-8000-%012d", i)),
+			Labels: map[string]string{"app": fmt.Sprintf("app-%d", i%500), "tier": "backend", "pod-template-hash": "7d9c8b6f5"},
+			Annotations: map[string]string{
+				"kubectl.kubernetes.io/restartedAt": "2026-11-01T10:00:00Z",
+			},
+			OwnerReferences: []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: fmt.Sprintf("app-%d-7d9c8b6f5", i%500), UID: "1b2c3d4e", Controller: &ctrl}},
+		},
+		Spec: corev1.PodSpec{
+			NodeName:           fmt.Sprintf("node-%d", i%50),
+			ServiceAccountName: "default",
+			Containers:         []corev1.Container{container("main"), container("sidecar")},
+		},
+		Status: corev1.PodStatus{
+			Phase: corev1.PodRunning, PodIP: "10.0.0.1", HostIP: "192.0.2.1",
+			Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}},
+		},
+	}
+}
+
+// staticLW serves one prepared list and then a watch fed by the benchmark.
+type staticLW struct {
+	list  *corev1.PodList
+	watch watch.Interface
+}
+
+func (s *staticLW) List(context.Context, metav1.ListOptions) (runtime.Object, error) {
+	return s.list, nil
+}
+
+func (s *staticLW) Watch(context.Context, metav1.ListOptions) (watch.Interface, error) {
+	return s.watch, nil
+}
+
+func benchList(n int) *corev1.PodList {
+	l := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: make([]corev1.Pod, n)}
+	for i := range l.Items {
+		l.Items[i] = benchPod(i, "1")
+	}
+	return l
+}
+
+type countingHandler struct{ n atomic.Int64 }
+
+func (h *countingHandler) OnAdd(*corev1.Pod, bool)      { h.n.Add(1) }
+func (h *countingHandler) OnUpdate(_, _ *corev1.Pod)    { h.n.Add(1) }
+func (h *countingHandler) OnDelete(*corev1.Pod, bool)   { h.n.Add(1) }
+func (h *countingHandler) waitFor(n int64, done <-chan struct{}) {
+	for h.n.Load() < n {
+		select {
+		case <-done:
+			return
+		default:
+		}
+		runtimeGosched()
+	}
+}
+
+// BenchmarkInitialSync measures list-to-HasSynced for 100k Pod-sized objects
+// with one no-op handler.
+func BenchmarkInitialSync(b *testing.B) {
+	for _, n := range []int{10_000, 100_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			list := benchList(n)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				lw := &staticLW{list: list, watch: watch.NewFakeWithChanSize(1024, false)}
+				inf := NewSharedIndexInformer[*corev1.Pod](lw, 0, nil)
+				h := &countingHandler{}
+				inf.AddEventHandler(h)
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan struct{})
+				go func() { inf.Run(ctx); close(done) }()
+				for !inf.HasSynced() {
+					runtimeGosched()
+				}
+				h.waitFor(int64(n), done)
+				b.StopTimer()
+				cancel()
+				<-done
+				b.StartTimer()
+			}
+			b.ReportMetric(float64(n), "objects")
+		})
+	}
+}
+
+// BenchmarkUpdateThroughput pushes b.N watch updates over 10k keys through an
+// informer with 1 and 4 handlers; ns/op is per event.
+func BenchmarkUpdateThroughput(b *testing.B) {
+	const keys = 10_000
+	for _, handlers := range []int{1, 4} {
+		b.Run(fmt.Sprintf("handlers=%d", handlers), func(b *testing.B) {
+			list := benchList(keys)
+			// Two generations with different resourceVersions, alternated per
+			// round, so that no update looks like a resync (equal RVs).
+			updates := make([]*corev1.Pod, 2*keys)
+			for i := range updates {
+				p := list.Items[i%keys].DeepCopy()
+				p.ResourceVersion = fmt.Sprint(2 + i/keys)
+				updates[i] = p
+			}
+			w := watch.NewFakeWithChanSize(1024, false)
+			lw := &staticLW{list: list, watch: w}
+			inf := NewSharedIndexInformer[*corev1.Pod](lw, 0, nil)
+			hs := make([]*countingHandler, handlers)
+			for i := range hs {
+				hs[i] = &countingHandler{}
+				inf.AddEventHandler(hs[i])
+			}
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			done := make(chan struct{})
+			go func() { inf.Run(ctx); close(done) }()
+			for !inf.HasSynced() {
+				runtimeGosched()
+			}
+			for _, h := range hs {
+				h.waitFor(keys, done)
+			}
+			var wg sync.WaitGroup
+			b.ReportAllocs()
+			b.ResetTimer()
+			wg.Go(func() {
+				for i := 0; i < b.N; i++ {
+					w.Modify(updates[i%(2*keys)])
+				}
+			})
+			for _, h := range hs {
+				h.waitFor(int64(keys+b.N), done)
+			}
+			wg.Wait()
+			b.StopTimer()
+			cancel()
+			<-done
+		})
+	}
+}
+
+// BenchmarkByIndex looks up one namespace (1% of 100k objects) and one value
+// of a custom index.
+func BenchmarkByIndex(b *testing.B) {
+	s := NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"node": byNodeName})
+	list := benchList(100_000)
+	for i := range list.Items {
+		s.Add(&list.Items[i])
+	}
+	b.Run("namespace", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if got, _ := s.ByIndex(NamespaceIndex, "ns-7"); len(got) != 1000 {
+				b.Fatalf("got %d", len(got))
+			}
+		}
+	})
+	b.Run("custom", func(b *testing.B) {
+		b.ReportAllocs()
+		for i := 0; i < b.N; i++ {
+			if got, _ := s.ByIndex("node", "node-7"); len(got) != 2000 {
+				b.Fatalf("got %d", len(got))
+			}
+		}
+	})
+}
