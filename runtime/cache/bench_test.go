@@ -85,9 +85,9 @@ func benchList(n int) *corev1.PodList {
 
 type countingHandler struct{ n atomic.Int64 }
 
-func (h *countingHandler) OnAdd(*corev1.Pod, bool)      { h.n.Add(1) }
-func (h *countingHandler) OnUpdate(_, _ *corev1.Pod)    { h.n.Add(1) }
-func (h *countingHandler) OnDelete(*corev1.Pod, bool)   { h.n.Add(1) }
+func (h *countingHandler) OnAdd(*corev1.Pod, bool)    { h.n.Add(1) }
+func (h *countingHandler) OnUpdate(_, _ *corev1.Pod)  { h.n.Add(1) }
+func (h *countingHandler) OnDelete(*corev1.Pod, bool) { h.n.Add(1) }
 func (h *countingHandler) waitFor(n int64, done <-chan struct{}) {
 	for h.n.Load() < n {
 		select {
