@@ -1,0 +1,119 @@
+package listers
+
+import (
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/typedinformer/typedinformer/runtime/cache"
+)
+
+// Lister lists and gets objects of one resource across all namespaces.
+// Returned objects belong to the cache: callers must not mutate them.
+type Lister[T cache.Object] interface {
+	// List returns every object whose labels match selector, in no
+	// particular order. A nil selector matches everything.
+	List(selector labels.Selector) ([]T, error)
+	// Get returns the cluster-scoped object with the given name, or an
+	// apimachinery NotFound error naming the resource.
+	Get(name string) (T, error)
+	// Namespace returns a lister restricted to one namespace;
+	// metav1.NamespaceAll ("") means every namespace.
+	Namespace(namespace string) NamespaceLister[T]
+}
+
+// NamespaceLister lists and gets objects of one resource in one namespace.
+// Returned objects belong to the cache: callers must not mutate them.
+type NamespaceLister[T cache.Object] interface {
+	// List returns the namespace's objects whose labels match selector.
+	// A nil selector matches everything.
+	List(selector labels.Selector) ([]T, error)
+	// Get returns the object with the given name in the namespace, or an
+	// apimachinery NotFound error naming the resource.
+	Get(name string) (T, error)
+}
+
+// ResourceLister is the Lister over an informer's Indexer. Generated listers
+// embed it. It is safe for concurrent use; it holds no state of its own
+// beyond the indexer and the resource it names in errors.
+type ResourceLister[T cache.Object] struct {
+	indexer  cache.Indexer[T]
+	resource schema.GroupResource
+}
+
+var _ Lister[*metav1.PartialObjectMetadata] = (*ResourceLister[*metav1.PartialObjectMetadata])(nil)
+
+// New returns a lister over indexer. resource names the objects in NotFound
+// errors, e.g. {Group: "example.com", Resource: "foos"}.
+func New[T cache.Object](indexer cache.Indexer[T], resource schema.GroupResource) *ResourceLister[T] {
+	return &ResourceLister[T]{indexer: indexer, resource: resource}
+}
+
+// List returns every cached object whose labels match selector.
+func (l *ResourceLister[T]) List(selector labels.Selector) ([]T, error) {
+	return filter(l.indexer.List(), selector), nil
+}
+
+// Get returns the cluster-scoped object name.
+func (l *ResourceLister[T]) Get(name string) (T, error) {
+	return get(l.indexer, l.resource, name, name)
+}
+
+// Namespace returns a NamespaceLister for namespace.
+func (l *ResourceLister[T]) Namespace(namespace string) NamespaceLister[T] {
+	return namespaceLister[T]{indexer: l.indexer, resource: l.resource, namespace: namespace}
+}
+
+// Resource is the group/resource the lister names in errors.
+func (l *ResourceLister[T]) Resource() schema.GroupResource { return l.resource }
+
+type namespaceLister[T cache.Object] struct {
+	indexer   cache.Indexer[T]
+	resource  schema.GroupResource
+	namespace string
+}
+
+func (l namespaceLister[T]) List(selector labels.Selector) ([]T, error) {
+	if l.namespace == metav1.NamespaceAll {
+		return filter(l.indexer.List(), selector), nil
+	}
+	objs, err := l.indexer.ByIndex(cache.NamespaceIndex, l.namespace)
+	if err != nil {
+		return nil, err
+	}
+	return filter(objs, selector), nil
+}
+
+func (l namespaceLister[T]) Get(name string) (T, error) {
+	return get(l.indexer, l.resource, cache.KeyFor(l.namespace, name), name)
+}
+
+func get[T cache.Object](indexer cache.Indexer[T], resource schema.GroupResource, key, name string) (T, error) {
+	obj, ok, err := indexer.GetByKey(key)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	if !ok {
+		var zero T
+		return zero, apierrors.NewNotFound(resource, name)
+	}
+	return obj, nil
+}
+
+// filter keeps the objects matching selector, reusing objs' backing array
+// (the indexer hands out a fresh slice on every call).
+func filter[T cache.Object](objs []T, selector labels.Selector) []T {
+	if selector == nil || selector.Empty() {
+		return objs
+	}
+	out := objs[:0]
+	for _, o := range objs {
+		if selector.Matches(labels.Set(o.GetLabels())) {
+			out = append(out, o)
+		}
+	}
+	clear(objs[len(out):])
+	return out
+}

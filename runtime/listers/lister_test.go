@@ -1,0 +1,162 @@
+package listers_test
+
+import (
+	"slices"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/typedinformer/typedinformer/runtime/cache"
+	"github.com/typedinformer/typedinformer/runtime/listers"
+)
+
+var podsGR = schema.GroupResource{Resource: "pods"}
+
+func pod(ns, name string, lbls map[string]string) *corev1.Pod {
+	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: lbls}}
+}
+
+func podIndexer(t *testing.T) cache.Indexer[*corev1.Pod] {
+	t.Helper()
+	idx := cache.NewIndexer[*corev1.Pod](nil)
+	for _, p := range []*corev1.Pod{
+		pod("a", "web-1", map[string]string{"app": "web"}),
+		pod("a", "web-2", map[string]string{"app": "web", "tier": "front"}),
+		pod("a", "db-1", map[string]string{"app": "db"}),
+		pod("b", "web-1", map[string]string{"app": "web"}),
+		pod("b", "plain", nil),
+	} {
+		if err := idx.Add(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return idx
+}
+
+func keys(objs []*corev1.Pod) []string {
+	out := make([]string, 0, len(objs))
+	for _, o := range objs {
+		out = append(out, cache.KeyFor(o.Namespace, o.Name))
+	}
+	slices.Sort(out)
+	return out
+}
+
+func TestLister_ListFiltersBySelectorAcrossNamespaces(t *testing.T) {
+	l := listers.New(podIndexer(t), podsGR)
+	for _, tc := range []struct {
+		name     string
+		selector labels.Selector
+		want     []string
+	}{
+		{"nil selector matches all", nil, []string{"a/db-1", "a/web-1", "a/web-2", "b/plain", "b/web-1"}},
+		{"everything", labels.Everything(), []string{"a/db-1", "a/web-1", "a/web-2", "b/plain", "b/web-1"}},
+		{"equality", labels.SelectorFromSet(labels.Set{"app": "web"}), []string{"a/web-1", "a/web-2", "b/web-1"}},
+		{"two labels", labels.SelectorFromSet(labels.Set{"app": "web", "tier": "front"}), []string{"a/web-2"}},
+		{"nothing matches", labels.SelectorFromSet(labels.Set{"app": "cache"}), []string{}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := l.List(tc.selector)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if g := keys(got); !slices.Equal(g, tc.want) {
+				t.Fatalf("List = %v, want %v", g, tc.want)
+			}
+		})
+	}
+}
+
+func TestNamespaceLister_ListUsesOnlyThatNamespace(t *testing.T) {
+	l := listers.New(podIndexer(t), podsGR)
+	for _, tc := range []struct {
+		ns       string
+		selector labels.Selector
+		want     []string
+	}{
+		{"a", labels.Everything(), []string{"a/db-1", "a/web-1", "a/web-2"}},
+		{"b", labels.SelectorFromSet(labels.Set{"app": "web"}), []string{"b/web-1"}},
+		{"missing", labels.Everything(), []string{}},
+		{metav1.NamespaceAll, labels.SelectorFromSet(labels.Set{"app": "db"}), []string{"a/db-1"}},
+	} {
+		got, err := l.Namespace(tc.ns).List(tc.selector)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g := keys(got); !slices.Equal(g, tc.want) {
+			t.Fatalf("Namespace(%q).List = %v, want %v", tc.ns, g, tc.want)
+		}
+	}
+}
+
+func TestNamespaceLister_GetReturnsNotFoundWithGroupResource(t *testing.T) {
+	gr := schema.GroupResource{Group: "example.com", Resource: "foos"}
+	l := listers.New(podIndexer(t), gr)
+	got, err := l.Namespace("b").Get("web-1")
+	if err != nil || got.Namespace != "b" || got.Name != "web-1" {
+		t.Fatalf("Get(b/web-1) = %v, %v", got, err)
+	}
+	_, err = l.Namespace("b").Get("db-1")
+	if !apierrors.IsNotFound(err) {
+		t.Fatalf("Get(b/db-1) err = %v, want NotFound", err)
+	}
+	status := err.(apierrors.APIStatus).Status()
+	if status.Details.Group != "example.com" || status.Details.Kind != "foos" || status.Details.Name != "db-1" {
+		t.Fatalf("NotFound details = %+v, want group example.com, resource foos, name db-1", status.Details)
+	}
+	if want := `foos.example.com "db-1" not found`; err.Error() != want {
+		t.Fatalf("error = %q, want %q", err, want)
+	}
+}
+
+func TestLister_GetClusterScoped(t *testing.T) {
+	idx := cache.NewIndexer[*corev1.Node](nil)
+	if err := idx.Add(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}); err != nil {
+		t.Fatal(err)
+	}
+	l := listers.New(idx, schema.GroupResource{Resource: "nodes"})
+	if n, err := l.Get("n1"); err != nil || n.Name != "n1" {
+		t.Fatalf("Get(n1) = %v, %v", n, err)
+	}
+	if n, err := l.Get("n2"); !apierrors.IsNotFound(err) || n != nil {
+		t.Fatalf("Get(n2) = %v, %v; want nil, NotFound", n, err)
+	}
+}
+
+func TestLister_ListDoesNotAliasBetweenCalls(t *testing.T) {
+	l := listers.New(podIndexer(t), podsGR)
+	web, _ := l.List(labels.SelectorFromSet(labels.Set{"app": "web"}))
+	all, _ := l.List(labels.Everything())
+	if len(web) != 3 || len(all) != 5 {
+		t.Fatalf("len(web)=%d len(all)=%d", len(web), len(all))
+	}
+	for _, p := range web {
+		if p.Labels["app"] != "web" {
+			t.Fatalf("filtered list changed by a later call: %v", keys(web))
+		}
+	}
+}
+
+func TestGenericLister_MatchesTypedLister(t *testing.T) {
+	g := listers.NewGeneric(podIndexer(t), podsGR)
+	objs, err := g.List(labels.SelectorFromSet(labels.Set{"app": "web"}))
+	if err != nil || len(objs) != 3 {
+		t.Fatalf("List = %d objects, %v", len(objs), err)
+	}
+	objs, err = g.ByNamespace("b").List(labels.Everything())
+	if err != nil || len(objs) != 2 {
+		t.Fatalf("ByNamespace(b).List = %d objects, %v", len(objs), err)
+	}
+	obj, err := g.ByNamespace("a").Get("db-1")
+	if err != nil || obj.(*corev1.Pod).Name != "db-1" {
+		t.Fatalf("Get = %v, %v", obj, err)
+	}
+	obj, err = g.ByNamespace("a").Get("nope")
+	if !apierrors.IsNotFound(err) || obj != nil {
+		t.Fatalf("Get(nope) = %#v, %v; want untyped nil and NotFound", obj, err)
+	}
+}
