@@ -1,0 +1,192 @@
+package informers
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/typedinformer/typedinformer/runtime/cache"
+)
+
+// Factory holds at most one informer per Go type and runs them together.
+// All methods are safe for concurrent use. Configuration is fixed at
+// NewFactory; informers are added by InformerFor and started by Start.
+type Factory struct {
+	// Set once by NewFactory and read without locking afterwards.
+	defaultResync time.Duration
+	namespaces    []string
+	tweak         TweakListOptionsFunc
+	customResync  map[reflect.Type]time.Duration
+	transform     func(runtime.Object) (runtime.Object, error)
+
+	mu           sync.Mutex
+	informers    map[reflect.Type]*entry
+	shuttingDown bool
+	wg           sync.WaitGroup
+}
+
+// entry is one informer of the factory and, once started, how to stop it.
+type entry struct {
+	informer cache.AnyInformer
+	started  bool
+	cancel   context.CancelFunc
+	done     chan struct{}
+}
+
+// NewFactory returns a factory whose informers resync handlers every
+// defaultResync (0 disables resync) unless WithCustomResyncConfig says
+// otherwise.
+func NewFactory(defaultResync time.Duration, options ...Option) *Factory {
+	f := &Factory{
+		defaultResync: defaultResync,
+		namespaces:    []string{metav1.NamespaceAll},
+		customResync:  map[reflect.Type]time.Duration{},
+		informers:     map[reflect.Type]*entry{},
+	}
+	for _, o := range options {
+		o(f)
+	}
+	return f
+}
+
+// TweakListOptions returns the function set with WithTweakListOptions, or
+// nil.
+func (f *Factory) TweakListOptions() TweakListOptionsFunc { return f.tweak }
+
+// Namespaces returns the namespaces the factory's namespaced informers
+// watch, sorted; [""] means every namespace. The caller must not modify the
+// result.
+func (f *Factory) Namespaces() []string { return f.namespaces }
+
+// ResyncPeriodFor returns the resync period informers of typ get.
+func (f *Factory) ResyncPeriodFor(typ reflect.Type) time.Duration {
+	if d, ok := f.customResync[typ]; ok {
+		return d
+	}
+	return f.defaultResync
+}
+
+// Start runs every informer that is not running yet, each until ctx is
+// cancelled, Shutdown is called or the informer is removed. It does not
+// block and may be called again after more informers were requested; after
+// Shutdown it does nothing.
+func (f *Factory) Start(ctx context.Context) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.shuttingDown {
+		return
+	}
+	for _, typ := range f.sortedTypesLocked() {
+		e := f.informers[typ]
+		if e.started {
+			continue
+		}
+		runCtx, cancel := context.WithCancel(ctx)
+		e.started, e.cancel, e.done = true, cancel, make(chan struct{})
+		f.wg.Add(1)
+		go func() {
+			defer f.wg.Done()
+			defer close(e.done)
+			e.informer.Run(runCtx)
+		}()
+	}
+}
+
+// Shutdown stops every informer the factory started and blocks until all
+// their goroutines have returned. Afterwards Start does nothing; informers
+// already handed out keep their caches but no longer update them.
+func (f *Factory) Shutdown() {
+	f.mu.Lock()
+	f.shuttingDown = true
+	for _, e := range f.informers {
+		if e.cancel != nil {
+			e.cancel()
+		}
+	}
+	f.mu.Unlock()
+	f.wg.Wait()
+}
+
+// WaitForCacheSync blocks until every started informer has synced or ctx
+// ends. It reports per Go type whether the informer synced, and, if any did
+// not, a *cache.NotSyncedError naming each of them with its last list/watch
+// error (e.g. Forbidden, or NotFound for a CRD that is not installed).
+// Informers requested but not yet started are not waited for.
+func (f *Factory) WaitForCacheSync(ctx context.Context) (map[reflect.Type]bool, error) {
+	f.mu.Lock()
+	types := f.sortedTypesLocked()
+	started := make([]reflect.Type, 0, len(types))
+	syncers := make([]cache.Syncer, 0, len(types))
+	for _, typ := range types {
+		if e := f.informers[typ]; e.started {
+			started = append(started, typ)
+			syncers = append(syncers, e.informer)
+		}
+	}
+	f.mu.Unlock()
+
+	err := cache.WaitForCacheSync(ctx, syncers...)
+	res := make(map[reflect.Type]bool, len(started))
+	for i, typ := range started {
+		res[typ] = syncers[i].HasSynced()
+	}
+	return res, err
+}
+
+// RemoveInformer stops the informer for obj's Go type, waits until its
+// goroutines have returned and forgets it, so that a later InformerFor
+// creates a fresh one. Handlers registered on the old informer receive no
+// further events. It returns an error if the factory has no such informer.
+func (f *Factory) RemoveInformer(obj runtime.Object) error {
+	typ := reflect.TypeOf(obj)
+	f.mu.Lock()
+	e, ok := f.informers[typ]
+	if ok {
+		delete(f.informers, typ)
+	}
+	f.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("informers: factory has no informer for %v", typ)
+	}
+	if e.started {
+		e.cancel()
+		<-e.done
+	}
+	return nil
+}
+
+// Informers returns the factory's informers by Go type; started or not.
+func (f *Factory) Informers() map[reflect.Type]cache.AnyInformer {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	out := make(map[reflect.Type]cache.AnyInformer, len(f.informers))
+	for typ, e := range f.informers {
+		out[typ] = e.informer
+	}
+	return out
+}
+
+// sortedTypesLocked orders informers by type name so that starts and error
+// messages are deterministic.
+func (f *Factory) sortedTypesLocked() []reflect.Type {
+	types := make([]reflect.Type, 0, len(f.informers))
+	for typ := range f.informers {
+		types = append(types, typ)
+	}
+	slices.SortFunc(types, func(a, b reflect.Type) int {
+		switch an, bn := a.String(), b.String(); {
+		case an < bn:
+			return -1
+		case an > bn:
+			return 1
+		}
+		return 0
+	})
+	return types
+}

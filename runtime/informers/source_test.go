@@ -1,0 +1,123 @@
+package informers_test
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/typedinformer/typedinformer/runtime/cache"
+)
+
+// podSource is a minimal per-namespace pod server for factory tests: lists
+// return what it holds, watches are fake watchers the test pushes into.
+type podSource struct {
+	mu       sync.Mutex
+	rv       int
+	pods     map[string]*corev1.Pod // by key
+	watchers map[string][]*watch.FakeWatcher
+	listErr  error
+	lists    map[string]int // list calls per namespace
+	opts     []metav1.ListOptions
+}
+
+func newPodSource(pods ...*corev1.Pod) *podSource {
+	s := &podSource{pods: map[string]*corev1.Pod{}, watchers: map[string][]*watch.FakeWatcher{}, lists: map[string]int{}}
+	for _, p := range pods {
+		s.rv++
+		p.ResourceVersion = strconv.Itoa(s.rv)
+		s.pods[cache.KeyFor(p.Namespace, p.Name)] = p
+	}
+	return s
+}
+
+func newPod(ns, name string) *corev1.Pod {
+	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+}
+
+func (s *podSource) lw(namespace string) cache.ListerWatcher {
+	return &cache.ListWatch{
+		ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			s.lists[namespace]++
+			s.opts = append(s.opts, opts)
+			if s.listErr != nil {
+				return nil, s.listErr
+			}
+			list := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.Itoa(s.rv)}}
+			for _, p := range s.pods {
+				if namespace == "" || p.Namespace == namespace {
+					list.Items = append(list.Items, *p.DeepCopy())
+				}
+			}
+			return list, nil
+		},
+		WatchFunc: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			w := watch.NewFakeWithChanSize(100, false)
+			s.watchers[namespace] = append(s.watchers[namespace], w)
+			return w, nil
+		},
+	}
+}
+
+// add stores a pod and sends it to the watchers of its namespace and of
+// all namespaces.
+func (s *podSource) add(p *corev1.Pod) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rv++
+	p.ResourceVersion = strconv.Itoa(s.rv)
+	s.pods[cache.KeyFor(p.Namespace, p.Name)] = p
+	for _, ns := range []string{"", p.Namespace} {
+		for _, w := range s.watchers[ns] {
+			w.Add(p.DeepCopy())
+		}
+	}
+}
+
+func (s *podSource) listCalls(ns string) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lists[ns]
+}
+
+func (s *podSource) setListErr(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.listErr = err
+}
+
+func (s *podSource) newInformer(namespace string, resync time.Duration) cache.SharedIndexInformer[*corev1.Pod] {
+	return cache.NewSharedIndexInformerWithOptions(s.lw(namespace), cache.SharedIndexInformerOptions[*corev1.Pod]{
+		ResyncPeriod: resync,
+		Name:         fmt.Sprintf("pods(%s)", namespace),
+	})
+}
+
+// eventually polls cond until it holds or a deadline passes.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func syncCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
