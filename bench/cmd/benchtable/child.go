@@ -1,0 +1,56 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/typedinformer/typedinformer/bench/internal/scenario"
+)
+
+// runChild runs one scenario on one side in this process and prints its
+// result as JSON on stdout. The parent starts one process per measurement
+// and reads that JSON, plus the process's peak RSS from its rusage.
+func runChild(args []string) error {
+	if len(args) == 0 {
+		return fmt.Errorf("child: missing scenario (sync, events, index, queue)")
+	}
+	name, args := args[0], args[1:]
+	fs := flag.NewFlagSet("child "+name, flag.ContinueOnError)
+	sideFlag := fs.String("side", "", "ours or client-go")
+	n := fs.Int("n", 10_000, "objects (sync, index)")
+	keys := fs.Int("keys", 10_000, "keys (events)")
+	handlers := fs.Int("handlers", 1, "handlers (events)")
+	total := fs.Int("total", 1_000_000, "updates (events)")
+	workers := fs.Int("workers", 1, "workers (queue)")
+	items := fs.Int("items", 500_000, "items (queue)")
+	minDur := fs.Duration("mindur", 200*time.Millisecond, "minimum measured time per lookup kind (index)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	side, err := scenario.ParseSide(*sideFlag)
+	if err != nil {
+		return fmt.Errorf("child %s: -side: %w", name, err)
+	}
+	scenario.QuietLogs()
+
+	var res any
+	switch name {
+	case "sync":
+		res, err = scenario.Sync(side, *n)
+	case "events":
+		res, err = scenario.Events(side, *keys, *handlers, *total)
+	case "index":
+		res, err = scenario.Index(side, *n, *minDur)
+	case "queue":
+		res, err = scenario.Queue(side, *workers, *items)
+	default:
+		return fmt.Errorf("child: unknown scenario %q", name)
+	}
+	if err != nil {
+		return fmt.Errorf("child %s: %w", name, err)
+	}
+	return json.NewEncoder(os.Stdout).Encode(res)
+}

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// genTools are the generator binaries under comparison.
+type genTools struct {
+	Ours             string // our informer-gen (informers and listers in one run)
+	UpstreamInformer string // k8s.io/code-generator/cmd/informer-gen
+	UpstreamLister   string // k8s.io/code-generator/cmd/lister-gen
+	// Dir is the working directory of every run: a module that requires
+	// k8s.io/api, so that both loaders resolve the same packages.
+	Dir string
+}
+
+// genRun is one measured generator run. For upstream, Wall is the sum of
+// informer-gen's and lister-gen's wall times and MaxRSS the larger of their
+// two peaks (SumRSS is their sum, reported in the notes).
+type genRun struct {
+	Wall   time.Duration
+	MaxRSS int64
+	SumRSS int64
+	Files  int
+}
+
+const genOutputPkg = "bench.example/generated"
+
+// genClientPackages lists the import paths of the k8s.io/api packages (as
+// resolved in dir) that carry a `// +genclient` tag, sorted.
+func genClientPackages(ctx context.Context, dir string) ([]string, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-m", "-json", "k8s.io/api")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go list -m k8s.io/api in %s: %w", dir, err)
+	}
+	var mod struct{ Path, Version, Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
+		return nil, fmt.Errorf("go list -m k8s.io/api in %s: no module directory (run go mod download): %v", dir, err)
+	}
+	seen := map[string]bool{}
+	err = filepath.WalkDir(mod.Dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		pkgDir := filepath.Dir(path)
+		if seen[pkgDir] {
+			return nil
+		}
+		tagged, err := hasGenClientTag(path)
+		if err != nil {
+			return err
+		}
+		if tagged {
+			seen[pkgDir] = true
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("scan %s for +genclient: %w", mod.Dir, err)
+	}
+	pkgs := make([]string, 0, len(seen))
+	for d := range seen {
+		rel, err := filepath.Rel(mod.Dir, d)
+		if err != nil {
+			return nil, err
+		}
+		pkgs = append(pkgs, mod.Path+"/"+filepath.ToSlash(rel))
+	}
+	slices.Sort(pkgs)
+	return pkgs, nil
+}
+
+func hasGenClientTag(path string) (bool, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
+	for sc.Scan() {
+		if strings.TrimSpace(sc.Text()) == "// +genclient" {
+			return true, nil
+		}
+	}
+	return false, sc.Err()
+}
+
+// runOursGen runs our informer-gen once over pkgs into a fresh directory.
+func runOursGen(ctx context.Context, t genTools, header string, pkgs []string) (genRun, error) {
+	out, err := os.MkdirTemp("", "bench-gen-ours-")
+	if err != nil {
+		return genRun{}, err
+	}
+	defer os.RemoveAll(out)
+	args := append([]string{
+		"--output-dir", out,
+		"--output-pkg", genOutputPkg,
+		"--versioned-clientset-package", "k8s.io/client-go/kubernetes",
+		"--go-header-file", header,
+	}, pkgs...)
+	p, err := runProc(ctx, t.Dir, 10*time.Minute, t.Ours, args...)
+	if err != nil {
+		return genRun{}, fmt.Errorf("our informer-gen: %w", err)
+	}
+	return genRun{Wall: p.Wall, MaxRSS: p.MaxRSS, SumRSS: p.MaxRSS, Files: countGoFiles(out)}, nil
+}
+
+// runUpstreamGen runs upstream informer-gen and then lister-gen over pkgs,
+// each in its own process, into a fresh directory.
+func runUpstreamGen(ctx context.Context, t genTools, header string, pkgs []string) (genRun, error) {
+	out, err := os.MkdirTemp("", "bench-gen-upstream-")
+	if err != nil {
+		return genRun{}, err
+	}
+	defer os.RemoveAll(out)
+	common := []string{"--go-header-file", header, "--plural-exceptions", "Endpoints:Endpoints"}
+	inf, err := runProc(ctx, t.Dir, 10*time.Minute, t.UpstreamInformer, append(append([]string{
+		"--output-dir", filepath.Join(out, "informers"),
+		"--output-pkg", genOutputPkg + "/informers",
+		"--versioned-clientset-package", "k8s.io/client-go/kubernetes",
+		"--listers-package", genOutputPkg + "/listers",
+	}, common...), pkgs...)...)
+	if err != nil {
+		return genRun{}, fmt.Errorf("upstream informer-gen: %w", err)
+	}
+	lis, err := runProc(ctx, t.Dir, 10*time.Minute, t.UpstreamLister, append(append([]string{
+		"--output-dir", filepath.Join(out, "listers"),
+		"--output-pkg", genOutputPkg + "/listers",
+	}, common...), pkgs...)...)
+	if err != nil {
+		return genRun{}, fmt.Errorf("upstream lister-gen: %w", err)
+	}
+	return genRun{
+		Wall:   inf.Wall + lis.Wall,
+		MaxRSS: max(inf.MaxRSS, lis.MaxRSS),
+		SumRSS: inf.MaxRSS + lis.MaxRSS,
+		Files:  countGoFiles(out),
+	}, nil
+}
+
+func countGoFiles(dir string) int {
+	n := 0
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			n++
+		}
+		return nil
+	})
+	return n
+}

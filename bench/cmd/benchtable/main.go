@@ -1,0 +1,110 @@
+// Command benchtable runs the side-by-side bench suite and writes its
+// results as one markdown table.
+//
+//	benchtable run [-smoke] [-out FILE] [-ours-gen BIN -upstream-informer-gen BIN -upstream-lister-gen BIN] [-gen-dir DIR]
+//	benchtable child sync|events|index|queue -side ours|client-go [sizes]
+//
+// `run` starts one `child` process per measurement (so each side gets a
+// fresh heap), alternating the sides, and reports medians. hack/bench.sh
+// builds the tools and calls `run`.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"time"
+)
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: benchtable run [flags] | benchtable child <scenario> [flags]")
+		os.Exit(2)
+	}
+	var err error
+	switch os.Args[1] {
+	case "child":
+		err = runChild(os.Args[2:])
+	case "run":
+		err = runSuite(os.Args[2:])
+	default:
+		err = fmt.Errorf("unknown command %q (want run or child)", os.Args[1])
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "benchtable:", err)
+		os.Exit(1)
+	}
+}
+
+func runSuite(args []string) error {
+	fs := flag.NewFlagSet("run", flag.ContinueOnError)
+	smoke := fs.Bool("smoke", false, "run every scenario once on tiny inputs (numbers are meaningless)")
+	out := fs.String("out", "", "write the markdown report to this file (default: stdout only)")
+	oursGen := fs.String("ours-gen", "", "our informer-gen binary (empty: row 5 is reported missing)")
+	upInformer := fs.String("upstream-informer-gen", "", "k8s.io/code-generator informer-gen binary")
+	upLister := fs.String("upstream-lister-gen", "", "k8s.io/code-generator lister-gen binary")
+	genDir := fs.String("gen-dir", ".", "working directory of the generator runs: a module requiring k8s.io/api")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg := fullConfig()
+	if *smoke {
+		cfg = smokeConfig()
+	}
+	var tools genTools
+	var err error
+	for _, p := range []struct {
+		dst *string
+		src string
+	}{{&tools.Ours, *oursGen}, {&tools.UpstreamInformer, *upInformer}, {&tools.UpstreamLister, *upLister}, {&tools.Dir, *genDir}} {
+		if *p.dst, err = absPath(p.src); err != nil {
+			return fmt.Errorf("resolve %q: %w", p.src, err)
+		}
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	s := &suite{cfg: cfg, tools: tools, log: os.Stderr}
+	s.run(ctx)
+	s.logf("suite %q done in %s", cfg.Name, time.Since(start).Round(time.Second))
+
+	report := renderReport(thisMachine(start), cfg, s.rows, s.notes, s.errs)
+	fmt.Print(report)
+	if *out != "" {
+		if err := writeFileAtomic(*out, []byte(report)); err != nil {
+			return err
+		}
+	}
+	if len(s.errs) > 0 {
+		return fmt.Errorf("%d measurement(s) failed; see the errors above", len(s.errs))
+	}
+	return nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames it
+// into place.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".benchmarks-*.md")
+	if err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("write %s: %w", path, err)
+	}
+	return nil
+}

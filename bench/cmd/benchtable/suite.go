@@ -1,0 +1,412 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/typedinformer/typedinformer/bench/internal/scenario"
+)
+
+// config sizes every part of a suite run.
+type config struct {
+	Name        string
+	SyncRuns    int
+	SyncCompare []int // sizes of row 1
+	SyncScaling []int // sizes of row 6 (ascending)
+	EventRuns   int
+	EventKeys   int
+	EventTotal  int
+	Handlers    []int
+	IndexRuns   int
+	IndexN      int
+	IndexMinDur time.Duration
+	QueueRuns   int
+	QueueItems  int
+	Workers     []int
+	GenRuns     int
+	GenPackages int // 0: every +genclient package
+}
+
+func fullConfig() config {
+	return config{
+		Name:        "full",
+		SyncRuns:    5,
+		SyncCompare: []int{10_000, 100_000},
+		SyncScaling: []int{1_000, 10_000, 100_000},
+		EventRuns:   3,
+		EventKeys:   10_000,
+		EventTotal:  1_000_000,
+		Handlers:    []int{1, 4},
+		IndexRuns:   5,
+		IndexN:      100_000,
+		IndexMinDur: 300 * time.Millisecond,
+		QueueRuns:   5,
+		QueueItems:  500_000,
+		Workers:     []int{1, 4, 16},
+		GenRuns:     3,
+	}
+}
+
+// smokeConfig runs every scenario once on tiny inputs: it proves the suite
+// builds and runs, and its numbers mean nothing.
+func smokeConfig() config {
+	return config{
+		Name:        "smoke",
+		SyncRuns:    1,
+		SyncCompare: []int{1_000},
+		SyncScaling: []int{200, 1_000},
+		EventRuns:   1,
+		EventKeys:   500,
+		EventTotal:  5_000,
+		Handlers:    []int{1, 4},
+		IndexRuns:   1,
+		IndexN:      1_000,
+		IndexMinDur: time.Millisecond,
+		QueueRuns:   1,
+		QueueItems:  2_000,
+		Workers:     []int{1, 4, 16},
+		GenRuns:     1,
+		GenPackages: 2,
+	}
+}
+
+// suite runs the measurements and accumulates table rows, notes and errors.
+type suite struct {
+	cfg   config
+	tools genTools
+	rows  []row
+	notes []string
+	errs  []error
+	log   io.Writer
+}
+
+func (s *suite) logf(format string, args ...any) {
+	fmt.Fprintf(s.log, "%s  "+format+"\n", append([]any{time.Now().Format("15:04:05")}, args...)...)
+}
+
+func (s *suite) fail(err error) {
+	s.logf("ERROR: %v", err)
+	s.errs = append(s.errs, err)
+}
+
+// sides returns both sides, the first one alternating with run so that
+// neither always goes first.
+func sides(run int) []scenario.Side {
+	if run%2 == 0 {
+		return []scenario.Side{scenario.Ours, scenario.ClientGo}
+	}
+	return []scenario.Side{scenario.ClientGo, scenario.Ours}
+}
+
+func kilo(n int) string {
+	if n >= 1000 && n%1000 == 0 {
+		return strconv.Itoa(n/1000) + "k"
+	}
+	return strconv.Itoa(n)
+}
+
+type syncSeries struct{ secs, peak, rss, retained, secsPerObj, peakPerObj series }
+
+func (s *suite) runSync(ctx context.Context) {
+	sizes := slices.Clone(s.cfg.SyncScaling)
+	for _, n := range s.cfg.SyncCompare {
+		if !slices.Contains(sizes, n) {
+			sizes = append(sizes, n)
+		}
+	}
+	slices.Sort(sizes)
+	data := map[int]map[scenario.Side]*syncSeries{}
+	for _, n := range sizes {
+		data[n] = map[scenario.Side]*syncSeries{scenario.Ours: {}, scenario.ClientGo: {}}
+		for run := 0; run < s.cfg.SyncRuns; run++ {
+			for _, side := range sides(run) {
+				res, err := runScenario[scenario.SyncResult](ctx, "sync", "-side", string(side), "-n", strconv.Itoa(n))
+				if err != nil {
+					s.fail(err)
+					continue
+				}
+				r, d := res.Result, data[n][side]
+				d.secs.add(r.Seconds)
+				d.peak.add(r.PeakGrowth())
+				d.rss.add(float64(res.MaxRSS))
+				d.retained.add(r.RetainedPerObject())
+				d.secsPerObj.add(r.Seconds / float64(n))
+				d.peakPerObj.add(r.PeakGrowth() / float64(n))
+				s.logf("sync n=%d %-9s run %d/%d: %.3fs, peak heap +%.1f MB, rss %.1f MB, retained %.0f B/obj",
+					n, side, run+1, s.cfg.SyncRuns, r.Seconds, r.PeakGrowth()/1e6, float64(res.MaxRSS)/1e6, r.RetainedPerObject())
+			}
+		}
+	}
+	for _, n := range s.cfg.SyncCompare {
+		o, a := data[n][scenario.Ours], data[n][scenario.ClientGo]
+		bench := "initial sync, " + kilo(n) + " Pods"
+		s.rows = append(s.rows,
+			compareRow("1", bench, "time to HasSynced + handler saw all", o.secs, a.secs, fmtMs, atMost(0.5)),
+			compareRow("1", bench, "peak heap above the served list (sampled HeapAlloc)", o.peak, a.peak, fmtMB, atMost(0.7)),
+			compareRow("1", bench, "peak RSS of the process (list included)", o.rss, a.rss, fmtMB, atMost(0.7)),
+			compareRow("1", bench, "bytes retained per object after GC (beyond the Pod)", o.retained, a.retained, fmtBytes, nil),
+		)
+	}
+	for _, n := range s.cfg.SyncScaling {
+		o, a := data[n][scenario.Ours], data[n][scenario.ClientGo]
+		bench := "scaling, " + kilo(n) + " Pods"
+		s.rows = append(s.rows,
+			compareRow("6", bench, "sync time per object", o.secsPerObj, a.secsPerObj, fmtUs, nil),
+			compareRow("6", bench, "peak heap growth per object", o.peakPerObj, a.peakPerObj, fmtBytes, nil),
+			compareRow("6", bench, "bytes retained per object", o.retained, a.retained, fmtBytes, nil),
+		)
+	}
+	if len(s.cfg.SyncScaling) >= 2 {
+		lo, hi := s.cfg.SyncScaling[len(s.cfg.SyncScaling)-2], s.cfg.SyncScaling[len(s.cfg.SyncScaling)-1]
+		bench := "scaling, " + kilo(lo) + " → " + kilo(hi)
+		for _, m := range []struct {
+			metric string
+			pick   func(*syncSeries) series
+		}{
+			{"time per object, " + kilo(hi) + " ÷ " + kilo(lo), func(d *syncSeries) series { return d.secsPerObj }},
+			{"peak heap growth per object, " + kilo(hi) + " ÷ " + kilo(lo), func(d *syncSeries) series { return d.peakPerObj }},
+		} {
+			s.rows = append(s.rows, linearityRow(bench, m.metric,
+				m.pick(data[lo][scenario.Ours]), m.pick(data[hi][scenario.Ours]),
+				m.pick(data[lo][scenario.ClientGo]), m.pick(data[hi][scenario.ClientGo])))
+		}
+	}
+}
+
+// linearityLimit is how much the per-object cost may grow from the
+// second-largest to the largest size for the growth to count as linear.
+const linearityLimit = 1.5
+
+func linearityRow(bench, metric string, oursLo, oursHi, anchorLo, anchorHi series) row {
+	r := row{Num: "6", Bench: bench, Metric: metric, Ratio: "—",
+		Target: fmt.Sprintf("ours ≤ %.1f (linear)", linearityLimit), Ours: "no data", Anchor: "no data", Result: "not measured"}
+	if anchorLo.ok() && anchorHi.ok() {
+		r.Anchor = fmt.Sprintf("%.2f", anchorHi.median()/anchorLo.median())
+	}
+	if oursLo.ok() && oursHi.ok() {
+		f := oursHi.median() / oursLo.median()
+		r.Ours = fmt.Sprintf("%.2f", f)
+		if f <= linearityLimit {
+			r.Result = "met"
+		} else {
+			r.Result = "**MISSED**"
+		}
+	}
+	return r
+}
+
+func (s *suite) runEvents(ctx context.Context) {
+	for _, h := range s.cfg.Handlers {
+		eps := map[scenario.Side]*series{scenario.Ours: {}, scenario.ClientGo: {}}
+		ape := map[scenario.Side]*series{scenario.Ours: {}, scenario.ClientGo: {}}
+		for run := 0; run < s.cfg.EventRuns; run++ {
+			for _, side := range sides(run) {
+				res, err := runScenario[scenario.EventsResult](ctx, "events", "-side", string(side),
+					"-keys", strconv.Itoa(s.cfg.EventKeys), "-handlers", strconv.Itoa(h), "-total", strconv.Itoa(s.cfg.EventTotal))
+				if err != nil {
+					s.fail(err)
+					continue
+				}
+				r := res.Result
+				eps[side].add(r.EventsPerSecond())
+				ape[side].add(r.AllocsPerEvent())
+				s.logf("events handlers=%d %-9s run %d/%d: %.3fs, %.0f events/s, %.2f allocs/event",
+					h, side, run+1, s.cfg.EventRuns, r.Seconds, r.EventsPerSecond(), r.AllocsPerEvent())
+			}
+		}
+		bench := fmt.Sprintf("events, %s updates over %s keys, %d handler", kilo(s.cfg.EventTotal), kilo(s.cfg.EventKeys), h)
+		if h > 1 {
+			bench += "s"
+		}
+		s.rows = append(s.rows,
+			compareRow("2", bench, "updates/s delivered to every handler", *eps[scenario.Ours], *eps[scenario.ClientGo], fmtRate, atLeast(3)),
+			compareRow("2", bench, "heap allocations per update", *ape[scenario.Ours], *ape[scenario.ClientGo], fmtCount, atMost(0.33)),
+		)
+	}
+}
+
+func (s *suite) runIndex(ctx context.Context) {
+	type key struct {
+		side  scenario.Side
+		index string
+	}
+	ns, allocs := map[key]*series{}, map[key]*series{}
+	hits := map[string]int{}
+	var order []string
+	for run := 0; run < s.cfg.IndexRuns; run++ {
+		for _, side := range sides(run) {
+			res, err := runScenario[[]scenario.IndexResult](ctx, "index", "-side", string(side),
+				"-n", strconv.Itoa(s.cfg.IndexN), "-mindur", s.cfg.IndexMinDur.String())
+			if err != nil {
+				s.fail(err)
+				continue
+			}
+			for _, r := range res.Result {
+				k := key{side, r.Index}
+				if ns[k] == nil {
+					ns[k], allocs[k] = &series{}, &series{}
+				}
+				if !slices.Contains(order, r.Index) {
+					order = append(order, r.Index)
+				}
+				hits[r.Index] = r.Hits
+				ns[k].add(r.NsPerOp)
+				allocs[k].add(r.AllocsPerOp)
+				s.logf("index %-9s %-9s run %d/%d: %.0f ns/op, %.1f allocs/op, %d hits",
+					r.Index, side, run+1, s.cfg.IndexRuns, r.NsPerOp, r.AllocsPerOp, r.Hits)
+			}
+		}
+	}
+	get := func(m map[key]*series, side scenario.Side, index string) series {
+		if p := m[key{side, index}]; p != nil {
+			return *p
+		}
+		return nil
+	}
+	for _, index := range order {
+		bench := fmt.Sprintf("ByIndex %q, %s of %s objects", index, strconv.Itoa(hits[index]), kilo(s.cfg.IndexN))
+		s.rows = append(s.rows,
+			compareRow("3", bench, "time per lookup", get(ns, scenario.Ours, index), get(ns, scenario.ClientGo, index), fmtNs, nil),
+			compareRow("3", bench, "allocations per lookup", get(allocs, scenario.Ours, index), get(allocs, scenario.ClientGo, index), fmtCount, nil),
+		)
+	}
+}
+
+func (s *suite) runQueue(ctx context.Context) {
+	if !scenario.OursQueueAvailable() {
+		for _, w := range s.cfg.Workers {
+			s.rows = append(s.rows, row{Num: "4", Bench: fmt.Sprintf("workqueue, %d workers", w), Metric: "items/s",
+				Ours: "not built", Anchor: "not run", Ratio: "—", Target: atLeast(2).String(), Result: "not measured"})
+		}
+		s.notes = append(s.notes, "Row 4 is missing: this build has no runtime/workqueue to measure.")
+		return
+	}
+	for _, w := range s.cfg.Workers {
+		ips := map[scenario.Side]*series{scenario.Ours: {}, scenario.ClientGo: {}}
+		for run := 0; run < s.cfg.QueueRuns; run++ {
+			for _, side := range sides(run) {
+				res, err := runScenario[scenario.QueueResult](ctx, "queue", "-side", string(side),
+					"-workers", strconv.Itoa(w), "-items", strconv.Itoa(s.cfg.QueueItems))
+				if err != nil {
+					s.fail(err)
+					continue
+				}
+				ips[side].add(res.Result.ItemsPerSecond())
+				s.logf("queue workers=%d %-9s run %d/%d: %.3fs, %.0f items/s, %.2f allocs/item",
+					w, side, run+1, s.cfg.QueueRuns, res.Result.Seconds, res.Result.ItemsPerSecond(), res.Result.AllocsPerItem())
+			}
+		}
+		bench := fmt.Sprintf("workqueue, %s items, %d worker", kilo(s.cfg.QueueItems), w)
+		if w > 1 {
+			bench += "s"
+		}
+		s.rows = append(s.rows, compareRow("4", bench, "items/s (Add, Get, Done)", *ips[scenario.Ours], *ips[scenario.ClientGo], fmtRate, atLeast(2)))
+	}
+}
+
+func (s *suite) runGenerator(ctx context.Context) {
+	pkgs, err := genClientPackages(ctx, s.tools.Dir)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	if s.cfg.GenPackages > 0 && len(pkgs) > s.cfg.GenPackages {
+		pkgs = pkgs[:s.cfg.GenPackages]
+	}
+	bench := fmt.Sprintf("generator, %d k8s.io/api group-versions", len(pkgs))
+	missing := func(why string) {
+		s.rows = append(s.rows,
+			row{Num: "5", Bench: bench, Metric: "wall time", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(0.10).String(), Result: "not measured"},
+			row{Num: "5", Bench: bench, Metric: "peak RSS", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(0.15).String(), Result: "not measured"})
+	}
+	if s.tools.Ours == "" {
+		missing("not built")
+		s.notes = append(s.notes, "Row 5 is missing: cmd/informer-gen did not build, so there was nothing to compare.")
+		return
+	}
+	if s.tools.UpstreamInformer == "" || s.tools.UpstreamLister == "" {
+		missing("anchor not built")
+		return
+	}
+	header, err := os.CreateTemp("", "bench-boilerplate-*.txt")
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	header.Close()
+	defer os.Remove(header.Name())
+
+	wall := map[string]*series{"ours": {}, "upstream": {}}
+	rss := map[string]*series{"ours": {}, "upstream": {}}
+	var sumRSS series
+	files := map[string]int{}
+	for run := 0; run < s.cfg.GenRuns; run++ {
+		order := []string{"ours", "upstream"}
+		if run%2 == 1 {
+			order = []string{"upstream", "ours"}
+		}
+		for _, who := range order {
+			var g genRun
+			var err error
+			if who == "ours" {
+				g, err = runOursGen(ctx, s.tools, header.Name(), pkgs)
+			} else {
+				g, err = runUpstreamGen(ctx, s.tools, header.Name(), pkgs)
+			}
+			if err != nil {
+				s.fail(err)
+				continue
+			}
+			wall[who].add(g.Wall.Seconds())
+			rss[who].add(float64(g.MaxRSS))
+			if who == "upstream" {
+				sumRSS.add(float64(g.SumRSS))
+			}
+			files[who] = g.Files
+			s.logf("generator %-8s run %d/%d: %.2fs, peak rss %.0f MB, %d files", who, run+1, s.cfg.GenRuns, g.Wall.Seconds(), float64(g.MaxRSS)/1e6, g.Files)
+		}
+	}
+	s.rows = append(s.rows,
+		compareRow("5", bench, "wall time (upstream: informer-gen + lister-gen, summed)", *wall["ours"], *wall["upstream"], fmtSecs, atMost(0.10)),
+		compareRow("5", bench, "peak RSS (upstream: the larger of its two processes)", *rss["ours"], *rss["upstream"], fmtMB, atMost(0.15)),
+	)
+	if sumRSS.ok() {
+		s.notes = append(s.notes, fmt.Sprintf("Generator: upstream's two processes' peak RSS summed is %s (the table uses the larger one); files written: ours %d, upstream %d.",
+			fmtMB(sumRSS.median()), files["ours"], files["upstream"]))
+	}
+}
+
+// run executes every part of the suite in table order.
+func (s *suite) run(ctx context.Context) {
+	s.logf("suite %q: sync", s.cfg.Name)
+	s.runSync(ctx)
+	s.logf("suite %q: events", s.cfg.Name)
+	s.runEvents(ctx)
+	s.logf("suite %q: index", s.cfg.Name)
+	s.runIndex(ctx)
+	s.logf("suite %q: workqueue", s.cfg.Name)
+	s.runQueue(ctx)
+	s.logf("suite %q: generator", s.cfg.Name)
+	s.runGenerator(ctx)
+	slices.SortStableFunc(s.rows, func(a, b row) int { return compareNum(a.Num, b.Num) })
+}
+
+func compareNum(a, b string) int {
+	x, _ := strconv.Atoi(a)
+	y, _ := strconv.Atoi(b)
+	return x - y
+}
+
+// absPath resolves p against the working directory, leaving "" alone.
+func absPath(p string) (string, error) {
+	if p == "" {
+		return "", nil
+	}
+	return filepath.Abs(p)
+}

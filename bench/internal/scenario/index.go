@@ -1,0 +1,122 @@
+package scenario
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/typedinformer/typedinformer/bench/internal/fixture"
+	"github.com/typedinformer/typedinformer/runtime/cache"
+	corev1 "k8s.io/api/core/v1"
+	cgcache "k8s.io/client-go/tools/cache"
+)
+
+// NodeIndex is the custom index of the indexer scenario: Pods by
+// spec.nodeName.
+const NodeIndex = "node"
+
+// IndexResult is the cost of one ByIndex lookup on one side.
+type IndexResult struct {
+	Side  Side   `json:"side"`
+	N     int    `json:"n"`
+	Index string `json:"index"`
+	// Hits is how many objects each lookup returns.
+	Hits        int     `json:"hits"`
+	NsPerOp     float64 `json:"nsPerOp"`
+	AllocsPerOp float64 `json:"allocsPerOp"`
+}
+
+// Index fills side's indexer with n Pods and measures ByIndex on the
+// namespace index (one namespace: n/fixture.Namespaces objects) and on the
+// node index (one node: n/fixture.Nodes objects), each lookup repeated for
+// at least minDur.
+func Index(side Side, n int, minDur time.Duration) ([]IndexResult, error) {
+	list := fixture.PodList(n, "1")
+	var byIndex func(index, value string) (int, error)
+	switch side {
+	case Ours:
+		idx := cache.NewIndexer[*corev1.Pod](cache.Indexers[*corev1.Pod]{
+			NodeIndex: func(p *corev1.Pod) ([]string, error) { return []string{p.Spec.NodeName}, nil },
+		})
+		for i := range list.Items {
+			if err := idx.Add(&list.Items[i]); err != nil {
+				return nil, fmt.Errorf("ours: add %s: %w", list.Items[i].Name, err)
+			}
+		}
+		byIndex = func(index, value string) (int, error) {
+			objs, err := idx.ByIndex(index, value)
+			hits := 0
+			for _, o := range objs {
+				if o != nil {
+					hits++
+				}
+			}
+			return hits, err
+		}
+	case ClientGo:
+		idx := cgcache.NewIndexer(cgcache.MetaNamespaceKeyFunc, cgcache.Indexers{
+			cgcache.NamespaceIndex: cgcache.MetaNamespaceIndexFunc,
+			NodeIndex: func(obj any) ([]string, error) {
+				p, ok := obj.(*corev1.Pod)
+				if !ok {
+					return nil, fmt.Errorf("not a Pod: %T", obj)
+				}
+				return []string{p.Spec.NodeName}, nil
+			},
+		})
+		for i := range list.Items {
+			if err := idx.Add(&list.Items[i]); err != nil {
+				return nil, fmt.Errorf("client-go: add %s: %w", list.Items[i].Name, err)
+			}
+		}
+		// A caller of client-go's indexer gets []interface{} and casts
+		// each element back; ours visits each typed element likewise.
+		byIndex = func(index, value string) (int, error) {
+			objs, err := idx.ByIndex(index, value)
+			hits := 0
+			for _, o := range objs {
+				if _, ok := o.(*corev1.Pod); ok {
+					hits++
+				}
+			}
+			return hits, err
+		}
+	default:
+		return nil, fmt.Errorf("unknown side %q", side)
+	}
+
+	var out []IndexResult
+	for _, q := range []struct{ index, value string }{
+		{cache.NamespaceIndex, fixture.NamespaceOf(7)},
+		{NodeIndex, fixture.NodeOf(7)},
+	} {
+		hits, err := byIndex(q.index, q.value)
+		if err != nil {
+			return nil, fmt.Errorf("%s: ByIndex(%s, %s): %w", side, q.index, q.value, err)
+		}
+		ns, allocs := measureOp(minDur, func() { _, _ = byIndex(q.index, q.value) })
+		out = append(out, IndexResult{Side: side, N: n, Index: q.index, Hits: hits, NsPerOp: ns, AllocsPerOp: allocs})
+	}
+	return out, nil
+}
+
+// measureOp runs op in growing batches until one batch lasts at least
+// minDur and returns that batch's time and allocations per call.
+func measureOp(minDur time.Duration, op func()) (nsPerOp, allocsPerOp float64) {
+	op()
+	liveHeap()
+	for n := 1; ; {
+		m0, _ := mallocs()
+		start := time.Now()
+		for i := 0; i < n; i++ {
+			op()
+		}
+		el := time.Since(start)
+		m1, _ := mallocs()
+		if el >= minDur || n >= 1<<30 {
+			return float64(el.Nanoseconds()) / float64(n), float64(m1-m0) / float64(n)
+		}
+		// Aim for 1.2x minDur with the rate seen so far, at most 100x more.
+		next := int(float64(n) * 1.2 * float64(minDur) / float64(max(el, time.Microsecond)))
+		n = min(max(next, n+1), 100*n)
+	}
+}

@@ -1,0 +1,186 @@
+package scenario
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/typedinformer/typedinformer/bench/internal/fixture"
+)
+
+var bothSides = []Side{Ours, ClientGo}
+
+func TestMain(m *testing.M) {
+	QuietLogs()
+	m.Run()
+}
+
+// Each scenario must complete on both sides and return consistent counts;
+// the numbers themselves are not checked.
+func TestSync(t *testing.T) {
+	for _, side := range bothSides {
+		t.Run(string(side), func(t *testing.T) {
+			r, err := Sync(side, 300)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if r.N != 300 || r.Seconds <= 0 || r.BaseHeap == 0 || r.PeakHeap == 0 || r.LiveHeap == 0 {
+				t.Fatalf("incomplete result %+v", r)
+			}
+		})
+	}
+}
+
+func TestEvents(t *testing.T) {
+	for _, side := range bothSides {
+		for _, handlers := range []int{1, 4} {
+			t.Run(fmt.Sprintf("%s/handlers=%d", side, handlers), func(t *testing.T) {
+				r, err := Events(side, 50, handlers, 1_000)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Events != 1_000 || r.Seconds <= 0 || r.EventsPerSecond() <= 0 {
+					t.Fatalf("incomplete result %+v", r)
+				}
+			})
+		}
+	}
+}
+
+func TestIndex(t *testing.T) {
+	const n = 1_000
+	for _, side := range bothSides {
+		t.Run(string(side), func(t *testing.T) {
+			rs, err := Index(side, n, time.Millisecond)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := map[string]int{"namespace": n / fixture.Namespaces, NodeIndex: n / fixture.Nodes}
+			if len(rs) != len(want) {
+				t.Fatalf("got %d results, want %d", len(rs), len(want))
+			}
+			for _, r := range rs {
+				if r.Hits != want[r.Index] || r.NsPerOp <= 0 {
+					t.Errorf("%s: %+v, want %d hits", r.Index, r, want[r.Index])
+				}
+			}
+		})
+	}
+}
+
+func TestQueue(t *testing.T) {
+	for _, side := range bothSides {
+		if side == Ours && !OursQueueAvailable() {
+			t.Log("ours: runtime/workqueue not in this build")
+			continue
+		}
+		for _, workers := range []int{1, 4, 16} {
+			t.Run(fmt.Sprintf("%s/workers=%d", side, workers), func(t *testing.T) {
+				r, err := Queue(side, workers, 1_000)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if r.Items != 1_000 || r.Seconds <= 0 {
+					t.Fatalf("incomplete result %+v", r)
+				}
+			})
+		}
+	}
+}
+
+func TestMeasureOp(t *testing.T) {
+	calls := 0
+	ns, allocs := measureOp(time.Millisecond, func() { calls++ })
+	if calls < 2 || ns <= 0 || allocs < 0 {
+		t.Fatalf("calls %d, ns %v, allocs %v", calls, ns, allocs)
+	}
+}
+
+// The benchmarks below wrap the same scenarios for `go test -bench`; CI
+// runs them once each (-benchtime=1x) so the suite cannot rot. Sizes shrink
+// with -short. hack/bench.sh produces the side-by-side table.
+
+func size(full, short int) int {
+	if testing.Short() {
+		return short
+	}
+	return full
+}
+
+func BenchmarkSync(b *testing.B) {
+	for _, n := range []int{size(10_000, 1_000), size(100_000, 2_000)} {
+		list := fixture.PodList(n, "1")
+		for _, side := range bothSides {
+			b.Run(fmt.Sprintf("n=%d/%s", n, side), func(b *testing.B) {
+				var r SyncResult
+				for b.Loop() {
+					var err error
+					if r, err = SyncList(side, list); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(r.Seconds*1e3, "sync-ms")
+				b.ReportMetric(r.PeakGrowth()/1e6, "peak-heap-MB")
+				b.ReportMetric(r.RetainedPerObject(), "retained-B/obj")
+			})
+		}
+	}
+}
+
+func BenchmarkEvents(b *testing.B) {
+	keys, total := size(10_000, 500), size(1_000_000, 10_000)
+	for _, handlers := range []int{1, 4} {
+		for _, side := range bothSides {
+			b.Run(fmt.Sprintf("handlers=%d/%s", handlers, side), func(b *testing.B) {
+				var r EventsResult
+				for b.Loop() {
+					var err error
+					if r, err = Events(side, keys, handlers, total); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(r.EventsPerSecond(), "events/s")
+				b.ReportMetric(r.AllocsPerEvent(), "allocs/event")
+			})
+		}
+	}
+}
+
+func BenchmarkIndex(b *testing.B) {
+	n := size(100_000, 2_000)
+	for _, side := range bothSides {
+		b.Run(string(side), func(b *testing.B) {
+			var rs []IndexResult
+			for b.Loop() {
+				var err error
+				if rs, err = Index(side, n, 10*time.Millisecond); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for _, r := range rs {
+				b.ReportMetric(r.NsPerOp, r.Index+"-ns/lookup")
+			}
+		})
+	}
+}
+
+func BenchmarkQueue(b *testing.B) {
+	items := size(500_000, 5_000)
+	for _, workers := range []int{1, 4, 16} {
+		for _, side := range bothSides {
+			b.Run(fmt.Sprintf("workers=%d/%s", workers, side), func(b *testing.B) {
+				if side == Ours && !OursQueueAvailable() {
+					b.Skip("runtime/workqueue not in this build")
+				}
+				var r QueueResult
+				for b.Loop() {
+					var err error
+					if r, err = Queue(side, workers, items); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.ReportMetric(r.ItemsPerSecond(), "items/s")
+			})
+		}
+	}
+}
