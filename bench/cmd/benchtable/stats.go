@@ -24,7 +24,7 @@ func median(xs []float64) float64 {
 // series collects one metric of one side over repeated runs.
 type series []float64
 
-func (s *series) add(v float64) { *s = append(*s, v) }
+func (s *series) add(v float64)  { *s = append(*s, v) }
 func (s series) median() float64 { return median(s) }
 func (s series) ok() bool        { return len(s) > 0 }
 

@@ -25,7 +25,9 @@ type informerUnderTest interface {
 	hasSynced() bool
 }
 
-type oursInformer struct{ inf cache.SharedIndexInformer[*corev1.Pod] }
+type oursInformer struct {
+	inf cache.SharedIndexInformer[*corev1.Pod]
+}
 
 func (o oursInformer) run(ctx context.Context) { o.inf.Run(ctx) }
 func (o oursInformer) hasSynced() bool         { return o.inf.HasSynced() }
