@@ -1,0 +1,165 @@
+package generators
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// Options configures one generator run. The zero value is not usable:
+// Patterns, OutputDir, OutputPkg and VersionedClientsetPackage are required.
+type Options struct {
+	// Patterns name the API packages, as the go tool reads them
+	// ("./apis/...", "example.com/repo/apis/foo/v1", "k8s.io/api/...").
+	Patterns []string
+	// WorkDir is where patterns and relative paths are resolved; "" means
+	// the current directory.
+	WorkDir string
+	// OutputDir is the directory that receives informers/ and listers/ (or,
+	// with SingleDirectory, the informers themselves).
+	OutputDir string
+	// OutputPkg is the import path of OutputDir.
+	OutputPkg string
+	// VersionedClientsetPackage is the import path of the client-gen
+	// clientset the informers list and watch through.
+	VersionedClientsetPackage string
+	// ListersPackage is the import path the listers are generated into; ""
+	// means <OutputPkg>/listers. Its directory is found relative to OutputDir
+	// and OutputPkg, or through the go.mod above OutputDir.
+	ListersPackage string
+	// HeaderFile is a file whose text heads every generated file; "YEAR" in
+	// it is replaced as described on Options.Now. "" means no header.
+	HeaderFile string
+	// PluralExceptions are "Type:PluralType" entries, applied after
+	// DefaultPluralExceptions (so they may override them).
+	PluralExceptions []string
+	// SingleDirectory puts the informers directly into OutputDir instead of
+	// OutputDir/informers/externalversions; listers still go to
+	// OutputDir/listers unless ListersPackage says otherwise.
+	SingleDirectory bool
+	// Now supplies the year for "YEAR" in the header of a file that does not
+	// exist yet. A file that exists and carries the same header keeps its
+	// year, so regenerating never churns it. nil means time.Now.
+	Now func() time.Time
+}
+
+// layout is where the generated packages go.
+type layout struct {
+	informersDir, informersPkg string
+	listersDir, listersPkg     string
+}
+
+// validate checks the options and resolves the output layout.
+func (o *Options) validate() (layout, error) {
+	var l layout
+	for _, f := range []struct{ name, val string }{
+		{"--output-dir", o.OutputDir},
+		{"--output-pkg", o.OutputPkg},
+		{"--versioned-clientset-package", o.VersionedClientsetPackage},
+	} {
+		if strings.TrimSpace(f.val) == "" {
+			return l, inputErrorf("", "%s is required", f.name)
+		}
+	}
+	for _, f := range []struct{ name, val string }{
+		{"--output-pkg", o.OutputPkg},
+		{"--versioned-clientset-package", o.VersionedClientsetPackage},
+		{"--listers-package", o.ListersPackage},
+	} {
+		if f.val != "" && !isImportPath(f.val) {
+			return l, inputErrorf("", "%s: %q is not a Go import path", f.name, f.val)
+		}
+	}
+	outDir := o.OutputDir
+	if !filepath.IsAbs(outDir) {
+		outDir = filepath.Join(o.workDir(), outDir)
+	}
+	outDir = filepath.Clean(outDir)
+	outPkg := path.Clean(o.OutputPkg)
+	if o.SingleDirectory {
+		l.informersDir, l.informersPkg = outDir, outPkg
+	} else {
+		l.informersDir = filepath.Join(outDir, "informers", "externalversions")
+		l.informersPkg = path.Join(outPkg, "informers", "externalversions")
+	}
+	l.listersDir, l.listersPkg = filepath.Join(outDir, "listers"), path.Join(outPkg, "listers")
+	if o.ListersPackage != "" {
+		l.listersPkg = path.Clean(o.ListersPackage)
+		dir, ok := locatePackage(l.listersPkg, outDir, outPkg)
+		if !ok {
+			return l, inputErrorf("", "--listers-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s", o.ListersPackage, o.OutputPkg, o.OutputDir)
+		}
+		l.listersDir = dir
+	}
+	if l.listersDir == l.informersDir {
+		return l, inputErrorf("", "--listers-package %s: the listers would share a directory with the informers", l.listersPkg)
+	}
+	return l, nil
+}
+
+func (o *Options) workDir() string {
+	if o.WorkDir != "" {
+		return o.WorkDir
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return wd
+}
+
+// locatePackage finds the directory of import path pkg given that dir holds
+// import path base: pkg may be under base, under an ancestor that the two
+// share the trailing elements of (".../gen" ↔ "example.com/x/gen"), or
+// anywhere in the module whose go.mod is above dir.
+func locatePackage(pkg, dir, base string) (string, bool) {
+	d, b := dir, base
+	for {
+		if rest, ok := underPath(pkg, b); ok {
+			return filepath.Join(d, filepath.FromSlash(rest)), true
+		}
+		if path.Base(b) != filepath.Base(d) || path.Dir(b) == b || path.Dir(b) == "." {
+			break
+		}
+		d, b = filepath.Dir(d), path.Dir(b)
+	}
+	// Fall back to the module holding dir (which may not exist yet).
+	probe := dir
+	for {
+		if st, err := os.Stat(probe); err == nil && st.IsDir() {
+			break
+		}
+		parent := filepath.Dir(probe)
+		if parent == probe {
+			return "", false
+		}
+		probe = parent
+	}
+	root, err := moduleCache{}.find(probe)
+	if err != nil {
+		return "", false
+	}
+	if rest, ok := underPath(pkg, root.path); ok {
+		return filepath.Join(root.dir, filepath.FromSlash(rest)), true
+	}
+	return "", false
+}
+
+// underPath reports whether import path p is base or below it, and the rest.
+func underPath(p, base string) (string, bool) {
+	if p == base {
+		return "", true
+	}
+	rest, ok := strings.CutPrefix(p, base+"/")
+	return rest, ok
+}
+
+// isImportPath is a light check that s looks like an import path.
+func isImportPath(s string) bool {
+	if s == "" || strings.HasPrefix(s, "/") || strings.HasSuffix(s, "/") || strings.HasPrefix(s, ".") {
+		return false
+	}
+	return !strings.ContainsAny(s, " \t\\\"'`:*?<>|")
+}

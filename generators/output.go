@@ -1,0 +1,223 @@
+package generators
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// existingFile is a .go file found under an output directory.
+type existingFile struct {
+	content   []byte
+	generated bool // carries GeneratedMarker before its package clause
+}
+
+// outputTree is what the output directories hold before the run.
+type outputTree struct {
+	files map[string]*existingFile // by absolute path
+}
+
+// scanOutputs reads every .go file under the output roots (which may not
+// exist). Directories named testdata or vendor, or starting with "." or
+// "_", are not entered.
+func scanOutputs(roots ...string) (*outputTree, error) {
+	t := &outputTree{files: map[string]*existingFile{}}
+	for _, root := range roots {
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if errors.Is(err, fs.ErrNotExist) && p == root {
+					return fs.SkipDir
+				}
+				return err
+			}
+			name := d.Name()
+			if d.IsDir() {
+				if p != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "vendor") {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if !strings.HasSuffix(name, ".go") || !d.Type().IsRegular() {
+				return nil
+			}
+			if _, seen := t.files[p]; seen {
+				return nil
+			}
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			t.files[p] = &existingFile{content: data, generated: isGenerated(data)}
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("reading output directory %s: %w", root, err)
+		}
+	}
+	return t, nil
+}
+
+// isGenerated reports whether src carries this generator's marker line
+// before its package clause.
+func isGenerated(src []byte) bool {
+	i := bytes.Index(src, []byte("\n"+GeneratedMarker+"\n"))
+	if i < 0 {
+		if !bytes.HasPrefix(src, []byte(GeneratedMarker+"\n")) {
+			return false
+		}
+		i = 0
+	}
+	pkg := bytes.Index(src, []byte("\npackage "))
+	return pkg < 0 || i < pkg
+}
+
+// content returns the current content of a file, or nil.
+func (t *outputTree) content(p string) []byte {
+	if f := t.files[p]; f != nil {
+		return f.content
+	}
+	return nil
+}
+
+// userDecls returns the top-level type names declared by the non-generated,
+// non-test .go files directly in dir.
+func (t *outputTree) userDecls(dir string) (map[string]bool, error) {
+	names := map[string]bool{}
+	fset := token.NewFileSet()
+	for p, f := range t.files {
+		if f.generated || filepath.Dir(p) != dir || strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, p, f.content, parser.SkipObjectResolution)
+		if err != nil {
+			return nil, inputErrorf("", "reading hand-written file %s in a listers package: %v", p, err)
+		}
+		for _, decl := range af.Decls {
+			if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+				for _, spec := range gd.Specs {
+					names[spec.(*ast.TypeSpec).Name.Name] = true
+				}
+			}
+		}
+	}
+	return names, nil
+}
+
+// stale returns the generated files of the tree that are not in keep, sorted.
+func (t *outputTree) stale(keep map[string]bool) []string {
+	var out []string
+	for p, f := range t.files {
+		if f.generated && !keep[p] {
+			out = append(out, p)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// writeFiles writes files atomically: every changed file is first written
+// to a temporary file beside its target, and only when all of them are
+// written are they renamed into place; then stale files are removed, and
+// directories they leave empty inside the output roots. If writing a temporary file fails, the
+// temporaries and the directories created for them are removed and the tree
+// is as it was.
+func writeFiles(files []File, stale []string, roots []string) error {
+	type pending struct{ tmp, dst string }
+	var todo []pending
+	var createdDirs []string
+	cleanup := func() {
+		for _, p := range todo {
+			os.Remove(p.tmp)
+		}
+		for i := len(createdDirs) - 1; i >= 0; i-- {
+			os.Remove(createdDirs[i])
+		}
+	}
+	for _, f := range files {
+		if !f.Changed {
+			continue
+		}
+		dir := filepath.Dir(f.Path)
+		made, err := mkdirAll(dir)
+		createdDirs = append(createdDirs, made...)
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("creating directory %s: %w", dir, err)
+		}
+		tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.Path)+".*.tmp")
+		if err != nil {
+			cleanup()
+			return fmt.Errorf("writing %s: %w", f.Path, err)
+		}
+		todo = append(todo, pending{tmp.Name(), f.Path})
+		_, werr := tmp.Write(f.Content)
+		cerr := tmp.Close()
+		if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o644)); err != nil {
+			cleanup()
+			return fmt.Errorf("writing %s: %w", f.Path, err)
+		}
+	}
+	for i, p := range todo {
+		if err := os.Rename(p.tmp, p.dst); err != nil {
+			for _, q := range todo[i:] {
+				os.Remove(q.tmp)
+			}
+			return fmt.Errorf("renaming %s into place: %w", p.dst, err)
+		}
+	}
+	for _, p := range stale {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing stale generated file %s: %w", p, err)
+		}
+		// Remove directories the deletion left empty; Remove fails on the
+		// first non-empty one, which ends the climb.
+		for dir := filepath.Dir(p); insideAny(dir, roots); dir = filepath.Dir(dir) {
+			if os.Remove(dir) != nil {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// mkdirAll is os.MkdirAll that returns the directories it created, outermost first.
+func mkdirAll(dir string) ([]string, error) {
+	var missing []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(d); err == nil {
+			break
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+		missing = append(missing, d)
+		if filepath.Dir(d) == d {
+			break
+		}
+	}
+	var made []string
+	for i := len(missing) - 1; i >= 0; i-- {
+		if err := os.Mkdir(missing[i], 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+			return made, err
+		}
+		made = append(made, missing[i])
+	}
+	return made, nil
+}
+
+// insideAny reports whether dir is strictly inside one of roots.
+func insideAny(dir string, roots []string) bool {
+	for _, r := range roots {
+		if strings.HasPrefix(dir, r+string(filepath.Separator)) {
+			return true
+		}
+	}
+	return false
+}

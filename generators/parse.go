@@ -1,0 +1,401 @@
+package generators
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// commentLine is one line of a comment with its position, e.g.
+// {Text: "+genclient:nonNamespaced", Pos: "apis/foo/v1/types.go:12"}.
+type commentLine struct {
+	Text string
+	Pos  string
+}
+
+// parsedType is a type declaration that carries +genclient tags.
+type parsedType struct {
+	Name string
+	Pos  string // file:line of the type's name
+	// Tags are the comment lines of the block before the type's doc comment
+	// (separated from it by one blank line) followed by the doc comment's, as
+	// client-gen reads them.
+	Tags []commentLine
+	// ObjectMeta reports whether the type is a struct embedding ObjectMeta.
+	ObjectMeta bool
+}
+
+// stringConst is a top-level string constant found in a package.
+type stringConst struct {
+	Value string
+	Pos   string
+}
+
+// parsedFile is what the generator needs from one file: syntax and comments
+// only, never types.
+type parsedFile struct {
+	Name        string // base name
+	PackageName string
+	PackagePos  string
+	// Comments are every comment line of the file when it is doc.go, else the
+	// lines of the package doc comment.
+	Comments  []commentLine
+	GroupName *stringConst // const GroupName = "..."
+	Types     []parsedType
+}
+
+// parsedPackage is one input package reduced to what generation needs.
+type parsedPackage struct {
+	inputPackage
+	Name       string
+	PackagePos string // file:line of the package clause of doc.go or of the first file read
+	// Tags are the package's tag lines: all comments of doc.go, or, without a
+	// doc.go, the package doc comments of its files.
+	Tags      []commentLine
+	GroupName *stringConst
+	Types     []parsedType // sorted by name
+}
+
+// relevant reports whether a file must be parsed: it is doc.go, or it may
+// hold a +genclient type, a +groupName tag or a GroupName constant. Most
+// files of an API package (generated protobuf, deepcopy, swagger docs) are
+// skipped by this byte scan without being parsed.
+func relevant(base string, src []byte) bool {
+	return base == "doc.go" ||
+		bytes.Contains(src, []byte("+genclient")) ||
+		bytes.Contains(src, []byte("+groupName")) ||
+		declaresGroupName(src)
+}
+
+// declaresGroupName reports whether src may declare an identifier GroupName
+// with a value ("GroupName =" or "GroupName string ="), not merely use a
+// longer name such as PodGroupName.
+func declaresGroupName(src []byte) bool {
+	const name = "GroupName"
+	for rest := src; ; {
+		i := bytes.Index(rest, []byte(name))
+		if i < 0 {
+			return false
+		}
+		before := byte(' ')
+		if i > 0 {
+			before = rest[i-1]
+		}
+		after := bytes.TrimLeft(rest[i+len(name):], " \t")
+		if t, ok := bytes.CutPrefix(after, []byte("string")); ok {
+			after = bytes.TrimLeft(t, " \t")
+		}
+		if !isIdentByte(before) && len(after) > 0 && after[0] == '=' && (len(after) == 1 || after[1] != '=') {
+			return true
+		}
+		rest = rest[i+len(name):]
+	}
+}
+
+func isIdentByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
+}
+
+// parsePackages parses the files of every package concurrently and returns
+// the packages that declare at least one +genclient type. Files that mention
+// neither +genclient nor a group name are read but never parsed.
+func parsePackages(ctx context.Context, pkgs []inputPackage) ([]parsedPackage, error) {
+	type job struct{ pkg, file int }
+	results := make([][]*parsedFile, len(pkgs))
+	var jobs []job
+	for i, p := range pkgs {
+		results[i] = make([]*parsedFile, len(p.Files))
+		for j := range p.Files {
+			jobs = append(jobs, job{i, j})
+		}
+	}
+	errs := make([]error, len(jobs))
+	workers := runtime.GOMAXPROCS(0) * 2
+	if workers > len(jobs) {
+		workers = len(jobs)
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fset := token.NewFileSet() // one per worker: no lock contention
+			for k := range next {
+				jb := jobs[k]
+				results[jb.pkg][jb.file], errs[k] = parseFile(fset, pkgs[jb.pkg].Files[jb.file])
+			}
+		}()
+	}
+feed:
+	for k := range jobs {
+		select {
+		case next <- k:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := firstError(errs); err != nil {
+		return nil, err
+	}
+
+	var out []parsedPackage
+	for i, p := range pkgs {
+		pp := parsedPackage{inputPackage: p}
+		var docFile *parsedFile
+		for _, f := range results[i] {
+			if f == nil {
+				continue
+			}
+			if pp.Name == "" {
+				pp.Name, pp.PackagePos = f.PackageName, f.PackagePos
+			}
+			if f.Name == "doc.go" {
+				docFile = f
+			}
+			if f.GroupName != nil && pp.GroupName == nil {
+				pp.GroupName = f.GroupName
+			}
+			pp.Types = append(pp.Types, f.Types...)
+		}
+		if !hasGenclient(pp.Types) {
+			continue
+		}
+		if docFile != nil {
+			pp.Tags = docFile.Comments
+			pp.PackagePos = docFile.PackagePos
+		} else {
+			for _, f := range results[i] {
+				if f != nil {
+					pp.Tags = append(pp.Tags, f.Comments...)
+				}
+			}
+		}
+		sort.Slice(pp.Types, func(a, b int) bool { return pp.Types[a].Name < pp.Types[b].Name })
+		out = append(out, pp)
+	}
+	return out, nil
+}
+
+// hasGenclient reports whether any type carries a +genclient tag of any kind.
+func hasGenclient(ts []parsedType) bool {
+	return len(ts) > 0
+}
+
+// firstError returns the InputError with the smallest position, else the
+// first other error, counting the rest as More.
+func firstError(errs []error) error {
+	var found []error
+	for _, e := range errs {
+		if e != nil {
+			found = append(found, e)
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	sort.SliceStable(found, func(i, j int) bool { return found[i].Error() < found[j].Error() })
+	if ie, ok := found[0].(*InputError); ok {
+		cp := *ie
+		cp.More += len(found) - 1
+		return &cp
+	}
+	return found[0]
+}
+
+// parseFile reads one file and extracts package tags, the GroupName constant
+// and the +genclient types. It returns nil, nil for a file that holds none.
+func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
+	src, err := os.ReadFile(filename)
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", filename, err)
+	}
+	base := filepath.Base(filename)
+	if !relevant(base, src) {
+		return nil, nil
+	}
+	f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
+	if err != nil {
+		if list, ok := err.(interface{ Len() int }); ok && list.Len() > 0 {
+			return nil, syntaxError(err)
+		}
+		return nil, inputErrorf(filename, "%v", err)
+	}
+	pf := &parsedFile{
+		Name:        base,
+		PackageName: f.Name.Name,
+		PackagePos:  position(fset, f.Package),
+	}
+	if base == "doc.go" {
+		for _, cg := range f.Comments {
+			pf.Comments = append(pf.Comments, commentLines(fset, cg)...)
+		}
+	} else if f.Doc != nil {
+		pf.Comments = commentLines(fset, f.Doc)
+	}
+
+	var endLines map[int]*ast.CommentGroup // lazily: most files have no tagged type
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok {
+			continue
+		}
+		switch gd.Tok {
+		case token.CONST:
+			if pf.GroupName == nil {
+				pf.GroupName = groupNameConst(fset, gd)
+			}
+		case token.TYPE:
+			for _, spec := range gd.Specs {
+				ts := spec.(*ast.TypeSpec)
+				if endLines == nil {
+					endLines = make(map[int]*ast.CommentGroup, len(f.Comments))
+					for _, cg := range f.Comments {
+						endLines[fset.Position(cg.End()).Line] = cg
+					}
+				}
+				line := fset.Position(ts.Name.Pos()).Line
+				closest := endLines[line-1]
+				var second *ast.CommentGroup
+				if closest != nil {
+					second = endLines[fset.Position(closest.Pos()).Line-2]
+				} else {
+					second = endLines[line-2]
+				}
+				tags := append(commentLines(fset, second), commentLines(fset, closest)...)
+				if !anyGenclient(tags) {
+					continue
+				}
+				pf.Types = append(pf.Types, parsedType{
+					Name:       ts.Name.Name,
+					Pos:        position(fset, ts.Name.Pos()),
+					Tags:       tags,
+					ObjectMeta: embedsObjectMeta(ts),
+				})
+			}
+		}
+	}
+	return pf, nil
+}
+
+// syntaxError turns a go/scanner error list into an InputError at the first
+// error's position.
+func syntaxError(err error) error {
+	msg := err.Error()
+	// scanner.ErrorList prints "file:line:col: msg (and N more errors)".
+	pos, rest, ok := strings.Cut(msg, ": ")
+	if !ok {
+		return inputErrorf("", "%s", msg)
+	}
+	// Keep file:line, drop the column.
+	if i := strings.LastIndexByte(pos, ':'); i > 0 {
+		if _, aerr := strconv.Atoi(pos[i+1:]); aerr == nil && strings.Count(pos, ":") >= 2 {
+			pos = pos[:i]
+		}
+	}
+	return inputErrorf(pos, "syntax error: %s", rest)
+}
+
+// anyGenclient reports whether a tag line starts with "+genclient".
+func anyGenclient(lines []commentLine) bool {
+	for _, l := range lines {
+		if strings.HasPrefix(l.Text, "+genclient") {
+			return true
+		}
+	}
+	return false
+}
+
+// groupNameConst returns `GroupName = "..."` from a const declaration.
+func groupNameConst(fset *token.FileSet, gd *ast.GenDecl) *stringConst {
+	for _, spec := range gd.Specs {
+		vs := spec.(*ast.ValueSpec)
+		for i, n := range vs.Names {
+			if n.Name != "GroupName" || i >= len(vs.Values) {
+				continue
+			}
+			lit, ok := vs.Values[i].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				continue
+			}
+			v, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				continue
+			}
+			return &stringConst{Value: v, Pos: position(fset, n.Pos())}
+		}
+	}
+	return nil
+}
+
+// embedsObjectMeta reports whether a type is a struct that embeds
+// ObjectMeta (metav1.ObjectMeta, or ObjectMeta itself inside meta/v1), which
+// makes its pointer a metav1.Object.
+func embedsObjectMeta(ts *ast.TypeSpec) bool {
+	st, ok := ts.Type.(*ast.StructType)
+	if !ok {
+		return false
+	}
+	for _, field := range st.Fields.List {
+		if len(field.Names) != 0 {
+			continue
+		}
+		t := field.Type
+		if star, ok := t.(*ast.StarExpr); ok {
+			t = star.X
+		}
+		switch x := t.(type) {
+		case *ast.SelectorExpr:
+			if x.Sel.Name == "ObjectMeta" {
+				return true
+			}
+		case *ast.Ident:
+			if x.Name == "ObjectMeta" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// commentLines splits a comment group into trimmed lines with positions,
+// dropping the comment markers ("//", "/*", "*/").
+func commentLines(fset *token.FileSet, cg *ast.CommentGroup) []commentLine {
+	if cg == nil {
+		return nil
+	}
+	var out []commentLine
+	for _, c := range cg.List {
+		p := fset.Position(c.Slash)
+		if text, ok := strings.CutPrefix(c.Text, "//"); ok {
+			out = append(out, commentLine{Text: strings.Trim(text, " \t"), Pos: p.Filename + ":" + strconv.Itoa(p.Line)})
+			continue
+		}
+		body := strings.TrimSuffix(strings.TrimPrefix(c.Text, "/*"), "*/")
+		for i, text := range strings.Split(body, "\n") {
+			out = append(out, commentLine{Text: strings.Trim(text, " \t\r"), Pos: p.Filename + ":" + strconv.Itoa(p.Line+i)})
+		}
+	}
+	return out
+}
+
+// position renders a token position as "file:line".
+func position(fset *token.FileSet, pos token.Pos) string {
+	p := fset.Position(pos)
+	return p.Filename + ":" + strconv.Itoa(p.Line)
+}

@@ -1,0 +1,99 @@
+package generators
+
+import (
+	"path"
+	"path/filepath"
+	"sort"
+)
+
+// templateData is what a template receives. Fields irrelevant to a template
+// are zero.
+type templateData struct {
+	// Package is the Go package name of the file (factory and generic files).
+	Package string
+	// ClientsetPackage is the import path of the versioned clientset.
+	ClientsetPackage string
+	// InformersPackage is the import path of the informers root
+	// (…/informers/externalversions).
+	InformersPackage string
+	// ListersPackage is the import path of the version's listers package.
+	ListersPackage string
+	Model          *Model
+	Group          *Group
+	Version        *Version
+	Type           *Type
+	// Expansions are the expansion interfaces expansion_generated.go declares.
+	Expansions []string
+}
+
+// plannedFile is one output file before rendering.
+type plannedFile struct {
+	Path     string // absolute
+	Template string
+	Data     templateData
+}
+
+// planFiles lays the model out in files. userDecls returns the type names
+// declared by non-generated files of an output directory, so that
+// expansion_generated.go never redeclares an interface a user wrote.
+func planFiles(m *Model, l layout, clientset string, userDecls func(dir string) (map[string]bool, error)) ([]plannedFile, error) {
+	var files []plannedFile
+	add := func(p, tmpl string, d templateData) {
+		d.Model, d.ClientsetPackage, d.InformersPackage = m, clientset, l.informersPkg
+		files = append(files, plannedFile{Path: p, Template: tmpl, Data: d})
+	}
+	if groups := m.InformerGroups(); len(groups) > 0 {
+		root := packageName(path.Base(l.informersPkg))
+		add(filepath.Join(l.informersDir, "internalinterfaces", "factory_interfaces.go"), "factory_interfaces.go.tmpl", templateData{})
+		add(filepath.Join(l.informersDir, "factory.go"), "factory.go.tmpl", templateData{Package: root})
+		add(filepath.Join(l.informersDir, "generic.go"), "generic.go.tmpl", templateData{Package: root})
+		for _, g := range groups {
+			gdir := filepath.Join(l.informersDir, g.PackageName)
+			add(filepath.Join(gdir, "interface.go"), "group_interface.go.tmpl", templateData{Group: g})
+			for _, v := range g.InformerVersions() {
+				vdir := filepath.Join(gdir, v.PackageName)
+				listers := path.Join(l.listersPkg, g.PackageName, v.PackageName)
+				add(filepath.Join(vdir, "interface.go"), "version_interface.go.tmpl", templateData{Group: g, Version: v})
+				for _, t := range v.InformerTypes() {
+					add(filepath.Join(vdir, t.FileName()), "informer.go.tmpl", templateData{Group: g, Version: v, Type: t, ListersPackage: listers})
+				}
+			}
+		}
+	}
+	for _, g := range m.Groups {
+		for _, v := range g.Versions {
+			types := v.ListerTypes()
+			if len(types) == 0 {
+				continue
+			}
+			vdir := filepath.Join(l.listersDir, g.PackageName, v.PackageName)
+			declared, err := userDecls(vdir)
+			if err != nil {
+				return nil, err
+			}
+			var expansions []string
+			for _, t := range types {
+				add(filepath.Join(vdir, t.FileName()), "lister.go.tmpl", templateData{Group: g, Version: v, Type: t})
+				names := []string{t.Name + "ListerExpansion"}
+				if t.Namespaced {
+					names = append(names, t.Name+"NamespaceListerExpansion")
+				}
+				for _, n := range names {
+					if !declared[n] {
+						expansions = append(expansions, n)
+					}
+				}
+			}
+			if len(expansions) > 0 {
+				add(filepath.Join(vdir, "expansion_generated.go"), "expansion.go.tmpl", templateData{Group: g, Version: v, Expansions: expansions})
+			}
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	for i := 1; i < len(files); i++ {
+		if files[i].Path == files[i-1].Path {
+			return nil, inputErrorf("", "two generated files would be written to %s: rename one of the types behind them", files[i].Path)
+		}
+	}
+	return files, nil
+}

@@ -1,0 +1,221 @@
+package generators
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"k8s.io/klog/v2"
+)
+
+// File is one generated file, rendered in memory.
+type File struct {
+	// Path is the absolute path of the file.
+	Path string
+	// Content is the file's complete, gofmt'ed content.
+	Content []byte
+	// Changed is true when the file does not exist or holds other content.
+	Changed bool
+}
+
+// Result is a complete run held in memory: nothing is on disk until Write.
+type Result struct {
+	// Model is the API surface the files were generated from.
+	Model *Model
+	// Files are the generated files, sorted by path.
+	Files []File
+	// Stale are files under the output directories that carry the generated
+	// marker but are no longer produced, sorted.
+	Stale []string
+
+	tree    *outputTree
+	roots   []string
+	workDir string
+}
+
+// Build resolves and parses the input packages, builds the model and renders
+// every file in memory. It writes nothing. Problems with the input are
+// reported as *InputError naming file:line where there is one.
+func Build(ctx context.Context, opts Options) (*Result, error) {
+	logger := klog.FromContext(ctx)
+	start := time.Now()
+	lay, err := opts.validate()
+	if err != nil {
+		return nil, err
+	}
+	n, err := newNamers(pluralExceptions(opts.PluralExceptions))
+	if err != nil {
+		return nil, err
+	}
+	hdr, err := loadHeader(opts.HeaderFile)
+	if err != nil {
+		return nil, err
+	}
+	workDir := opts.workDir()
+
+	// The output tree is read while the inputs are resolved and parsed.
+	type scanResult struct {
+		tree *outputTree
+		err  error
+	}
+	scanned := make(chan scanResult, 1)
+	roots := []string{lay.informersDir, lay.listersDir}
+	go func() {
+		t, err := scanOutputs(roots...)
+		scanned <- scanResult{t, err}
+	}()
+	result, err := func() (*Result, error) {
+		pkgs, err := resolvePatterns(ctx, workDir, opts.Patterns)
+		if err != nil {
+			return nil, err
+		}
+		logger.V(1).Info("Resolved packages", "count", len(pkgs), "elapsed", time.Since(start))
+		parsed, err := parsePackages(ctx, pkgs)
+		if err != nil {
+			return nil, err
+		}
+		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
+		model, err := buildModel(parsed, n, reservedGroupPackages(lay))
+		if err != nil {
+			return nil, err
+		}
+		if len(model.Groups) == 0 {
+			return nil, inputErrorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
+		}
+		for _, g := range model.Groups {
+			for _, v := range g.Versions {
+				logger.V(2).Info("Group version", "group", g.DisplayName(), "version", v.Name, "package", v.APIPackage,
+					"informers", len(v.InformerTypes()), "listers", len(v.ListerTypes()))
+			}
+		}
+		return &Result{Model: model, roots: roots, workDir: workDir}, nil
+	}()
+	scan := <-scanned
+	if err != nil {
+		return nil, relativize(err, workDir)
+	}
+	if scan.err != nil {
+		return nil, scan.err
+	}
+	result.tree = scan.tree
+
+	planned, err := planFiles(result.Model, lay, opts.VersionedClientsetPackage, result.tree.userDecls)
+	if err != nil {
+		return nil, relativize(err, workDir)
+	}
+	now := time.Now
+	if opts.Now != nil {
+		now = opts.Now
+	}
+	rendered, err := renderFiles(ctx, planned, hdr, result.tree.content, now().Year())
+	if err != nil {
+		return nil, err
+	}
+	keep := make(map[string]bool, len(planned))
+	result.Files = make([]File, len(planned))
+	for i, p := range planned {
+		keep[p.Path] = true
+		old := result.tree.content(p.Path)
+		result.Files[i] = File{Path: p.Path, Content: rendered[i], Changed: old == nil || !bytes.Equal(old, rendered[i])}
+	}
+	result.Stale = result.tree.stale(keep)
+	logger.V(1).Info("Rendered files", "files", len(result.Files), "changed", result.ChangedCount(), "stale", len(result.Stale), "elapsed", time.Since(start))
+	return result, nil
+}
+
+// pluralExceptions puts the defaults before the caller's exceptions, which
+// therefore win for the same type.
+func pluralExceptions(given []string) []string {
+	return append(append([]string{}, DefaultPluralExceptions...), given...)
+}
+
+// reservedGroupPackages are the directory names a group may not take in the
+// informers root: the generator's own, and the listers directory when it
+// lives there.
+func reservedGroupPackages(l layout) []string {
+	reserved := []string{"internalinterfaces"}
+	if filepath.Dir(l.listersDir) == l.informersDir {
+		reserved = append(reserved, filepath.Base(l.listersDir))
+	}
+	return reserved
+}
+
+// ChangedCount counts the files that Write would create or overwrite.
+func (r *Result) ChangedCount() int {
+	n := 0
+	for _, f := range r.Files {
+		if f.Changed {
+			n++
+		}
+	}
+	return n
+}
+
+// UpToDate reports whether the tree already holds exactly the result.
+func (r *Result) UpToDate() bool { return r.ChangedCount() == 0 && len(r.Stale) == 0 }
+
+// Write puts the result on disk: changed files are written atomically (all
+// written to temporary files first, then renamed into place), unchanged
+// files are left alone, and stale generated files are removed.
+func (r *Result) Write() error {
+	return writeFiles(r.Files, r.Stale, r.roots)
+}
+
+// Diff writes a unified diff from the tree on disk to the result: changed
+// and missing files, and stale files as deletions. Paths are relative to
+// the working directory when they are inside it.
+func (r *Result) Diff(w io.Writer) error {
+	for _, f := range r.Files {
+		if !f.Changed {
+			continue
+		}
+		old := r.tree.content(f.Path)
+		a := "a/" + r.rel(f.Path)
+		if old == nil {
+			a = "/dev/null"
+		}
+		if err := unifiedDiff(w, a, "b/"+r.rel(f.Path), old, f.Content); err != nil {
+			return err
+		}
+	}
+	for _, p := range r.Stale {
+		if err := unifiedDiff(w, "a/"+r.rel(p), "/dev/null", r.tree.content(p), nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rel makes an absolute path relative to the working directory if it is inside.
+func (r *Result) rel(p string) string {
+	if rel, err := filepath.Rel(r.workDir, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return filepath.ToSlash(p)
+}
+
+// Generate builds the result and writes it.
+func Generate(ctx context.Context, opts Options) (*Result, error) {
+	r, err := Build(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	return r, r.Write()
+}
+
+// relativize rewrites the position of an InputError relative to workDir.
+func relativize(err error, workDir string) error {
+	ie, ok := err.(*InputError)
+	if !ok || ie.Pos == "" || !filepath.IsAbs(ie.Pos) {
+		return err
+	}
+	if rel, rerr := filepath.Rel(workDir, ie.Pos); rerr == nil && !strings.HasPrefix(rel, "..") {
+		cp := *ie
+		cp.Pos = rel
+		return &cp
+	}
+	return err
+}

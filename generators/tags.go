@@ -1,0 +1,223 @@
+package generators
+
+import (
+	"slices"
+	"strings"
+)
+
+// tagValue is one "+name=value" (or "+name") line.
+type tagValue struct {
+	Value string
+	Pos   string
+}
+
+// extractTags collects the "+name=value" lines of a comment, keyed by name,
+// in order: the same reading as gengo's ExtractCommentTags with its position.
+func extractTags(lines []commentLine) map[string][]tagValue {
+	out := map[string][]tagValue{}
+	for _, l := range lines {
+		rest, ok := strings.CutPrefix(l.Text, "+")
+		if !ok {
+			continue
+		}
+		name, value, _ := strings.Cut(rest, "=")
+		out[name] = append(out[name], tagValue{Value: value, Pos: l.Pos})
+	}
+	return out
+}
+
+// supportedVerbs are the client verbs +genclient:onlyVerbs and :skipVerbs may
+// name (client-gen's list).
+var supportedVerbs = []string{
+	"create", "update", "updateStatus", "delete", "deleteCollection",
+	"get", "list", "watch", "patch", "apply", "applyStatus",
+}
+
+// readonlyVerbs are the verbs +genclient:readonly keeps.
+var readonlyVerbs = []string{"get", "list", "watch"}
+
+// knownGenclientTags are the +genclient tags client-gen understands; any
+// other tag starting with "genclient" is an error.
+var knownGenclientTags = []string{
+	"genclient",
+	"genclient:nonNamespaced",
+	"genclient:noVerbs",
+	"genclient:onlyVerbs",
+	"genclient:skipVerbs",
+	"genclient:noStatus",
+	"genclient:readonly",
+	"genclient:method",
+}
+
+// clientTags is what a type's +genclient tags say about its client.
+type clientTags struct {
+	GenerateClient bool
+	NonNamespaced  bool
+	// Verbs are the verbs the clientset has for the type.
+	Verbs []string
+	// InformerGen and ListerGen are false when +k8s:informer-gen=false or
+	// +k8s:lister-gen=false is set on the type.
+	InformerGen, ListerGen bool
+	// ResourceName is the +resourceName override of the REST resource, if any.
+	ResourceName string
+}
+
+// HasVerb reports whether the clientset has verb for the type.
+func (t clientTags) HasVerb(verb string) bool { return slices.Contains(t.Verbs, verb) }
+
+// parseClientTags reads and validates a type's tags with client-gen's rules:
+// +genclient:noVerbs removes every verb; +genclient:readonly and
+// +genclient:onlyVerbs= keep only the verbs they name (together, their
+// union) and then +genclient:skipVerbs= is ignored, as client-gen does;
+// otherwise +genclient:skipVerbs= removes the verbs it names.
+func parseClientTags(t parsedType) (clientTags, error) {
+	tags := extractTags(t.Tags)
+	out := clientTags{InformerGen: true, ListerGen: true}
+	for _, l := range t.Tags {
+		name, _, _ := strings.Cut(strings.TrimPrefix(l.Text, "+"), "=")
+		if strings.HasPrefix(l.Text, "+genclient") && !slices.Contains(knownGenclientTags, name) {
+			return out, inputErrorf(l.Pos, "type %s: unknown tag +%s (known: +%s)", t.Name, name, strings.Join(knownGenclientTags, ", +"))
+		}
+	}
+	if v, ok := tags["genclient"]; ok {
+		if v[0].Value != "" {
+			return out, inputErrorf(v[0].Pos, "type %s: +genclient=%s is invalid: write +genclient to generate a client, or leave the tag out", t.Name, v[0].Value)
+		}
+		out.GenerateClient = true
+	}
+	for _, old := range []string{"nonNamespaced", "readonly", "noVerbs"} {
+		if v, ok := tags[old]; ok {
+			return out, inputErrorf(v[0].Pos, "type %s: +%s is invalid, write +genclient:%s", t.Name, old, old)
+		}
+	}
+	_, out.NonNamespaced = tags["genclient:nonNamespaced"]
+
+	verbs := func(tag string) ([]string, error) {
+		v := tags[tag]
+		var vs []string
+		for _, verb := range strings.Split(v[len(v)-1].Value, ",") {
+			verb = strings.TrimSpace(verb)
+			if verb == "" {
+				continue
+			}
+			if !slices.Contains(supportedVerbs, verb) {
+				return nil, inputErrorf(v[len(v)-1].Pos, "type %s: +%s names unknown verb %q (known: %s)", t.Name, tag, verb, strings.Join(supportedVerbs, ", "))
+			}
+			vs = append(vs, verb)
+		}
+		return vs, nil
+	}
+	_, readonly := tags["genclient:readonly"]
+	_, only := tags["genclient:onlyVerbs"]
+	_, skip := tags["genclient:skipVerbs"]
+	switch {
+	case readonly || only:
+		keep := []string{}
+		if readonly {
+			keep = append(keep, readonlyVerbs...)
+		}
+		if only {
+			vs, err := verbs("genclient:onlyVerbs")
+			if err != nil {
+				return out, err
+			}
+			keep = append(keep, vs...)
+		}
+		for _, v := range supportedVerbs {
+			if slices.Contains(keep, v) {
+				out.Verbs = append(out.Verbs, v)
+			}
+		}
+	case skip:
+		vs, err := verbs("genclient:skipVerbs")
+		if err != nil {
+			return out, err
+		}
+		for _, v := range supportedVerbs {
+			if !slices.Contains(vs, v) {
+				out.Verbs = append(out.Verbs, v)
+			}
+		}
+	default:
+		out.Verbs = slices.Clone(supportedVerbs)
+	}
+	if _, ok := tags["genclient:noVerbs"]; ok {
+		out.Verbs = nil
+	}
+
+	var err error
+	if out.InformerGen, err = boolTag(t.Name, tags, "k8s:informer-gen"); err != nil {
+		return out, err
+	}
+	if out.ListerGen, err = boolTag(t.Name, tags, "k8s:lister-gen"); err != nil {
+		return out, err
+	}
+	if v, ok := tags["resourceName"]; ok {
+		out.ResourceName = strings.TrimSpace(v[0].Value)
+		if out.ResourceName == "" || strings.ContainsAny(out.ResourceName, "/ \"\\") {
+			return out, inputErrorf(v[0].Pos, "type %s: +resourceName=%q is not a resource name", t.Name, v[0].Value)
+		}
+	}
+	return out, nil
+}
+
+// boolTag reads an activation tag that may only be "true" or "false"; absent
+// means true.
+func boolTag(owner string, tags map[string][]tagValue, name string) (bool, error) {
+	vals, ok := tags[name]
+	if !ok {
+		return true, nil
+	}
+	result := true
+	for _, v := range vals {
+		switch strings.TrimSpace(v.Value) {
+		case "false":
+			result = false
+		case "true":
+		default:
+			return false, inputErrorf(v.Pos, "%s: +%s=%s is invalid: use +%s=false to opt out (or true)", owner, name, v.Value, name)
+		}
+	}
+	return result, nil
+}
+
+// packageTags is what an API package's doc.go says.
+type packageTags struct {
+	Group, GroupPos string
+	HasGroup        bool
+	GroupGoName     string
+	InformerGen     bool
+	ListerGen       bool
+}
+
+// parsePackageTags reads +groupName=, +groupGoName=, +k8s:informer-gen and
+// +k8s:lister-gen from a package's tag lines. Without +groupName it falls
+// back to the package's `const GroupName = "..."`, as k8s.io/api's apps,
+// batch and policy packages declare their group that way.
+func parsePackageTags(p parsedPackage) (packageTags, error) {
+	tags := extractTags(p.Tags)
+	out := packageTags{}
+	owner := "package " + p.ImportPath
+	if v, ok := tags["groupName"]; ok {
+		out.Group, out.GroupPos, out.HasGroup = strings.TrimSpace(v[0].Value), v[0].Pos, true
+	} else if p.GroupName != nil {
+		out.Group, out.GroupPos, out.HasGroup = p.GroupName.Value, p.GroupName.Pos, true
+	}
+	if out.HasGroup && strings.ContainsAny(out.Group, "/ \"\\") {
+		return out, inputErrorf(out.GroupPos, "%s: group name %q is not a DNS name", owner, out.Group)
+	}
+	if v, ok := tags["groupGoName"]; ok {
+		out.GroupGoName = strings.TrimSpace(v[0].Value)
+		if !isIdentifier(out.GroupGoName) {
+			return out, inputErrorf(v[0].Pos, "%s: +groupGoName=%q is not a Go identifier", owner, v[0].Value)
+		}
+	}
+	var err error
+	if out.InformerGen, err = boolTag(owner, tags, "k8s:informer-gen"); err != nil {
+		return out, err
+	}
+	if out.ListerGen, err = boolTag(owner, tags, "k8s:lister-gen"); err != nil {
+		return out, err
+	}
+	return out, nil
+}
