@@ -116,4 +116,3 @@ func isIdentifier(s string) bool {
 	}
 	return true
 }
-

@@ -19,10 +19,10 @@ import (
 
 // Exit codes.
 const (
-	exitOK         = 0
-	exitOutOfDate  = 1 // verify: the generated code is not current
-	exitBadInput   = 2 // bad flags, patterns, tags or API packages
-	exitFailure = 3 // anything else: I/O errors, go list could not run
+	exitOK        = 0
+	exitOutOfDate = 1 // verify: the generated code is not current
+	exitBadInput  = 2 // bad flags, patterns, tags or API packages
+	exitFailure   = 3 // anything else: I/O errors, go list could not run
 )
 
 // errOutOfDate is returned by verify when the tree needs regenerating.
