@@ -30,6 +30,9 @@ type informerOptions struct {
 	reflector cache.ReflectorOptions
 	// calls, when set, records every list and watch the informer makes.
 	calls *callLog
+	// factoryTweak is a factory's TweakListOptions, applied like generated
+	// informers apply it.
+	factoryTweak informers.TweakListOptionsFunc
 }
 
 // withDefaults shortens backoffs so that tests recover from an outage
@@ -47,6 +50,9 @@ func (o informerOptions) withDefaults() informerOptions {
 func (o informerOptions) tweak(opts *metav1.ListOptions) {
 	if o.label != "" {
 		opts.LabelSelector = labelKey + "=" + o.label
+	}
+	if o.factoryTweak != nil {
+		o.factoryTweak(opts)
 	}
 }
 
@@ -120,6 +126,7 @@ func newWidgetInformer(c clients, namespace string, o informerOptions) cache.Sha
 func configMapsFor(f *informers.Factory, c clients, o informerOptions) cache.SharedIndexInformer[*corev1.ConfigMap] {
 	return informers.InformerFor(f, true, func(namespace string, resync time.Duration) cache.SharedIndexInformer[*corev1.ConfigMap] {
 		o := o.withDefaults()
+		o.factoryTweak = f.TweakListOptions()
 		cms := c.kube.CoreV1().ConfigMaps(namespace)
 		return newInformer[*corev1.ConfigMap](listWatch(o, cms.List, cms.Watch), configMapGVR, o, resync)
 	})
@@ -130,6 +137,7 @@ func configMapsFor(f *informers.Factory, c clients, o informerOptions) cache.Sha
 func widgetsFor(f *informers.Factory, c clients, o informerOptions) cache.SharedIndexInformer[*unstructured.Unstructured] {
 	return informers.InformerFor(f, true, func(namespace string, resync time.Duration) cache.SharedIndexInformer[*unstructured.Unstructured] {
 		o := o.withDefaults()
+		o.factoryTweak = f.TweakListOptions()
 		r := c.dynamic.Resource(widgetGVR).Namespace(namespace)
 		return newInformer[*unstructured.Unstructured](listWatch(o, r.List, r.Watch), widgetGVR, o, resync)
 	})

@@ -117,6 +117,13 @@ func (r *recorder[T]) events(k string) []event {
 	return slices.Clone(r.history[k])
 }
 
+// keys returns every key the handler was told about.
+func (r *recorder[T]) keys() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return sortedKeys(r.history)
+}
+
 // viewVersions returns key -> resourceVersion of the handler's view.
 func (r *recorder[T]) viewVersions() map[string]string {
 	r.mu.Lock()

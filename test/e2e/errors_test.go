@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/typedinformer/typedinformer/runtime/cache"
+	"github.com/typedinformer/typedinformer/runtime/informers"
+)
+
+// waitForError waits until every informer reported a list error, so that
+// a WaitForCacheSync that times out afterwards has an error to name.
+func waitForError(t *testing.T, infs ...cache.AnyInformer) {
+	t.Helper()
+	eventually(t, time.Minute, "informers report their list error", func() error {
+		for _, inf := range infs {
+			if inf.LastError() == nil {
+				return fmt.Errorf("%s has no error yet", inf.Name())
+			}
+		}
+		return nil
+	})
+}
+
+// shortSyncWait runs WaitForCacheSync with a deadline that must pass: the
+// informers can never sync.
+func shortSyncWait(t *testing.T, syncers ...cache.Syncer) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	err := cache.WaitForCacheSync(ctx, syncers...)
+	if err == nil {
+		t.Fatal("WaitForCacheSync returned nil for informers that cannot list")
+	}
+	return err
+}
+
+// checkError fails t unless err matches is, says what (case-insensitive)
+// and names every resource.
+func checkError(t *testing.T, err error, is func(error) bool, what string, resources ...string) {
+	t.Helper()
+	var notSynced *cache.NotSyncedError
+	if !errors.As(err, &notSynced) {
+		t.Errorf("error %v (%T) is not a *cache.NotSyncedError", err, err)
+	}
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("error %v does not wrap context.DeadlineExceeded", err)
+	}
+	if !is(err) {
+		t.Errorf("error does not unwrap to a %s API error: %v", what, err)
+	}
+	msg := err.Error()
+	if !strings.Contains(strings.ToLower(msg), strings.ToLower(what)) {
+		t.Errorf("error does not say %s: %v", what, msg)
+	}
+	for _, r := range resources {
+		if !strings.Contains(msg, r) {
+			t.Errorf("error does not name %s: %v", r, msg)
+		}
+	}
+}
+
+// TestUnprivilegedUserSyncErrorSaysForbidden runs informers as a user RBAC
+// does not allow to list: waiting for their sync must fail with an error
+// that says Forbidden and names the resource.
+func TestUnprivilegedUserSyncErrorSaysForbidden(t *testing.T) {
+	ensureWidgetCRD(t)
+	user := newClients(t, cluster.UnprivilegedConfig())
+
+	t.Run("informers", func(t *testing.T) {
+		cms := newConfigMapInformer(user, "", informerOptions{})
+		widgets := newWidgetInformer(user, "", informerOptions{})
+		runInformer(t, cms)
+		runInformer(t, widgets)
+		waitForError(t, cms, widgets)
+		err := shortSyncWait(t, cms, widgets)
+		checkError(t, err, apierrors.IsForbidden, "forbidden", "configmaps", "widgets.e2e.typedinformer.dev")
+		t.Logf("WaitForCacheSync: %v", err)
+	})
+
+	t.Run("factory", func(t *testing.T) {
+		f := informers.NewFactory(0)
+		cms := configMapsFor(f, user, informerOptions{})
+		widgets := widgetsFor(f, user, informerOptions{})
+		runFactory(t, f)
+		waitForError(t, cms, widgets)
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		defer cancel()
+		synced, err := f.WaitForCacheSync(ctx)
+		if err == nil {
+			t.Fatal("factory WaitForCacheSync returned nil for informers that cannot list")
+		}
+		checkError(t, err, apierrors.IsForbidden, "forbidden", "configmaps", "widgets.e2e.typedinformer.dev")
+		for _, typ := range []reflect.Type{reflect.TypeFor[*configMap](), reflect.TypeFor[*unstructuredWidget]()} {
+			if s, ok := synced[typ]; !ok || s {
+				t.Errorf("factory reports %v synced=%v (present %v), want false", typ, s, ok)
+			}
+		}
+	})
+}
+
+// TestMissingCRDSyncErrorSaysNotFound runs an informer for a custom
+// resource no CRD defines: waiting for its sync must fail with an error
+// that says NotFound and names the resource.
+func TestMissingCRDSyncErrorSaysNotFound(t *testing.T) {
+	gizmos := schema.GroupVersionResource{Group: "e2e.typedinformer.dev", Version: "v1", Resource: "gizmos"}
+	inf := newUnstructuredInformer(admin(t), gizmos, "", informerOptions{})
+	runInformer(t, inf)
+	waitForError(t, inf)
+	err := shortSyncWait(t, inf)
+	checkError(t, err, apierrors.IsNotFound, "not found", "gizmos.e2e.typedinformer.dev")
+	t.Logf("WaitForCacheSync: %v", err)
+}
