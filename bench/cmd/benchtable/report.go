@@ -55,8 +55,8 @@ func renderReport(m machine, cfg config, rows []row, notes []string, errs []erro
 	fmt.Fprintf(&b, "- date: %s\n", m.Date)
 	fmt.Fprintf(&b, "- Go: %s\n", m.GoVersion)
 	fmt.Fprintf(&b, "- CPU: %s (%d logical CPUs, GOMAXPROCS %d)\n", m.CPU, m.CPUs, m.MaxProcs)
-	fmt.Fprintf(&b, "- runs per cell: sync %d, events %d, indexer %d, workqueue %d, generator %d (suite %q)\n\n",
-		cfg.SyncRuns, cfg.EventRuns, cfg.IndexRuns, cfg.QueueRuns, cfg.GenRuns, cfg.Name)
+	fmt.Fprintf(&b, "- runs per side and cell: sync %d (%d at the largest size), events %d, indexer %d, workqueue %d, generator %d (suite %q)\n\n",
+		cfg.SyncRunsMin, cfg.SyncRuns, cfg.EventRuns, cfg.IndexRuns, cfg.QueueRuns, cfg.GenRuns, cfg.Name)
 	b.WriteString(renderTable(rows))
 	b.WriteString("\n## How each row is measured\n\n")
 	for _, line := range methodNotes(cfg) {

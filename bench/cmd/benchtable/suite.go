@@ -16,7 +16,8 @@ import (
 // config sizes every part of a suite run.
 type config struct {
 	Name        string
-	SyncRuns    int
+	SyncRuns    int   // runs per side at the largest size
+	SyncRunsMin int   // runs per side at the smaller sizes, which are cheap
 	SyncCompare []int // sizes of row 1
 	SyncScaling []int // sizes of row 6 (ascending)
 	EventRuns   int
@@ -37,6 +38,7 @@ func fullConfig() config {
 	return config{
 		Name:        "full",
 		SyncRuns:    5,
+		SyncRunsMin: 9,
 		SyncCompare: []int{10_000, 100_000},
 		SyncScaling: []int{1_000, 10_000, 100_000},
 		EventRuns:   3,
@@ -59,6 +61,7 @@ func smokeConfig() config {
 	return config{
 		Name:        "smoke",
 		SyncRuns:    1,
+		SyncRunsMin: 1,
 		SyncCompare: []int{1_000},
 		SyncScaling: []int{200, 1_000},
 		EventRuns:   1,
@@ -112,6 +115,9 @@ func plural(n int, noun string) string {
 }
 
 func kilo(n int) string {
+	if n >= 1_000_000 && n%1_000_000 == 0 {
+		return strconv.Itoa(n/1_000_000) + "M"
+	}
 	if n >= 1000 && n%1000 == 0 {
 		return strconv.Itoa(n/1000) + "k"
 	}
@@ -133,7 +139,11 @@ func (s *suite) runSync(ctx context.Context) {
 	data := map[int]map[scenario.Side]*syncSeries{}
 	for _, n := range sizes {
 		data[n] = map[scenario.Side]*syncSeries{scenario.Ours: {}, scenario.ClientGo: {}}
-		for run := 0; run < s.cfg.SyncRuns; run++ {
+		runs := s.cfg.SyncRunsMin
+		if n == sizes[len(sizes)-1] {
+			runs = s.cfg.SyncRuns
+		}
+		for run := 0; run < runs; run++ {
 			for _, side := range sides(run) {
 				res, err := runScenario[scenario.SyncResult](ctx, "sync", "-side", string(side), "-n", strconv.Itoa(n))
 				if err != nil {
@@ -149,7 +159,7 @@ func (s *suite) runSync(ctx context.Context) {
 				d.secsPerObj.add(r.Seconds / float64(n))
 				d.peakPerObj.add(r.PeakGrowth() / float64(n))
 				s.logf("sync n=%d %-9s run %d/%d: %.3fs, peak heap +%.1f MB, rss %.1f MB, retained %.0f B/obj",
-					n, side, run+1, s.cfg.SyncRuns, r.Seconds, r.PeakGrowth()/1e6, float64(res.MaxRSS)/1e6, r.RetainedPerObject())
+					n, side, run+1, runs, r.Seconds, r.PeakGrowth()/1e6, float64(res.MaxRSS)/1e6, r.RetainedPerObject())
 			}
 		}
 	}
