@@ -1,0 +1,33 @@
+package workqueue
+
+import (
+	"time"
+
+	"k8s.io/utils/clock"
+)
+
+// Options configures a Queue. The zero value is a valid configuration.
+type Options[T comparable] struct {
+	// Name names the queue in metrics. Default "".
+	Name string
+	// Clock drives delays, rate limiting and metrics. Default: the real
+	// clock. Tests pass a k8s.io/utils/clock/testing.FakeClock.
+	Clock clock.WithTicker
+	// RateLimiter serves AddRateLimited, Forget and NumRequeues. Default:
+	// DefaultControllerRateLimiter (built on Clock).
+	RateLimiter RateLimiter[T]
+	// MetricsProvider receives the queue's metrics. Default nil: no metrics,
+	// and the queue reads no clock on Add/Get/Done.
+	MetricsProvider MetricsProvider
+	// UnfinishedWorkUpdatePeriod is how often the unfinished-work and
+	// longest-running-processor gauges are updated when MetricsProvider is
+	// set. Default 500ms.
+	UnfinishedWorkUpdatePeriod time.Duration
+	// DisablePriority makes every item priority PriorityDefault: AddWithOpts
+	// ignores AddOpts.Priority and the queue is plain FIFO. Default false.
+	DisablePriority bool
+}
+
+// DefaultUnfinishedWorkUpdatePeriod is the default of
+// Options.UnfinishedWorkUpdatePeriod.
+const DefaultUnfinishedWorkUpdatePeriod = 500 * time.Millisecond

@@ -1,0 +1,451 @@
+package workqueue
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/utils/clock"
+)
+
+// itemState is where an item known to the queue is.
+type itemState uint8
+
+const (
+	stateFree            itemState = iota // slot unused
+	stateQueued                           // dirty, in one level's ring
+	stateProcessing                       // handed out by Get, clean
+	stateProcessingDirty                  // handed out, added again meanwhile
+)
+
+// slot is the queue's record of one known item. Slots live in one slice and
+// are reused through a free list, so steady-state Add/Get/Done allocate
+// nothing.
+type slot[T comparable] struct {
+	item  T
+	state itemState
+	// gen changes every time the slot is pushed on a ring; a ring entry with
+	// an older gen is stale and skipped.
+	gen  uint32
+	prio int
+}
+
+// slotTimes are a slot's metric timestamps, kept only with metrics on.
+type slotTimes struct {
+	added   time.Time // when the item became dirty
+	started time.Time // when Get handed it out
+}
+
+// Queue is the typed work queue; it implements [PriorityInterface] and so
+// every narrower interface of this package. Create it with New; a Queue must
+// not be copied. All methods are safe for concurrent use.
+//
+// Queue keeps one mutex for the ready queue and a separate one for items
+// waiting on a delay; a single goroutine, started on the first delayed add,
+// moves delayed items to the ready queue when they are due.
+type Queue[T comparable] struct {
+	mu       sync.Mutex
+	notEmpty sync.Cond // Get waits here for an item
+	drained  sync.Cond // ShutDownWithDrain waits here for processing == 0
+
+	index  map[T]int32
+	slots  []slot[T]
+	times  []slotTimes // parallel to slots, only with metrics
+	free   []int32
+	levels []level // by priority, highest first
+
+	queued      int // live ring entries
+	processing  int
+	waiting     int // goroutines blocked in Get
+	wakePending int // Signals sent to waiters that have not run yet
+	spinning    int // goroutines in Get polling before they block (0 or 1)
+	// hasReady mirrors queued > 0 || shuttingDown for the spinning Get,
+	// which polls it without the lock.
+	hasReady atomic.Bool
+
+	shuttingDown bool
+	draining     bool
+	closed       atomic.Bool // shuttingDown, readable without mu
+
+	clock   clock.WithTicker
+	limiter RateLimiter[T]
+	metrics *queueMetrics
+	noPrio  bool
+	period  time.Duration
+
+	delay delayed[T]
+
+	stop     chan struct{}
+	stopOnce sync.Once
+	bg       sync.WaitGroup
+}
+
+// New returns an empty queue configured by opts (see Options for defaults).
+// With a MetricsProvider it starts one goroutine that updates the
+// unfinished-work gauges; it and the delay goroutine end on ShutDown.
+func New[T comparable](opts Options[T]) *Queue[T] {
+	q := &Queue[T]{
+		index:   make(map[T]int32),
+		clock:   opts.Clock,
+		limiter: opts.RateLimiter,
+		metrics: newQueueMetrics(opts.MetricsProvider, opts.Name),
+		noPrio:  opts.DisablePriority,
+		period:  opts.UnfinishedWorkUpdatePeriod,
+		stop:    make(chan struct{}),
+		levels:  []level{{prio: PriorityDefault}},
+	}
+	q.notEmpty.L = &q.mu
+	q.drained.L = &q.mu
+	if q.clock == nil {
+		q.clock = clock.RealClock{}
+	}
+	if q.limiter == nil {
+		q.limiter = newDefaultControllerRateLimiter[T](q.clock)
+	}
+	if q.period <= 0 {
+		q.period = DefaultUnfinishedWorkUpdatePeriod
+	}
+	q.delay.init()
+	if q.metrics != nil {
+		q.bg.Go(q.unfinishedWorkLoop)
+	}
+	return q
+}
+
+// Add queues item at PriorityDefault; see Interface.
+func (q *Queue[T]) Add(item T) {
+	q.mu.Lock()
+	q.addLocked(item, PriorityDefault)
+	q.mu.Unlock()
+}
+
+// addLocked is the one way an item enters the ready queue. q.mu is held.
+func (q *Queue[T]) addLocked(item T, prio int) {
+	if q.shuttingDown {
+		return
+	}
+	if q.noPrio {
+		prio = PriorityDefault
+	}
+	if i, ok := q.index[item]; ok {
+		s := &q.slots[i]
+		switch s.state {
+		case stateQueued:
+			if prio > s.prio {
+				// Move it up: the entry in the lower ring goes stale.
+				s.prio = prio
+				s.gen++
+				q.push(i, s.gen, prio)
+			}
+		case stateProcessingDirty:
+			if prio > s.prio {
+				s.prio = prio
+			}
+		case stateProcessing:
+			s.state = stateProcessingDirty
+			s.prio = prio
+			q.metricAdded(i)
+		}
+		return
+	}
+	i := q.alloc(item)
+	s := &q.slots[i]
+	s.state = stateQueued
+	s.prio = prio
+	s.gen++
+	q.push(i, s.gen, prio)
+	q.queued++
+	q.metricAdded(i)
+	q.wakeOne()
+}
+
+// spinRounds bounds how long one Get polls an empty queue (yielding the
+// processor between polls) before it blocks. Waking a blocked goroutine
+// costs an OS thread wake-up; a worker that polls for a few microseconds
+// picks up the next item of a steady stream without one. At most one Get
+// polls at a time, so idle workers do not burn CPU.
+const spinRounds = 32
+
+// alloc takes a free slot (or grows the slice) for item and indexes it.
+func (q *Queue[T]) alloc(item T) int32 {
+	var i int32
+	if n := len(q.free); n > 0 {
+		i = q.free[n-1]
+		q.free = q.free[:n-1]
+	} else {
+		i = int32(len(q.slots))
+		q.slots = append(q.slots, slot[T]{})
+		if q.metrics != nil {
+			q.times = append(q.times, slotTimes{})
+		}
+	}
+	q.slots[i].item = item
+	q.index[item] = i
+	return i
+}
+
+// release forgets slot i's item and returns the slot to the free list. Its
+// gen is kept so that stale ring entries stay stale.
+func (q *Queue[T]) release(i int32) {
+	s := &q.slots[i]
+	delete(q.index, s.item)
+	var zero T
+	s.item = zero
+	s.state = stateFree
+	q.free = append(q.free, i)
+}
+
+// push appends slot i to the ring of priority prio, creating that level.
+func (q *Queue[T]) push(i int32, gen uint32, prio int) {
+	if l := &q.levels[0]; l.prio == prio {
+		l.ring.push(ringEntry{slot: i, gen: gen})
+		return
+	}
+	at := len(q.levels)
+	for li := range q.levels {
+		if q.levels[li].prio == prio {
+			q.levels[li].ring.push(ringEntry{slot: i, gen: gen})
+			return
+		}
+		if q.levels[li].prio < prio {
+			at = li
+			break
+		}
+	}
+	q.levels = append(q.levels, level{})
+	copy(q.levels[at+1:], q.levels[at:])
+	q.levels[at] = level{prio: prio}
+	q.levels[at].ring.push(ringEntry{slot: i, gen: gen})
+}
+
+// popLocked removes and returns the slot of the next live entry: the oldest
+// of the highest non-empty priority. q.queued must be > 0.
+func (q *Queue[T]) popLocked() int32 {
+	for li := range q.levels {
+		r := &q.levels[li].ring
+		for r.n > 0 {
+			e := r.pop()
+			if s := &q.slots[e.slot]; s.gen == e.gen && s.state == stateQueued {
+				return e.slot
+			}
+		}
+	}
+	panic("workqueue: queued count is positive but every ring is empty")
+}
+
+// wakeOne signals a goroutine blocked in Get unless a Get is polling (it
+// will see the item) or every waiter has already been signalled. It also
+// publishes hasReady for the poller.
+func (q *Queue[T]) wakeOne() {
+	if q.spinning > 0 {
+		q.hasReady.Store(true)
+		return
+	}
+	if q.waiting > q.wakePending {
+		q.wakePending++
+		q.notEmpty.Signal()
+	}
+}
+
+// Len returns the number of queued items; see Interface.
+func (q *Queue[T]) Len() int {
+	q.mu.Lock()
+	n := q.queued
+	q.mu.Unlock()
+	return n
+}
+
+// Get returns the next item; see Interface.
+func (q *Queue[T]) Get() (item T, shutdown bool) {
+	item, _, shutdown = q.GetWithPriority()
+	return item, shutdown
+}
+
+// GetWithPriority returns the next item and its priority; see
+// PriorityInterface.
+func (q *Queue[T]) GetWithPriority() (item T, priority int, shutdown bool) {
+	q.mu.Lock()
+	spun := false
+	for q.queued == 0 && !q.shuttingDown {
+		if !spun && q.spinning == 0 {
+			spun = true
+			q.spin()
+			continue
+		}
+		q.waiting++
+		q.notEmpty.Wait()
+		q.waiting--
+		if q.wakePending > 0 {
+			q.wakePending--
+		}
+	}
+	if q.queued == 0 {
+		q.mu.Unlock()
+		return item, 0, true
+	}
+	i := q.popLocked()
+	s := &q.slots[i]
+	s.state = stateProcessing
+	q.queued--
+	q.processing++
+	item, priority = s.item, s.prio
+	if q.metrics != nil {
+		now := q.clock.Now()
+		t := &q.times[i]
+		q.metrics.depth.Dec()
+		q.metrics.latency.Observe(seconds(now.Sub(t.added)))
+		t.started = now
+	}
+	// Another waiter may be needed if items remain and this goroutine was
+	// the one that consumed a wake-up meant for them.
+	if q.queued > 0 {
+		q.wakeOne()
+	}
+	q.mu.Unlock()
+	return item, priority, false
+}
+
+// spin polls for an item for up to spinRounds yields. q.mu is held on entry
+// and on return.
+func (q *Queue[T]) spin() {
+	q.spinning++
+	q.hasReady.Store(false)
+	q.mu.Unlock()
+	for range spinRounds {
+		if q.hasReady.Load() {
+			break
+		}
+		runtime.Gosched()
+	}
+	q.mu.Lock()
+	q.spinning--
+}
+
+// Done marks item as processed; see Interface.
+func (q *Queue[T]) Done(item T) {
+	q.mu.Lock()
+	i, ok := q.index[item]
+	if !ok {
+		q.mu.Unlock()
+		return
+	}
+	s := &q.slots[i]
+	switch s.state {
+	case stateProcessing:
+		q.metricDone(i)
+		q.release(i)
+	case stateProcessingDirty:
+		q.metricDone(i)
+		s.state = stateQueued
+		s.gen++
+		q.push(i, s.gen, s.prio)
+		q.queued++
+		q.wakeOne()
+	default:
+		q.mu.Unlock()
+		return
+	}
+	q.processing--
+	if q.processing == 0 && q.draining {
+		q.drained.Broadcast()
+	}
+	q.mu.Unlock()
+}
+
+func (q *Queue[T]) metricAdded(i int32) {
+	if q.metrics == nil {
+		return
+	}
+	q.metrics.adds.Inc()
+	q.metrics.depth.Inc()
+	q.times[i].added = q.clock.Now()
+}
+
+func (q *Queue[T]) metricDone(i int32) {
+	if q.metrics == nil {
+		return
+	}
+	q.metrics.workDuration.Observe(seconds(q.clock.Since(q.times[i].started)))
+}
+
+// ShutDown stops the queue; see Interface.
+func (q *Queue[T]) ShutDown() {
+	q.mu.Lock()
+	q.markShutDown()
+	q.draining = false
+	q.drained.Broadcast()
+	q.mu.Unlock()
+	q.stopBackground()
+}
+
+// ShutDownWithDrain stops the queue and waits for items being processed;
+// see Interface.
+func (q *Queue[T]) ShutDownWithDrain() {
+	q.mu.Lock()
+	q.markShutDown()
+	q.draining = true
+	q.mu.Unlock()
+	q.stopBackground()
+	q.mu.Lock()
+	for q.processing > 0 && q.draining {
+		q.drained.Wait()
+	}
+	q.mu.Unlock()
+}
+
+func (q *Queue[T]) markShutDown() {
+	q.shuttingDown = true
+	q.closed.Store(true)
+	q.hasReady.Store(true)
+	q.notEmpty.Broadcast()
+}
+
+// ShuttingDown reports whether the queue was shut down; see Interface.
+func (q *Queue[T]) ShuttingDown() bool {
+	return q.closed.Load()
+}
+
+// stopBackground ends the delay and metrics goroutines and waits for them.
+// Items still waiting on a delay are dropped.
+func (q *Queue[T]) stopBackground() {
+	q.stopOnce.Do(func() {
+		q.delay.mu.Lock()
+		q.delay.stopped = true
+		q.delay.mu.Unlock()
+		close(q.stop)
+	})
+	q.bg.Wait()
+}
+
+// unfinishedWorkLoop periodically reports how long the items being processed
+// have been running.
+func (q *Queue[T]) unfinishedWorkLoop() {
+	t := q.clock.NewTicker(q.period)
+	defer t.Stop()
+	for {
+		select {
+		case <-q.stop:
+			return
+		case <-t.C():
+			q.updateUnfinishedWork()
+		}
+	}
+}
+
+func (q *Queue[T]) updateUnfinishedWork() {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	now := q.clock.Now()
+	var total, longest float64
+	for i := range q.slots {
+		if st := q.slots[i].state; st != stateProcessing && st != stateProcessingDirty {
+			continue
+		}
+		age := seconds(now.Sub(q.times[i].started))
+		total += age
+		longest = max(longest, age)
+	}
+	q.metrics.unfinished.Set(total)
+	q.metrics.longestRunning.Set(longest)
+}
