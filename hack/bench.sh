@@ -48,14 +48,20 @@ mkdir -p "$bin/upstream"
 (cd "$root/bench" && "$GO" build -o "$bin/upstream/" k8s.io/code-generator/cmd/informer-gen k8s.io/code-generator/cmd/lister-gen)
 (cd "$root/bench" && "$GO" mod download k8s.io/api)
 
-gen_args=(-upstream-informer-gen "$bin/upstream/informer-gen" -upstream-lister-gen "$bin/upstream/lister-gen")
+run_args=(-upstream-informer-gen "$bin/upstream/informer-gen" -upstream-lister-gen "$bin/upstream/lister-gen")
 if [ -d "$root/cmd/informer-gen" ]; then
   say "building our informer-gen (main module)"
   (cd "$root" && "$GO" build -o "$bin/ours/informer-gen" ./cmd/informer-gen)
-  gen_args+=(-ours-gen "$bin/ours/informer-gen")
+  run_args+=(-ours-gen "$bin/ours/informer-gen")
 else
   say "cmd/informer-gen does not exist yet: the generator row will be reported missing"
 fi
+
+commit=$(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)
+if [ -n "$(git -C "$root" status --porcelain 2>/dev/null)" ]; then
+  commit="$commit with uncommitted changes"
+fi
+run_args+=(-commit "$commit")
 
 if [ "$mode" = smoke ]; then
   say "vet and race-enabled tests of the bench module"
@@ -63,7 +69,7 @@ if [ "$mode" = smoke ]; then
   say "every go benchmark once"
   (cd "$root/bench" && "$GO" test -run '^$' -bench . -benchtime=1x -short ./...)
   say "every suite row once on tiny inputs (numbers are meaningless)"
-  (cd "$root/bench" && "$bin/benchtable" run -smoke -gen-dir . "${gen_args[@]}" -out "$bin/benchmarks-smoke.md" >/dev/null)
+  (cd "$root/bench" && "$bin/benchtable" run -smoke -gen-dir . "${run_args[@]}" -out "$bin/benchmarks-smoke.md" >/dev/null)
   cat "$bin/benchmarks-smoke.md"
   say "smoke run passed"
   exit 0
@@ -71,5 +77,5 @@ fi
 
 say "full suite; writing docs/benchmarks.md"
 mkdir -p "$root/docs"
-(cd "$root/bench" && "$bin/benchtable" run -gen-dir . "${gen_args[@]}" -out "$root/docs/benchmarks.md")
+(cd "$root/bench" && "$bin/benchtable" run -gen-dir . "${run_args[@]}" -out "$root/docs/benchmarks.md")
 say "wrote docs/benchmarks.md"

@@ -47,6 +47,7 @@ func runSuite(args []string) error {
 	upInformer := fs.String("upstream-informer-gen", "", "k8s.io/code-generator informer-gen binary")
 	upLister := fs.String("upstream-lister-gen", "", "k8s.io/code-generator lister-gen binary")
 	genDir := fs.String("gen-dir", ".", "working directory of the generator runs: a module requiring k8s.io/api")
+	commit := fs.String("commit", "", "the project commit measured, for the report header")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -72,7 +73,9 @@ func runSuite(args []string) error {
 	s.run(ctx)
 	s.logf("suite %q done in %s", cfg.Name, time.Since(start).Round(time.Second))
 
-	report := renderReport(thisMachine(start), cfg, s.rows, s.notes, s.errs)
+	m := thisMachine(start)
+	m.Commit = *commit
+	report := renderReport(m, cfg, s.rows, s.notes, s.errs)
 	fmt.Print(report)
 	if *out != "" {
 		if err := writeFileAtomic(*out, []byte(report)); err != nil {

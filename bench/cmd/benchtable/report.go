@@ -12,6 +12,7 @@ import (
 // machine describes where the numbers were taken.
 type machine struct {
 	Date, GoVersion, CPU string
+	Commit               string
 	CPUs, MaxProcs       int
 }
 
@@ -53,6 +54,9 @@ func renderReport(m machine, cfg config, rows []row, notes []string, errs []erro
 	b.WriteString("of those medians. Absolute numbers on a shared machine are noise; the ratios are the result.\n\n")
 	b.WriteString("Regenerate with `make bench` (runs `hack/bench.sh`).\n\n")
 	fmt.Fprintf(&b, "- date: %s\n", m.Date)
+	if m.Commit != "" {
+		fmt.Fprintf(&b, "- commit: %s\n", m.Commit)
+	}
 	fmt.Fprintf(&b, "- Go: %s\n", m.GoVersion)
 	fmt.Fprintf(&b, "- CPU: %s (%d logical CPUs, GOMAXPROCS %d)\n", m.CPU, m.CPUs, m.MaxProcs)
 	fmt.Fprintf(&b, "- runs per side and cell: sync %d (%d at the largest size), events %d, indexer %d, workqueue %d, generator %d (suite %q)\n\n",
