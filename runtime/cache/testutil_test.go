@@ -1,0 +1,231 @@
+package cache_test
+
+import (
+	"context"
+	"fmt"
+	goruntime "runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/typedinformer/typedinformer/runtime/cache"
+	"github.com/typedinformer/typedinformer/runtime/fake"
+)
+
+// waitLimit bounds every wait in these tests; reaching it is a failure, not
+// a timing assertion.
+const waitLimit = 20 * time.Second
+
+// eventually polls cond until it holds, failing the test after waitLimit.
+func eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(waitLimit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		goruntime.Gosched()
+		time.Sleep(200 * time.Microsecond)
+	}
+}
+
+// newPod returns a Pod with labels given as key, value pairs.
+func newPod(ns, name string, labels ...string) *corev1.Pod {
+	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
+	if len(labels) > 0 {
+		p.Labels = map[string]string{}
+		for i := 0; i+1 < len(labels); i += 2 {
+			p.Labels[labels[i]] = labels[i+1]
+		}
+	}
+	return p
+}
+
+func create(t testing.TB, s *fake.Server[*corev1.Pod], p *corev1.Pod) *corev1.Pod {
+	t.Helper()
+	out, err := s.Create(p)
+	if err != nil {
+		t.Fatalf("create %s/%s: %v", p.Namespace, p.Name, err)
+	}
+	return out
+}
+
+func update(t testing.TB, s *fake.Server[*corev1.Pod], p *corev1.Pod) *corev1.Pod {
+	t.Helper()
+	out, err := s.Update(p)
+	if err != nil {
+		t.Fatalf("update %s/%s: %v", p.Namespace, p.Name, err)
+	}
+	return out
+}
+
+func del(t testing.TB, s *fake.Server[*corev1.Pod], ns, name string) {
+	t.Helper()
+	if err := s.Delete(ns, name); err != nil {
+		t.Fatalf("delete %s/%s: %v", ns, name, err)
+	}
+}
+
+// fastReflector retries at once-ish on the real clock, so tests that provoke
+// relists do not wait for the default 800 ms backoff.
+func fastReflector() cache.ReflectorOptions {
+	return cache.ReflectorOptions{InitialBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}
+}
+
+// podInformer builds an informer over srv's ListerWatcher for all namespaces.
+func podInformer(srv *fake.Server[*corev1.Pod], opts cache.SharedIndexInformerOptions[*corev1.Pod]) cache.SharedIndexInformer[*corev1.Pod] {
+	if opts.Name == "" {
+		opts.Name = "pods"
+	}
+	return cache.NewSharedIndexInformerWithOptions[*corev1.Pod](srv.ListerWatcher(""), opts)
+}
+
+// run starts inf and returns a stop function that cancels it and waits for
+// Run to return; it is also registered as a cleanup.
+func run(t testing.TB, inf cache.AnyInformer) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		inf.Run(ctx)
+	}()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case <-done:
+			case <-time.After(waitLimit):
+				t.Errorf("informer %s did not stop", inf.Name())
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return stop
+}
+
+// waitSynced waits for every syncer, failing with WaitForCacheSync's error.
+func waitSynced(t testing.TB, syncers ...cache.Syncer) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := cache.WaitForCacheSync(ctx, syncers...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// recorder is a handler that logs every call as a string and keeps the
+// state the calls imply. Safe for concurrent reads.
+type recorder struct {
+	mu     sync.Mutex
+	events []string
+	state  map[string]*corev1.Pod
+	// hook, if set, runs at the start of every call (outside mu).
+	hook func(kind string, p *corev1.Pod)
+}
+
+func newRecorder() *recorder { return &recorder{state: map[string]*corev1.Pod{}} }
+
+func key(p *corev1.Pod) string { return cache.KeyFor(p.Namespace, p.Name) }
+
+func (r *recorder) log(format string, args ...any) {
+	r.mu.Lock()
+	r.events = append(r.events, fmt.Sprintf(format, args...))
+	r.mu.Unlock()
+}
+
+func (r *recorder) OnAdd(p *corev1.Pod, initial bool) {
+	if r.hook != nil {
+		r.hook("add", p)
+	}
+	r.mu.Lock()
+	r.state[key(p)] = p
+	r.mu.Unlock()
+	r.log("add %s@%s initial=%t", key(p), p.ResourceVersion, initial)
+}
+
+func (r *recorder) OnUpdate(old, p *corev1.Pod) {
+	if r.hook != nil {
+		r.hook("update", p)
+	}
+	r.mu.Lock()
+	r.state[key(p)] = p
+	r.mu.Unlock()
+	r.log("update %s@%s->%s", key(p), old.ResourceVersion, p.ResourceVersion)
+}
+
+func (r *recorder) OnDelete(p *corev1.Pod, unknown bool) {
+	if r.hook != nil {
+		r.hook("delete", p)
+	}
+	r.mu.Lock()
+	delete(r.state, key(p))
+	r.mu.Unlock()
+	r.log("delete %s@%s unknown=%t", key(p), p.ResourceVersion, unknown)
+}
+
+// Events returns a copy of the calls so far.
+func (r *recorder) Events() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.events...)
+}
+
+// Len returns the number of calls so far.
+func (r *recorder) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.events)
+}
+
+// has reports whether some call so far equals ev.
+func (r *recorder) has(ev string) bool {
+	for _, e := range r.Events() {
+		if e == ev {
+			return true
+		}
+	}
+	return false
+}
+
+// waitEvent waits until the recorder logged ev.
+func (r *recorder) waitEvent(t testing.TB, ev string) {
+	t.Helper()
+	eventually(t, fmt.Sprintf("handler event %q (have %q)", ev, r.Events()), func() bool { return r.has(ev) })
+}
+
+// storeString renders a store as sorted "key@rv".
+func storeString(objs []*corev1.Pod) string {
+	parts := make([]string, len(objs))
+	for i, p := range objs {
+		parts[i] = key(p) + "@" + p.ResourceVersion
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, " ")
+}
+
+// waitStore waits until the informer's store renders as want.
+func waitStore(t testing.TB, inf cache.SharedIndexInformer[*corev1.Pod], want string) {
+	t.Helper()
+	eventually(t, "store "+want, func() bool { return storeString(inf.GetStore().List()) == want })
+}
+
+// serverString renders the server's objects like storeString.
+func serverString(srv *fake.Server[*corev1.Pod]) string { return storeString(srv.Objects()) }
+
+// countRequests counts the requests with verb whose options satisfy match.
+func countRequests(srv *fake.Server[*corev1.Pod], verb string, match func(metav1.ListOptions) bool) int {
+	n := 0
+	for _, r := range srv.Requests() {
+		if r.Verb == verb && (match == nil || match(r.Options)) {
+			n++
+		}
+	}
+	return n
+}
