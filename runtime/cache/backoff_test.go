@@ -1,0 +1,69 @@
+package cache
+
+import (
+	"testing"
+	"time"
+
+	testingclock "k8s.io/utils/clock/testing"
+)
+
+func TestBackoff_JitteredDoublingCappedAndReset(t *testing.T) {
+	clk := testingclock.NewFakeClock(time.Now())
+	b := &backoff{initial: time.Second, max: 10 * time.Second, resetAfter: time.Minute, clock: clk}
+	// Each failure doubles the base; the delay lies in [base, 2*base],
+	// never above max.
+	want := [][2]time.Duration{
+		{time.Second, 2 * time.Second},
+		{2 * time.Second, 4 * time.Second},
+		{4 * time.Second, 8 * time.Second},
+		{8 * time.Second, 10 * time.Second},
+		{10 * time.Second, 10 * time.Second},
+		{10 * time.Second, 10 * time.Second},
+	}
+	for i, w := range want {
+		d := b.next()
+		if d < w[0] || d > w[1] {
+			t.Fatalf("failure %d: delay %v, want in [%v, %v]", i+1, d, w[0], w[1])
+		}
+		clk.Step(time.Second) // failures keep coming within resetAfter
+	}
+	clk.Step(time.Minute)
+	if d := b.next(); d < time.Second || d > 2*time.Second {
+		t.Fatalf("after a healthy minute: delay %v, want the initial [1s, 2s]", d)
+	}
+}
+
+func TestBackoff_IsJittered(t *testing.T) {
+	clk := testingclock.NewFakeClock(time.Now())
+	seen := map[time.Duration]bool{}
+	for i := 0; i < 20; i++ {
+		b := &backoff{initial: time.Second, max: time.Minute, resetAfter: time.Minute, clock: clk}
+		seen[b.next()] = true
+	}
+	if len(seen) < 2 {
+		t.Fatalf("20 first delays were all %v: no jitter", seen)
+	}
+}
+
+func TestBackoff_WaitEndsWhenDoneCloses(t *testing.T) {
+	clk := testingclock.NewFakeClock(time.Now())
+	b := &backoff{initial: time.Second, max: time.Minute, resetAfter: time.Minute, clock: clk}
+	done := make(chan struct{})
+	close(done)
+	if b.wait(done, time.Hour) {
+		t.Fatal("wait returned true after done closed")
+	}
+	res := make(chan bool)
+	go func() { res <- b.wait(make(chan struct{}), time.Second) }()
+	deadline := time.Now().Add(20 * time.Second)
+	for !clk.HasWaiters() {
+		if time.Now().After(deadline) {
+			t.Fatal("wait never armed its timer")
+		}
+		runtimeGosched()
+	}
+	clk.Step(time.Second)
+	if !<-res {
+		t.Fatal("wait returned false after its delay")
+	}
+}
