@@ -30,6 +30,9 @@ type Result struct {
 	// Stale are files under the output directories that carry the generated
 	// marker but are no longer produced, sorted.
 	Stale []string
+	// Packages counts the packages the patterns matched; GenclientPackages
+	// those of them that declare +genclient types.
+	Packages, GenclientPackages int
 
 	tree    *outputTree
 	roots   []string
@@ -91,7 +94,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 					"informers", len(v.InformerTypes()), "listers", len(v.ListerTypes()))
 			}
 		}
-		return &Result{Model: model, roots: roots, workDir: workDir}, nil
+		return &Result{Model: model, Packages: len(pkgs), GenclientPackages: len(parsed), roots: roots, workDir: workDir}, nil
 	}()
 	scan := <-scanned
 	if err != nil {

@@ -1,0 +1,36 @@
+package v1
+
+import "k8s.io/apimachinery/pkg/runtime"
+
+// Hand-written copies: enough for the runtime.Object interface the
+// generated informers and listers need.
+
+// DeepCopyObject returns a copy of the Pod.
+func (in *Pod) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	return &out
+}
+
+// DeepCopyObject returns a copy of the Node.
+func (in *Node) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	return &out
+}
+
+// DeepCopyObject returns a copy of the PodList.
+func (in *PodList) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	out.Items = append(out.Items[:0:0], in.Items...)
+	return &out
+}
+
+// DeepCopyObject returns a copy of the NodeList.
+func (in *NodeList) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ListMeta.DeepCopyInto(&out.ListMeta)
+	out.Items = append(out.Items[:0:0], in.Items...)
+	return &out
+}

@@ -1,0 +1,4 @@
+package v1
+
+// GroupName is the group of this package: the core group.
+const GroupName = ""
