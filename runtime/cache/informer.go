@@ -31,9 +31,12 @@ type sharedIndexInformer[T Object] struct {
 	proc    *processor[T]
 	refl    *reflector[T]
 
-	startMu   sync.Mutex
-	started   bool
-	stopped   bool
+	startMu sync.Mutex
+	started bool
+	stopped bool
+	// stopping is set once Run's context ended: no handler may be added
+	// (and no listener goroutine started) while Run waits for the others.
+	stopping  bool
 	transform TransformFunc[T]
 	onError   WatchErrorHandler
 
@@ -101,6 +104,9 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	wg.Go(func() { s.processLoop(ctx) })
 
 	<-ctx.Done()
+	s.startMu.Lock()
+	s.stopping = true
+	s.startMu.Unlock()
 	s.fifo.Close()
 	wg.Wait()
 	s.proc.wg.Wait()
@@ -253,7 +259,7 @@ func (s *sharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(handler Resourc
 	}
 	s.startMu.Lock()
 	defer s.startMu.Unlock()
-	if s.stopped {
+	if s.stopped || s.stopping {
 		return nil, fmt.Errorf("informer %s: handler not added: %w", s.name, errStopped)
 	}
 	if resyncPeriod > 0 && resyncPeriod < minimumResyncPeriod {
