@@ -1,0 +1,140 @@
+package workqueue
+
+import (
+	"testing"
+	"time"
+)
+
+func TestAddAfterFiresAtDeadline(t *testing.T) {
+	clk := newFakeClock()
+	q := New(Options[string]{Clock: clk})
+	defer q.ShutDown()
+
+	q.AddAfter("a", time.Second)
+	if q.Len() != 0 || q.waitingLen() != 1 {
+		t.Fatalf("Len = %d, waiting = %d; want 0 and 1", q.Len(), q.waitingLen())
+	}
+	eventually(t, "the delay goroutine to set its timer", clk.HasWaiters)
+	clk.Step(999 * time.Millisecond)
+	if q.Len() != 0 {
+		t.Fatal("item became ready before its deadline")
+	}
+	clk.Step(time.Millisecond)
+	eventually(t, "the item to become ready", func() bool { return q.Len() == 1 })
+	if q.waitingLen() != 0 {
+		t.Fatalf("waiting = %d after the deadline", q.waitingLen())
+	}
+}
+
+func TestAddAfterEarlierDeadlineWins(t *testing.T) {
+	tests := []struct {
+		name    string
+		delays  []time.Duration
+		readyAt time.Duration
+	}{
+		{"earlier second add", []time.Duration{10 * time.Second, 2 * time.Second}, 2 * time.Second},
+		{"later second add does not postpone", []time.Duration{2 * time.Second, 10 * time.Second}, 2 * time.Second},
+		{"three adds", []time.Duration{5 * time.Second, 3 * time.Second, 4 * time.Second}, 3 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			clk := newFakeClock()
+			q := New(Options[string]{Clock: clk})
+			defer q.ShutDown()
+			for _, d := range tt.delays {
+				q.AddAfter("a", d)
+			}
+			if q.waitingLen() != 1 {
+				t.Fatalf("waiting = %d, want one entry per item", q.waitingLen())
+			}
+			eventually(t, "timer", clk.HasWaiters)
+			clk.Step(tt.readyAt - time.Millisecond)
+			if q.Len() != 0 {
+				t.Fatal("ready too early")
+			}
+			clk.Step(time.Millisecond)
+			eventually(t, "ready", func() bool { return q.Len() == 1 })
+			getN(t, q, 1)
+			// The later deadlines were merged away: nothing fires again.
+			clk.Step(time.Hour)
+			if q.waitingLen() != 0 || q.Len() != 0 {
+				t.Fatalf("waiting = %d, Len = %d after the merged deadline", q.waitingLen(), q.Len())
+			}
+		})
+	}
+}
+
+func TestAddAfterOrdersByDeadlineWithOneTimer(t *testing.T) {
+	clk := newFakeClock()
+	q := New(Options[int]{Clock: clk})
+	defer q.ShutDown()
+	// Added in scrambled order; must come out by deadline.
+	for _, i := range []int{5, 1, 9, 3, 7, 2, 8, 4, 6, 0} {
+		q.AddAfter(i, time.Duration(i+1)*time.Second)
+	}
+	eventually(t, "timer", clk.HasWaiters)
+	if n := clk.Waiters(); n != 1 {
+		t.Fatalf("%d timers for 10 delayed items, want 1 (one goroutine, one timer)", n)
+	}
+	var got []int
+	for want := range 10 {
+		eventually(t, "timer", clk.HasWaiters)
+		clk.Step(time.Second)
+		eventually(t, "next item", func() bool { return q.Len() == 1 })
+		item, _ := q.Get()
+		q.Done(item)
+		if item != want {
+			t.Fatalf("item %d came out at step %d", item, want)
+		}
+		got = append(got, item)
+	}
+	if len(got) != 10 {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func TestAddAfterNonPositiveIsImmediate(t *testing.T) {
+	for _, d := range []time.Duration{0, -time.Second} {
+		q := New(Options[string]{Clock: newFakeClock()})
+		q.AddAfter("a", d)
+		if q.Len() != 1 {
+			t.Fatalf("AddAfter(%v): Len = %d, want 1", d, q.Len())
+		}
+		q.ShutDown()
+	}
+}
+
+func TestAddAfterDroppedOnShutDown(t *testing.T) {
+	clk := newFakeClock()
+	q := New(Options[string]{Clock: clk})
+	q.AddAfter("a", time.Second)
+	eventually(t, "timer", clk.HasWaiters)
+	q.ShutDown() // waits for the delay goroutine to end
+	if clk.HasWaiters() {
+		t.Fatal("the delay goroutine left its timer behind")
+	}
+	clk.Step(time.Hour)
+	q.AddAfter("b", time.Second)
+	if _, shutdown := q.Get(); !shutdown {
+		t.Fatal("a delayed item was handed out after ShutDown")
+	}
+}
+
+func TestAddAfterEarlierItemWakesLoop(t *testing.T) {
+	clk := newFakeClock()
+	q := New(Options[string]{Clock: clk})
+	defer q.ShutDown()
+	q.AddAfter("late", time.Hour)
+	eventually(t, "timer", clk.HasWaiters)
+	q.AddAfter("soon", time.Second)
+	// The loop must re-arm its timer for the new earliest deadline.
+	eventually(t, "timer re-armed", func() bool {
+		clk.Step(0)
+		return q.Len() == 0 && clk.HasWaiters()
+	})
+	clk.Step(time.Second)
+	eventually(t, "soon ready", func() bool { return q.Len() == 1 })
+	if got, _ := q.Get(); got != "soon" {
+		t.Fatalf("got %q", got)
+	}
+}

@@ -1,0 +1,157 @@
+package workqueue
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+func TestPriorityOrder(t *testing.T) {
+	type add struct {
+		item string
+		prio int
+	}
+	tests := []struct {
+		name    string
+		noPrio  bool
+		adds    []add
+		want    []string
+		wantPri []int
+	}{
+		{
+			name:    "initial list behind live events",
+			adds:    []add{{"list-1", PriorityLow}, {"list-2", PriorityLow}, {"live-1", PriorityDefault}, {"list-3", PriorityLow}, {"live-2", PriorityDefault}},
+			want:    []string{"live-1", "live-2", "list-1", "list-2", "list-3"},
+			wantPri: []int{0, 0, PriorityLow, PriorityLow, PriorityLow},
+		},
+		{
+			name:    "re-add at higher priority moves the item up",
+			adds:    []add{{"a", PriorityLow}, {"b", PriorityLow}, {"c", PriorityDefault}, {"b", PriorityDefault}},
+			want:    []string{"c", "b", "a"},
+			wantPri: []int{0, 0, PriorityLow},
+		},
+		{
+			name:    "re-add at lower priority keeps the higher",
+			adds:    []add{{"a", PriorityDefault}, {"b", PriorityDefault}, {"a", PriorityLow}},
+			want:    []string{"a", "b"},
+			wantPri: []int{0, 0},
+		},
+		{
+			name:    "three levels",
+			adds:    []add{{"low", -5}, {"mid", 0}, {"high", 7}, {"low2", -5}, {"high2", 7}},
+			want:    []string{"high", "high2", "mid", "low", "low2"},
+			wantPri: []int{7, 7, 0, -5, -5},
+		},
+		{
+			name:    "priorities disabled: plain FIFO",
+			noPrio:  true,
+			adds:    []add{{"list-1", PriorityLow}, {"live-1", PriorityDefault}, {"list-2", PriorityLow}},
+			want:    []string{"list-1", "live-1", "list-2"},
+			wantPri: []int{0, 0, 0},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := New(Options[string]{DisablePriority: tt.noPrio})
+			defer q.ShutDown()
+			for _, a := range tt.adds {
+				q.AddWithOpts(AddOpts{Priority: a.prio}, a.item)
+			}
+			if q.Len() != len(tt.want) {
+				t.Fatalf("Len = %d, want %d", q.Len(), len(tt.want))
+			}
+			var got []string
+			var pris []int
+			for range tt.want {
+				item, p, _ := q.GetWithPriority()
+				q.Done(item)
+				got, pris = append(got, item), append(pris, p)
+			}
+			if !equal(got, tt.want) || !equal(pris, tt.wantPri) {
+				t.Fatalf("got %v %v, want %v %v", got, pris, tt.want, tt.wantPri)
+			}
+		})
+	}
+}
+
+func TestPriorityWhileProcessing(t *testing.T) {
+	q := New(Options[string]{})
+	defer q.ShutDown()
+	q.AddWithOpts(AddOpts{Priority: PriorityLow}, "a")
+	item, p, _ := q.GetWithPriority()
+	if p != PriorityLow {
+		t.Fatalf("priority %d", p)
+	}
+	q.AddWithOpts(AddOpts{Priority: PriorityLow}, "a")
+	q.AddWithOpts(AddOpts{Priority: PriorityDefault}, "a") // raises the held re-add
+	q.AddWithOpts(AddOpts{Priority: PriorityLow}, "b")
+	q.Done(item)
+	item, p, _ = q.GetWithPriority()
+	if item != "a" || p != PriorityDefault {
+		t.Fatalf("got %q at %d, want a re-queued at the highest priority it was added with", item, p)
+	}
+}
+
+func TestAddWithOptsDelayAndRateLimit(t *testing.T) {
+	clk := newFakeClock()
+	q := New(Options[string]{Clock: clk, RateLimiter: NewItemExponentialFailureRateLimiter[string](3*time.Second, time.Minute)})
+	defer q.ShutDown()
+	q.AddWithOpts(AddOpts{After: time.Second, Priority: PriorityLow}, "after", "after2")
+	q.AddWithOpts(AddOpts{RateLimited: true, After: time.Second}, "limited") // 3s from the limiter wins
+	q.AddWithOpts(AddOpts{}, "now")
+	if q.Len() != 1 || q.waitingLen() != 3 {
+		t.Fatalf("Len = %d, waiting = %d", q.Len(), q.waitingLen())
+	}
+	getN(t, q, 1)
+	eventually(t, "timer", clk.HasWaiters)
+	clk.Step(time.Second)
+	eventually(t, "after items", func() bool { return q.Len() == 2 })
+	_, p, _ := q.GetWithPriority()
+	if p != PriorityLow {
+		t.Fatalf("a delayed item lost its priority: %d", p)
+	}
+	eventually(t, "timer", clk.HasWaiters)
+	clk.Step(2 * time.Second)
+	eventually(t, "limited item", func() bool { return q.Len() == 2 })
+	if q.NumRequeues("limited") != 1 {
+		t.Fatalf("NumRequeues = %d", q.NumRequeues("limited"))
+	}
+}
+
+// TestPriorityConcurrent checks that raising priorities while workers run
+// neither loses nor duplicates items.
+func TestPriorityConcurrent(t *testing.T) {
+	q := New(Options[int]{})
+	const n = 500
+	var mu sync.Mutex
+	seen := map[int]int{}
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for {
+				item, shutdown := q.Get()
+				if shutdown {
+					return
+				}
+				mu.Lock()
+				seen[item]++
+				mu.Unlock()
+				q.Done(item)
+			}
+		})
+	}
+	for i := range n {
+		q.AddWithOpts(AddOpts{Priority: PriorityLow}, i)
+		q.AddWithOpts(AddOpts{Priority: i % 3}, i)
+	}
+	eventually(t, "all items", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(seen) == n
+	})
+	q.ShutDownWithDrain()
+	wg.Wait()
+	if q.Len() != 0 {
+		t.Fatalf("Len = %d after drain", q.Len())
+	}
+}
