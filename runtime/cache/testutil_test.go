@@ -229,3 +229,122 @@ func countRequests(srv *fake.Server[*corev1.Pod], verb string, match func(metav1
 	}
 	return n
 }
+
+// replayHandler applies the calls it receives onto a map, as a user's
+// handler would mirror the cache, and records every call that contradicts
+// the state built so far: an add of a present key, an update or delete of
+// an absent key, an update whose old object is not the last one delivered,
+// a resourceVersion going backwards, or a tombstone that is not the last
+// delivered object.
+type replayHandler struct {
+	mu         sync.Mutex
+	state      map[string]*corev1.Pod
+	violations []string
+	calls      int
+	// lastRV is the highest resourceVersion delivered per key (also after
+	// deletes), to check RVs never go backwards.
+	lastRV map[string]uint64
+}
+
+func newReplayHandler() *replayHandler {
+	return &replayHandler{state: map[string]*corev1.Pod{}, lastRV: map[string]uint64{}}
+}
+
+func rvOf(p *corev1.Pod) uint64 {
+	var n uint64
+	fmt.Sscan(p.ResourceVersion, &n)
+	return n
+}
+
+func (h *replayHandler) violate(format string, args ...any) {
+	if len(h.violations) < 20 {
+		h.violations = append(h.violations, fmt.Sprintf(format, args...))
+	}
+}
+
+func (h *replayHandler) advance(k string, p *corev1.Pod) {
+	rv := rvOf(p)
+	if rv < h.lastRV[k] {
+		h.violate("%s: resourceVersion went back from %d to %d", k, h.lastRV[k], rv)
+	}
+	h.lastRV[k] = max(h.lastRV[k], rv)
+}
+
+func (h *replayHandler) OnAdd(p *corev1.Pod, _ bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.calls++
+	k := key(p)
+	if old, ok := h.state[k]; ok {
+		h.violate("add %s@%s while %s is present", k, p.ResourceVersion, old.ResourceVersion)
+	}
+	h.advance(k, p)
+	h.state[k] = p
+}
+
+func (h *replayHandler) OnUpdate(old, p *corev1.Pod) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.calls++
+	k := key(p)
+	cur, ok := h.state[k]
+	switch {
+	case !ok:
+		h.violate("update %s@%s of an absent key", k, p.ResourceVersion)
+	case cur.ResourceVersion != old.ResourceVersion:
+		h.violate("update %s: old@%s but last delivered @%s", k, old.ResourceVersion, cur.ResourceVersion)
+	}
+	h.advance(k, p)
+	h.state[k] = p
+}
+
+func (h *replayHandler) OnDelete(p *corev1.Pod, unknown bool) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.calls++
+	k := key(p)
+	cur, ok := h.state[k]
+	switch {
+	case !ok:
+		h.violate("delete %s@%s of an absent key", k, p.ResourceVersion)
+	case unknown && cur.ResourceVersion != p.ResourceVersion:
+		h.violate("tombstone %s@%s but last delivered @%s", k, p.ResourceVersion, cur.ResourceVersion)
+	}
+	if !unknown {
+		h.advance(k, p)
+	}
+	delete(h.state, k)
+}
+
+// String renders the replayed state like storeString.
+func (h *replayHandler) String() string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	objs := make([]*corev1.Pod, 0, len(h.state))
+	for _, p := range h.state {
+		objs = append(objs, p)
+	}
+	return storeString(objs)
+}
+
+// Violations returns the contradictions seen so far.
+func (h *replayHandler) Violations() []string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]string(nil), h.violations...)
+}
+
+// Calls returns how many calls the handler received.
+func (h *replayHandler) Calls() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.calls
+}
+
+// has reports whether the replayed state holds key k at resourceVersion rv.
+func (h *replayHandler) has(k, rv string) bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	p, ok := h.state[k]
+	return ok && p.ResourceVersion == rv
+}

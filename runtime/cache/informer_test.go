@@ -1,0 +1,811 @@
+package cache_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	testingclock "k8s.io/utils/clock/testing"
+
+	"github.com/typedinformer/typedinformer/runtime/cache"
+	"github.com/typedinformer/typedinformer/runtime/fake"
+)
+
+// markerNS holds marker objects: once a handler has seen a marker created
+// after some changes, it has been handed every delta queued before it (a
+// new key goes to the back of the DeltaFIFO, and handlers get calls in
+// order).
+const markerNS = "zz-marker"
+
+var markerSeq atomic.Int64
+
+// barrier creates a new marker object and waits until h has seen it.
+func barrier(t testing.TB, srv *fake.Server[*corev1.Pod], hs ...*replayHandler) {
+	t.Helper()
+	m := create(t, srv, newPod(markerNS, fmt.Sprintf("m%d", markerSeq.Add(1))))
+	for _, h := range hs {
+		eventually(t, "the marker "+key(m), func() bool { return h.has(key(m), m.ResourceVersion) })
+	}
+}
+
+// relistAfter makes the informer miss changes: its watch expires while
+// lists fail, changes runs, then lists work again and the informer relists.
+func relistAfter(t testing.TB, srv *fake.Server[*corev1.Pod], changes func()) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := srv.WaitForWatchers(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	lists := countRequests(srv, "list", nil)
+	srv.FailLists(apierrors.NewServiceUnavailable("apiserver restarting"))
+	srv.ExpireWatches()
+	eventually(t, "a failed relist", func() bool { return countRequests(srv, "list", nil) > lists })
+	changes()
+	srv.ClearFaults()
+	if err := srv.WaitForWatchers(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func noViolations(t testing.TB, hs ...*replayHandler) {
+	t.Helper()
+	for i, h := range hs {
+		if v := h.Violations(); len(v) > 0 {
+			t.Fatalf("handler %d got contradictory calls: %q", i, v)
+		}
+	}
+}
+
+func TestInformer_InitialListAddsAreMarkedInitial(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	rec := newRecorder()
+	if _, err := inf.AddEventHandler(rec); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	create(t, srv, newPod("a", "p4"))
+	rec.waitEvent(t, "add a/p4@5 initial=false")
+	want := []string{"add a/p1@2 initial=true", "add a/p2@3 initial=true", "add a/p3@4 initial=true", "add a/p4@5 initial=false"}
+	if got := rec.Events(); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("events = %q, want %q", got, want)
+	}
+}
+
+func TestInformer_LateHandlerGetsSyntheticAddsInInitialList(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	run(t, inf)
+	waitSynced(t, inf)
+	update(t, srv, mustGet(t, srv, "a", "p2"))
+	waitStore(t, inf, "a/p1@2 a/p2@5 a/p3@4")
+
+	late := newRecorder()
+	reg, err := inf.AddEventHandler(late)
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitSynced(t, reg)
+	create(t, srv, newPod("a", "p9"))
+	late.waitEvent(t, "add a/p9@6 initial=false")
+	got := late.Events()
+	initial := sortedCopy(got[:len(got)-1])
+	want := []string{"add a/p1@2 initial=true", "add a/p2@5 initial=true", "add a/p3@4 initial=true"}
+	if fmt.Sprint(initial) != fmt.Sprint(want) {
+		t.Fatalf("late handler's first calls = %q, want synthetic adds %q", initial, want)
+	}
+}
+
+func mustGet(t testing.TB, srv *fake.Server[*corev1.Pod], ns, name string) *corev1.Pod {
+	t.Helper()
+	p, err := srv.Get(ns, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func sortedCopy(s []string) []string {
+	out := append([]string(nil), s...)
+	sort.Strings(out)
+	return out
+}
+
+// A handler joining while changes flow sees every object exactly once:
+// either in its synthetic adds or as a live event, never both or neither.
+func TestInformer_LateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
+	srv := fake.NewServer[*corev1.Pod]()
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	early := newReplayHandler()
+	if _, err := inf.AddEventHandler(early); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	stopWriting := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for i := 0; ; i++ {
+			select {
+			case <-stopWriting:
+				return
+			default:
+			}
+			name := fmt.Sprintf("p%d", i%20)
+			if p, err := srv.Get("a", name); err == nil {
+				if i%3 == 0 {
+					srv.Delete("a", name)
+				} else {
+					srv.Update(p)
+				}
+			} else {
+				srv.Create(newPod("a", name))
+			}
+		}
+	})
+	var late []*replayHandler
+	for i := 0; i < 5; i++ {
+		h := newReplayHandler()
+		if _, err := inf.AddEventHandler(h); err != nil {
+			t.Fatal(err)
+		}
+		late = append(late, h)
+		barrier(t, srv, h)
+	}
+	close(stopWriting)
+	wg.Wait()
+	all := append([]*replayHandler{early}, late...)
+	barrier(t, srv, all...)
+	want := serverString(srv)
+	for i, h := range all {
+		if got := h.String(); got != want {
+			t.Fatalf("handler %d replays to\n%s\nwant\n%s", i, got, want)
+		}
+	}
+	noViolations(t, all...)
+}
+
+func TestInformer_RegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	gate := make(chan struct{})
+	blocked := newRecorder()
+	blocked.hook = func(string, *corev1.Pod) { <-gate }
+	blockedReg, err := inf.AddEventHandler(blocked)
+	if err != nil {
+		t.Fatal(err)
+	}
+	freeReg, err := inf.AddEventHandler(newRecorder())
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	// The informer and the free handler sync while the blocked handler
+	// still holds its first initial item.
+	waitSynced(t, inf, freeReg)
+	if blockedReg.HasSynced() {
+		t.Fatal("registration synced before its handler returned from the initial adds")
+	}
+	close(gate)
+	waitSynced(t, blockedReg)
+	if blocked.Len() != 3 {
+		t.Fatalf("registration synced after %d of 3 initial adds", blocked.Len())
+	}
+
+	// A late handler's registration waits for its synthetic adds too.
+	lateGate := make(chan struct{})
+	late := newRecorder()
+	late.hook = func(string, *corev1.Pod) { <-lateGate }
+	lateReg, err := inf.AddEventHandler(late)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lateReg.HasSynced() {
+		t.Fatal("late registration synced before its synthetic adds were handled")
+	}
+	close(lateGate)
+	waitSynced(t, lateReg)
+	if late.Len() != 3 {
+		t.Fatalf("late registration synced after %d of 3 synthetic adds", late.Len())
+	}
+}
+
+func TestInformer_PanickingHandlerRecovered(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	panicky := newRecorder()
+	panicky.hook = func(kind string, p *corev1.Pod) {
+		if p.Name == "p2" || kind == "update" {
+			panic("handler bug on " + kind + " " + p.Name)
+		}
+	}
+	panickyReg, err := inf.AddEventHandler(panicky)
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := newReplayHandler()
+	if _, err := inf.AddEventHandler(other); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf, panickyReg)
+	update(t, srv, mustGet(t, srv, "a", "p1"))
+	create(t, srv, newPod("a", "p4"))
+	panicky.waitEvent(t, "add a/p4@6 initial=false")
+	barrier(t, srv, other)
+	if inf.IsStopped() {
+		t.Fatal("informer stopped after a handler panic")
+	}
+	want := []string{"add a/p1@2 initial=true", "add a/p3@4 initial=true", "add a/p4@6 initial=false"}
+	if got := panicky.Events(); fmt.Sprint(got[:3]) != fmt.Sprint(want) {
+		t.Fatalf("panicking handler's completed calls = %q, want %q", got, want)
+	}
+	if got, want := other.String(), serverString(srv); got != want {
+		t.Fatalf("other handler: %s, want %s", got, want)
+	}
+	noViolations(t, other)
+}
+
+func TestInformer_SlowHandlerDoesNotBlockOthers(t *testing.T) {
+	srv := fake.NewServer[*corev1.Pod]()
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	gate := make(chan struct{})
+	slow := newReplayHandler()
+	slowRec := newRecorder()
+	slowRec.hook = func(kind string, p *corev1.Pod) {
+		<-gate
+		switch kind {
+		case "add":
+			slow.OnAdd(p, false)
+		case "delete":
+			slow.OnDelete(p, false)
+		}
+	}
+	if _, err := inf.AddEventHandler(slowRec); err != nil {
+		t.Fatal(err)
+	}
+	fast := newReplayHandler()
+	if _, err := inf.AddEventHandler(fast); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	for i := 0; i < 100; i++ {
+		create(t, srv, newPod("a", fmt.Sprintf("p%03d", i)))
+	}
+	barrier(t, srv, fast)
+	// The store and the fast handler are complete while the slow handler
+	// is still stuck in its first call.
+	want := serverString(srv)
+	if got := storeString(inf.GetStore().List()); got != want {
+		t.Fatalf("store %s, want %s", got, want)
+	}
+	if fast.String() != want {
+		t.Fatalf("fast handler %s, want %s", fast.String(), want)
+	}
+	if slowRec.Len() != 0 {
+		t.Fatal("the slow handler was not blocked")
+	}
+	close(gate)
+	eventually(t, "the slow handler to catch up", func() bool { return slow.String() == want })
+	noViolations(t, fast, slow)
+}
+
+func TestInformer_HandlerCallsAreSerialAndInOrder(t *testing.T) {
+	srv := fake.NewServer[*corev1.Pod]()
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	var hs []*replayHandler
+	var inFlight [4]atomic.Int32
+	var overlap atomic.Bool
+	for i := range 4 {
+		h := newReplayHandler()
+		hs = append(hs, h)
+		wrapped := cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+			AddFunc: func(p *corev1.Pod, initial bool) {
+				if inFlight[i].Add(1) > 1 {
+					overlap.Store(true)
+				}
+				h.OnAdd(p, initial)
+				inFlight[i].Add(-1)
+			},
+			UpdateFunc: func(old, p *corev1.Pod) {
+				if inFlight[i].Add(1) > 1 {
+					overlap.Store(true)
+				}
+				h.OnUpdate(old, p)
+				inFlight[i].Add(-1)
+			},
+			DeleteFunc: func(p *corev1.Pod, unknown bool) {
+				if inFlight[i].Add(1) > 1 {
+					overlap.Store(true)
+				}
+				h.OnDelete(p, unknown)
+				inFlight[i].Add(-1)
+			},
+		}
+		if _, err := inf.AddEventHandler(wrapped); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	for i := 0; i < 300; i++ {
+		name := fmt.Sprintf("p%d", i%7)
+		if p, err := srv.Get("a", name); err == nil {
+			if i%5 == 0 {
+				del(t, srv, "a", name)
+			} else {
+				update(t, srv, p)
+			}
+		} else {
+			create(t, srv, newPod("a", name))
+		}
+	}
+	barrier(t, srv, hs...)
+	if overlap.Load() {
+		t.Fatal("a handler was called concurrently with itself")
+	}
+	noViolations(t, hs...)
+	for i, h := range hs {
+		if h.String() != serverString(srv) {
+			t.Fatalf("handler %d: %s, want %s", i, h.String(), serverString(srv))
+		}
+	}
+}
+
+func TestInformer_TombstoneReachesHandlerTyped(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	type deleted struct {
+		obj     *corev1.Pod
+		unknown bool
+	}
+	deletes := make(chan deleted, 10)
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+		DeleteFunc: func(p *corev1.Pod, unknown bool) { deletes <- deleted{p, unknown} },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	p2 := mustGet(t, srv, "a", "p2")
+	relistAfter(t, srv, func() { del(t, srv, "a", "p2") })
+	select {
+	case d := <-deletes:
+		if !d.unknown || d.obj.Name != "p2" || d.obj.ResourceVersion != p2.ResourceVersion || d.obj.Spec.NodeName != p2.Spec.NodeName {
+			t.Fatalf("OnDelete(%s@%s, finalStateUnknown=%t), want the last known p2@%s with finalStateUnknown",
+				key(d.obj), d.obj.ResourceVersion, d.unknown, p2.ResourceVersion)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("no OnDelete for the missed delete")
+	}
+	// A delete seen on the watch is not a tombstone.
+	del(t, srv, "a", "p3")
+	select {
+	case d := <-deletes:
+		if d.unknown || d.obj.Name != "p3" || d.obj.ResourceVersion != srv.ResourceVersion() {
+			t.Fatalf("OnDelete(%s@%s, %t), want p3 at the deletion's RV, known", key(d.obj), d.obj.ResourceVersion, d.unknown)
+		}
+	case <-time.After(waitLimit):
+		t.Fatal("no OnDelete for a watched delete")
+	}
+}
+
+func TestInformer_RelistTurnsReplacedIntoUpdatesAndAdds(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	rec := newRecorder()
+	h := newReplayHandler()
+	if _, err := inf.AddEventHandler(rec); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := inf.AddEventHandler(h); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	relistAfter(t, srv, func() {
+		update(t, srv, mustGet(t, srv, "a", "p1")) // 5
+		create(t, srv, newPod("a", "p4"))          // 6
+	})
+	barrier(t, srv, h)
+	got := rec.Events()[3:] // after the initial adds
+	want := []string{"update a/p1@2->5", "add a/p4@6 initial=false"}
+	if fmt.Sprint(got[:len(got)-1]) != fmt.Sprint(want) {
+		t.Fatalf("calls after the relist = %q, want %q then the marker", got, want)
+	}
+	noViolations(t, h)
+}
+
+func TestInformer_EqualRVUpdateIsResyncOnly(t *testing.T) {
+	clk := testingclock.NewFakeClock(time.Now())
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{
+		Reflector: cache.ReflectorOptions{Clock: clk, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond},
+	})
+	plain := newRecorder()
+	plainH := newReplayHandler()
+	resyncing := newRecorder()
+	for _, h := range []cache.ResourceEventHandler[*corev1.Pod]{plain, plainH} {
+		if _, err := inf.AddEventHandler(h); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := inf.AddEventHandlerWithResyncPeriod(resyncing, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	// Make the resyncing handler due: it gets Sync updates with equal RVs.
+	eventually(t, "the resync timer", clk.HasWaiters)
+	clk.Step(time.Hour)
+	resyncing.waitEvent(t, "update a/p3@4->4")
+	// A relist that finds p1..p3 unchanged and p2 changed: the unchanged
+	// objects come back with equal RVs, which only the handler being
+	// resynced receives.
+	stepper := stepWhileWaiting(clk, time.Millisecond)
+	relistAfter(t, srv, func() { update(t, srv, mustGet(t, srv, "a", "p2")) })
+	barrier(t, srv, plainH)
+	stepper()
+	for _, ev := range plain.Events() {
+		if strings.HasPrefix(ev, "update") && ev != "update a/p2@3->5" {
+			t.Fatalf("handler without resync got %q; all: %q", ev, plain.Events())
+		}
+	}
+	if !plain.has("update a/p2@3->5") {
+		t.Fatalf("the changed object did not reach the plain handler: %q", plain.Events())
+	}
+	if got := strings.Count(strings.Join(resyncing.Events(), "\n"), "update a/p1@2->2"); got != 2 {
+		t.Fatalf("resyncing handler got %d equal-RV updates of p1, want 2 (resync and relist): %q", got, resyncing.Events())
+	}
+	noViolations(t, plainH)
+}
+
+// stepWhileWaiting advances clk by step whenever something waits on it, so
+// that fake-clock backoffs elapse, until the returned stop is called.
+func stepWhileWaiting(clk *testingclock.FakeClock, step time.Duration) (stop func()) {
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(100 * time.Microsecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if clk.HasWaiters() {
+					clk.Step(step)
+				}
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+	}
+}
+
+func TestInformer_ResyncPeriodPerHandler(t *testing.T) {
+	clk := testingclock.NewFakeClock(time.Now())
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{
+		ResyncPeriod: 3 * time.Minute, // the default, for AddEventHandler
+		Reflector:    cache.ReflectorOptions{Clock: clk},
+	})
+	never, every1, every3 := newRecorder(), newRecorder(), newRecorder()
+	if _, err := inf.AddEventHandlerWithResyncPeriod(never, 0); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := inf.AddEventHandlerWithResyncPeriod(every1, time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := inf.AddEventHandler(every3); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	updates := func(r *recorder) int {
+		n := 0
+		for _, e := range r.Events() {
+			if strings.HasPrefix(e, "update") {
+				n++
+			}
+		}
+		return n
+	}
+	for minute := 1; minute <= 3; minute++ {
+		eventually(t, "the resync timer", clk.HasWaiters)
+		clk.Step(time.Minute)
+		eventually(t, fmt.Sprintf("resync %d of the 1-minute handler", minute), func() bool { return updates(every1) == 3*minute })
+	}
+	// Resync notifications are distributed to all due handlers at once, so
+	// the 3-minute handler has its batch by now.
+	eventually(t, "the 3-minute handler's resync", func() bool { return updates(every3) == 3 })
+	if n := updates(never); n != 0 {
+		t.Fatalf("handler without resync got %d updates", n)
+	}
+	for _, e := range every3.Events()[3:] {
+		var k, old, cur string
+		if _, err := fmt.Sscanf(strings.NewReplacer("@", " ", "->", " ").Replace(e), "update %s %s %s", &k, &old, &cur); err != nil || old != cur {
+			t.Fatalf("resync call %q is not an update with equal RVs", e)
+		}
+	}
+}
+
+func TestInformer_SetTransformAfterStartFails(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	strip := func(p *corev1.Pod) (*corev1.Pod, error) {
+		p.ManagedFields = nil
+		p.Annotations = map[string]string{"transformed": "yes"}
+		return p, nil
+	}
+	if err := inf.SetTransform(strip); err != nil {
+		t.Fatalf("SetTransform before start: %v", err)
+	}
+	if err := inf.SetWatchErrorHandler(func(context.Context, error) {}); err != nil {
+		t.Fatalf("SetWatchErrorHandler before start: %v", err)
+	}
+	run(t, inf)
+	eventually(t, "the informer to start", func() bool { return len(srv.Requests()) > 0 })
+	if err := inf.SetTransform(strip); err == nil || !strings.Contains(err.Error(), "pods") {
+		t.Fatalf("SetTransform after start: %v, want an error naming the informer", err)
+	}
+	if err := inf.SetWatchErrorHandler(func(context.Context, error) {}); err == nil {
+		t.Fatal("SetWatchErrorHandler after start succeeded")
+	}
+}
+
+func TestInformer_TransformAppliedBeforeStoreAndHandlers(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	if err := inf.SetTransform(func(p *corev1.Pod) (*corev1.Pod, error) {
+		p.ManagedFields = nil
+		p.Annotations = map[string]string{"transformed": "yes"}
+		return p, nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	seen := make(chan *corev1.Pod, 100)
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+		AddFunc:    func(p *corev1.Pod, _ bool) { seen <- p },
+		UpdateFunc: func(_, p *corev1.Pod) { seen <- p },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	p := newPod("a", "p4")
+	p.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}
+	create(t, srv, p)
+	waitStore(t, inf, "a/p1@2 a/p2@3 a/p3@4 a/p4@5")
+	for _, obj := range inf.GetStore().List() {
+		if obj.Annotations["transformed"] != "yes" || obj.ManagedFields != nil {
+			t.Fatalf("stored %s was not transformed", key(obj))
+		}
+	}
+	for i := 0; i < 4; i++ {
+		if obj := <-seen; obj.Annotations["transformed"] != "yes" {
+			t.Fatalf("handler got untransformed %s", key(obj))
+		}
+	}
+}
+
+func byNode(p *corev1.Pod) ([]string, error) { return []string{p.Spec.NodeName}, nil }
+
+func TestInformer_AddIndexersAfterStartReindexes(t *testing.T) {
+	srv := fake.NewServer[*corev1.Pod]()
+	for i, n := range []string{"n1", "n2", "n1"} {
+		p := newPod("a", fmt.Sprintf("p%d", i))
+		p.Spec.NodeName = n
+		create(t, srv, p)
+	}
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	run(t, inf)
+	waitSynced(t, inf)
+	if err := inf.AddIndexers(cache.Indexers[*corev1.Pod]{"node": byNode}); err != nil {
+		t.Fatal(err)
+	}
+	got, err := inf.GetIndexer().ByIndex("node", "n1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if storeString(got) != "a/p0@2 a/p2@4" {
+		t.Fatalf("ByIndex(node, n1) = %s", storeString(got))
+	}
+	p := newPod("a", "p3")
+	p.Spec.NodeName = "n1"
+	create(t, srv, p)
+	eventually(t, "the new pod indexed", func() bool {
+		got, _ := inf.GetIndexer().ByIndex("node", "n1")
+		return storeString(got) == "a/p0@2 a/p2@4 a/p3@5"
+	})
+	if err := inf.AddIndexers(cache.Indexers[*corev1.Pod]{"node": byNode}); err == nil || !strings.Contains(err.Error(), "node") {
+		t.Fatalf("adding an existing index: %v, want an error naming it", err)
+	}
+}
+
+func TestInformer_IndexFuncErrorIsReturnedNotPanicked(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	run(t, inf)
+	waitSynced(t, inf)
+	errBad := errors.New("no owner")
+	err := inf.AddIndexers(cache.Indexers[*corev1.Pod]{"owner": func(p *corev1.Pod) ([]string, error) {
+		if p.Name == "p2" {
+			return nil, errBad
+		}
+		return []string{"x"}, nil
+	}})
+	if !errors.Is(err, errBad) || !strings.Contains(err.Error(), "owner") {
+		t.Fatalf("AddIndexers = %v, want the index function's error naming the index", err)
+	}
+	if _, err := inf.GetIndexer().ByIndex("owner", "x"); err == nil {
+		t.Fatal("a failed AddIndexers left the index behind")
+	}
+	// The informer goes on.
+	create(t, srv, newPod("a", "p4"))
+	waitStore(t, inf, "a/p1@2 a/p2@3 a/p3@4 a/p4@5")
+}
+
+func TestInformer_FailingIndexFuncSkipsTheObjectAndTheInformerGoesOn(t *testing.T) {
+	srv := seedServer(t)
+	errBad := errors.New("cannot index")
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{
+		Reflector: fastReflector(),
+		Indexers: cache.Indexers[*corev1.Pod]{"picky": func(p *corev1.Pod) ([]string, error) {
+			if p.Name == "bad" {
+				return nil, errBad
+			}
+			return []string{p.Name}, nil
+		}},
+	})
+	run(t, inf)
+	waitSynced(t, inf)
+	create(t, srv, newPod("a", "bad"))
+	create(t, srv, newPod("a", "good"))
+	waitStore(t, inf, "a/good@6 a/p1@2 a/p2@3 a/p3@4")
+}
+
+func TestInformer_RemoveEventHandlerStopsDelivery(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	removed := newRecorder()
+	reg, err := inf.AddEventHandler(removed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := newReplayHandler()
+	if _, err := inf.AddEventHandler(kept); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf, reg)
+	if err := inf.RemoveEventHandler(reg); err != nil {
+		t.Fatal(err)
+	}
+	if err := inf.RemoveEventHandler(reg); err != nil {
+		t.Fatalf("removing twice: %v", err)
+	}
+	n := removed.Len()
+	create(t, srv, newPod("a", "p4"))
+	barrier(t, srv, kept)
+	if removed.Len() != n {
+		t.Fatalf("removed handler got %q", removed.Events()[n:])
+	}
+	if err := inf.RemoveEventHandler(foreignRegistration{}); err == nil {
+		t.Fatal("removing a foreign registration succeeded")
+	}
+}
+
+type foreignRegistration struct{}
+
+func (foreignRegistration) HasSynced() bool { return true }
+
+func TestInformer_AddHandlerAfterStopFails(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	if inf.IsStopped() {
+		t.Fatal("stopped before Run")
+	}
+	stop := run(t, inf)
+	waitSynced(t, inf)
+	stop()
+	if !inf.IsStopped() {
+		t.Fatal("IsStopped false after Run returned")
+	}
+	if _, err := inf.AddEventHandler(newRecorder()); err == nil {
+		t.Fatal("AddEventHandler on a stopped informer succeeded")
+	}
+	if _, err := inf.AddEventHandler(nil); err == nil {
+		t.Fatal("nil handler accepted")
+	}
+}
+
+func TestInformer_RunTwiceReturnsAtOnce(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	run(t, inf)
+	waitSynced(t, inf)
+	done := make(chan struct{})
+	go func() {
+		inf.Run(context.Background()) // must not block: already running
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(waitLimit):
+		t.Fatal("a second Run blocked")
+	}
+	if n := countRequests(srv, "list", nil); n != 1 {
+		t.Fatalf("the second Run listed again (%d lists)", n)
+	}
+}
+
+// Handlers added while the informer shuts down either fail or are started
+// and stopped cleanly; nothing races or panics (run with -race).
+func TestInformer_AddHandlerDuringShutdownIsSafe(t *testing.T) {
+	for round := 0; round < 20; round++ {
+		srv := seedServer(t)
+		inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+		stop := run(t, inf)
+		waitSynced(t, inf)
+		adding := make(chan struct{})
+		go func() {
+			defer close(adding)
+			for !inf.IsStopped() {
+				if _, err := inf.AddEventHandler(newRecorder()); err != nil {
+					return
+				}
+			}
+		}()
+		stop()
+		<-adding
+	}
+}
+
+func TestInformer_WatchErrorHandlerSeesListErrors(t *testing.T) {
+	srv := seedServer(t)
+	srv.FailNextList(apierrors.NewForbidden(srv.Resource(), "", errors.New("RBAC: no list")))
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	errs := &errorLog{}
+	if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	if !errs.matching(apierrors.IsForbidden) {
+		t.Fatalf("handler saw %s, want the Forbidden list error", errs)
+	}
+	if err := inf.LastError(); err != nil {
+		t.Fatalf("LastError after a good list = %v", err)
+	}
+}
+
+func TestInformer_LastSyncResourceVersionFollowsServer(t *testing.T) {
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+	if inf.LastSyncResourceVersion() != "" {
+		t.Fatal("RV before Run")
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	for i := 0; i < 5; i++ {
+		create(t, srv, newPod("b", fmt.Sprint(i)))
+	}
+	del(t, srv, "b", "0")
+	eventually(t, "the server's RV", func() bool { return inf.LastSyncResourceVersion() == srv.ResourceVersion() })
+}
