@@ -1,0 +1,60 @@
+package controller
+
+import (
+	"time"
+
+	"k8s.io/klog/v2"
+	"k8s.io/utils/clock"
+
+	"github.com/typedinformer/typedinformer/runtime/workqueue"
+)
+
+// Defaults of Options.
+const (
+	DefaultMaxConcurrentReconciles = 1
+	DefaultCacheSyncTimeout        = 2 * time.Minute
+)
+
+// Options configures New. The zero value gives the documented defaults.
+type Options struct {
+	// MaxConcurrentReconciles is the number of workers. Default 1.
+	MaxConcurrentReconciles int
+	// RateLimiter paces retries of failed and Requeue'd requests. Default
+	// workqueue.DefaultControllerRateLimiter (5ms doubling to 1000s per
+	// request, 10 qps / 100 burst overall).
+	RateLimiter workqueue.RateLimiter[Request]
+	// CacheSyncTimeout bounds how long Start waits for the watched
+	// informers to sync. Default 2 minutes.
+	CacheSyncTimeout time.Duration
+	// RecoverPanic recovers a panicking Reconcile, counts it and retries the
+	// request like an error. Default true; set to a false value to let
+	// panics crash the process.
+	RecoverPanic *bool
+	// Logger is the base logger; the controller adds "controller"=name.
+	// Default klog.Background().
+	Logger *klog.Logger
+	// Gate, when set, holds the workers after the caches synced until it is
+	// closed (e.g. by leader election). Events are queued meanwhile.
+	Gate <-chan struct{}
+	// PrioritizeLiveEvents queues objects of an informer's initial list at
+	// workqueue.PriorityLow, behind live events. Default true.
+	PrioritizeLiveEvents *bool
+	// Metrics receives reconcile metrics. Default: none.
+	Metrics Metrics
+	// QueueMetricsProvider receives the work queue's metrics, named after
+	// the controller. Default: none.
+	QueueMetricsProvider workqueue.MetricsProvider
+	// Clock drives the queue's delays and reconcile durations. Default: the
+	// real clock.
+	Clock clock.WithTicker
+	// NewQueue builds the work queue instead of workqueue.New. It is given
+	// the controller's name and the rate limiter (after defaulting).
+	NewQueue func(name string, rateLimiter workqueue.RateLimiter[Request]) workqueue.PriorityInterface[Request]
+}
+
+func isTrueOr(b *bool, def bool) bool {
+	if b == nil {
+		return def
+	}
+	return *b
+}
