@@ -1,0 +1,155 @@
+package generators
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+var update = flag.Bool("update", false, "regenerate the golden files under testdata/golden")
+
+// TestGolden generates the testdata API tree, which exercises every tag and
+// both scopes, and compares the result with testdata/golden. With -update
+// it rewrites the goldens instead (go test ./generators -update).
+func TestGolden(t *testing.T) {
+	res, err := Build(context.Background(), goldenOptions(goldenDir, goldenPkg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := res.Write(); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %d golden files, removed %d", res.ChangedCount(), len(res.Stale))
+		return
+	}
+	if !res.UpToDate() {
+		var diff bytes.Buffer
+		if err := res.Diff(&diff); err != nil {
+			t.Fatal(err)
+		}
+		t.Fatalf("goldens are out of date; run go test ./generators -update and review:\n%s", diff.String())
+	}
+}
+
+// TestGoldenShape checks what the tags must produce, independently of the
+// golden text.
+func TestGoldenShape(t *testing.T) {
+	res, err := Build(context.Background(), goldenOptions(t.TempDir(), "example.com/out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	type kinds struct{ informer, lister, namespaced bool }
+	got := map[string]kinds{}
+	for _, g := range res.Model.Groups {
+		for _, v := range g.Versions {
+			for _, typ := range v.Types {
+				got[g.GoName+v.GoName+"."+typ.Plural+"/"+typ.Resource] = kinds{typ.Informer, typ.Lister, typ.Namespaced}
+			}
+		}
+	}
+	want := map[string]kinds{
+		"ExampleV1.Widgets/widgets":               {true, true, true},
+		"ExampleV1.Gadgets/gadgets":               {true, true, false},  // tags in the detached block
+		"ExampleV1.Policies/policies":             {true, true, true},   // readonly
+		"ExampleV1.NodeMetricses/nodemetricses":   {true, true, false},  // onlyVerbs
+		"ExampleV1.ServiceMeshes/servicemeshes":   {false, true, true},  // skipVerbs=watch
+		"ExampleV1.Reports/reports":               {true, false, true},  // no get
+		"ExampleV1.Secrets/secrets":               {true, false, true},  // lister-gen=false
+		"ExampleV1.Hiddens/hiddens":               {false, true, false}, // informer-gen=false
+		"ExampleV1.Things/thingamajigs":           {true, true, true},   // resourceName
+		"ExampleV1.Endpoints/endpoints":           {true, true, true},   // default plural exception
+		"ExampleV1alpha1.Widgets/widgets":         {true, true, true},   //
+		"CertmanagerV1.Certificates/certificates": {true, true, true},   // hyphenated group label
+		"CoreV1.Pods/pods":                        {true, true, true},   // GroupName constant
+		"CoreV1.Nodes/nodes":                      {true, true, false},  //
+		"ThirdPartyV2beta1.Buckets/buckets":       {true, false, false}, // groupGoName, package lister-gen=false
+	}
+	for k, w := range want {
+		if g, ok := got[k]; !ok {
+			t.Errorf("missing %s", k)
+		} else if g != w {
+			t.Errorf("%s: got informer=%v lister=%v namespaced=%v, want %+v", k, g.informer, g.lister, g.namespaced, w)
+		}
+	}
+	for k := range got {
+		if _, ok := want[k]; !ok {
+			t.Errorf("unexpected %s (Review has noVerbs, skipped/v1 opts out)", k)
+		}
+	}
+	if res.GenclientPackages != 6 {
+		t.Errorf("GenclientPackages = %d, want 6", res.GenclientPackages)
+	}
+}
+
+// TestGoldenCompiles builds and vets the goldens, with the hand-written user
+// expansion file and the stand-in clientset, against the runtime packages.
+func TestGoldenCompiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go vet; skipped in -short mode")
+	}
+	cmd := exec.Command("go", "vet", "./testdata/golden/...", "./testdata/clientset/...", "./testdata/apis/...")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go vet on the goldens: %v\n%s", err, out)
+	}
+}
+
+// TestGenerateIntoEmptyDirMatchesGolden generates into a fresh directory
+// holding only the user's expansion file: the files must equal the goldens
+// byte for byte (so the goldens do not depend on their own history), and a
+// second run must change nothing.
+func TestGenerateIntoEmptyDirMatchesGolden(t *testing.T) {
+	ctx := context.Background()
+	out := filepath.Join(t.TempDir(), "golden")
+	const user = "listers/example/v1/widget_expansion.go"
+	data, err := os.ReadFile(filepath.Join(goldenDir, filepath.FromSlash(user)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, out, map[string]string{user: string(data)})
+
+	res, err := Generate(ctx, goldenOptions(out, goldenPkg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diffSnapshots(snapshot(t, goldenDir), snapshot(t, out)); d != "" {
+		t.Fatalf("fresh output differs from the goldens: %s", d)
+	}
+	if res.ChangedCount() != len(res.Files) {
+		t.Errorf("first run: %d of %d files changed, want all", res.ChangedCount(), len(res.Files))
+	}
+
+	again, err := Build(ctx, goldenOptions(out, goldenPkg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.UpToDate() {
+		t.Errorf("second run is not up to date: %d changed, %d stale", again.ChangedCount(), len(again.Stale))
+	}
+	for i := range res.Files {
+		if !bytes.Equal(res.Files[i].Content, again.Files[i].Content) {
+			t.Errorf("%s differs between two runs", res.Files[i].Path)
+		}
+	}
+}
+
+// TestExpansionNeverClobbersUser checks that expansion_generated.go leaves
+// out exactly the interfaces declared in hand-written files.
+func TestExpansionNeverClobbersUser(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(goldenDir, "listers", "example", "v1", "expansion_generated.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := string(data)
+	if strings.Contains(src, "type WidgetListerExpansion ") {
+		t.Error("expansion_generated.go redeclares WidgetListerExpansion, which widget_expansion.go declares")
+	}
+	if !strings.Contains(src, "type WidgetNamespaceListerExpansion interface{}") {
+		t.Error("expansion_generated.go lacks WidgetNamespaceListerExpansion")
+	}
+}

@@ -1,0 +1,104 @@
+package generators
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+const (
+	thisModule   = "github.com/typedinformer/typedinformer"
+	goldenDir    = "testdata/golden"
+	goldenPkg    = thisModule + "/generators/testdata/golden"
+	testdataPkgs = "./testdata/apis/..."
+	clientsetPkg = thisModule + "/generators/testdata/clientset/versioned"
+	headerFile   = "testdata/boilerplate.go.txt"
+)
+
+// fixedNow is the clock of every test run: new files get the year 2026.
+func fixedNow() time.Time { return time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC) }
+
+// goldenOptions generates the testdata API tree into outDir (import path outPkg).
+func goldenOptions(outDir, outPkg string) Options {
+	return Options{
+		Patterns:                  []string{testdataPkgs},
+		OutputDir:                 outDir,
+		OutputPkg:                 outPkg,
+		VersionedClientsetPackage: clientsetPkg,
+		HeaderFile:                headerFile,
+		Now:                       fixedNow,
+	}
+}
+
+// snapshot returns every file under dir with its content, keyed by the
+// slash-separated relative path; directories are keyed with a trailing "/".
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			out[rel+"/"] = ""
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[rel] = string(data)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// writeTree writes files (slash-separated relative path → content) under dir.
+func writeTree(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for rel, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// copyTree copies the files under src into dst.
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	files := map[string]string{}
+	for rel, content := range snapshot(t, src) {
+		if rel[len(rel)-1] != '/' {
+			files[rel] = content
+		}
+	}
+	writeTree(t, dst, files)
+}
+
+// equalSnapshots reports the first difference between two snapshots.
+func diffSnapshots(a, b map[string]string) string {
+	for k, v := range a {
+		if w, ok := b[k]; !ok {
+			return "removed: " + k
+		} else if v != w {
+			return "changed: " + k
+		}
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			return "added: " + k
+		}
+	}
+	return ""
+}
