@@ -59,6 +59,9 @@ func TestCompactionForcesRelist(t *testing.T) {
 	if !calls.sawExpired() {
 		t.Errorf("no list or watch failed with 410 after compacting etcd at %d past resourceVersion %d; errors: %v", rev, watchedRV, calls.errors())
 	}
+	for _, err := range calls.errors() {
+		t.Logf("list/watch error after the compaction: %v", err)
+	}
 	relists := calls.listCalls()[listsBefore:]
 	pages := 0
 	for _, l := range relists {
@@ -69,6 +72,7 @@ func TestCompactionForcesRelist(t *testing.T) {
 	if want := (len(s.existing) + 1) / 10; pages < want {
 		t.Errorf("relist took %d successful list calls at page size 10, want at least %d: %+v", pages, want, relists)
 	}
+	t.Logf("relisted in %d pages after compacting etcd at %d past resourceVersion %d", pages, rev, watchedRV)
 	eventually(t, time.Minute, "cache still equals the server", func() error {
 		return matchesServer(ctx, s.inf.GetStore(), s.o)
 	})

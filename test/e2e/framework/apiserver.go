@@ -50,6 +50,10 @@ func newAPIServer(cfg apiserverConfig, name string) (*APIServer, error) {
 		"--etcd-servers=" + cfg.etcdURL,
 		"--bind-address=127.0.0.1",
 		"--advertise-address=127.0.0.1",
+		// The loopback advertise address is only allowed without endpoint
+		// reconciliation; nothing here needs the kubernetes Service's
+		// endpoints, and extra apiservers would fight over them.
+		"--endpoint-reconciler-type=none",
 		"--secure-port=" + strconv.Itoa(port),
 		"--cert-dir=" + certDir,
 		"--tls-cert-file=" + cfg.pki.serverCert,
@@ -66,6 +70,9 @@ func newAPIServer(cfg apiserverConfig, name string) (*APIServer, error) {
 		// PodTemplates skip the watch cache, so their watches reach etcd and
 		// an etcd compaction past a watch's resourceVersion shows as 410.
 		"--watch-cache-sizes=podtemplates#0",
+		// End open watches on shutdown instead of letting them hold the
+		// HTTP server open until its 60s shutdown timeout.
+		"--shutdown-watch-termination-grace-period=2s",
 		"--profiling=false",
 		"--v=1",
 	}

@@ -57,32 +57,38 @@ type Cluster struct {
 // Start starts etcd and kube-apiserver and waits until both are ready. On
 // error everything already started is stopped and the work dir removed.
 // extraArgs are appended to kube-apiserver's flags.
-func Start(ctx context.Context, bins Binaries, extraArgs ...string) (c *Cluster, err error) {
+func Start(ctx context.Context, bins Binaries, extraArgs ...string) (*Cluster, error) {
 	dir, err := os.MkdirTemp(os.Getenv(WorkDirEnv), "typedinformer-e2e-")
 	if err != nil {
 		return nil, fmt.Errorf("creating the work dir: %w", err)
 	}
-	c = &Cluster{Dir: dir, Kubeconfig: filepath.Join(dir, "kubeconfig")}
-	defer func() {
-		if err != nil {
-			_ = c.Stop()
+	c := &Cluster{Dir: dir, Kubeconfig: filepath.Join(dir, "kubeconfig")}
+	if err := c.start(ctx, bins, extraArgs); err != nil {
+		if stopErr := c.Stop(); stopErr != nil {
+			err = errors.Join(err, stopErr)
 		}
-	}()
+		return nil, err
+	}
+	return c, nil
+}
+
+func (c *Cluster) start(ctx context.Context, bins Binaries, extraArgs []string) error {
+	dir := c.Dir
 	p, err := newPKI(dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	adminToken, userToken := randomToken(), randomToken()
 	tokenFile := filepath.Join(dir, "tokens.csv")
 	tokens := fmt.Sprintf("%s,%s,%s,\"system:masters\"\n%s,%s,%s\n",
 		adminToken, AdminUser, AdminUser, userToken, UnprivilegedUser, UnprivilegedUser)
 	if err := os.WriteFile(tokenFile, []byte(tokens), 0o600); err != nil {
-		return nil, fmt.Errorf("writing the token file: %w", err)
+		return fmt.Errorf("writing the token file: %w", err)
 	}
 	c.userToken = userToken
 	c.Etcd, err = startEtcd(ctx, bins.Etcd, dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c.cfg = apiserverConfig{
 		bin: bins.KubeAPIServer, dir: dir, etcdURL: c.Etcd.URL, pki: p,
@@ -90,18 +96,15 @@ func Start(ctx context.Context, bins Binaries, extraArgs ...string) (c *Cluster,
 	}
 	a, err := newAPIServer(c.cfg, "kube-apiserver")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	c.mu.Lock()
 	c.apiserver = a
 	c.mu.Unlock()
 	if err := a.start(ctx); err != nil {
-		return nil, err
+		return err
 	}
-	if err := c.writeKubeconfig(); err != nil {
-		return nil, err
-	}
-	return c, nil
+	return c.writeKubeconfig()
 }
 
 func randomToken() string {
