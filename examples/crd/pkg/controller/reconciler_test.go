@@ -18,6 +18,7 @@ import (
 
 	opsv1 "github.com/typedinformer/typedinformer/examples/crd/apis/ops/v1"
 	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
+	"github.com/typedinformer/typedinformer/examples/crd/pkg/fakecluster"
 	samplesfake "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
 )
 
@@ -31,6 +32,7 @@ type testEnv struct {
 func newEnv(t *testing.T, kubeObjs []runtime.Object, sampleObjs ...runtime.Object) *testEnv {
 	t.Helper()
 	e := &testEnv{kube: kubefake.NewClientset(kubeObjs...), samples: samplesfake.NewSimpleClientset(sampleObjs...)}
+	fakecluster.Simulate(e.kube, e.samples)
 	e.inf = NewInformers(e.kube, e.samples, 0)
 	e.r = NewReconciler(e.kube, e.samples, e.inf)
 	ctx, cancel := context.WithCancel(context.Background())
