@@ -173,8 +173,8 @@ feed:
 			}
 			pp.Types = append(pp.Types, f.Types...)
 		}
-		if !hasGenclient(pp.Types) {
-			continue
+		if len(pp.Types) == 0 {
+			continue // no type carries a +genclient tag
 		}
 		if docFile != nil {
 			pp.Tags = docFile.Comments
@@ -190,11 +190,6 @@ feed:
 		out = append(out, pp)
 	}
 	return out, nil
-}
-
-// hasGenclient reports whether any type carries a +genclient tag of any kind.
-func hasGenclient(ts []parsedType) bool {
-	return len(ts) > 0
 }
 
 // firstError returns the InputError with the smallest position, else the

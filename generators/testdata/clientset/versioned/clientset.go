@@ -10,17 +10,14 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
-
-	certmanagerv1 "github.com/typedinformer/typedinformer/generators/testdata/apis/cert-manager/v1"
-	corev1 "github.com/typedinformer/typedinformer/generators/testdata/apis/core/v1"
-	examplev1 "github.com/typedinformer/typedinformer/generators/testdata/apis/example/v1"
-	examplev1alpha1 "github.com/typedinformer/typedinformer/generators/testdata/apis/example/v1alpha1"
-	thirdpartyv2beta1 "github.com/typedinformer/typedinformer/generators/testdata/apis/thirdparty/v2beta1"
 )
 
-// ListWatcher is the part of a client-gen resource client that informers use.
-type ListWatcher[L runtime.Object] interface {
-	List(ctx context.Context, opts metav1.ListOptions) (L, error)
+// ListWatcher is the part of a client-gen resource client that informers
+// use. client-gen's List returns the typed list (*FooList); returning it as a
+// runtime.Object here keeps the generated calls compiling the same way and
+// lets Fake serve lists from the runtime's fake server.
+type ListWatcher interface {
+	List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 }
 
@@ -35,33 +32,33 @@ type Interface interface {
 
 // ExampleV1Interface is the example.com/v1 client.
 type ExampleV1Interface interface {
-	Widgets(namespace string) ListWatcher[*examplev1.WidgetList]
-	Gadgets() ListWatcher[*examplev1.GadgetList]
-	Policies(namespace string) ListWatcher[*examplev1.PolicyList]
-	NodeMetricses() ListWatcher[*examplev1.NodeMetricsList]
-	Reports(namespace string) ListWatcher[*examplev1.ReportList]
-	Secrets(namespace string) ListWatcher[*examplev1.SecretList]
-	Things(namespace string) ListWatcher[*examplev1.ThingList]
-	Endpoints(namespace string) ListWatcher[*examplev1.EndpointsList]
+	Widgets(namespace string) ListWatcher
+	Gadgets() ListWatcher
+	Policies(namespace string) ListWatcher
+	NodeMetricses() ListWatcher
+	Reports(namespace string) ListWatcher
+	Secrets(namespace string) ListWatcher
+	Things(namespace string) ListWatcher
+	Endpoints(namespace string) ListWatcher
 }
 
 // ExampleV1alpha1Interface is the example.com/v1alpha1 client.
 type ExampleV1alpha1Interface interface {
-	Widgets(namespace string) ListWatcher[*examplev1alpha1.WidgetList]
+	Widgets(namespace string) ListWatcher
 }
 
 // CertmanagerV1Interface is the cert-manager.example.io/v1 client.
 type CertmanagerV1Interface interface {
-	Certificates(namespace string) ListWatcher[*certmanagerv1.CertificateList]
+	Certificates(namespace string) ListWatcher
 }
 
 // CoreV1Interface is the core/v1 client.
 type CoreV1Interface interface {
-	Pods(namespace string) ListWatcher[*corev1.PodList]
-	Nodes() ListWatcher[*corev1.NodeList]
+	Pods(namespace string) ListWatcher
+	Nodes() ListWatcher
 }
 
 // ThirdPartyV2beta1Interface is the things.example.org/v2beta1 client.
 type ThirdPartyV2beta1Interface interface {
-	Buckets() ListWatcher[*thirdpartyv2beta1.BucketList]
+	Buckets() ListWatcher
 }

@@ -1,0 +1,35 @@
+// Package generators turns Kubernetes API packages into typed shared
+// informers, listers and an informer factory for the typedinformer runtime.
+// It is the engine behind cmd/informer-gen.
+//
+// # Pipeline
+//
+// Build runs these steps and keeps the result in memory; Result.Write puts
+// it on disk and Result.Diff compares it with the disk:
+//
+//  1. resolve: patterns naming directories ("./apis/...") are walked
+//     directly, with import paths taken from the nearest go.mod; other
+//     patterns go to one `go list -find` call. Nothing is type-checked and
+//     no dependency is loaded.
+//  2. parse: the files of every package are read concurrently; only files
+//     that mention +genclient, +groupName or declare GroupName (and doc.go)
+//     are parsed, with go/parser, for their syntax and comments.
+//  3. model: client-gen's tags decide which types get an informer (list and
+//     watch verbs) and a lister (list and get); group, version and plural
+//     names are client-gen's (see Group.GoName, Type.Plural).
+//  4. plan and render: the templates of package templates are executed per
+//     file, concurrently, prefixed by the header and GeneratedMarker, and
+//     gofmt'ed with go/format.
+//
+// # Stable output
+//
+// Output is sorted and byte-identical across runs and machines. The header
+// (Options.HeaderFile) has its "YEAR" replaced by the year found in the
+// existing file at the same path when that file starts with the same header,
+// else by the year of Options.Now: regenerating never churns the year.
+//
+// # Errors
+//
+// Problems with the input are *InputError values naming file:line; they are
+// all detected before anything is written.
+package generators
