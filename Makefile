@@ -1,27 +1,75 @@
 # typedinformer: build, test and check the toolchain.
-# Every target installs what it needs through the Go toolchain; nothing else is assumed.
+# Every target installs what it needs through the Go toolchain and the hack/
+# scripts; a fresh machine needs only Go, make, gcc, git, openssl, curl, jq.
 
 GO ?= go
-PKGS := ./...
+EXAMPLE := examples/crd
+# Modules besides the main one, each with its own go.mod.
+SUBMODULES := $(EXAMPLE) test/corpus test/e2e bench
 
-.PHONY: all build test unit lint vet fmt-check
+.PHONY: all build test unit examples verify corpus e2e bench bench-smoke demo \
+        generate goldens lint vet fmt-check clean
 
 all: build test
 
+## build: compile every module and put informer-gen into bin/.
 build:
-	$(GO) build $(PKGS)
+	$(GO) build ./...
+	$(GO) build -o bin/informer-gen ./cmd/informer-gen
+	for m in $(SUBMODULES); do (cd $$m && $(GO) build ./...) || exit 1; done
 
-## test: everything CI runs: lint, then the race-enabled unit tests.
-test: lint unit
+## test: everything CI runs. Lint, race-enabled unit tests, the example CRD
+## repo's tests, verify-codegen (stale generated code fails), the k8s.io/api
+## corpus build, the real-apiserver e2e suite and one pass of every benchmark.
+test: lint unit examples verify corpus e2e bench-smoke
 
 unit:
-	$(GO) test -race -count=1 $(PKGS)
+	$(GO) test -race -count=1 ./...
+
+examples:
+	cd $(EXAMPLE) && $(GO) test -race -count=1 ./...
+
+## verify: fail with a diff if any generated file is out of date.
+verify:
+	$(EXAMPLE)/hack/verify-codegen.sh
+	$(GO) test -count=1 -run 'Golden' ./generators/
+
+## corpus: informer-gen over all of k8s.io/api, built and vetted against client-go.
+corpus:
+	cd test/corpus && $(GO) test -count=1 ./...
+
+## e2e: against a real kube-apiserver and etcd (built once, cached by version).
+e2e:
+	hack/e2e.sh
+
+## bench: the side-by-side suite; writes docs/benchmarks.md.
+bench:
+	hack/bench.sh
+
+bench-smoke:
+	hack/bench.sh -smoke
+
+## demo: the example controller on its embedded fake cluster.
+demo:
+	cd $(EXAMPLE) && $(GO) run ./cmd/foo-controller
+
+## generate: regenerate the example repo's code.
+generate:
+	$(EXAMPLE)/hack/update-codegen.sh
+
+## goldens: regenerate informer-gen's golden files (review the diff!).
+goldens:
+	$(GO) test -count=1 -run 'Golden' ./generators/ -update
 
 lint: vet fmt-check
 
 vet:
-	$(GO) vet $(PKGS)
+	$(GO) vet ./...
+	for m in $(SUBMODULES); do (cd $$m && $(GO) vet ./...) || exit 1; done
 
 fmt-check:
 	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/testdata/')); \
 	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+
+clean:
+	rm -rf bin
