@@ -44,14 +44,13 @@ func TestKubeAPICorpus(t *testing.T) {
 		t.Skip("builds k8s.io/client-go/kubernetes; skipped in -short mode")
 	}
 	ctx := context.Background()
-	// A fixed directory name keeps the import paths, and so the build cache,
-	// the same from run to run.
-	const name = "zz_gen"
-	dir := filepath.Join(".", name)
-	if err := os.RemoveAll(dir); err != nil {
+	// A directory of its own, so that concurrent runs do not collide.
+	dir, err := os.MkdirTemp(".", "zz_gen_")
+	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
+	name := filepath.Base(dir)
 
 	res, err := generators.Generate(ctx, kubeOptions(dir, modulePath+"/"+name))
 	if err != nil {
@@ -73,10 +72,12 @@ func TestKubeAPICorpus(t *testing.T) {
 	}
 
 	for _, args := range [][]string{{"build", "./" + name + "/..."}, {"vet", "./" + name + "/..."}} {
+		start := time.Now()
 		cmd := exec.CommandContext(ctx, "go", args...)
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
+		t.Logf("go %s: %v", strings.Join(args, " "), time.Since(start).Round(time.Millisecond))
 	}
 
 	compareWithClientGo(t, dir)
