@@ -94,7 +94,8 @@ them: ./apis/..., example.com/repo/apis/foo/v1) and writes, in one run:
 
 Types are selected with client-gen's tags: +genclient, +genclient:nonNamespaced,
 :noVerbs, :onlyVerbs=, :skipVerbs=, :readonly; a type gets an informer when it
-has the list and watch verbs and a lister when it has list and get.
+has the list and watch verbs and a lister when it has list and get (an
+informer without a lister has no Lister method).
 +k8s:informer-gen=false and +k8s:lister-gen=false (in doc.go or on a type) opt
 out; +resourceName= overrides the REST resource. The group comes from
 +groupName= in doc.go (or the package's GroupName constant), its Go name from
@@ -119,6 +120,7 @@ other failure.`,
 			return runGenerate(cmd.Context(), f, args, stderr)
 		},
 	}
+	root.CompletionOptions.DisableDefaultCmd = true
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
@@ -129,7 +131,7 @@ other failure.`,
 	pf.StringVar(&f.opts.VersionedClientsetPackage, "versioned-clientset-package", "", "Go import path of the client-gen clientset the informers list and watch through (required)")
 	pf.StringVar(&f.opts.ListersPackage, "listers-package", "", "Go import path to generate the listers into (default <output-pkg>/listers)")
 	pf.StringVar(&f.opts.HeaderFile, "go-header-file", "", "file whose text heads every generated file; \"YEAR\" in it becomes the year of the existing file, else the current year")
-	pf.StringSliceVar(&f.opts.PluralExceptions, "plural-exceptions", nil, "comma-separated Type:PluralType entries, added to the default Endpoints:Endpoints (an entry for the same type replaces it)")
+	pf.StringSliceVar(&f.opts.PluralExceptions, "plural-exceptions", generators.DefaultPluralExceptions, "comma-separated Type:PluralType entries for plurals client-gen was told about; Endpoints:Endpoints always applies unless an entry for Endpoints replaces it")
 	pf.BoolVar(&f.opts.SingleDirectory, "single-directory", false, "put the informers directly into --output-dir, without informers/externalversions/")
 	pf.IntVarP(&f.verbosity, "verbose", "v", 0, "log progress on stderr: -v for steps, -v=2 for every group-version")
 	pf.Lookup("verbose").NoOptDefVal = "1"
