@@ -1,6 +1,40 @@
 // Command informer-gen generates typed shared informers, listers and an
 // informer factory for Kubernetes API packages, in one run, on top of the
-// typedinformer runtime. See `informer-gen --help`.
+// typedinformer runtime.
+//
+// Usage:
+//
+//	informer-gen [generate] PATTERNS... --output-dir DIR --output-pkg PKG \
+//	    --versioned-clientset-package CLIENTSET [--listers-package PKG] \
+//	    [--go-header-file FILE] [--plural-exceptions T:P,...] [--single-directory] [-v]
+//	informer-gen verify PATTERNS... (same flags)
+//	informer-gen version
+//
+// See `informer-gen --help` for the tags it reads and its exit codes.
+//
+// # Coming from k8s.io/code-generator
+//
+// The flags are those of upstream informer-gen and lister-gen, and the
+// output has upstream's shape, so code ports by swapping imports. The
+// differences:
+//
+//   - One run writes informers and listers: <output-dir>/informers/externalversions
+//     and <output-dir>/listers (or --listers-package).
+//   - Informer() returns the runtime's typed cache.SharedIndexInformer[*T];
+//     there are no Typed*/To* adapter variants and no internal versions.
+//   - A type gets a lister only when it has the list and get verbs (upstream
+//     lister-gen also emits listers for +genclient:noVerbs types); an
+//     informer whose type has no lister has no Lister method.
+//   - +k8s:informer-gen=false and +k8s:lister-gen=false work on a type as well
+//     as on a package.
+//   - The group comes from +groupName, or from the package's GroupName
+//     constant, never from the directory alone.
+//   - ForResource matches literal GroupVersionResources, so API packages need
+//     no SchemeGroupVersion variable.
+//   - Listers' NotFound errors name the plural resource ("widgets"), as the
+//     API server does.
+//   - Endpoints:Endpoints is a default plural exception.
+//   - An unknown verb in +genclient:onlyVerbs or :skipVerbs is an error.
 package main
 
 import (
