@@ -40,9 +40,9 @@ type certificateInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewCertificateInformer returns a new, unshared informer of Certificates in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewCertificateInformer returns a new, unshared informer of Certificates in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewCertificateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*certmanagerv1.Certificate]) cache.SharedIndexInformer[*certmanagerv1.Certificate] {
 	return NewFilteredCertificateInformer(client, namespace, resyncPeriod, indexers, nil)
 }

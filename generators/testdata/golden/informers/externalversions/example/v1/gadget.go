@@ -40,8 +40,9 @@ type gadgetInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewGadgetInformer returns a new, unshared informer of Gadgets. Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewGadgetInformer returns a new, unshared informer of Gadgets.
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Gadget]) cache.SharedIndexInformer[*examplev1.Gadget] {
 	return NewFilteredGadgetInformer(client, resyncPeriod, indexers, nil)
 }

@@ -40,8 +40,9 @@ type nodeMetricsInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewNodeMetricsInformer returns a new, unshared informer of NodeMetricses. Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewNodeMetricsInformer returns a new, unshared informer of NodeMetricses.
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewNodeMetricsInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.NodeMetrics]) cache.SharedIndexInformer[*examplev1.NodeMetrics] {
 	return NewFilteredNodeMetricsInformer(client, resyncPeriod, indexers, nil)
 }

@@ -40,9 +40,9 @@ type policyInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewPolicyInformer returns a new, unshared informer of Policies in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewPolicyInformer returns a new, unshared informer of Policies in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Policy]) cache.SharedIndexInformer[*examplev1.Policy] {
 	return NewFilteredPolicyInformer(client, namespace, resyncPeriod, indexers, nil)
 }

@@ -37,9 +37,9 @@ type reportInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewReportInformer returns a new, unshared informer of Reports in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewReportInformer returns a new, unshared informer of Reports in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewReportInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Report]) cache.SharedIndexInformer[*examplev1.Report] {
 	return NewFilteredReportInformer(client, namespace, resyncPeriod, indexers, nil)
 }

@@ -40,9 +40,9 @@ type thingInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewThingInformer returns a new, unshared informer of Things in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewThingInformer returns a new, unshared informer of Things in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Thing]) cache.SharedIndexInformer[*examplev1.Thing] {
 	return NewFilteredThingInformer(client, namespace, resyncPeriod, indexers, nil)
 }

@@ -40,9 +40,9 @@ type widgetInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewWidgetInformer returns a new, unshared informer of Widgets in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewWidgetInformer returns a new, unshared informer of Widgets in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Widget]) cache.SharedIndexInformer[*examplev1.Widget] {
 	return NewFilteredWidgetInformer(client, namespace, resyncPeriod, indexers, nil)
 }

@@ -37,8 +37,9 @@ type bucketInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewBucketInformer returns a new, unshared informer of Buckets. Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewBucketInformer returns a new, unshared informer of Buckets.
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewBucketInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*thirdpartyv2beta1.Bucket]) cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket] {
 	return NewFilteredBucketInformer(client, resyncPeriod, indexers, nil)
 }
