@@ -153,3 +153,30 @@ func TestExpansionNeverClobbersUser(t *testing.T) {
 		t.Error("expansion_generated.go lacks WidgetNamespaceListerExpansion")
 	}
 }
+
+// TestImportPathPatterns resolves the testdata packages by import path
+// (through go list) instead of by directory: the output must be the same.
+func TestImportPathPatterns(t *testing.T) {
+	ctx := context.Background()
+	byDir, err := Build(ctx, goldenOptions(goldenDir, goldenPkg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := goldenOptions(goldenDir, goldenPkg)
+	opts.Patterns = nil
+	for _, p := range []string{"cert-manager/v1", "core/v1", "example/v1", "example/v1alpha1", "thirdparty/v2beta1", "skipped/v1"} {
+		opts.Patterns = append(opts.Patterns, thisModule+"/generators/testdata/apis/"+p)
+	}
+	byPath, err := Build(ctx, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(byPath.Files) != len(byDir.Files) {
+		t.Fatalf("%d files by import path, %d by directory", len(byPath.Files), len(byDir.Files))
+	}
+	for i := range byDir.Files {
+		if byPath.Files[i].Path != byDir.Files[i].Path || !bytes.Equal(byPath.Files[i].Content, byDir.Files[i].Content) {
+			t.Errorf("%s differs between import-path and directory patterns", byDir.Files[i].Path)
+		}
+	}
+}

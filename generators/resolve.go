@@ -221,9 +221,11 @@ func modulePath(gomod []byte) string {
 // goList resolves import-path patterns with `go list -e -find`, which names
 // packages and their files without resolving dependencies.
 func goList(ctx context.Context, workDir string, patterns []string) ([]inputPackage, error) {
-	const sep, fileSep = "\x1f", "\x1e"
+	// Fields, file names and records get separators that cannot occur in
+	// them; a package error may span lines.
+	const sep, fileSep, recordSep = "\x1f", "\x1e", "\x1d\n"
 	args := append([]string{"list", "-e", "-find", "-f",
-		"{{.ImportPath}}" + sep + "{{.Dir}}" + sep + "{{join .GoFiles \"" + fileSep + "\"}}" + sep + "{{if .Error}}{{.Error}}{{end}}"}, patterns...)
+		"{{.ImportPath}}" + sep + "{{.Dir}}" + sep + "{{join .GoFiles \"" + fileSep + "\"}}" + sep + "{{if .Error}}{{.Error}}{{end}}\x1d"}, patterns...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = workDir
 	var stdout, stderr bytes.Buffer
@@ -240,8 +242,8 @@ func goList(ctx context.Context, workDir string, patterns []string) ([]inputPack
 		}
 	}
 	var pkgs []inputPackage
-	for _, line := range strings.Split(strings.TrimRight(stdout.String(), "\n"), "\n") {
-		if line == "" {
+	for _, line := range strings.Split(stdout.String(), recordSep) {
+		if strings.TrimSpace(line) == "" {
 			continue
 		}
 		fields := strings.SplitN(line, sep, 4)
@@ -251,7 +253,7 @@ func goList(ctx context.Context, workDir string, patterns []string) ([]inputPack
 		ip, dir, files, perr := fields[0], fields[1], fields[2], fields[3]
 		if files == "" {
 			if perr != "" {
-				return nil, inputErrorf("", "package %s: %s", ip, strings.TrimSpace(perr))
+				return nil, inputErrorf("", "package %s: %s", ip, strings.Join(strings.Fields(perr), " "))
 			}
 			continue // e.g. a directory with only test files
 		}
