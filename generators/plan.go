@@ -4,6 +4,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // templateData is what a template receives. Fields irrelevant to a template
@@ -23,7 +24,15 @@ type templateData struct {
 	Version        *Version
 	Type           *Type
 	// Expansions are the expansion interfaces expansion_generated.go declares.
-	Expansions []string
+	Expansions []expansion
+}
+
+// expansion is an empty interface a lister embeds so that users can add
+// methods to it.
+type expansion struct {
+	Name    string // "WidgetNamespaceListerExpansion"
+	Extends string // "WidgetNamespaceLister"
+	File    string // where a user would declare it: "widget_expansion.go"
 }
 
 // plannedFile is one output file before rendering.
@@ -71,16 +80,16 @@ func planFiles(m *Model, l layout, clientset string, userDecls func(dir string) 
 			if err != nil {
 				return nil, err
 			}
-			var expansions []string
+			var expansions []expansion
 			for _, t := range types {
 				add(filepath.Join(vdir, t.FileName()), "lister.go.tmpl", templateData{Group: g, Version: v, Type: t})
-				names := []string{t.Name + "ListerExpansion"}
+				extends := []string{t.Name + "Lister"}
 				if t.Namespaced {
-					names = append(names, t.Name+"NamespaceListerExpansion")
+					extends = append(extends, t.Name+"NamespaceLister")
 				}
-				for _, n := range names {
-					if !declared[n] {
-						expansions = append(expansions, n)
+				for _, e := range extends {
+					if !declared[e+"Expansion"] {
+						expansions = append(expansions, expansion{Name: e + "Expansion", Extends: e, File: strings.ToLower(t.Name) + "_expansion.go"})
 					}
 				}
 			}

@@ -9,10 +9,12 @@ you may not use this file except in compliance with the License.
 
 package v1
 
-// CertificateListerExpansion allows custom methods to be added to CertificateLister:
-// declare it yourself in a non-generated file of this package to add them.
+// CertificateListerExpansion holds the hand-written methods of CertificateLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example certificate_expansion.go) and the next run leaves it out here.
 type CertificateListerExpansion interface{}
 
-// CertificateNamespaceListerExpansion allows custom methods to be added to CertificateNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// CertificateNamespaceListerExpansion holds the hand-written methods of CertificateNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example certificate_expansion.go) and the next run leaves it out here.
 type CertificateNamespaceListerExpansion interface{}

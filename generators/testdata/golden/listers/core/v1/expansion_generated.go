@@ -9,14 +9,17 @@ you may not use this file except in compliance with the License.
 
 package v1
 
-// NodeListerExpansion allows custom methods to be added to NodeLister:
-// declare it yourself in a non-generated file of this package to add them.
+// NodeListerExpansion holds the hand-written methods of NodeLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example node_expansion.go) and the next run leaves it out here.
 type NodeListerExpansion interface{}
 
-// PodListerExpansion allows custom methods to be added to PodLister:
-// declare it yourself in a non-generated file of this package to add them.
+// PodListerExpansion holds the hand-written methods of PodLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example pod_expansion.go) and the next run leaves it out here.
 type PodListerExpansion interface{}
 
-// PodNamespaceListerExpansion allows custom methods to be added to PodNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// PodNamespaceListerExpansion holds the hand-written methods of PodNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example pod_expansion.go) and the next run leaves it out here.
 type PodNamespaceListerExpansion interface{}

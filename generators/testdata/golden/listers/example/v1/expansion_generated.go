@@ -9,50 +9,62 @@ you may not use this file except in compliance with the License.
 
 package v1
 
-// EndpointsListerExpansion allows custom methods to be added to EndpointsLister:
-// declare it yourself in a non-generated file of this package to add them.
+// EndpointsListerExpansion holds the hand-written methods of EndpointsLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example endpoints_expansion.go) and the next run leaves it out here.
 type EndpointsListerExpansion interface{}
 
-// EndpointsNamespaceListerExpansion allows custom methods to be added to EndpointsNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// EndpointsNamespaceListerExpansion holds the hand-written methods of EndpointsNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example endpoints_expansion.go) and the next run leaves it out here.
 type EndpointsNamespaceListerExpansion interface{}
 
-// GadgetListerExpansion allows custom methods to be added to GadgetLister:
-// declare it yourself in a non-generated file of this package to add them.
+// GadgetListerExpansion holds the hand-written methods of GadgetLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example gadget_expansion.go) and the next run leaves it out here.
 type GadgetListerExpansion interface{}
 
-// HiddenListerExpansion allows custom methods to be added to HiddenLister:
-// declare it yourself in a non-generated file of this package to add them.
+// HiddenListerExpansion holds the hand-written methods of HiddenLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example hidden_expansion.go) and the next run leaves it out here.
 type HiddenListerExpansion interface{}
 
-// NodeMetricsListerExpansion allows custom methods to be added to NodeMetricsLister:
-// declare it yourself in a non-generated file of this package to add them.
+// NodeMetricsListerExpansion holds the hand-written methods of NodeMetricsLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example nodemetrics_expansion.go) and the next run leaves it out here.
 type NodeMetricsListerExpansion interface{}
 
-// PolicyListerExpansion allows custom methods to be added to PolicyLister:
-// declare it yourself in a non-generated file of this package to add them.
+// PolicyListerExpansion holds the hand-written methods of PolicyLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example policy_expansion.go) and the next run leaves it out here.
 type PolicyListerExpansion interface{}
 
-// PolicyNamespaceListerExpansion allows custom methods to be added to PolicyNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// PolicyNamespaceListerExpansion holds the hand-written methods of PolicyNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example policy_expansion.go) and the next run leaves it out here.
 type PolicyNamespaceListerExpansion interface{}
 
-// ServiceMeshListerExpansion allows custom methods to be added to ServiceMeshLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ServiceMeshListerExpansion holds the hand-written methods of ServiceMeshLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example servicemesh_expansion.go) and the next run leaves it out here.
 type ServiceMeshListerExpansion interface{}
 
-// ServiceMeshNamespaceListerExpansion allows custom methods to be added to ServiceMeshNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ServiceMeshNamespaceListerExpansion holds the hand-written methods of ServiceMeshNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example servicemesh_expansion.go) and the next run leaves it out here.
 type ServiceMeshNamespaceListerExpansion interface{}
 
-// ThingListerExpansion allows custom methods to be added to ThingLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ThingListerExpansion holds the hand-written methods of ThingLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example thing_expansion.go) and the next run leaves it out here.
 type ThingListerExpansion interface{}
 
-// ThingNamespaceListerExpansion allows custom methods to be added to ThingNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ThingNamespaceListerExpansion holds the hand-written methods of ThingNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example thing_expansion.go) and the next run leaves it out here.
 type ThingNamespaceListerExpansion interface{}
 
-// WidgetNamespaceListerExpansion allows custom methods to be added to WidgetNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// WidgetNamespaceListerExpansion holds the hand-written methods of WidgetNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example widget_expansion.go) and the next run leaves it out here.
 type WidgetNamespaceListerExpansion interface{}

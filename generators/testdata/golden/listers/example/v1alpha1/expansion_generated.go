@@ -9,10 +9,12 @@ you may not use this file except in compliance with the License.
 
 package v1alpha1
 
-// WidgetListerExpansion allows custom methods to be added to WidgetLister:
-// declare it yourself in a non-generated file of this package to add them.
+// WidgetListerExpansion holds the hand-written methods of WidgetLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example widget_expansion.go) and the next run leaves it out here.
 type WidgetListerExpansion interface{}
 
-// WidgetNamespaceListerExpansion allows custom methods to be added to WidgetNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// WidgetNamespaceListerExpansion holds the hand-written methods of WidgetNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example widget_expansion.go) and the next run leaves it out here.
 type WidgetNamespaceListerExpansion interface{}
