@@ -75,6 +75,9 @@ func isGenerated(src []byte) bool {
 		}
 		i = 0
 	}
+	if bytes.HasPrefix(src, []byte("package ")) {
+		return false
+	}
 	pkg := bytes.Index(src, []byte("\npackage "))
 	return pkg < 0 || i < pkg
 }
