@@ -100,6 +100,10 @@ func (p PoppedDeltas[T]) Key() string { return p.key.String() }
 //   - Replace(list) queues Replaced for every listed object, then a tombstone
 //     for every known or queued key the list lacks.
 //   - Resync queues Sync only for known keys with no queued deltas.
+//   - A key whose deltas a PopBatch is processing counts as queued, with
+//     those deltas, until its process function returns: the store may not
+//     reflect them yet, so Delete, Replace and Resync do not trust it for
+//     that key.
 //   - HasSynced turns true once every key of the first Replace has been
 //     popped and its process function has returned (or once anything was
 //     queued before the first Replace).
@@ -112,6 +116,12 @@ type DeltaFIFO[T Object] struct {
 	head  int
 
 	known KnownObjects[T]
+
+	// inflight holds the deltas of the keys PopBatch handed to its process
+	// function, until it returns. Those keys count as queued: the store
+	// may not reflect their deltas yet, so Delete, Replace and Resync must
+	// look at these deltas rather than at the store.
+	inflight map[objKey]Deltas[T]
 
 	populated        bool
 	initialRemaining int
@@ -126,7 +136,7 @@ type DeltaFIFO[T Object] struct {
 // NewDeltaFIFO returns an empty queue. known may be nil (then Replace only
 // tombstones queued keys and Resync does nothing).
 func NewDeltaFIFO[T Object](known KnownObjects[T]) *DeltaFIFO[T] {
-	f := &DeltaFIFO[T]{items: map[objKey]Deltas[T]{}, known: known}
+	f := &DeltaFIFO[T]{items: map[objKey]Deltas[T]{}, inflight: map[objKey]Deltas[T]{}, known: known}
 	f.cond.L = &f.mu
 	return f
 }
@@ -150,13 +160,15 @@ func (f *DeltaFIFO[T]) Update(obj T) error {
 }
 
 // Delete queues a Deleted delta for obj, unless its key is neither queued
-// nor known.
+// (nor being processed) nor known.
 func (f *DeltaFIFO[T]) Delete(obj T) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.populated = true
 	k := keyOfObj(obj)
-	if _, queued := f.items[k]; !queued {
+	_, queued := f.items[k]
+	_, busy := f.inflight[k]
+	if !queued && !busy {
 		if f.known == nil {
 			return nil
 		}
@@ -200,6 +212,18 @@ func (f *DeltaFIFO[T]) queueLocked(k objKey, d Delta[T]) {
 	}
 }
 
+// newestLocked returns the newest delta of k that the store may not reflect
+// yet: the last queued one, else the last one being processed. The caller
+// holds mu.
+func (f *DeltaFIFO[T]) newestLocked(k objKey) (Delta[T], bool) {
+	if ds, queued := f.items[k]; queued {
+		if d, ok := ds.Newest(); ok {
+			return d, true
+		}
+	}
+	return f.inflight[k].Newest()
+}
+
 // Replace queues Replaced for every object in list and a tombstone for every
 // known or queued key missing from it. The first Replace defines the initial
 // population that HasSynced waits for.
@@ -213,8 +237,18 @@ func (f *DeltaFIFO[T]) Replace(list []T, _ string) error {
 		f.queueLocked(k, Delta[T]{Type: Replaced, Object: obj})
 	}
 	tombstones := 0
-	// Queued keys that are not known downstream and not listed.
-	for k, ds := range f.items {
+	// Queued or in-flight keys that are not known downstream and not
+	// listed.
+	pending := make([]objKey, 0, len(f.items)+len(f.inflight))
+	for k := range f.items {
+		pending = append(pending, k)
+	}
+	for k := range f.inflight {
+		if _, queued := f.items[k]; !queued {
+			pending = append(pending, k)
+		}
+	}
+	for _, k := range pending {
 		if _, ok := listed[k]; ok {
 			continue
 		}
@@ -223,7 +257,7 @@ func (f *DeltaFIFO[T]) Replace(list []T, _ string) error {
 				continue // handled below with the known keys
 			}
 		}
-		last, ok := ds.Newest()
+		last, ok := f.newestLocked(k)
 		if !ok || (last.Type == Deleted) {
 			continue // already going away
 		}
@@ -241,13 +275,11 @@ func (f *DeltaFIFO[T]) Replace(list []T, _ string) error {
 			}
 			var lastKnown T
 			found := false
-			if ds, queued := f.items[k]; queued {
-				if last, ok := ds.Newest(); ok {
-					if last.Type == Deleted {
-						continue
-					}
-					lastKnown, found = last.Object, true
+			if last, ok := f.newestLocked(k); ok {
+				if last.Type == Deleted {
+					continue
 				}
+				lastKnown, found = last.Object, true
 			}
 			if !found {
 				obj, exists, err := f.known.GetByKey(key)
@@ -270,7 +302,8 @@ func (f *DeltaFIFO[T]) Replace(list []T, _ string) error {
 	return nil
 }
 
-// Resync queues a Sync delta for every known key that has nothing queued.
+// Resync queues a Sync delta for every known key that has nothing queued and
+// is not being processed.
 func (f *DeltaFIFO[T]) Resync() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -284,6 +317,9 @@ func (f *DeltaFIFO[T]) Resync() error {
 		}
 		if _, queued := f.items[k]; queued {
 			continue
+		}
+		if _, busy := f.inflight[k]; busy {
+			continue // being applied: the store is about to change
 		}
 		obj, exists, err := f.known.GetByKey(key)
 		if err != nil {
@@ -399,6 +435,7 @@ func (f *DeltaFIFO[T]) PopBatch(max int, process func(batch []PoppedDeltas[T]) e
 			initial++
 		}
 		batch = append(batch, PoppedDeltas[T]{key: k, Deltas: ds, IsInInitialList: isInitial})
+		f.inflight[k] = ds
 	}
 	if f.head == len(f.queue) {
 		f.queue, f.head = f.queue[:0], 0
@@ -412,6 +449,7 @@ func (f *DeltaFIFO[T]) PopBatch(max int, process func(batch []PoppedDeltas[T]) e
 
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	clear(f.inflight)
 	if err != nil && errors.Is(err, ErrRequeue) {
 		for i := range batch {
 			f.requeueLocked(batch[i].key, batch[i].Deltas)

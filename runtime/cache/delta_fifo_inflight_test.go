@@ -1,0 +1,110 @@
+package cache
+
+import (
+	"reflect"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// These tests call DeltaFIFO methods from inside the process function,
+// before it applies the popped deltas to the store: the moment the reflector
+// may call them while the informer is still applying a batch. A key being
+// processed counts as queued (its newest state is the popped one), never as
+// whatever the store still holds.
+
+// popApplying pops one batch and applies it to store, running during()
+// first, as the informer's process function would be interrupted.
+func popApplying(t *testing.T, f *DeltaFIFO[*corev1.Pod], store *threadSafeIndexer[*corev1.Pod], during func()) {
+	t.Helper()
+	if err := f.PopBatch(16, func(batch []PoppedDeltas[*corev1.Pod]) error {
+		during()
+		for _, b := range batch {
+			for _, d := range b.Deltas {
+				if d.Type == Deleted {
+					store.Delete(d.Object)
+				} else {
+					store.Update(d.Object)
+				}
+			}
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestDeltaFIFO_ResyncSkipsKeysBeingProcessed(t *testing.T) {
+	store := knownWith(t, pod("ns", "a", "1"), pod("ns", "b", "1"))
+	f := NewDeltaFIFO[*corev1.Pod](store)
+	f.Update(pod("ns", "a", "2"))
+	f.Delete(pod("ns", "b", "3"))
+	popApplying(t, f, store, func() {
+		if err := f.Resync(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	// A Sync of the store's a@1 or b@1 would undo the batch (stale update,
+	// resurrected delete).
+	if got := popAll(t, f); len(got) != 0 {
+		t.Fatalf("resync queued %v for keys being processed", got)
+	}
+}
+
+func TestDeltaFIFO_DeleteOfKeyBeingAddedIsQueued(t *testing.T) {
+	store := knownWith(t)
+	f := NewDeltaFIFO[*corev1.Pod](store)
+	f.Add(pod("ns", "a", "1"))
+	popApplying(t, f, store, func() {
+		if err := f.Delete(pod("ns", "a", "2")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Deleted:2"}) {
+		t.Fatalf("delete of a key being added: %v, want it queued", got)
+	}
+}
+
+func TestDeltaFIFO_ReplaceTombstonesKeyBeingAdded(t *testing.T) {
+	store := knownWith(t)
+	f := NewDeltaFIFO[*corev1.Pod](store)
+	f.Replace(nil, "1")
+	f.Add(pod("ns", "a", "2"))
+	popApplying(t, f, store, func() {
+		// The relist no longer has a: it was deleted while unseen.
+		if err := f.Replace(nil, "3"); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Deleted(tombstone):2"}) {
+		t.Fatalf("replace without a key being added: %v, want its tombstone", got)
+	}
+}
+
+func TestDeltaFIFO_ReplaceTombstoneOfKeyBeingUpdatedCarriesNewState(t *testing.T) {
+	store := knownWith(t, pod("ns", "a", "1"))
+	f := NewDeltaFIFO[*corev1.Pod](store)
+	f.Update(pod("ns", "a", "2"))
+	popApplying(t, f, store, func() {
+		if err := f.Replace(nil, "3"); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Deleted(tombstone):2"}) {
+		t.Fatalf("tombstone %v, want the newest known state a@2", got)
+	}
+}
+
+func TestDeltaFIFO_ReplaceDoesNotTombstoneKeyBeingDeleted(t *testing.T) {
+	store := knownWith(t, pod("ns", "a", "1"))
+	f := NewDeltaFIFO[*corev1.Pod](store)
+	f.Delete(pod("ns", "a", "2"))
+	popApplying(t, f, store, func() {
+		if err := f.Replace(nil, "3"); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if got := popAll(t, f); len(got) != 0 {
+		t.Fatalf("replace queued %v for a key already being deleted", got)
+	}
+}
