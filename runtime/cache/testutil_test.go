@@ -241,6 +241,7 @@ type replayHandler struct {
 	state      map[string]*corev1.Pod
 	violations []string
 	calls      int
+	tombstones int
 	// lastRV is the highest resourceVersion delivered per key (also after
 	// deletes), to check RVs never go backwards.
 	lastRV map[string]uint64
@@ -310,7 +311,9 @@ func (h *replayHandler) OnDelete(p *corev1.Pod, unknown bool) {
 	case unknown && cur.ResourceVersion != p.ResourceVersion:
 		h.violate("tombstone %s@%s but last delivered @%s", k, p.ResourceVersion, cur.ResourceVersion)
 	}
-	if !unknown {
+	if unknown {
+		h.tombstones++
+	} else {
 		h.advance(k, p)
 	}
 	delete(h.state, k)
