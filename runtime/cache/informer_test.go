@@ -809,3 +809,36 @@ func TestInformer_LastSyncResourceVersionFollowsServer(t *testing.T) {
 	del(t, srv, "b", "0")
 	eventually(t, "the server's RV", func() bool { return inf.LastSyncResourceVersion() == srv.ResourceVersion() })
 }
+
+func TestInformer_HasSyncedOnlyOnceInitialItemsAreApplied(t *testing.T) {
+	srv := fake.NewServer[*corev1.Pod]()
+	const n = 2000
+	for i := 0; i < n; i++ {
+		create(t, srv, newPod("a", fmt.Sprintf("p%04d", i)))
+	}
+	var inf cache.SharedIndexInformer[*corev1.Pod]
+	var appliedAfterSync atomic.Int64
+	// Index functions run as the informer applies each object, so this
+	// one sees whether the informer claimed to be synced before an initial
+	// item was applied.
+	inf = podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{
+		Reflector: fastReflector(),
+		Indexers: cache.Indexers[*corev1.Pod]{"probe": func(p *corev1.Pod) ([]string, error) {
+			if inf.HasSynced() {
+				appliedAfterSync.Add(1)
+			}
+			return nil, nil
+		}},
+	})
+	if inf.HasSynced() {
+		t.Fatal("synced before Run")
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	if got := inf.GetStore().Len(); got != n {
+		t.Fatalf("synced with %d of %d initial items in the store", got, n)
+	}
+	if k := appliedAfterSync.Load(); k != 0 {
+		t.Fatalf("HasSynced was true while %d initial items were still being applied", k)
+	}
+}
