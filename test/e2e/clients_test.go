@@ -14,11 +14,14 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+
+	samplesclient "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned"
 )
 
 // clients bundles the clients one apiserver identity uses.
 type clients struct {
 	kube    kubernetes.Interface
+	samples samplesclient.Interface // examples/crd's generated clientset
 	dynamic dynamic.Interface
 	crds    apiextensionsclient.Interface
 }
@@ -37,7 +40,11 @@ func newClients(t testing.TB, cfg *rest.Config) clients {
 	if err != nil {
 		t.Fatalf("apiextensions client for %s: %v", cfg.Host, err)
 	}
-	return clients{kube: kube, dynamic: dyn, crds: crds}
+	samples, err := samplesclient.NewForConfig(cfg)
+	if err != nil {
+		t.Fatalf("samples client for %s: %v", cfg.Host, err)
+	}
+	return clients{kube: kube, samples: samples, dynamic: dyn, crds: crds}
 }
 
 // admin returns admin clients of the cluster's main apiserver.

@@ -25,10 +25,12 @@ func TestCompactionForcesRelist(t *testing.T) {
 	cfg := cluster.AdminConfig()
 	cfg.Dial = partition.Dial
 	calls := &callLog{}
+	inf := newPodTemplateInformer(newClients(t, cfg), "", informerOptions{label: label, calls: calls,
+		reflector: cache.ReflectorOptions{PageSize: 10}})
 	s := &outage[*podTemplate]{
-		o: podTemplateOps(c, label),
-		inf: newPodTemplateInformer(newClients(t, cfg), "", informerOptions{label: label, calls: calls,
-			reflector: cache.ReflectorOptions{PageSize: 10}}),
+		o:          podTemplateOps(c, label),
+		inf:        inf,
+		start:      func() { runInformer(t, inf) },
 		namespaces: testNamespaces(t, c, 2),
 	}
 	s.prepare(t)

@@ -3,6 +3,8 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -10,52 +12,17 @@ import (
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/yaml"
+
+	"github.com/typedinformer/typedinformer/test/e2e/framework"
 )
 
-// The test's own custom resource: namespaced Widgets with spec.size and
-// spec.color.
-var widgetGVR = schema.GroupVersionResource{Group: "e2e.typedinformer.dev", Version: "v1", Resource: "widgets"}
-
-func widgetCRD() *apiextensionsv1.CustomResourceDefinition {
-	return &apiextensionsv1.CustomResourceDefinition{
-		ObjectMeta: metav1.ObjectMeta{Name: widgetGVR.Resource + "." + widgetGVR.Group},
-		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
-			Group: widgetGVR.Group,
-			Names: apiextensionsv1.CustomResourceDefinitionNames{
-				Plural: "widgets", Singular: "widget", Kind: "Widget", ListKind: "WidgetList",
-			},
-			Scope: apiextensionsv1.NamespaceScoped,
-			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
-				Name: widgetGVR.Version, Served: true, Storage: true,
-				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: &apiextensionsv1.JSONSchemaProps{
-					Type: "object",
-					Properties: map[string]apiextensionsv1.JSONSchemaProps{
-						"spec": {Type: "object", Properties: map[string]apiextensionsv1.JSONSchemaProps{
-							"size":  {Type: "integer"},
-							"color": {Type: "string"},
-						}},
-					},
-				}},
-			}},
-		},
-	}
-}
-
-// newWidget returns a Widget to create.
-func newWidget(namespace, name, label string, size int64) *unstructured.Unstructured {
-	u := &unstructured.Unstructured{Object: map[string]any{
-		"apiVersion": widgetGVR.GroupVersion().String(),
-		"kind":       "Widget",
-		"metadata": map[string]any{
-			"namespace": namespace,
-			"name":      name,
-			"labels":    map[string]any{labelKey: label},
-		},
-		"spec": map[string]any{"size": size, "color": "red"},
-	}}
-	return u
+// exampleCRDFiles are examples/crd's CRDs: Foos (namespaced), FooClasses
+// and MaintenanceWindows (cluster-scoped).
+var exampleCRDFiles = []string{
+	"samples.typedinformer.dev_foos.yaml",
+	"samples.typedinformer.dev_fooclasses.yaml",
+	"ops.typedinformer.dev_maintenancewindows.yaml",
 }
 
 var (
@@ -63,14 +30,42 @@ var (
 	crdErr  error
 )
 
-// ensureWidgetCRD installs the Widget CRD once per run and waits until it is
-// Established.
-func ensureWidgetCRD(t testing.TB) {
+// ensureExampleCRDs installs examples/crd's CRDs once per run and waits
+// until each is Established.
+func ensureExampleCRDs(t testing.TB) {
 	t.Helper()
-	crdOnce.Do(func() { crdErr = installCRD(context.Background(), admin(t), widgetCRD()) })
+	crdOnce.Do(func() {
+		start := time.Now()
+		crdErr = installExampleCRDs(context.Background(), admin(t))
+		if crdErr == nil {
+			t.Logf("example CRDs established in %v", time.Since(start).Round(time.Millisecond))
+		}
+	})
 	if crdErr != nil {
 		t.Fatal(crdErr)
 	}
+}
+
+func installExampleCRDs(ctx context.Context, c clients) error {
+	root, err := framework.RepoRoot()
+	if err != nil {
+		return err
+	}
+	for _, name := range exampleCRDFiles {
+		path := filepath.Join(root, "examples", "crd", "config", "crd", name)
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return fmt.Errorf("reading CRD: %w", err)
+		}
+		crd := &apiextensionsv1.CustomResourceDefinition{}
+		if err := yaml.UnmarshalStrict(data, crd); err != nil {
+			return fmt.Errorf("decoding CRD %s: %w", path, err)
+		}
+		if err := installCRD(ctx, c, crd); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // installCRD creates crd (or finds it) and waits until it is Established.

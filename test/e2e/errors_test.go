@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/typedinformer/typedinformer/runtime/cache"
-	"github.com/typedinformer/typedinformer/runtime/informers"
 )
 
 // waitForError waits until every informer reported a list error, so that
@@ -68,50 +67,50 @@ func checkError(t *testing.T, err error, is func(error) bool, whats []string, re
 	}
 }
 
-// TestUnprivilegedUserSyncErrorSaysForbidden runs informers as a user RBAC
-// does not allow to list: waiting for their sync must fail with an error
-// that says Forbidden and names the resource.
+// TestUnprivilegedUserSyncErrorSaysForbidden runs the generated Foo and
+// ConfigMap informers as a user RBAC does not allow to list: waiting for
+// their sync, directly or through the factories, must fail with an error
+// that says Forbidden and names the resources.
 func TestUnprivilegedUserSyncErrorSaysForbidden(t *testing.T) {
-	ensureWidgetCRD(t)
+	ensureExampleCRDs(t)
 	user := newClients(t, cluster.UnprivilegedConfig())
+	samples, kube := newSamplesFactory(user), newKubeFactory(user)
+	foos, cms := fooInformer(samples), configMapInformer(kube)
+	runFactory(t, samples)
+	runFactory(t, kube)
+	waitForError(t, foos, cms)
 
-	t.Run("informers", func(t *testing.T) {
-		cms := newConfigMapInformer(user, "", informerOptions{})
-		widgets := newWidgetInformer(user, "", informerOptions{})
-		runInformer(t, cms)
-		runInformer(t, widgets)
-		waitForError(t, cms, widgets)
-		err := shortSyncWait(t, cms, widgets)
-		checkError(t, err, apierrors.IsForbidden, []string{"forbidden"}, "configmaps", "widgets.e2e.typedinformer.dev")
-		t.Logf("WaitForCacheSync: %v", err)
-	})
+	err := shortSyncWait(t, foos, cms)
+	checkError(t, err, apierrors.IsForbidden, []string{"forbidden"}, "foos.samples.typedinformer.dev", "configmaps")
+	t.Logf("cache.WaitForCacheSync: %v", err)
 
-	t.Run("factory", func(t *testing.T) {
-		f := informers.NewFactory(0)
-		cms := configMapsFor(f, user, informerOptions{})
-		widgets := widgetsFor(f, user, informerOptions{})
-		runFactory(t, f)
-		waitForError(t, cms, widgets)
+	for _, f := range []struct {
+		name string
+		wait func(context.Context) (map[reflect.Type]bool, error)
+		typ  reflect.Type
+		res  string
+	}{
+		{"samples", samples.WaitForCacheSync, reflect.TypeFor[*foo](), "foos.samples.typedinformer.dev"},
+		{"kube", kube.WaitForCacheSync, reflect.TypeFor[*configMap](), "configmaps"},
+	} {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
-		defer cancel()
-		synced, err := f.WaitForCacheSync(ctx)
+		synced, err := f.wait(ctx)
+		cancel()
 		if err == nil {
-			t.Fatal("factory WaitForCacheSync returned nil for informers that cannot list")
+			t.Fatalf("%s factory WaitForCacheSync returned nil for informers that cannot list", f.name)
 		}
-		checkError(t, err, apierrors.IsForbidden, []string{"forbidden"}, "configmaps", "widgets.e2e.typedinformer.dev")
-		for _, typ := range []reflect.Type{reflect.TypeFor[*configMap](), reflect.TypeFor[*unstructuredWidget]()} {
-			if s, ok := synced[typ]; !ok || s {
-				t.Errorf("factory reports %v synced=%v (present %v), want false", typ, s, ok)
-			}
+		checkError(t, err, apierrors.IsForbidden, []string{"forbidden"}, f.res)
+		if s, ok := synced[f.typ]; !ok || s {
+			t.Errorf("%s factory reports %v synced=%v (present %v), want false", f.name, f.typ, s, ok)
 		}
-	})
+	}
 }
 
 // TestMissingCRDSyncErrorSaysNotFound runs an informer for a custom
 // resource no CRD defines: waiting for its sync must fail with an error
 // that says NotFound and names the resource.
 func TestMissingCRDSyncErrorSaysNotFound(t *testing.T) {
-	gizmos := schema.GroupVersionResource{Group: "e2e.typedinformer.dev", Version: "v1", Resource: "gizmos"}
+	gizmos := schema.GroupVersionResource{Group: "samples.typedinformer.dev", Version: "v1alpha1", Resource: "gizmos"}
 	inf := newUnstructuredInformer(admin(t), gizmos, "", informerOptions{})
 	runInformer(t, inf)
 	waitForError(t, inf)
@@ -119,6 +118,6 @@ func TestMissingCRDSyncErrorSaysNotFound(t *testing.T) {
 	checkError(t, err, apierrors.IsNotFound,
 		// The server's 404 for an unknown resource says "the server could not
 		// find the requested resource"; the reflector names the resource.
-		[]string{"not found", "could not find the requested resource"}, "gizmos.e2e.typedinformer.dev")
+		[]string{"not found", "could not find the requested resource"}, "gizmos.samples.typedinformer.dev")
 	t.Logf("WaitForCacheSync: %v", err)
 }

@@ -12,9 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
+	samplesinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions"
 	"github.com/typedinformer/typedinformer/runtime/cache"
-	"github.com/typedinformer/typedinformer/runtime/informers"
-	"github.com/typedinformer/typedinformer/runtime/listers"
 )
 
 // inNamespaces keeps the objects of the given namespaces.
@@ -22,17 +21,18 @@ func inNamespaces[T cache.Object](objs []T, namespaces ...string) []T {
 	return slices.DeleteFunc(slices.Clone(objs), func(o T) bool { return !slices.Contains(namespaces, o.GetNamespace()) })
 }
 
-// TestMultiNamespaceFactory runs a factory over two of three namespaces:
-// its informers must hold exactly the objects of those two, follow changes
-// in them, ignore the third, and list per namespace through a lister.
+// TestMultiNamespaceFactory runs generated factories over two of three
+// namespaces: their informers must hold exactly the objects of those two,
+// follow changes in them, ignore the third, and serve them through the
+// generated listers per namespace.
 func TestMultiNamespaceFactory(t *testing.T) {
-	ensureWidgetCRD(t)
+	ensureExampleCRDs(t)
 	ctx := context.Background()
 	c := admin(t)
 	ns := testNamespaces(t, c, 3)
 	watched := ns[:2]
 	label := testLabel(t)
-	cmOps, wOps := configMapOps(c, label), widgetOps(c, label)
+	cmOps, fOps := configMapOps(c, label), fooOps(c, label)
 	const perNamespace = 20
 	create := func(prefix string) {
 		t.Helper()
@@ -42,7 +42,7 @@ func TestMultiNamespaceFactory(t *testing.T) {
 			if _, err := cmOps.create(ctx, n, name, i); err != nil {
 				return err
 			}
-			_, err := wOps.create(ctx, n, name, i)
+			_, err := fOps.create(ctx, n, name, i)
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -50,27 +50,28 @@ func TestMultiNamespaceFactory(t *testing.T) {
 	}
 	create("before")
 
-	f := informers.NewFactory(0, informers.WithNamespaces(watched...),
-		informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = labelKey + "=" + label }))
-	cms := configMapsFor(f, c, informerOptions{})
-	widgets := widgetsFor(f, c, informerOptions{})
-	cmRec, wRec := newRecorder[*configMap](), newRecorder[*unstructuredWidget]()
+	samples := newSamplesFactory(c, samplesinformers.WithNamespaces(watched...), withLabel(label))
+	kube := newKubeFactory(c, samplesinformers.WithNamespaces(watched...), withLabel(label))
+	foos, cms := fooInformer(samples), configMapInformer(kube)
+	fRec, cmRec := newRecorder[*foo](), newRecorder[*configMap]()
+	fReg, err := foos.AddEventHandler(fRec)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cmReg, err := cms.AddEventHandler(cmRec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	wReg, err := widgets.AddEventHandler(wRec)
-	if err != nil {
-		t.Fatal(err)
+	runFactory(t, samples)
+	runFactory(t, kube)
+	for name, f := range map[string]interface {
+		WaitForCacheSync(context.Context) (map[reflect.Type]bool, error)
+	}{"samples": samples, "kube": kube} {
+		if synced, err := f.WaitForCacheSync(withTimeout(t, time.Minute)); err != nil {
+			t.Fatalf("%s factory WaitForCacheSync: %v (%v)", name, err, synced)
+		}
 	}
-	runFactory(t, f)
-	syncCtx, cancel := context.WithTimeout(ctx, time.Minute)
-	defer cancel()
-	synced, err := f.WaitForCacheSync(syncCtx)
-	if err != nil {
-		t.Fatalf("factory WaitForCacheSync: %v (%v)", err, synced)
-	}
-	waitSynced(t, cmReg, wReg)
+	waitSynced(t, fReg, cmReg)
 
 	// Change objects in every namespace, the unwatched one included.
 	create("after")
@@ -81,13 +82,20 @@ func TestMultiNamespaceFactory(t *testing.T) {
 			if err := cmOps.remove(ctx, ns[i%3], name); err != nil {
 				return err
 			}
-			return wOps.remove(ctx, ns[i%3], name)
+			return fOps.remove(ctx, ns[i%3], name)
 		case 1:
 			cm, err := c.kube.CoreV1().ConfigMaps(ns[i%3]).Get(ctx, name, metav1.GetOptions{})
 			if err != nil {
 				return err
 			}
-			_, err = cmOps.update(ctx, cm, 100+i)
+			if _, err = cmOps.update(ctx, cm, 100+i); err != nil {
+				return err
+			}
+			f, err := c.samples.SamplesV1alpha1().Foos(ns[i%3]).Get(ctx, name, metav1.GetOptions{})
+			if err != nil {
+				return err
+			}
+			_, err = fOps.update(ctx, f, 100+i)
 			return err
 		}
 		return nil
@@ -95,6 +103,14 @@ func TestMultiNamespaceFactory(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	serverCMs := func() (map[string]string, error) {
+		all, err := cmOps.list(ctx)
+		return versions(inNamespaces(all, watched...)), err
+	}
+	serverFoos := func() (map[string]string, error) {
+		all, err := fOps.list(ctx)
+		return versions(inNamespaces(all, watched...)), err
+	}
 	check := func(what string, got func() map[string]string, list func() (map[string]string, error)) {
 		t.Helper()
 		eventually(t, time.Minute, what, func() error {
@@ -108,98 +124,79 @@ func TestMultiNamespaceFactory(t *testing.T) {
 			return nil
 		})
 	}
-	serverCMs := func() (map[string]string, error) {
-		all, err := cmOps.list(ctx)
-		return versions(inNamespaces(all, watched...)), err
-	}
-	serverWidgets := func() (map[string]string, error) {
-		all, err := wOps.list(ctx)
-		return versions(inNamespaces(all, watched...)), err
-	}
-	eventually(t, time.Minute, "ConfigMap cache holds the watched namespaces", func() error {
-		want, err := serverCMs()
-		if err != nil {
-			return err
-		}
-		if d := diffVersions(versions(cms.GetStore().List()), want); d != "" {
-			return fmt.Errorf("%s", d)
-		}
-		return nil
-	})
+	check("ConfigMap cache holds the watched namespaces", func() map[string]string { return versions(cms.GetStore().List()) }, serverCMs)
 	check("ConfigMap handler holds the watched namespaces", cmRec.viewVersions, serverCMs)
-	eventually(t, time.Minute, "Widget cache holds the watched namespaces", func() error {
-		want, err := serverWidgets()
-		if err != nil {
-			return err
-		}
-		if d := diffVersions(versions(widgets.GetStore().List()), want); d != "" {
-			return fmt.Errorf("%s", d)
-		}
-		return nil
-	})
-	check("Widget handler holds the watched namespaces", wRec.viewVersions, serverWidgets)
-	for _, err := range []error{cmRec.check(), wRec.check()} {
+	check("Foo cache holds the watched namespaces", func() map[string]string { return versions(foos.GetStore().List()) }, serverFoos)
+	check("Foo handler holds the watched namespaces", fRec.viewVersions, serverFoos)
+	for _, err := range []error{cmRec.check(), fRec.check()} {
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
-	for _, k := range cmRec.keys() {
+	for _, k := range append(cmRec.keys(), fRec.keys()...) {
 		if n, _, _ := cache.SplitKey(k); n == ns[2] {
-			t.Errorf("ConfigMap handler was told of %s in the unwatched namespace", k)
+			t.Errorf("a handler was told of %s in the unwatched namespace", k)
 		}
 	}
 
-	// The lister reads the merged cache per namespace.
-	l := listers.New(cms.GetIndexer(), corev1.Resource("configmaps"))
-	all, err := cmOps.list(ctx)
+	// The generated listers read the merged caches per namespace.
+	allCMs, err := cmOps.list(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
+	allFoos, err := fOps.list(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmLister := kube.Core().V1().ConfigMaps().Lister()
+	fooLister := samples.Samples().V1alpha1().Foos().Lister()
 	for _, n := range ns {
-		got, err := l.Namespace(n).List(labels.Everything())
+		gotCMs, err := cmLister.ConfigMaps(n).List(labels.Everything())
 		if err != nil {
-			t.Fatalf("lister in %s: %v", n, err)
+			t.Fatalf("ConfigMap lister in %s: %v", n, err)
 		}
-		want := inNamespaces(all, watched...)
-		want = inNamespaces(want, n)
-		if d := diffVersions(versions(got), versions(want)); d != "" {
-			t.Errorf("lister in %s: %s", n, d)
+		if d := diffVersions(versions(gotCMs), versions(inNamespaces(inNamespaces(allCMs, watched...), n))); d != "" {
+			t.Errorf("ConfigMap lister in %s: %s", n, d)
+		}
+		gotFoos, err := fooLister.Foos(n).List(labels.Everything())
+		if err != nil {
+			t.Fatalf("Foo lister in %s: %v", n, err)
+		}
+		if d := diffVersions(versions(gotFoos), versions(inNamespaces(inNamespaces(allFoos, watched...), n))); d != "" {
+			t.Errorf("Foo lister in %s: %s", n, d)
 		}
 	}
-	if _, err := l.Namespace(ns[2]).Get("after-002"); err == nil {
-		t.Errorf("lister found an object of the unwatched namespace %s", ns[2])
+	if _, err := fooLister.Foos(ns[2]).Get("after-002"); err == nil {
+		t.Errorf("Foo lister found an object of the unwatched namespace %s", ns[2])
+	}
+	if got, err := fooLister.Foos(ns[0]).Get("after-000"); err != nil || got.Name != "after-000" {
+		t.Errorf("Foo lister Get(%s/after-000) = %v, %v", ns[0], got, err)
 	}
 }
 
 // TestFactoryRemoveInformer removes the ConfigMap informer from a running
-// factory: it stops, its handler hears nothing more, the Widget informer
-// keeps working, and asking for ConfigMaps again gives a fresh informer
-// that the next Start runs.
+// generated factory: it stops, its handler hears nothing more, the
+// PodTemplate informer of the same factory keeps working, and asking for
+// ConfigMaps again gives a fresh informer that the next Start runs.
 func TestFactoryRemoveInformer(t *testing.T) {
-	ensureWidgetCRD(t)
 	ctx := context.Background()
 	c := admin(t)
 	ns := testNamespaces(t, c, 1)[0]
 	label := testLabel(t)
-	cmOps, wOps := configMapOps(c, label), widgetOps(c, label)
+	cmOps, ptOps := configMapOps(c, label), podTemplateOps(c, label)
 	for i := range 5 {
 		if _, err := cmOps.create(ctx, ns, fmt.Sprintf("before-%d", i), i); err != nil {
 			t.Fatal(err)
 		}
 	}
 
-	f := informers.NewFactory(0, informers.WithNamespace(ns))
-	o := informerOptions{label: label}
-	cms := configMapsFor(f, c, o)
-	widgets := widgetsFor(f, c, o)
+	f := newKubeFactory(c, samplesinformers.WithNamespace(ns), withLabel(label))
+	cms, pts := configMapInformer(f), factoryPodTemplateInformer(f)
 	cmRec := newRecorder[*configMap]()
 	if _, err := cms.AddEventHandler(cmRec); err != nil {
 		t.Fatal(err)
 	}
-	fctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	f.Start(fctx)
-	t.Cleanup(f.Shutdown)
+	runFactory(t, f)
 	if synced, err := f.WaitForCacheSync(withTimeout(t, time.Minute)); err != nil {
 		t.Fatalf("factory WaitForCacheSync: %v (%v)", err, synced)
 	}
@@ -210,7 +207,7 @@ func TestFactoryRemoveInformer(t *testing.T) {
 	if !cms.IsStopped() {
 		t.Errorf("the removed ConfigMap informer is not stopped after RemoveInformer returned")
 	}
-	if _, ok := f.Informers()[reflect.TypeFor[*configMap]()]; ok {
+	if _, ok := f.Base().Informers()[reflect.TypeFor[*configMap]()]; ok {
 		t.Errorf("the factory still lists a ConfigMap informer after RemoveInformer")
 	}
 	if err := f.RemoveInformer(&corev1.ConfigMap{}); err == nil {
@@ -221,32 +218,32 @@ func TestFactoryRemoveInformer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := wOps.create(ctx, ns, "after", 9)
+	pt, err := ptOps.create(ctx, ns, "after", 9)
 	if err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, time.Minute, "the remaining Widget informer sees a new Widget", func() error {
-		if _, ok, _ := widgets.GetStore().GetByKey(key(w)); !ok {
-			return fmt.Errorf("%s not in the Widget cache", key(w))
+	eventually(t, time.Minute, "the remaining PodTemplate informer sees a new PodTemplate", func() error {
+		if _, ok, _ := pts.GetStore().GetByKey(key(pt)); !ok {
+			return fmt.Errorf("%s not in the PodTemplate cache", key(pt))
 		}
 		return nil
 	})
-	// The ConfigMap was created before the Widget; a still-running
+	// The ConfigMap was created before the PodTemplate; a still-running
 	// informer would most likely have delivered it by now.
 	if ev := cmRec.events(key(cm)); len(ev) != 0 {
 		t.Errorf("the removed informer's handler was told %v about %s", ev, key(cm))
 	}
 
-	fresh := configMapsFor(f, c, o)
+	fresh := configMapInformer(f)
 	if fresh == cms {
-		t.Fatal("configMapsFor returned the removed informer")
+		t.Fatal("the factory returned the removed informer")
 	}
-	f.Start(fctx)
+	f.Start(ctx)
 	synced, err := f.WaitForCacheSync(withTimeout(t, time.Minute))
 	if err != nil {
 		t.Fatalf("factory WaitForCacheSync after re-adding ConfigMaps: %v", err)
 	}
-	if !synced[reflect.TypeFor[*configMap]()] || !synced[reflect.TypeFor[*unstructuredWidget]()] {
+	if !synced[reflect.TypeFor[*configMap]()] || !synced[reflect.TypeFor[*podTemplate]()] {
 		t.Errorf("factory synced = %v, want both types", synced)
 	}
 	if err := matchesServer(ctx, fresh.GetStore(), cmOps); err != nil {

@@ -11,24 +11,23 @@ import (
 )
 
 // TestInformersFollowTheServer creates, updates and deletes hundreds of
-// Widgets (a CRD) and ConfigMaps across namespaces around a running
-// informer: its cache must end equal to a fresh server list and every
-// handler must have been told of every change, in order.
+// Foos (examples/crd's CRD) and ConfigMaps across namespaces around the
+// generated informers of a running factory: each cache must end equal to a
+// fresh server list and every handler must have been told of every change,
+// in order.
 func TestInformersFollowTheServer(t *testing.T) {
-	ensureWidgetCRD(t)
+	ensureExampleCRDs(t)
 	c := admin(t)
 	namespaces := testNamespaces(t, c, 4)
-	t.Run("Widgets", func(t *testing.T) {
+	t.Run("Foos", func(t *testing.T) {
 		label := testLabel(t)
-		followScenario(t, widgetOps(c, label), namespaces, 60, func() cache.SharedIndexInformer[*unstructuredWidget] {
-			return newWidgetInformer(c, "", informerOptions{label: label})
-		})
+		f := newSamplesFactory(c, withLabel(label))
+		followScenario(t, fooOps(c, label), namespaces, 60, fooInformer(f), func() { runFactory(t, f) })
 	})
 	t.Run("ConfigMaps", func(t *testing.T) {
 		label := testLabel(t)
-		followScenario(t, configMapOps(c, label), namespaces, 60, func() cache.SharedIndexInformer[*configMap] {
-			return newConfigMapInformer(c, "", informerOptions{label: label})
-		})
+		f := newKubeFactory(c, withLabel(label))
+		followScenario(t, configMapOps(c, label), namespaces, 60, configMapInformer(f), func() { runFactory(t, f) })
 	})
 }
 
@@ -77,7 +76,9 @@ func matches[T cache.Object](h *history, r *recorder[T], firstAddEitherWay map[s
 	return nil
 }
 
-func followScenario[T cache.Object](t *testing.T, o ops[T], namespaces []string, perNamespace int, newInformer func() cache.SharedIndexInformer[T]) {
+// followScenario drives inf (not yet running; start runs it) through
+// creates, updates and deletes of perNamespace objects in each namespace.
+func followScenario[T cache.Object](t *testing.T, o ops[T], namespaces []string, perNamespace int, inf cache.SharedIndexInformer[T], start func()) {
 	ctx := context.Background()
 	type ref struct {
 		ns, name string
@@ -116,7 +117,6 @@ func followScenario[T cache.Object](t *testing.T, o ops[T], namespaces []string,
 	}
 	create(0, half, true)
 
-	inf := newInformer()
 	recs := []*recorder[T]{newRecorder[T](), newRecorder[T]()}
 	var syncers []cache.Syncer
 	syncers = append(syncers, inf)
@@ -127,11 +127,11 @@ func followScenario[T cache.Object](t *testing.T, o ops[T], namespaces []string,
 		}
 		syncers = append(syncers, reg)
 	}
-	runInformer(t, inf)
+	start()
 	waitSynced(t, syncers...)
 
 	create(half, len(refs), false)
-	start := time.Now()
+	began := time.Now()
 	// Update every object, every third one twice, and delete every third.
 	update := func(pick func(i int) bool, round int) {
 		t.Helper()
@@ -166,7 +166,7 @@ func followScenario[T cache.Object](t *testing.T, o ops[T], namespaces []string,
 		t.Fatal(err)
 	}
 	t.Logf("%d %ss: %d creates, %d updates and %d deletes in %v", len(refs), o.kind,
-		len(refs), len(refs)+(len(refs)+2)/3, (len(refs)+1)/3, time.Since(start).Round(time.Millisecond))
+		len(refs), len(refs)+(len(refs)+2)/3, (len(refs)+1)/3, time.Since(began).Round(time.Millisecond))
 
 	eventually(t, time.Minute, "informer cache equals the server", func() error {
 		return matchesServer(ctx, inf.GetStore(), o)

@@ -1,7 +1,11 @@
 package e2e
 
-// Every informer the tests run is built in this file, so that moving to
-// generated informers (examples/crd) changes one place.
+// Every informer the tests run is built in this file. Foos and ConfigMaps
+// come from examples/crd's generated factories (its own API group and
+// core/v1), as a controller author would get them. PodTemplates and the
+// missing custom resource are built by hand on cache.NewSharedIndexInformer,
+// because those tests need knobs generated informers do not expose: a small
+// page size, short backoffs and a record of every list and watch call.
 
 import (
 	"context"
@@ -16,23 +20,69 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 
+	samplesinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions"
+	kubeinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 )
 
-// informerOptions are the knobs tests turn on informers.
+// newSamplesFactory returns examples/crd's generated factory for its API
+// groups (Foos, FooClasses, MaintenanceWindows).
+func newSamplesFactory(c clients, options ...samplesinformers.SharedInformerOption) samplesinformers.SharedInformerFactory {
+	return samplesinformers.NewSharedInformerFactoryWithOptions(c.samples, 0, options...)
+}
+
+// newKubeFactory returns examples/crd's generated factory for core/v1.
+func newKubeFactory(c clients, options ...kubeinformers.SharedInformerOption) kubeinformers.SharedInformerFactory {
+	return kubeinformers.NewSharedInformerFactoryWithOptions(c.kube, 0, options...)
+}
+
+// withLabel limits a factory's informers to objects with labelKey=label.
+func withLabel(label string) informers.Option {
+	return informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = labelKey + "=" + label })
+}
+
+// fooInformer is f's generated Foo informer.
+func fooInformer(f samplesinformers.SharedInformerFactory) cache.SharedIndexInformer[*foo] {
+	return f.Samples().V1alpha1().Foos().Informer()
+}
+
+// configMapInformer is f's generated ConfigMap informer.
+func configMapInformer(f kubeinformers.SharedInformerFactory) cache.SharedIndexInformer[*configMap] {
+	return f.Core().V1().ConfigMaps().Informer()
+}
+
+// factoryPodTemplateInformer is f's generated PodTemplate informer.
+func factoryPodTemplateInformer(f kubeinformers.SharedInformerFactory) cache.SharedIndexInformer[*podTemplate] {
+	return f.Core().V1().PodTemplates().Informer()
+}
+
+// factory is what runFactory needs of a generated factory.
+type factory interface {
+	Start(ctx context.Context)
+	Shutdown()
+}
+
+// runFactory starts f and shuts it down when the test ends.
+func runFactory(t testing.TB, f factory) {
+	ctx, cancel := context.WithCancel(context.Background())
+	f.Start(ctx)
+	t.Cleanup(func() {
+		cancel()
+		f.Shutdown()
+	})
+}
+
+// informerOptions are the knobs tests turn on hand-built informers.
 type informerOptions struct {
 	// label, when set, limits lists and watches to objects with
 	// labelKey=label.
 	label string
-	// reflector tunes paging and backoff; zero fields get fast test
+	// reflector tunes paging and backoff; zero backoffs get fast test
 	// defaults (see withDefaults).
 	reflector cache.ReflectorOptions
 	// calls, when set, records every list and watch the informer makes.
 	calls *callLog
-	// factoryTweak is a factory's TweakListOptions, applied like generated
-	// informers apply it.
-	factoryTweak informers.TweakListOptionsFunc
 }
 
 // withDefaults shortens backoffs so that tests recover from an outage
@@ -50,9 +100,6 @@ func (o informerOptions) withDefaults() informerOptions {
 func (o informerOptions) tweak(opts *metav1.ListOptions) {
 	if o.label != "" {
 		opts.LabelSelector = labelKey + "=" + o.label
-	}
-	if o.factoryTweak != nil {
-		o.factoryTweak(opts)
 	}
 }
 
@@ -80,67 +127,29 @@ func listWatch[L runtime.Object](o informerOptions,
 	}
 }
 
-func newInformer[T cache.Object](lw cache.ListerWatcher, gvr schema.GroupVersionResource, o informerOptions, resync time.Duration) cache.SharedIndexInformer[T] {
+func newInformer[T cache.Object](lw cache.ListerWatcher, gvr schema.GroupVersionResource, o informerOptions) cache.SharedIndexInformer[T] {
 	return cache.NewSharedIndexInformerWithOptions[T](lw, cache.SharedIndexInformerOptions[T]{
-		ResyncPeriod: resync,
-		Resource:     gvr,
-		Reflector:    o.reflector,
+		Resource:  gvr,
+		Reflector: o.reflector,
 	})
 }
 
-var (
-	configMapGVR   = corev1.SchemeGroupVersion.WithResource("configmaps")
-	podTemplateGVR = corev1.SchemeGroupVersion.WithResource("podtemplates")
-)
+var podTemplateGVR = corev1.SchemeGroupVersion.WithResource("podtemplates")
 
-// newConfigMapInformer watches ConfigMaps of namespace ("" = all) through
-// the typed client.
-func newConfigMapInformer(c clients, namespace string, o informerOptions) cache.SharedIndexInformer[*corev1.ConfigMap] {
-	o = o.withDefaults()
-	cms := c.kube.CoreV1().ConfigMaps(namespace)
-	return newInformer[*corev1.ConfigMap](listWatch(o, cms.List, cms.Watch), configMapGVR, o, 0)
-}
-
-// newPodTemplateInformer watches PodTemplates, which the cluster serves
-// without a watch cache: their watches reach etcd directly.
-func newPodTemplateInformer(c clients, namespace string, o informerOptions) cache.SharedIndexInformer[*corev1.PodTemplate] {
+// newPodTemplateInformer watches PodTemplates of namespace ("" = all),
+// which the cluster serves without a watch cache: their watches reach etcd
+// directly.
+func newPodTemplateInformer(c clients, namespace string, o informerOptions) cache.SharedIndexInformer[*podTemplate] {
 	o = o.withDefaults()
 	pts := c.kube.CoreV1().PodTemplates(namespace)
-	return newInformer[*corev1.PodTemplate](listWatch(o, pts.List, pts.Watch), podTemplateGVR, o, 0)
+	return newInformer[*podTemplate](listWatch(o, pts.List, pts.Watch), podTemplateGVR, o)
 }
 
 // newUnstructuredInformer watches any resource through the dynamic client.
 func newUnstructuredInformer(c clients, gvr schema.GroupVersionResource, namespace string, o informerOptions) cache.SharedIndexInformer[*unstructured.Unstructured] {
 	o = o.withDefaults()
 	r := c.dynamic.Resource(gvr).Namespace(namespace)
-	return newInformer[*unstructured.Unstructured](listWatch(o, r.List, r.Watch), gvr, o, 0)
-}
-
-// newWidgetInformer watches the test CRD's Widgets.
-func newWidgetInformer(c clients, namespace string, o informerOptions) cache.SharedIndexInformer[*unstructured.Unstructured] {
-	return newUnstructuredInformer(c, widgetGVR, namespace, o)
-}
-
-// configMapsFor returns f's ConfigMap informer, the way generated factory
-// code does.
-func configMapsFor(f *informers.Factory, c clients, o informerOptions) cache.SharedIndexInformer[*corev1.ConfigMap] {
-	return informers.InformerFor(f, true, func(namespace string, resync time.Duration) cache.SharedIndexInformer[*corev1.ConfigMap] {
-		o := o.withDefaults()
-		o.factoryTweak = f.TweakListOptions()
-		cms := c.kube.CoreV1().ConfigMaps(namespace)
-		return newInformer[*corev1.ConfigMap](listWatch(o, cms.List, cms.Watch), configMapGVR, o, resync)
-	})
-}
-
-// widgetsFor returns f's Widget informer (keyed by *unstructured.Unstructured:
-// one dynamic resource per factory).
-func widgetsFor(f *informers.Factory, c clients, o informerOptions) cache.SharedIndexInformer[*unstructured.Unstructured] {
-	return informers.InformerFor(f, true, func(namespace string, resync time.Duration) cache.SharedIndexInformer[*unstructured.Unstructured] {
-		o := o.withDefaults()
-		o.factoryTweak = f.TweakListOptions()
-		r := c.dynamic.Resource(widgetGVR).Namespace(namespace)
-		return newInformer[*unstructured.Unstructured](listWatch(o, r.List, r.Watch), widgetGVR, o, resync)
-	})
+	return newInformer[*unstructured.Unstructured](listWatch(o, r.List, r.Watch), gvr, o)
 }
 
 // runInformer runs inf until the test ends.
@@ -151,16 +160,6 @@ func runInformer(t testing.TB, inf cache.AnyInformer) {
 	t.Cleanup(func() {
 		cancel()
 		wg.Wait()
-	})
-}
-
-// runFactory starts f and shuts it down when the test ends.
-func runFactory(t testing.TB, f *informers.Factory) {
-	ctx, cancel := context.WithCancel(context.Background())
-	f.Start(ctx)
-	t.Cleanup(func() {
-		cancel()
-		f.Shutdown()
 	})
 }
 

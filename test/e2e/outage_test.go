@@ -13,9 +13,10 @@ import (
 // the server while objects change: prepare before, change during, verify
 // after.
 type outage[T cache.Object] struct {
-	o   ops[T] // the admin's ops against the main apiserver
-	inf cache.SharedIndexInformer[T]
-	rec *recorder[T]
+	o     ops[T] // the admin's ops against the main apiserver
+	inf   cache.SharedIndexInformer[T]
+	start func() // runs inf until the test ends
+	rec   *recorder[T]
 
 	namespaces []string
 	existing   []T               // objects created in prepare
@@ -43,7 +44,7 @@ func (s *outage[T]) prepare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runInformer(t, s.inf)
+	s.start()
 	waitSynced(t, s.inf, reg)
 	// One object created after the sync proves the watch delivers.
 	probe, err := s.o.create(ctx, s.namespaces[0], "probe", 0)

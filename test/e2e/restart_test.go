@@ -4,8 +4,6 @@ import (
 	"context"
 	"testing"
 	"time"
-
-	"github.com/typedinformer/typedinformer/runtime/cache"
 )
 
 // TestAPIServerRestart stops the apiserver the informers watch, changes
@@ -15,22 +13,25 @@ import (
 // finalStateUnknown (the restarted server no longer has the informers'
 // resourceVersion in its watch cache, so they relist).
 func TestAPIServerRestart(t *testing.T) {
-	ensureWidgetCRD(t)
+	ensureExampleCRDs(t)
 	c := admin(t)
 	namespaces := testNamespaces(t, c, 2)
-	wLabel, cLabel := testLabel(t), testLabel(t)
-	paged := cache.ReflectorOptions{PageSize: 25}
-	widgets := &outage[*unstructuredWidget]{
-		o:          widgetOps(c, wLabel),
-		inf:        newWidgetInformer(c, "", informerOptions{label: wLabel, reflector: paged}),
+	fLabel, cLabel := testLabel(t), testLabel(t)
+	samples := newSamplesFactory(c, withLabel(fLabel))
+	kube := newKubeFactory(c, withLabel(cLabel))
+	foos := &outage[*foo]{
+		o:          fooOps(c, fLabel),
+		inf:        fooInformer(samples),
+		start:      func() { runFactory(t, samples) },
 		namespaces: namespaces,
 	}
 	configMaps := &outage[*configMap]{
 		o:          configMapOps(c, cLabel),
-		inf:        newConfigMapInformer(c, "", informerOptions{label: cLabel, reflector: paged}),
+		inf:        configMapInformer(kube),
+		start:      func() { runFactory(t, kube) },
 		namespaces: namespaces,
 	}
-	widgets.prepare(t)
+	foos.prepare(t)
 	configMaps.prepare(t)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
@@ -52,7 +53,7 @@ func TestAPIServerRestart(t *testing.T) {
 		t.Fatal(err)
 	}
 	cb := newClients(t, cluster.AdminConfigFor(b))
-	widgets.change(t, widgetOps(cb, wLabel))
+	foos.change(t, fooOps(cb, fLabel))
 	configMaps.change(t, configMapOps(cb, cLabel))
 	cluster.StopExtraAPIServer(b)
 
@@ -61,6 +62,6 @@ func TestAPIServerRestart(t *testing.T) {
 	}
 	restarted = true
 	t.Logf("outage with a second apiserver took %v", time.Since(start).Round(time.Millisecond))
-	widgets.verify(t)
+	foos.verify(t)
 	configMaps.verify(t)
 }

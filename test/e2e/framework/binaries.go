@@ -36,7 +36,7 @@ func FindBinaries() (Binaries, error) {
 	if b.Etcd != "" && b.KubeAPIServer != "" {
 		return b, nil
 	}
-	root, err := repoRoot()
+	root, err := RepoRoot()
 	if err != nil {
 		return b, err
 	}
@@ -67,7 +67,10 @@ func FindBinaries() (Binaries, error) {
 	return b, nil
 }
 
-func repoRoot() (string, error) {
+// RepoRoot returns the repository root: $E2E_REPO_ROOT, or found from this
+// source file or the working directory (the directory holding
+// hack/kube/build.sh).
+func RepoRoot() (string, error) {
 	if r := os.Getenv(RepoRootEnv); r != "" {
 		return r, nil
 	}
