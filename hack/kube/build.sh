@@ -10,7 +10,7 @@
 # absent or complete. A per-binary lock (flock, or a mkdir lock where flock is missing) makes
 # concurrent runs wait for one build instead of building twice.
 #
-# Needs only Go (with a reachable module proxy), git and a C toolchain is not required (CGO is off).
+# Needs only bash, coreutils and Go with a reachable module proxy (CGO is off, so no C toolchain).
 # Prints "<name>=<path>" for every binary on stdout; progress goes to stderr.
 set -euo pipefail
 
@@ -132,6 +132,8 @@ build_locked() {
 		return 0 # another run built it while this one waited for the lock
 	fi
 	local work start
+	# Holding the lock, anything left by an interrupted build of this binary is stale.
+	rm -rf "${tmproot}/${name}-${version}".* "${out}".tmp.*
 	work="$(mktemp -d "${tmproot}/${name}-${version}.XXXXXX")"
 	start="$(date +%s)"
 	log "building ${name} ${version} (cold kube-apiserver takes ~11 min on 2 cores)"

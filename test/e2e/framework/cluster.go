@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"k8s.io/client-go/rest"
@@ -56,8 +57,20 @@ type Cluster struct {
 
 // Start starts etcd and kube-apiserver and waits until both are ready. On
 // error everything already started is stopped and the work dir removed.
-// extraArgs are appended to kube-apiserver's flags.
+// extraArgs are appended to kube-apiserver's flags. A start that loses a
+// free port to another process in the moment between picking and binding
+// it is retried with new ports.
 func Start(ctx context.Context, bins Binaries, extraArgs ...string) (*Cluster, error) {
+	for attempt := 1; ; attempt++ {
+		c, err := startOnce(ctx, bins, extraArgs)
+		if err == nil || attempt == 3 || !strings.Contains(err.Error(), "address already in use") {
+			return c, err
+		}
+		fmt.Fprintf(os.Stderr, "framework: retrying the cluster start: %v\n", err)
+	}
+}
+
+func startOnce(ctx context.Context, bins Binaries, extraArgs []string) (*Cluster, error) {
 	dir, err := os.MkdirTemp(os.Getenv(WorkDirEnv), "typedinformer-e2e-")
 	if err != nil {
 		return nil, fmt.Errorf("creating the work dir: %w", err)
