@@ -18,6 +18,7 @@ limitations under the License.
 
 package v1
 
-// MaintenanceWindowListerExpansion allows custom methods to be added to MaintenanceWindowLister:
-// declare it yourself in a non-generated file of this package to add them.
+// MaintenanceWindowListerExpansion holds the hand-written methods of MaintenanceWindowLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example maintenancewindow_expansion.go) and the next run leaves it out here.
 type MaintenanceWindowListerExpansion interface{}

@@ -18,14 +18,17 @@ limitations under the License.
 
 package v1alpha1
 
-// FooListerExpansion allows custom methods to be added to FooLister:
-// declare it yourself in a non-generated file of this package to add them.
+// FooListerExpansion holds the hand-written methods of FooLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example foo_expansion.go) and the next run leaves it out here.
 type FooListerExpansion interface{}
 
-// FooNamespaceListerExpansion allows custom methods to be added to FooNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// FooNamespaceListerExpansion holds the hand-written methods of FooNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example foo_expansion.go) and the next run leaves it out here.
 type FooNamespaceListerExpansion interface{}
 
-// FooClassListerExpansion allows custom methods to be added to FooClassLister:
-// declare it yourself in a non-generated file of this package to add them.
+// FooClassListerExpansion holds the hand-written methods of FooClassLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example fooclass_expansion.go) and the next run leaves it out here.
 type FooClassListerExpansion interface{}

@@ -18,114 +18,142 @@ limitations under the License.
 
 package v1
 
-// ComponentStatusListerExpansion allows custom methods to be added to ComponentStatusLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ComponentStatusListerExpansion holds the hand-written methods of ComponentStatusLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example componentstatus_expansion.go) and the next run leaves it out here.
 type ComponentStatusListerExpansion interface{}
 
-// ConfigMapListerExpansion allows custom methods to be added to ConfigMapLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ConfigMapListerExpansion holds the hand-written methods of ConfigMapLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example configmap_expansion.go) and the next run leaves it out here.
 type ConfigMapListerExpansion interface{}
 
-// ConfigMapNamespaceListerExpansion allows custom methods to be added to ConfigMapNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ConfigMapNamespaceListerExpansion holds the hand-written methods of ConfigMapNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example configmap_expansion.go) and the next run leaves it out here.
 type ConfigMapNamespaceListerExpansion interface{}
 
-// EndpointsListerExpansion allows custom methods to be added to EndpointsLister:
-// declare it yourself in a non-generated file of this package to add them.
+// EndpointsListerExpansion holds the hand-written methods of EndpointsLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example endpoints_expansion.go) and the next run leaves it out here.
 type EndpointsListerExpansion interface{}
 
-// EndpointsNamespaceListerExpansion allows custom methods to be added to EndpointsNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// EndpointsNamespaceListerExpansion holds the hand-written methods of EndpointsNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example endpoints_expansion.go) and the next run leaves it out here.
 type EndpointsNamespaceListerExpansion interface{}
 
-// EventListerExpansion allows custom methods to be added to EventLister:
-// declare it yourself in a non-generated file of this package to add them.
+// EventListerExpansion holds the hand-written methods of EventLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example event_expansion.go) and the next run leaves it out here.
 type EventListerExpansion interface{}
 
-// EventNamespaceListerExpansion allows custom methods to be added to EventNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// EventNamespaceListerExpansion holds the hand-written methods of EventNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example event_expansion.go) and the next run leaves it out here.
 type EventNamespaceListerExpansion interface{}
 
-// LimitRangeListerExpansion allows custom methods to be added to LimitRangeLister:
-// declare it yourself in a non-generated file of this package to add them.
+// LimitRangeListerExpansion holds the hand-written methods of LimitRangeLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example limitrange_expansion.go) and the next run leaves it out here.
 type LimitRangeListerExpansion interface{}
 
-// LimitRangeNamespaceListerExpansion allows custom methods to be added to LimitRangeNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// LimitRangeNamespaceListerExpansion holds the hand-written methods of LimitRangeNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example limitrange_expansion.go) and the next run leaves it out here.
 type LimitRangeNamespaceListerExpansion interface{}
 
-// NamespaceListerExpansion allows custom methods to be added to NamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// NamespaceListerExpansion holds the hand-written methods of NamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example namespace_expansion.go) and the next run leaves it out here.
 type NamespaceListerExpansion interface{}
 
-// NodeListerExpansion allows custom methods to be added to NodeLister:
-// declare it yourself in a non-generated file of this package to add them.
+// NodeListerExpansion holds the hand-written methods of NodeLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example node_expansion.go) and the next run leaves it out here.
 type NodeListerExpansion interface{}
 
-// PersistentVolumeListerExpansion allows custom methods to be added to PersistentVolumeLister:
-// declare it yourself in a non-generated file of this package to add them.
+// PersistentVolumeListerExpansion holds the hand-written methods of PersistentVolumeLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example persistentvolume_expansion.go) and the next run leaves it out here.
 type PersistentVolumeListerExpansion interface{}
 
-// PersistentVolumeClaimListerExpansion allows custom methods to be added to PersistentVolumeClaimLister:
-// declare it yourself in a non-generated file of this package to add them.
+// PersistentVolumeClaimListerExpansion holds the hand-written methods of PersistentVolumeClaimLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example persistentvolumeclaim_expansion.go) and the next run leaves it out here.
 type PersistentVolumeClaimListerExpansion interface{}
 
-// PersistentVolumeClaimNamespaceListerExpansion allows custom methods to be added to PersistentVolumeClaimNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// PersistentVolumeClaimNamespaceListerExpansion holds the hand-written methods of PersistentVolumeClaimNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example persistentvolumeclaim_expansion.go) and the next run leaves it out here.
 type PersistentVolumeClaimNamespaceListerExpansion interface{}
 
-// PodListerExpansion allows custom methods to be added to PodLister:
-// declare it yourself in a non-generated file of this package to add them.
+// PodListerExpansion holds the hand-written methods of PodLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example pod_expansion.go) and the next run leaves it out here.
 type PodListerExpansion interface{}
 
-// PodNamespaceListerExpansion allows custom methods to be added to PodNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// PodNamespaceListerExpansion holds the hand-written methods of PodNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example pod_expansion.go) and the next run leaves it out here.
 type PodNamespaceListerExpansion interface{}
 
-// PodTemplateListerExpansion allows custom methods to be added to PodTemplateLister:
-// declare it yourself in a non-generated file of this package to add them.
+// PodTemplateListerExpansion holds the hand-written methods of PodTemplateLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example podtemplate_expansion.go) and the next run leaves it out here.
 type PodTemplateListerExpansion interface{}
 
-// PodTemplateNamespaceListerExpansion allows custom methods to be added to PodTemplateNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// PodTemplateNamespaceListerExpansion holds the hand-written methods of PodTemplateNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example podtemplate_expansion.go) and the next run leaves it out here.
 type PodTemplateNamespaceListerExpansion interface{}
 
-// ReplicationControllerListerExpansion allows custom methods to be added to ReplicationControllerLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ReplicationControllerListerExpansion holds the hand-written methods of ReplicationControllerLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example replicationcontroller_expansion.go) and the next run leaves it out here.
 type ReplicationControllerListerExpansion interface{}
 
-// ReplicationControllerNamespaceListerExpansion allows custom methods to be added to ReplicationControllerNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ReplicationControllerNamespaceListerExpansion holds the hand-written methods of ReplicationControllerNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example replicationcontroller_expansion.go) and the next run leaves it out here.
 type ReplicationControllerNamespaceListerExpansion interface{}
 
-// ResourceQuotaListerExpansion allows custom methods to be added to ResourceQuotaLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ResourceQuotaListerExpansion holds the hand-written methods of ResourceQuotaLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example resourcequota_expansion.go) and the next run leaves it out here.
 type ResourceQuotaListerExpansion interface{}
 
-// ResourceQuotaNamespaceListerExpansion allows custom methods to be added to ResourceQuotaNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ResourceQuotaNamespaceListerExpansion holds the hand-written methods of ResourceQuotaNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example resourcequota_expansion.go) and the next run leaves it out here.
 type ResourceQuotaNamespaceListerExpansion interface{}
 
-// SecretListerExpansion allows custom methods to be added to SecretLister:
-// declare it yourself in a non-generated file of this package to add them.
+// SecretListerExpansion holds the hand-written methods of SecretLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example secret_expansion.go) and the next run leaves it out here.
 type SecretListerExpansion interface{}
 
-// SecretNamespaceListerExpansion allows custom methods to be added to SecretNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// SecretNamespaceListerExpansion holds the hand-written methods of SecretNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example secret_expansion.go) and the next run leaves it out here.
 type SecretNamespaceListerExpansion interface{}
 
-// ServiceListerExpansion allows custom methods to be added to ServiceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ServiceListerExpansion holds the hand-written methods of ServiceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example service_expansion.go) and the next run leaves it out here.
 type ServiceListerExpansion interface{}
 
-// ServiceNamespaceListerExpansion allows custom methods to be added to ServiceNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ServiceNamespaceListerExpansion holds the hand-written methods of ServiceNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example service_expansion.go) and the next run leaves it out here.
 type ServiceNamespaceListerExpansion interface{}
 
-// ServiceAccountListerExpansion allows custom methods to be added to ServiceAccountLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ServiceAccountListerExpansion holds the hand-written methods of ServiceAccountLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example serviceaccount_expansion.go) and the next run leaves it out here.
 type ServiceAccountListerExpansion interface{}
 
-// ServiceAccountNamespaceListerExpansion allows custom methods to be added to ServiceAccountNamespaceLister:
-// declare it yourself in a non-generated file of this package to add them.
+// ServiceAccountNamespaceListerExpansion holds the hand-written methods of ServiceAccountNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example serviceaccount_expansion.go) and the next run leaves it out here.
 type ServiceAccountNamespaceListerExpansion interface{}

@@ -49,8 +49,9 @@ type maintenanceWindowInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewMaintenanceWindowInformer returns a new, unshared informer of MaintenanceWindows. Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewMaintenanceWindowInformer returns a new, unshared informer of MaintenanceWindows.
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewMaintenanceWindowInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*opsv1.MaintenanceWindow]) cache.SharedIndexInformer[*opsv1.MaintenanceWindow] {
 	return NewFilteredMaintenanceWindowInformer(client, resyncPeriod, indexers, nil)
 }

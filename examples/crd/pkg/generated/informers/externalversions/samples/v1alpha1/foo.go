@@ -49,9 +49,9 @@ type fooInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewFooInformer returns a new, unshared informer of Foos in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewFooInformer returns a new, unshared informer of Foos in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*samplesv1alpha1.Foo]) cache.SharedIndexInformer[*samplesv1alpha1.Foo] {
 	return NewFilteredFooInformer(client, namespace, resyncPeriod, indexers, nil)
 }

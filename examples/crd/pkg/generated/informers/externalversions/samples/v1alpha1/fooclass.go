@@ -49,8 +49,9 @@ type fooClassInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewFooClassInformer returns a new, unshared informer of FooClasses. Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewFooClassInformer returns a new, unshared informer of FooClasses.
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewFooClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*samplesv1alpha1.FooClass]) cache.SharedIndexInformer[*samplesv1alpha1.FooClass] {
 	return NewFilteredFooClassInformer(client, resyncPeriod, indexers, nil)
 }

@@ -49,8 +49,9 @@ type componentStatusInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewComponentStatusInformer returns a new, unshared informer of ComponentStatuses. Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewComponentStatusInformer returns a new, unshared informer of ComponentStatuses.
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewComponentStatusInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ComponentStatus]) cache.SharedIndexInformer[*corev1.ComponentStatus] {
 	return NewFilteredComponentStatusInformer(client, resyncPeriod, indexers, nil)
 }

@@ -49,9 +49,9 @@ type configMapInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewConfigMapInformer returns a new, unshared informer of ConfigMaps in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewConfigMapInformer returns a new, unshared informer of ConfigMaps in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewConfigMapInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ConfigMap]) cache.SharedIndexInformer[*corev1.ConfigMap] {
 	return NewFilteredConfigMapInformer(client, namespace, resyncPeriod, indexers, nil)
 }

@@ -49,9 +49,9 @@ type endpointsInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewEndpointsInformer returns a new, unshared informer of Endpoints in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewEndpointsInformer returns a new, unshared informer of Endpoints in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewEndpointsInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Endpoints]) cache.SharedIndexInformer[*corev1.Endpoints] {
 	return NewFilteredEndpointsInformer(client, namespace, resyncPeriod, indexers, nil)
 }

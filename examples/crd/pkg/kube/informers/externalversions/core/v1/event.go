@@ -49,9 +49,9 @@ type eventInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewEventInformer returns a new, unshared informer of Events in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewEventInformer returns a new, unshared informer of Events in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewEventInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Event]) cache.SharedIndexInformer[*corev1.Event] {
 	return NewFilteredEventInformer(client, namespace, resyncPeriod, indexers, nil)
 }

@@ -49,9 +49,9 @@ type limitRangeInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewLimitRangeInformer returns a new, unshared informer of LimitRanges in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewLimitRangeInformer returns a new, unshared informer of LimitRanges in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewLimitRangeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.LimitRange]) cache.SharedIndexInformer[*corev1.LimitRange] {
 	return NewFilteredLimitRangeInformer(client, namespace, resyncPeriod, indexers, nil)
 }

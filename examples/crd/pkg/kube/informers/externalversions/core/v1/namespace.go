@@ -49,8 +49,9 @@ type namespaceInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewNamespaceInformer returns a new, unshared informer of Namespaces. Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewNamespaceInformer returns a new, unshared informer of Namespaces.
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewNamespaceInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Namespace]) cache.SharedIndexInformer[*corev1.Namespace] {
 	return NewFilteredNamespaceInformer(client, resyncPeriod, indexers, nil)
 }

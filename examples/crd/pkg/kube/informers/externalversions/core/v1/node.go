@@ -49,8 +49,9 @@ type nodeInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewNodeInformer returns a new, unshared informer of Nodes. Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewNodeInformer returns a new, unshared informer of Nodes.
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Node]) cache.SharedIndexInformer[*corev1.Node] {
 	return NewFilteredNodeInformer(client, resyncPeriod, indexers, nil)
 }

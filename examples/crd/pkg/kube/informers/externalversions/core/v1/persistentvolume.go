@@ -49,8 +49,9 @@ type persistentVolumeInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewPersistentVolumeInformer returns a new, unshared informer of PersistentVolumes. Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewPersistentVolumeInformer returns a new, unshared informer of PersistentVolumes.
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewPersistentVolumeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PersistentVolume]) cache.SharedIndexInformer[*corev1.PersistentVolume] {
 	return NewFilteredPersistentVolumeInformer(client, resyncPeriod, indexers, nil)
 }

@@ -49,9 +49,9 @@ type persistentVolumeClaimInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewPersistentVolumeClaimInformer returns a new, unshared informer of PersistentVolumeClaims in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewPersistentVolumeClaimInformer returns a new, unshared informer of PersistentVolumeClaims in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewPersistentVolumeClaimInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PersistentVolumeClaim]) cache.SharedIndexInformer[*corev1.PersistentVolumeClaim] {
 	return NewFilteredPersistentVolumeClaimInformer(client, namespace, resyncPeriod, indexers, nil)
 }

@@ -49,9 +49,9 @@ type podInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewPodInformer returns a new, unshared informer of Pods in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewPodInformer returns a new, unshared informer of Pods in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewPodInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Pod]) cache.SharedIndexInformer[*corev1.Pod] {
 	return NewFilteredPodInformer(client, namespace, resyncPeriod, indexers, nil)
 }

@@ -49,9 +49,9 @@ type podTemplateInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewPodTemplateInformer returns a new, unshared informer of PodTemplates in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewPodTemplateInformer returns a new, unshared informer of PodTemplates in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewPodTemplateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PodTemplate]) cache.SharedIndexInformer[*corev1.PodTemplate] {
 	return NewFilteredPodTemplateInformer(client, namespace, resyncPeriod, indexers, nil)
 }

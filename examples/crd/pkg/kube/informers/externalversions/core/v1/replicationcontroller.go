@@ -49,9 +49,9 @@ type replicationControllerInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewReplicationControllerInformer returns a new, unshared informer of ReplicationControllers in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewReplicationControllerInformer returns a new, unshared informer of ReplicationControllers in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewReplicationControllerInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ReplicationController]) cache.SharedIndexInformer[*corev1.ReplicationController] {
 	return NewFilteredReplicationControllerInformer(client, namespace, resyncPeriod, indexers, nil)
 }

@@ -49,9 +49,9 @@ type resourceQuotaInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewResourceQuotaInformer returns a new, unshared informer of ResourceQuotas in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewResourceQuotaInformer returns a new, unshared informer of ResourceQuotas in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewResourceQuotaInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ResourceQuota]) cache.SharedIndexInformer[*corev1.ResourceQuota] {
 	return NewFilteredResourceQuotaInformer(client, namespace, resyncPeriod, indexers, nil)
 }

@@ -49,9 +49,9 @@ type secretInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewSecretInformer returns a new, unshared informer of Secrets in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewSecretInformer returns a new, unshared informer of Secrets in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewSecretInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Secret]) cache.SharedIndexInformer[*corev1.Secret] {
 	return NewFilteredSecretInformer(client, namespace, resyncPeriod, indexers, nil)
 }

@@ -49,9 +49,9 @@ type serviceInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewServiceInformer returns a new, unshared informer of Services in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewServiceInformer returns a new, unshared informer of Services in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewServiceInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Service]) cache.SharedIndexInformer[*corev1.Service] {
 	return NewFilteredServiceInformer(client, namespace, resyncPeriod, indexers, nil)
 }

@@ -49,9 +49,9 @@ type serviceAccountInformer struct {
 	factory internalinterfaces.SharedInformerFactory
 }
 
-// NewServiceAccountInformer returns a new, unshared informer of ServiceAccounts in
-// namespace ("" for all). Prefer the factory's shared informer: every
-// informer holds its own cache and watch connection.
+// NewServiceAccountInformer returns a new, unshared informer of ServiceAccounts in namespace ("" for all).
+// Prefer the factory's shared informer: every informer holds its own cache
+// and watch connection.
 func NewServiceAccountInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ServiceAccount]) cache.SharedIndexInformer[*corev1.ServiceAccount] {
 	return NewFilteredServiceAccountInformer(client, namespace, resyncPeriod, indexers, nil)
 }
