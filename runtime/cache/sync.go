@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 )
 
 // Syncer is anything whose initial sync can be waited for: an informer, a
@@ -62,6 +64,11 @@ func (e *NotSyncedError) Error() string {
 		if p.LastError != nil {
 			b.WriteString(" (last error: ")
 			b.WriteString(p.LastError.Error())
+			if apierrors.IsNotFound(p.LastError) {
+				// The server's own message ("could not find the requested
+				// resource") does not say which resource or why.
+				b.WriteString("; the server does not serve this resource: is its CRD installed and its group/version right?")
+			}
 			b.WriteString(")")
 		} else {
 			b.WriteString(" (no error reported yet)")

@@ -62,6 +62,9 @@ func TestWaitForCacheSync_NamesInformerAndNotFoundError(t *testing.T) {
 	if !apierrors.IsNotFound(err) {
 		t.Fatalf("%v does not unwrap to NotFound", err)
 	}
+	if !strings.Contains(err.Error(), "is its CRD installed") {
+		t.Fatalf("%q does not say the resource is not served", err)
+	}
 }
 
 func TestWaitForCacheSync_ListsOnlyPendingSyncers(t *testing.T) {
