@@ -32,6 +32,7 @@ examples:
 ## verify: fail with a diff if any generated file is out of date.
 verify:
 	$(EXAMPLE)/hack/verify-codegen.sh
+	$(EXAMPLE)/hack/test-verify-detects-drift.sh
 	$(GO) test -count=1 -run 'Golden' ./generators/
 
 ## corpus: informer-gen over all of k8s.io/api, built and vetted against client-go.

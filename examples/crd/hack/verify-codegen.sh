@@ -13,7 +13,7 @@ trap 'rm -rf "${SCRATCH}"' EXIT
 
 # The copy's go.mod points at the main module through a relative replace;
 # make it absolute so the copy builds the same generators from anywhere.
-MAIN_ROOT=$(cd "${ROOT}/../.." && pwd)
+MAIN_ROOT=${TYPEDINFORMER_ROOT:-$(cd "${ROOT}/../.." && pwd)}
 cp -a "${ROOT}/." "${SCRATCH}/"
 (
   cd "${SCRATCH}"
