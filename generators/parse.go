@@ -13,7 +13,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 )
 
 // commentLine is one line of a comment with its position, e.g.
@@ -119,35 +118,14 @@ func parsePackages(ctx context.Context, pkgs []inputPackage) ([]parsedPackage, e
 			jobs = append(jobs, job{i, j})
 		}
 	}
-	errs := make([]error, len(jobs))
-	workers := runtime.GOMAXPROCS(0) * 2
-	if workers > len(jobs) {
-		workers = len(jobs)
-	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fset := token.NewFileSet() // one per worker: no lock contention
-			for k := range next {
-				jb := jobs[k]
-				results[jb.pkg][jb.file], errs[k] = parseFile(fset, pkgs[jb.pkg].Files[jb.file])
-			}
-		}()
-	}
-feed:
-	for k := range jobs {
-		select {
-		case next <- k:
-		case <-ctx.Done():
-			break feed
-		}
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+	// One FileSet per worker: no lock contention.
+	errs, err := forEachParallel(ctx, len(jobs), runtime.GOMAXPROCS(0)*2, token.NewFileSet, func(fset *token.FileSet, k int) error {
+		jb := jobs[k]
+		var err error
+		results[jb.pkg][jb.file], err = parseFile(fset, pkgs[jb.pkg].Files[jb.file])
+		return err
+	})
+	if err != nil {
 		return nil, err
 	}
 	if err := firstError(errs); err != nil {

@@ -82,48 +82,26 @@ func renderFiles(ctx context.Context, files []plannedFile, h header, existing fu
 		return nil, fmt.Errorf("parsing templates: %w", err)
 	}
 	out := make([][]byte, len(files))
-	errs := make([]error, len(files))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	workers := min(runtime.GOMAXPROCS(0), len(files))
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var buf bytes.Buffer
-			for i := range next {
-				f := files[i]
-				buf.Reset()
-				if hdr := h.forFile(existing(f.Path), thisYear); hdr != "" {
-					buf.WriteString(hdr)
-					buf.WriteString("\n\n")
-				}
-				buf.WriteString(GeneratedMarker)
-				buf.WriteString("\n\n")
-				if err := tmpl.ExecuteTemplate(&buf, f.Template, f.Data); err != nil {
-					errs[i] = fmt.Errorf("rendering %s from %s: %w", f.Path, f.Template, err)
-					continue
-				}
-				src, err := format.Source(buf.Bytes())
-				if err != nil {
-					errs[i] = fmt.Errorf("formatting %s (rendered from %s): %w\n%s", f.Path, f.Template, err, numbered(buf.Bytes()))
-					continue
-				}
-				out[i] = src
-			}
-		}()
-	}
-feed:
-	for i := range files {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			break feed
+	errs, err := forEachParallel(ctx, len(files), runtime.GOMAXPROCS(0), func() *bytes.Buffer { return new(bytes.Buffer) }, func(buf *bytes.Buffer, i int) error {
+		f := files[i]
+		buf.Reset()
+		if hdr := h.forFile(existing(f.Path), thisYear); hdr != "" {
+			buf.WriteString(hdr)
+			buf.WriteString("\n\n")
 		}
-	}
-	close(next)
-	wg.Wait()
-	if err := ctx.Err(); err != nil {
+		buf.WriteString(GeneratedMarker)
+		buf.WriteString("\n\n")
+		if err := tmpl.ExecuteTemplate(buf, f.Template, f.Data); err != nil {
+			return fmt.Errorf("rendering %s from %s: %w", f.Path, f.Template, err)
+		}
+		src, err := format.Source(buf.Bytes())
+		if err != nil {
+			return fmt.Errorf("formatting %s (rendered from %s): %w\n%s", f.Path, f.Template, err, numbered(buf.Bytes()))
+		}
+		out[i] = src
+		return nil
+	})
+	if err != nil {
 		return nil, err
 	}
 	for _, err := range errs {
