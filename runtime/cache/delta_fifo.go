@@ -64,7 +64,9 @@ func (d Deltas[T]) Newest() (Delta[T], bool) {
 // downstream (the informer's store): it needs their keys for Replace and
 // Resync and their last state for tombstones.
 type KnownObjects[T Object] interface {
+	// ListKeys returns the keys of every applied object.
 	ListKeys() []string
+	// GetByKey returns the applied state of key, if any.
 	GetByKey(key string) (T, bool, error)
 }
 

@@ -14,8 +14,11 @@ package cache
 //     missed the delete (it found out on a relist); obj is then the last state
 //     the informer knew, which may be stale.
 type ResourceEventHandler[T Object] interface {
+	// OnAdd is called for an object new to the cache.
 	OnAdd(obj T, isInInitialList bool)
+	// OnUpdate is called for a change or a resync of a cached object.
 	OnUpdate(oldObj, newObj T)
+	// OnDelete is called for an object removed from the cache.
 	OnDelete(obj T, finalStateUnknown bool)
 }
 

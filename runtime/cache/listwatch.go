@@ -17,7 +17,9 @@ import (
 // Both calls must honour ctx: when it is cancelled, List returns and the
 // watch's result channel is closed.
 type ListerWatcher interface {
+	// List returns a list object (with an Items field) and its resourceVersion.
 	List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)
+	// Watch streams the changes after opts.ResourceVersion.
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 }
 

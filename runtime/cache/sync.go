@@ -13,6 +13,8 @@ import (
 // Syncer is anything whose initial sync can be waited for: an informer, a
 // handler registration, or a controller's cache.
 type Syncer interface {
+	// HasSynced reports whether the initial sync is complete; it must be
+	// cheap and safe to call from any goroutine.
 	HasSynced() bool
 }
 

@@ -10,8 +10,11 @@ import (
 // handled only if every predicate returns true. Predicates must be pure
 // functions of the event and must not mutate the objects.
 type Predicate[T cache.Object] interface {
+	// Create reports whether an add should be handled.
 	Create(e CreateEvent[T]) bool
+	// Update reports whether an update should be handled.
 	Update(e UpdateEvent[T]) bool
+	// Delete reports whether a delete should be handled.
 	Delete(e DeleteEvent[T]) bool
 }
 

@@ -47,6 +47,8 @@ func (r Result) IsZero() bool { return r == Result{} }
 // controller's name and the request, and is cancelled when the controller
 // stops.
 type Reconciler interface {
+	// Reconcile handles one request; see Result and TerminalError for what
+	// its return values make the controller do.
 	Reconcile(ctx context.Context, req Request) (Result, error)
 }
 

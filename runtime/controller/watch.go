@@ -36,8 +36,11 @@ type DeleteEvent[T cache.Object] struct {
 // are called one event at a time per watch, never concurrently, and must
 // not mutate the objects.
 type EventHandler[T cache.Object] interface {
+	// Create enqueues the requests an add maps to.
 	Create(ctx context.Context, e CreateEvent[T], q Queue)
+	// Update enqueues the requests an update maps to.
 	Update(ctx context.Context, e UpdateEvent[T], q Queue)
+	// Delete enqueues the requests a delete maps to.
 	Delete(ctx context.Context, e DeleteEvent[T], q Queue)
 }
 

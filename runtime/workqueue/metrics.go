@@ -4,22 +4,27 @@ import "time"
 
 // GaugeMetric is a value that goes up and down (queue depth).
 type GaugeMetric interface {
+	// Inc adds one.
 	Inc()
+	// Dec subtracts one.
 	Dec()
 }
 
 // SettableGaugeMetric is a gauge set to an absolute value.
 type SettableGaugeMetric interface {
+	// Set replaces the value.
 	Set(float64)
 }
 
 // CounterMetric is a monotonically increasing count.
 type CounterMetric interface {
+	// Inc adds one.
 	Inc()
 }
 
 // HistogramMetric records observations, in seconds for durations.
 type HistogramMetric interface {
+	// Observe records one value.
 	Observe(float64)
 }
 
