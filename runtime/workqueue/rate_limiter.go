@@ -43,27 +43,57 @@ func newDefaultControllerRateLimiter[T comparable](c clock.PassiveClock) RateLim
 	)
 }
 
+// itemCounts counts When calls per item since its last Forget; the per-item
+// limiters share it for their Forget and NumRequeues.
+type itemCounts[T comparable] struct {
+	mu     sync.Mutex
+	counts map[T]int
+}
+
+// next counts one more attempt of item and returns the count before it.
+func (c *itemCounts[T]) next(item T) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.counts == nil {
+		c.counts = make(map[T]int)
+	}
+	n := c.counts[item]
+	c.counts[item] = n + 1
+	return n
+}
+
+// Forget resets item's count.
+func (c *itemCounts[T]) Forget(item T) {
+	c.mu.Lock()
+	delete(c.counts, item)
+	c.mu.Unlock()
+}
+
+// NumRequeues returns item's count.
+func (c *itemCounts[T]) NumRequeues(item T) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.counts[item]
+}
+
 // ItemExponentialFailureRateLimiter delays an item base*2^n, where n is the
 // number of When calls for it since its last Forget, capped at max.
+// Forget and NumRequeues act on that per-item count.
 type ItemExponentialFailureRateLimiter[T comparable] struct {
-	mu       sync.Mutex
-	failures map[T]int
-	base     time.Duration
-	max      time.Duration
+	itemCounts[T]
+	base time.Duration
+	max  time.Duration
 }
 
 // NewItemExponentialFailureRateLimiter returns a per-item exponential
 // limiter: the first When returns base, then 2*base, 4*base, ... up to max.
 func NewItemExponentialFailureRateLimiter[T comparable](base, max time.Duration) *ItemExponentialFailureRateLimiter[T] {
-	return &ItemExponentialFailureRateLimiter[T]{failures: make(map[T]int), base: base, max: max}
+	return &ItemExponentialFailureRateLimiter[T]{base: base, max: max}
 }
 
 // When returns item's next backoff and counts the failure.
 func (r *ItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
-	r.mu.Lock()
-	n := r.failures[item]
-	r.failures[item] = n + 1
-	r.mu.Unlock()
+	n := r.next(item)
 	if r.base <= 0 {
 		return 0
 	}
@@ -75,58 +105,27 @@ func (r *ItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
 	return time.Duration(d)
 }
 
-// Forget resets item's failure count.
-func (r *ItemExponentialFailureRateLimiter[T]) Forget(item T) {
-	r.mu.Lock()
-	delete(r.failures, item)
-	r.mu.Unlock()
-}
-
-// NumRequeues returns item's failure count.
-func (r *ItemExponentialFailureRateLimiter[T]) NumRequeues(item T) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.failures[item]
-}
-
 // ItemFastSlowRateLimiter retries an item after fast for its first
-// maxFast attempts and after slow from then on.
+// maxFast attempts and after slow from then on. Forget and NumRequeues act
+// on the per-item attempt count.
 type ItemFastSlowRateLimiter[T comparable] struct {
-	mu       sync.Mutex
-	attempts map[T]int
-	fast     time.Duration
-	slow     time.Duration
-	maxFast  int
+	itemCounts[T]
+	fast    time.Duration
+	slow    time.Duration
+	maxFast int
 }
 
 // NewItemFastSlowRateLimiter returns a fast/slow limiter.
 func NewItemFastSlowRateLimiter[T comparable](fast, slow time.Duration, maxFast int) *ItemFastSlowRateLimiter[T] {
-	return &ItemFastSlowRateLimiter[T]{attempts: make(map[T]int), fast: fast, slow: slow, maxFast: maxFast}
+	return &ItemFastSlowRateLimiter[T]{fast: fast, slow: slow, maxFast: maxFast}
 }
 
 // When returns fast for the first maxFast attempts, then slow.
 func (r *ItemFastSlowRateLimiter[T]) When(item T) time.Duration {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.attempts[item]++
-	if r.attempts[item] <= r.maxFast {
+	if r.next(item) < r.maxFast {
 		return r.fast
 	}
 	return r.slow
-}
-
-// Forget resets item's attempts.
-func (r *ItemFastSlowRateLimiter[T]) Forget(item T) {
-	r.mu.Lock()
-	delete(r.attempts, item)
-	r.mu.Unlock()
-}
-
-// NumRequeues returns item's attempts.
-func (r *ItemFastSlowRateLimiter[T]) NumRequeues(item T) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.attempts[item]
 }
 
 // MaxOfRateLimiter combines limiters: When asks every one of them (so each
