@@ -79,11 +79,7 @@ func TestReflector_WatchesFromListRVAllowingBookmarks(t *testing.T) {
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	run(t, inf)
 	waitSynced(t, inf)
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	reqs := srv.Requests()
 	w := reqs[1]
 	if w.Verb != "watch" || w.Options.ResourceVersion != "4" || !w.Options.AllowWatchBookmarks {
@@ -100,11 +96,7 @@ func TestReflector_BookmarkAdvancesLastSyncRV(t *testing.T) {
 		cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods", Reflector: fastReflector()})
 	run(t, inf)
 	waitSynced(t, inf)
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	// Changes in another namespace advance the server's RV but reach the
 	// watch only as a bookmark.
 	create(t, srv, newPod("b", "x"))
@@ -185,11 +177,7 @@ func TestReflector_ExpiredRelistRVFallsBackToConsistentList(t *testing.T) {
 		cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods", Reflector: fastReflector()})
 	run(t, inf)
 	waitSynced(t, inf)
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	// The watch breaks with an error that is not a 410, so the reflector
 	// relists from its last synced RV (5); meanwhile the server moved on
 	// where the informer does not look and compacted past 5.
@@ -223,11 +211,7 @@ func TestReflector_PaginatesConsistentList(t *testing.T) {
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
 	run(t, inf)
 	waitSynced(t, inf)
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	srv.Compact()
 	srv.ExpireWatches()
 	eventually(t, "the consistent relist's last page", func() bool {
@@ -274,11 +258,7 @@ func TestReflector_ExpiredContinueTokenRestartsList(t *testing.T) {
 	// by expiring the first watch.
 	run(t, inf)
 	waitSynced(t, inf)
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	srv.Compact()
 	srv.ExpireWatches()
 	eventually(t, "the restarted list", func() bool { return countRequests(srv, "list", nil) == 4 })
@@ -307,11 +287,7 @@ func TestReflector_VeryShortWatchIsError(t *testing.T) {
 	}
 	run(t, inf)
 	waitSynced(t, inf)
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	// No time passes on the reflector's clock and no event arrives.
 	srv.DropWatches()
 	eventually(t, "the very-short-watch error", func() bool {
@@ -336,17 +312,11 @@ func TestReflector_CleanWatchCloseRewatchesWithoutRelist(t *testing.T) {
 	}
 	run(t, inf)
 	waitSynced(t, inf)
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	clk.Step(2 * time.Second) // the watch has lived long enough
 	srv.DropWatches()
 	eventually(t, "a second watch", func() bool { return countRequests(srv, "watch", nil) == 2 })
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	if n := countRequests(srv, "list", nil); n != 1 {
 		t.Fatalf("%d lists after a clean watch close, want 1", n)
 	}
@@ -368,11 +338,7 @@ func TestReflector_WrongTypeEventDroppedWithError(t *testing.T) {
 	}
 	run(t, inf)
 	waitSynced(t, inf)
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	srv.InjectWrongType(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "a/p1", ResourceVersion: "99"}})
 	create(t, srv, newPod("a", "after"))
 	waitStore(t, inf, "a/after@5 a/p1@2 a/p2@3 a/p3@4")
@@ -392,11 +358,7 @@ func TestReflector_ConnectionRefusedWatchRetriesWithoutRelist(t *testing.T) {
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	run(t, inf)
 	waitSynced(t, inf)
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	srv.FailWatches(connRefused)
 	create(t, srv, newPod("a", "p4"))
 	srv.DropWatches()
@@ -485,18 +447,12 @@ func TestReflector_WatchListFallsBackToList(t *testing.T) {
 	run(t, inf)
 	waitSynced(t, inf)
 	waitStore(t, inf, "a/p1@2 a/p2@3 a/p3@4")
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	// Later relists do not try watch-list again.
 	srv.Compact()
 	srv.ExpireWatches()
 	eventually(t, "a relist", func() bool { return countRequests(srv, "list", nil) == 2 })
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	watchLists := countRequests(srv, "watch", func(o metav1.ListOptions) bool { return o.SendInitialEvents != nil })
 	if watchLists != 1 {
 		t.Fatalf("%d watch-list requests, want the one refused", watchLists)
@@ -517,11 +473,7 @@ func TestReflector_WatchListRelistsAfter410(t *testing.T) {
 	}
 	run(t, inf)
 	waitSynced(t, inf)
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	srv.FailWatches(connRefused)
 	srv.ExpireWatches()
 	eventually(t, "a failed re-watch", func() bool { return countRequests(srv, "watch", nil) >= 2 })
@@ -569,11 +521,7 @@ func TestReflector_BackoffCappedAndReset(t *testing.T) {
 	srv.ClearFaults()
 	clk.Step(4 * time.Second)
 	waitSynced(t, inf)
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := srv.WaitForWatchers(ctx, 1); err != nil {
-		t.Fatal(err)
-	}
+	waitWatchers(t, srv, 1)
 	clk.Step(time.Minute)
 	srv.FailLists(apierrors.NewServiceUnavailable("etcd is down again"))
 	srv.ExpireWatches()

@@ -351,3 +351,14 @@ func (h *replayHandler) has(k, rv string) bool {
 	p, ok := h.state[k]
 	return ok && p.ResourceVersion == rv
 }
+
+// waitWatchers blocks until srv has at least n open watches, failing the
+// test after waitLimit.
+func waitWatchers(t testing.TB, srv *fake.Server[*corev1.Pod], n int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if err := srv.WaitForWatchers(ctx, n); err != nil {
+		t.Fatal(err)
+	}
+}
