@@ -109,19 +109,7 @@ func (e *Etcd) post(ctx context.Context, path string, body, out any) error {
 		return err
 	}
 	req.Header.Set("Content-Type", "application/json")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return err
-	}
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("POST %s: %s: %s", path, resp.Status, data)
-	}
-	return json.Unmarshal(data, out)
+	return doJSON(http.DefaultClient, req, out)
 }
 
 // waitHealthy polls check until it succeeds, the process exits, or timeout.
@@ -154,6 +142,12 @@ func getJSON(ctx context.Context, c *http.Client, url string, out any) error {
 	if err != nil {
 		return err
 	}
+	return doJSON(c, req, out)
+}
+
+// doJSON sends req and decodes a 200 response's JSON body into out; any
+// other status is an error carrying the method, URL and body.
+func doJSON(c *http.Client, req *http.Request, out any) error {
 	resp, err := c.Do(req)
 	if err != nil {
 		return err
@@ -164,7 +158,7 @@ func getJSON(ctx context.Context, c *http.Client, url string, out any) error {
 		return err
 	}
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("GET %s: %s: %s", url, resp.Status, data)
+		return fmt.Errorf("%s %s: %s: %s", req.Method, req.URL, resp.Status, data)
 	}
 	return json.Unmarshal(data, out)
 }
