@@ -32,6 +32,7 @@ type delayed[T comparable] struct {
 // readyItem is a delayed item whose deadline passed.
 type readyItem[T comparable] struct {
 	item T
+	hash uint32
 	prio int
 }
 
@@ -55,8 +56,9 @@ func (q *Queue[T]) addAfter(item T, duration time.Duration, prio int) {
 		q.metrics.retries.Inc()
 	}
 	if duration <= 0 {
+		h := q.hash(item)
 		q.mu.Lock()
-		q.addLocked(item, prio)
+		q.addLocked(item, h, prio)
 		q.mu.Unlock()
 		return
 	}
@@ -128,7 +130,7 @@ func (q *Queue[T]) delayLoop() {
 			if e.at.After(now) {
 				break
 			}
-			batch = append(batch, readyItem[T]{item: e.item, prio: e.prio})
+			batch = append(batch, readyItem[T]{item: e.item, hash: q.hash(e.item), prio: e.prio})
 			d.removeTop()
 		}
 		wait := time.Duration(-1)
@@ -140,7 +142,7 @@ func (q *Queue[T]) delayLoop() {
 		if len(batch) > 0 {
 			q.mu.Lock()
 			for _, r := range batch {
-				q.addLocked(r.item, r.prio)
+				q.addLocked(r.item, r.hash, r.prio)
 			}
 			q.mu.Unlock()
 			clear(batch)

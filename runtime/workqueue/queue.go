@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"hash/maphash"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -19,16 +20,26 @@ const (
 	stateProcessingDirty                  // handed out, added again meanwhile
 )
 
-// slot is the queue's record of one known item. Slots live in one slice and
-// are reused through a free list, so steady-state Add/Get/Done allocate
-// nothing.
+// slot is the queue's record of one known item. Slots live in fixed-size
+// pages that are never moved, and are reused through a free list, so
+// steady-state Add/Get/Done allocate nothing.
 type slot[T comparable] struct {
 	item  T
+	hash  uint32 // the item's hash as the index stores it
 	state itemState
 	// gen changes every time the slot is pushed on a ring; a ring entry with
 	// an older gen is stale and skipped.
 	gen  uint32
 	prio int
+}
+
+// slotPageSize is the number of slots per page; a power of two.
+const slotPageSize = 256
+
+// slotPage is one page of slots and, with metrics, of their timestamps.
+type slotPage[T comparable] struct {
+	slots [slotPageSize]slot[T]
+	times *[slotPageSize]slotTimes
 }
 
 // slotTimes are a slot's metric timestamps, kept only with metrics on.
@@ -49,9 +60,10 @@ type Queue[T comparable] struct {
 	notEmpty sync.Cond // Get waits here for an item
 	drained  sync.Cond // ShutDownWithDrain waits here for processing == 0
 
-	index  map[T]int32
-	slots  []slot[T]
-	times  []slotTimes // parallel to slots, only with metrics
+	seed   maphash.Seed
+	idx    index
+	pages  []*slotPage[T]
+	nslots int32 // slots handed out so far, live or free
 	free   []int32
 	levels []level // by priority, highest first
 
@@ -86,7 +98,7 @@ type Queue[T comparable] struct {
 // unfinished-work gauges; it and the delay goroutine end on ShutDown.
 func New[T comparable](opts Options[T]) *Queue[T] {
 	q := &Queue[T]{
-		index:   make(map[T]int32),
+		seed:    maphash.MakeSeed(),
 		clock:   opts.Clock,
 		limiter: opts.RateLimiter,
 		metrics: newQueueMetrics(opts.MetricsProvider, opts.Name),
@@ -115,21 +127,44 @@ func New[T comparable](opts Options[T]) *Queue[T] {
 
 // Add queues item at PriorityDefault; see Interface.
 func (q *Queue[T]) Add(item T) {
+	h := q.hash(item)
 	q.mu.Lock()
-	q.addLocked(item, PriorityDefault)
+	q.addLocked(item, h, PriorityDefault)
 	q.mu.Unlock()
 }
 
-// addLocked is the one way an item enters the ready queue. q.mu is held.
-func (q *Queue[T]) addLocked(item T, prio int) {
+// hash returns item's hash for the index. It needs no lock, so callers
+// compute it before taking q.mu.
+func (q *Queue[T]) hash(item T) uint32 {
+	return uint32(maphash.Comparable(q.seed, item))
+}
+
+// slot returns slot i. q.mu is held.
+func (q *Queue[T]) slot(i int32) *slot[T] {
+	return &q.pages[i/slotPageSize].slots[i%slotPageSize]
+}
+
+// times returns slot i's timestamps; only with metrics. q.mu is held.
+func (q *Queue[T]) times(i int32) *slotTimes {
+	return &q.pages[i/slotPageSize].times[i%slotPageSize]
+}
+
+// find returns the slot of item (whose hash is h), or -1. q.mu is held.
+func (q *Queue[T]) find(item T, h uint32) int32 {
+	return q.idx.find(h, func(i int32) bool { return q.slot(i).item == item })
+}
+
+// addLocked is the one way an item enters the ready queue; h is
+// q.hash(item). q.mu is held.
+func (q *Queue[T]) addLocked(item T, h uint32, prio int) {
 	if q.shuttingDown {
 		return
 	}
 	if q.noPrio {
 		prio = PriorityDefault
 	}
-	if i, ok := q.index[item]; ok {
-		s := &q.slots[i]
+	if i := q.find(item, h); i >= 0 {
+		s := q.slot(i)
 		switch s.state {
 		case stateQueued:
 			if prio > s.prio {
@@ -149,8 +184,8 @@ func (q *Queue[T]) addLocked(item T, prio int) {
 		}
 		return
 	}
-	i := q.alloc(item)
-	s := &q.slots[i]
+	i := q.alloc(item, h)
+	s := q.slot(i)
 	s.state = stateQueued
 	s.prio = prio
 	s.gen++
@@ -167,29 +202,36 @@ func (q *Queue[T]) addLocked(item T, prio int) {
 // polls at a time, so idle workers do not burn CPU.
 const spinRounds = 32
 
-// alloc takes a free slot (or grows the slice) for item and indexes it.
-func (q *Queue[T]) alloc(item T) int32 {
+// alloc takes a free slot (or a new one, adding a page when the last is
+// full) for item, whose hash is h, and indexes it.
+func (q *Queue[T]) alloc(item T, h uint32) int32 {
 	var i int32
 	if n := len(q.free); n > 0 {
 		i = q.free[n-1]
 		q.free = q.free[:n-1]
 	} else {
-		i = int32(len(q.slots))
-		q.slots = append(q.slots, slot[T]{})
-		if q.metrics != nil {
-			q.times = append(q.times, slotTimes{})
+		i = q.nslots
+		if i%slotPageSize == 0 {
+			p := new(slotPage[T])
+			if q.metrics != nil {
+				p.times = new([slotPageSize]slotTimes)
+			}
+			q.pages = append(q.pages, p)
 		}
+		q.nslots++
 	}
-	q.slots[i].item = item
-	q.index[item] = i
+	s := q.slot(i)
+	s.item = item
+	s.hash = h
+	q.idx.insert(h, i)
 	return i
 }
 
 // release forgets slot i's item and returns the slot to the free list. Its
 // gen is kept so that stale ring entries stay stale.
 func (q *Queue[T]) release(i int32) {
-	s := &q.slots[i]
-	delete(q.index, s.item)
+	s := q.slot(i)
+	q.idx.remove(s.hash, i)
 	var zero T
 	s.item = zero
 	s.state = stateFree
@@ -226,7 +268,7 @@ func (q *Queue[T]) popLocked() int32 {
 		r := &q.levels[li].ring
 		for r.n > 0 {
 			e := r.pop()
-			if s := &q.slots[e.slot]; s.gen == e.gen && s.state == stateQueued {
+			if s := q.slot(e.slot); s.gen == e.gen && s.state == stateQueued {
 				return e.slot
 			}
 		}
@@ -285,14 +327,14 @@ func (q *Queue[T]) GetWithPriority() (item T, priority int, shutdown bool) {
 		return item, 0, true
 	}
 	i := q.popLocked()
-	s := &q.slots[i]
+	s := q.slot(i)
 	s.state = stateProcessing
 	q.queued--
 	q.processing++
 	item, priority = s.item, s.prio
 	if q.metrics != nil {
 		now := q.clock.Now()
-		t := &q.times[i]
+		t := q.times(i)
 		q.metrics.depth.Dec()
 		q.metrics.latency.Observe(seconds(now.Sub(t.added)))
 		t.started = now
@@ -324,13 +366,14 @@ func (q *Queue[T]) spin() {
 
 // Done marks item as processed; see Interface.
 func (q *Queue[T]) Done(item T) {
+	h := q.hash(item)
 	q.mu.Lock()
-	i, ok := q.index[item]
-	if !ok {
+	i := q.find(item, h)
+	if i < 0 {
 		q.mu.Unlock()
 		return
 	}
-	s := &q.slots[i]
+	s := q.slot(i)
 	switch s.state {
 	case stateProcessing:
 		q.metricDone(i)
@@ -359,14 +402,14 @@ func (q *Queue[T]) metricAdded(i int32) {
 	}
 	q.metrics.adds.Inc()
 	q.metrics.depth.Inc()
-	q.times[i].added = q.clock.Now()
+	q.times(i).added = q.clock.Now()
 }
 
 func (q *Queue[T]) metricDone(i int32) {
 	if q.metrics == nil {
 		return
 	}
-	q.metrics.workDuration.Observe(seconds(q.clock.Since(q.times[i].started)))
+	q.metrics.workDuration.Observe(seconds(q.clock.Since(q.times(i).started)))
 }
 
 // ShutDown stops the queue; see Interface.
@@ -438,11 +481,11 @@ func (q *Queue[T]) updateUnfinishedWork() {
 	defer q.mu.Unlock()
 	now := q.clock.Now()
 	var total, longest float64
-	for i := range q.slots {
-		if st := q.slots[i].state; st != stateProcessing && st != stateProcessingDirty {
+	for i := range q.nslots {
+		if st := q.slot(i).state; st != stateProcessing && st != stateProcessingDirty {
 			continue
 		}
-		age := seconds(now.Sub(q.times[i].started))
+		age := seconds(now.Sub(q.times(i).started))
 		total += age
 		longest = max(longest, age)
 	}

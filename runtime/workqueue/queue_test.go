@@ -227,8 +227,8 @@ func TestQueueReusesSlots(t *testing.T) {
 		}
 		getN(t, q, 3)
 	}
-	if len(q.slots) != 3 || len(q.index) != 0 {
-		t.Fatalf("slots = %d, index = %d; want 3 slots reused and an empty index", len(q.slots), len(q.index))
+	if q.nslots != 3 || q.idx.n != 0 {
+		t.Fatalf("slots = %d, index = %d; want 3 slots reused and an empty index", q.nslots, q.idx.n)
 	}
 }
 
@@ -245,7 +245,7 @@ func TestQueueAllocsPerItem(t *testing.T) {
 			q.Done(item)
 		}
 	}
-	cycle() // warm up: grow the ring, slots and map
+	cycle() // warm up: grow the ring, slots and index
 	if a := testing.AllocsPerRun(20, cycle); a != 0 {
 		t.Fatalf("steady-state Add/Get/Done allocated %v times per cycle, want 0", a)
 	}

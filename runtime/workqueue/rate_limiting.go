@@ -19,7 +19,7 @@ func (q *Queue[T]) AddWithOpts(o AddOpts, items ...T) {
 	if o.After <= 0 && !o.RateLimited {
 		q.mu.Lock()
 		for _, it := range items {
-			q.addLocked(it, o.Priority)
+			q.addLocked(it, q.hash(it), o.Priority)
 		}
 		q.mu.Unlock()
 		return

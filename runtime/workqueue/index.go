@@ -1,0 +1,105 @@
+package workqueue
+
+// index maps an item's hash to the slot that holds it: open addressing with
+// linear probing over a power-of-two table kept at most half full. An entry
+// stores 32 bits of the item's hash next to the slot number, so growing the
+// table never rehashes or even reads an item, and a probe compares items
+// only when those bits match. The table holds no pointers, so the garbage
+// collector does not scan it. index is not safe for concurrent use; the
+// queue guards it with its mutex.
+type index struct {
+	ents []indexEntry
+	n    int
+}
+
+// indexEntry is one table cell; slot is the slot number plus one, so that
+// the zero value is an empty cell.
+type indexEntry struct {
+	hash uint32
+	slot int32
+}
+
+// minIndexSize is the first table's size; keepIndexSize is the size below
+// which a table never shrinks, so that a small queue that fills and drains
+// does not reallocate each time.
+const (
+	minIndexSize  = 64
+	keepIndexSize = 1024
+)
+
+// find returns the slot holding an item with hash h for which match(slot)
+// is true, or -1.
+func (x *index) find(h uint32, match func(slot int32) bool) int32 {
+	if x.n == 0 {
+		return -1
+	}
+	mask := uint32(len(x.ents) - 1)
+	for p := h & mask; ; p = (p + 1) & mask {
+		e := x.ents[p]
+		if e.slot == 0 {
+			return -1
+		}
+		if e.hash == h && match(e.slot-1) {
+			return e.slot - 1
+		}
+	}
+}
+
+// insert records that slot holds an item with hash h. The item must not be
+// in the index already.
+func (x *index) insert(h uint32, slot int32) {
+	if 2*(x.n+1) > len(x.ents) {
+		x.resize(max(minIndexSize, 2*len(x.ents)))
+	}
+	x.put(indexEntry{hash: h, slot: slot + 1})
+	x.n++
+}
+
+// put stores e in the first empty cell of its probe sequence.
+func (x *index) put(e indexEntry) {
+	mask := uint32(len(x.ents) - 1)
+	p := e.hash & mask
+	for x.ents[p].slot != 0 {
+		p = (p + 1) & mask
+	}
+	x.ents[p] = e
+}
+
+// remove deletes the entry of slot, whose item has hash h. The entries
+// after it in its run are shifted back so that no probe sequence breaks
+// (no tombstones). The table halves when it falls to an eighth full.
+func (x *index) remove(h uint32, slot int32) {
+	mask := uint32(len(x.ents) - 1)
+	p := h & mask
+	for x.ents[p].slot != slot+1 {
+		if x.ents[p].slot == 0 {
+			panic("workqueue: index entry of a queued item is missing")
+		}
+		p = (p + 1) & mask
+	}
+	// p is a hole; pull back any later entry of the run whose home is not
+	// between the hole and its current cell.
+	for q := (p + 1) & mask; x.ents[q].slot != 0; q = (q + 1) & mask {
+		home := x.ents[q].hash & mask
+		if (q-home)&mask >= (q-p)&mask {
+			x.ents[p] = x.ents[q]
+			p = q
+		}
+	}
+	x.ents[p] = indexEntry{}
+	x.n--
+	if len(x.ents) > keepIndexSize && 8*x.n < len(x.ents) {
+		x.resize(len(x.ents) / 2)
+	}
+}
+
+// resize moves every entry into a new table of size cells.
+func (x *index) resize(size int) {
+	old := x.ents
+	x.ents = make([]indexEntry, size)
+	for _, e := range old {
+		if e.slot != 0 {
+			x.put(e)
+		}
+	}
+}
