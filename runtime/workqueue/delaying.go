@@ -56,10 +56,7 @@ func (q *Queue[T]) addAfter(item T, duration time.Duration, prio int) {
 		q.metrics.retries.Inc()
 	}
 	if duration <= 0 {
-		h := q.hash(item)
-		q.mu.Lock()
-		q.addLocked(item, h, prio)
-		q.mu.Unlock()
+		q.add(item, prio)
 		return
 	}
 	if q.noPrio {
@@ -130,7 +127,7 @@ func (q *Queue[T]) delayLoop() {
 			if e.at.After(now) {
 				break
 			}
-			batch = append(batch, readyItem[T]{item: e.item, hash: q.hash(e.item), prio: e.prio})
+			batch = append(batch, readyItem[T]{item: e.item, prio: e.prio})
 			d.removeTop()
 		}
 		wait := time.Duration(-1)
@@ -140,6 +137,11 @@ func (q *Queue[T]) delayLoop() {
 		d.mu.Unlock()
 
 		if len(batch) > 0 {
+			// Hash outside both mutexes: AddAfter waits on d.mu, and
+			// Add, Get and Done on q.mu.
+			for i := range batch {
+				batch[i].hash = q.hash(batch[i].item)
+			}
 			q.mu.Lock()
 			for _, r := range batch {
 				q.addLocked(r.item, r.hash, r.prio)

@@ -127,9 +127,14 @@ func New[T comparable](opts Options[T]) *Queue[T] {
 
 // Add queues item at PriorityDefault; see Interface.
 func (q *Queue[T]) Add(item T) {
+	q.add(item, PriorityDefault)
+}
+
+// add queues item at priority prio, hashing it before taking q.mu.
+func (q *Queue[T]) add(item T, prio int) {
 	h := q.hash(item)
 	q.mu.Lock()
-	q.addLocked(item, h, PriorityDefault)
+	q.addLocked(item, h, prio)
 	q.mu.Unlock()
 }
 
