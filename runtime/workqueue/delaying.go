@@ -26,7 +26,13 @@ type delayed[T comparable] struct {
 	started bool
 	stopped bool
 	// wake tells the delay goroutine that the earliest deadline changed.
+	// It is sent to and drained under mu, so that armed is exact.
 	wake chan struct{}
+	// armed is true from the moment the delay goroutine computed its next
+	// deadline from the current heap until a new earliest deadline makes
+	// that stale. Once armed and its timer is set, only the timer wakes the
+	// goroutine: tests step a fake clock only then.
+	armed bool
 }
 
 // readyItem is a delayed item whose deadline passed.
@@ -97,13 +103,14 @@ func (q *Queue[T]) addAfter(item T, duration time.Duration, prio int) {
 		d.started = true
 		q.bg.Go(q.delayLoop)
 	}
-	d.mu.Unlock()
 	if earliest {
+		d.armed = false
 		select {
 		case d.wake <- struct{}{}:
 		default:
 		}
 	}
+	d.mu.Unlock()
 }
 
 // delayLoop is the one goroutine that moves due items to the ready queue.
@@ -121,6 +128,13 @@ func (q *Queue[T]) delayLoop() {
 	}()
 	for {
 		d.mu.Lock()
+		// A wake sent before this point is answered by the heap read
+		// below; only one sent after it interrupts the wait.
+		select {
+		case <-d.wake:
+		default:
+		}
+		d.armed = true
 		now := q.clock.Now()
 		for len(d.heap) > 0 {
 			e := &d.entries[d.heap[0]]

@@ -14,7 +14,7 @@ func TestAddAfterFiresAtDeadline(t *testing.T) {
 	if q.Len() != 0 || q.waitingLen() != 1 {
 		t.Fatalf("Len = %d, waiting = %d; want 0 and 1", q.Len(), q.waitingLen())
 	}
-	eventually(t, "the delay goroutine to set its timer", clk.HasWaiters)
+	waitArmed(t, q, clk)
 	clk.Step(999 * time.Millisecond)
 	if q.Len() != 0 {
 		t.Fatal("item became ready before its deadline")
@@ -47,7 +47,7 @@ func TestAddAfterEarlierDeadlineWins(t *testing.T) {
 			if q.waitingLen() != 1 {
 				t.Fatalf("waiting = %d, want one entry per item", q.waitingLen())
 			}
-			eventually(t, "timer", clk.HasWaiters)
+			waitArmed(t, q, clk)
 			clk.Step(tt.readyAt - time.Millisecond)
 			if q.Len() != 0 {
 				t.Fatal("ready too early")
@@ -72,13 +72,13 @@ func TestAddAfterOrdersByDeadlineWithOneTimer(t *testing.T) {
 	for _, i := range []int{5, 1, 9, 3, 7, 2, 8, 4, 6, 0} {
 		q.AddAfter(i, time.Duration(i+1)*time.Second)
 	}
-	eventually(t, "timer", clk.HasWaiters)
+	waitArmed(t, q, clk)
 	if n := clk.Waiters(); n != 1 {
 		t.Fatalf("%d timers for 10 delayed items, want 1 (one goroutine, one timer)", n)
 	}
 	var got []int
 	for want := range 10 {
-		eventually(t, "timer", clk.HasWaiters)
+		waitArmed(t, q, clk)
 		clk.Step(time.Second)
 		eventually(t, "next item", func() bool { return q.Len() == 1 })
 		item, _ := q.Get()
@@ -108,7 +108,7 @@ func TestAddAfterDroppedOnShutDown(t *testing.T) {
 	clk := newFakeClock()
 	q := New(Options[string]{Clock: clk})
 	q.AddAfter("a", time.Second)
-	eventually(t, "timer", clk.HasWaiters)
+	waitArmed(t, q, clk)
 	q.ShutDown() // waits for the delay goroutine to end
 	if clk.HasWaiters() {
 		t.Fatal("the delay goroutine left its timer behind")
@@ -125,13 +125,13 @@ func TestAddAfterEarlierItemWakesLoop(t *testing.T) {
 	q := New(Options[string]{Clock: clk})
 	defer q.ShutDown()
 	q.AddAfter("late", time.Hour)
-	eventually(t, "timer", clk.HasWaiters)
+	waitArmed(t, q, clk)
 	q.AddAfter("soon", time.Second)
 	// The loop must re-arm its timer for the new earliest deadline.
-	eventually(t, "timer re-armed", func() bool {
-		clk.Step(0)
-		return q.Len() == 0 && clk.HasWaiters()
-	})
+	waitArmed(t, q, clk)
+	if q.Len() != 0 {
+		t.Fatal("an item became ready before its deadline")
+	}
 	clk.Step(time.Second)
 	eventually(t, "soon ready", func() bool { return q.Len() == 1 })
 	if got, _ := q.Get(); got != "soon" {

@@ -19,6 +19,20 @@ func eventually(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// waitArmed waits until q's delay goroutine has set its timer for the
+// current earliest deadline, with no wake-up pending: from then on only the
+// timer wakes it, so stepping clk cannot race with it re-arming the timer
+// from a reading of the clock taken before the step.
+func waitArmed[T comparable](t *testing.T, q *Queue[T], clk *testingclock.FakeClock) {
+	t.Helper()
+	eventually(t, "the delay goroutine to arm its timer", func() bool {
+		q.delay.mu.Lock()
+		armed := q.delay.armed
+		q.delay.mu.Unlock()
+		return armed && clk.HasWaiters()
+	})
+}
+
 // getN takes n items from q, marking each Done, and returns them in order.
 func getN[T comparable](t *testing.T, q *Queue[T], n int) []T {
 	t.Helper()

@@ -103,14 +103,14 @@ func TestAddWithOptsDelayAndRateLimit(t *testing.T) {
 		t.Fatalf("Len = %d, waiting = %d", q.Len(), q.waitingLen())
 	}
 	getN(t, q, 1)
-	eventually(t, "timer", clk.HasWaiters)
+	waitArmed(t, q, clk)
 	clk.Step(time.Second)
 	eventually(t, "after items", func() bool { return q.Len() == 2 })
 	_, p, _ := q.GetWithPriority()
 	if p != PriorityLow {
 		t.Fatalf("a delayed item lost its priority: %d", p)
 	}
-	eventually(t, "timer", clk.HasWaiters)
+	waitArmed(t, q, clk)
 	clk.Step(2 * time.Second)
 	eventually(t, "limited item", func() bool { return q.Len() == 2 })
 	if q.NumRequeues("limited") != 1 {

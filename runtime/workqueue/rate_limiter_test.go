@@ -129,7 +129,7 @@ func TestQueueAddRateLimited(t *testing.T) {
 		if q.NumRequeues("a") != attempt+1 {
 			t.Fatalf("NumRequeues = %d, want %d", q.NumRequeues("a"), attempt+1)
 		}
-		eventually(t, "timer", clk.HasWaiters)
+		waitArmed(t, q, clk)
 		clk.Step(delay - time.Millisecond)
 		if q.Len() != 0 {
 			t.Fatalf("attempt %d ready before %v", attempt, delay)
