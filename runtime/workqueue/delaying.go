@@ -26,7 +26,8 @@ type delayed[T comparable] struct {
 	started bool
 	stopped bool
 	// wake tells the delay goroutine that the earliest deadline changed.
-	// It is sent to and drained under mu, so that armed is exact.
+	// It is sent under mu, and a wake-up sent before the goroutine reads
+	// the heap is drained under mu too, so that armed is exact.
 	wake chan struct{}
 	// armed is true from the moment the delay goroutine computed its next
 	// deadline from the current heap until a new earliest deadline makes
