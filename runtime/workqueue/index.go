@@ -7,9 +7,19 @@ package workqueue
 // only when those bits match. The table holds no pointers, so the garbage
 // collector does not scan it. index is not safe for concurrent use; the
 // queue guards it with its mutex.
+//
+// The table doubles when it would be more than half full. It shrinks, to
+// the smallest size at most a quarter full, only when it is less than an
+// eighth full and at least as many removes as it has cells have happened
+// since it was last resized. So a queue whose backlog swings between empty
+// and large keeps its table instead of reallocating it on every swing (each
+// resize costs a pass over the table, which that many removes pay for), and
+// a queue that drained after a burst gives the memory back once it has kept
+// working for that long.
 type index struct {
-	ents []indexEntry
-	n    int
+	ents    []indexEntry
+	n       int
+	removes int // removes since the table was last resized
 }
 
 // indexEntry is one table cell; slot is the slot number plus one, so that
@@ -88,8 +98,13 @@ func (x *index) remove(h uint32, slot int32) {
 	}
 	x.ents[p] = indexEntry{}
 	x.n--
-	if len(x.ents) > keepIndexSize && 8*x.n < len(x.ents) {
-		x.resize(len(x.ents) / 2)
+	x.removes++
+	if len(x.ents) > keepIndexSize && 8*x.n < len(x.ents) && x.removes >= len(x.ents) {
+		size := keepIndexSize
+		for size < 4*x.n {
+			size *= 2
+		}
+		x.resize(size)
 	}
 }
 
@@ -97,6 +112,7 @@ func (x *index) remove(h uint32, slot int32) {
 func (x *index) resize(size int) {
 	old := x.ents
 	x.ents = make([]indexEntry, size)
+	x.removes = 0
 	for _, e := range old {
 		if e.slot != 0 {
 			x.put(e)

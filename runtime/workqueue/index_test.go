@@ -71,14 +71,73 @@ func TestIndexMatchesMap(t *testing.T) {
 
 func TestIndexShrinksAfterBurst(t *testing.T) {
 	var x index
-	for i := range int32(100_000) {
+	const burst = 100_000
+	for i := range int32(burst) {
 		x.insert(uint32(i)*2654435761, i)
 	}
 	big := len(x.ents)
-	for i := range int32(100_000) {
+	for i := range int32(burst) {
 		x.remove(uint32(i)*2654435761, i)
 	}
-	if x.n != 0 || len(x.ents) > keepIndexSize || len(x.ents) >= big {
-		t.Fatalf("after draining 100k entries: n = %d, table = %d cells (peak %d); want 0 and at most %d", x.n, len(x.ents), big, keepIndexSize)
+	// The queue keeps working with a handful of items, as long as the
+	// table is large.
+	for i := range int32(big) {
+		s := burst + i
+		x.insert(uint32(s)*2654435761, s)
+		x.remove(uint32(s)*2654435761, s)
+	}
+	if x.n != 0 || len(x.ents) > keepIndexSize {
+		t.Fatalf("after a %d-entry burst and %d small operations: n = %d, table = %d cells (peak %d); want 0 and at most %d",
+			burst, big, x.n, len(x.ents), big, keepIndexSize)
+	}
+}
+
+// TestIndexResizesAreAmortized swings the number of entries between a low
+// and a high mark, as a queue's backlog does when a producer outruns its
+// workers in bursts, and checks that the cells allocated by resizes stay
+// within a small constant per insert or remove.
+func TestIndexResizesAreAmortized(t *testing.T) {
+	for _, tc := range []struct {
+		name      string
+		low, high int
+		cycles    int
+	}{
+		{name: "empty to 50k", low: 0, high: 50_000, cycles: 20},
+		{name: "100 to 20k", low: 100, high: 20_000, cycles: 50},
+		{name: "1k to 3k", low: 1000, high: 3000, cycles: 200},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var x index
+			allocated, ops := 0, 0
+			size := len(x.ents)
+			note := func() {
+				ops++
+				if len(x.ents) != size {
+					size = len(x.ents)
+					allocated += size
+				}
+			}
+			var live []int32
+			next := int32(0)
+			for range tc.cycles {
+				for len(live) < tc.high {
+					x.insert(uint32(next)*2654435761, next)
+					live = append(live, next)
+					next++
+					note()
+				}
+				for len(live) > tc.low {
+					s := live[len(live)-1]
+					live = live[:len(live)-1]
+					x.remove(uint32(s)*2654435761, s)
+					note()
+				}
+			}
+			per := float64(allocated) / float64(ops)
+			t.Logf("%d cells allocated by resizes over %d operations (%.2f per operation)", allocated, ops, per)
+			if per > 1.5 {
+				t.Fatalf("%d cells allocated by resizes over %d operations (%.2f per operation), want at most 1.5", allocated, ops, per)
+			}
+		})
 	}
 }
