@@ -2,7 +2,6 @@ package workqueue
 
 import (
 	"hash/maphash"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,9 +51,11 @@ type slotTimes struct {
 // every narrower interface of this package. Create it with New; a Queue must
 // not be copied. All methods are safe for concurrent use.
 //
-// Queue keeps one mutex for the ready queue and a separate one for items
-// waiting on a delay; a single goroutine, started on the first delayed add,
-// moves delayed items to the ready queue when they are due.
+// Queue keeps one mutex for the ready queue, a second one for its inbox
+// (where Add leaves items for the next holder of the first to move in, see
+// inbox) and a third for items waiting on a delay; a single goroutine,
+// started on the first delayed add, moves delayed items to the ready queue
+// when they are due.
 type Queue[T comparable] struct {
 	mu       sync.Mutex
 	notEmpty sync.Cond // Get waits here for an item
@@ -69,12 +70,11 @@ type Queue[T comparable] struct {
 
 	queued      int // live ring entries
 	processing  int
-	waiting     int // goroutines blocked in Get
-	wakePending int // Signals sent to waiters that have not run yet
-	spinning    int // goroutines in Get polling before they block (0 or 1)
-	// hasReady mirrors queued > 0 || shuttingDown for the spinning Get,
-	// which polls it without the lock.
-	hasReady atomic.Bool
+	waiting     int             // goroutines blocked in Get
+	wakePending int             // Signals sent to waiters that have not run yet
+	inSpare     []pendingAdd[T] // the inbox buffer not in use
+
+	in inbox[T]
 
 	shuttingDown bool
 	draining     bool
@@ -130,12 +130,44 @@ func (q *Queue[T]) Add(item T) {
 	q.add(item, PriorityDefault)
 }
 
-// add queues item at priority prio, hashing it before taking q.mu.
+// add queues item at priority prio. Without metrics it leaves the item in
+// the inbox unless a Get waits for it or the inbox is full; with metrics it
+// moves it in at once, so that the adds and depth metrics count it before
+// Add returns.
 func (q *Queue[T]) add(item T, prio int) {
 	h := q.hash(item)
+	if q.metrics != nil {
+		q.lock()
+		q.addLocked(item, h, prio)
+		q.mu.Unlock()
+		return
+	}
+	if q.closed.Load() {
+		return
+	}
+	if q.in.put(pendingAdd[T]{item: item, hash: h, prio: prio}) {
+		q.lock()
+		q.mu.Unlock()
+	}
+}
+
+// lock takes q.mu and moves the inbox in. Every method that reads or
+// changes the queue's items takes q.mu through lock.
+func (q *Queue[T]) lock() {
 	q.mu.Lock()
-	q.addLocked(item, h, prio)
-	q.mu.Unlock()
+	q.moveIn()
+}
+
+// moveIn applies the inbox's pending adds in order. The inbox's wake flag
+// is left set only if some Get waits without a wake-up on its way. q.mu is
+// held.
+func (q *Queue[T]) moveIn() {
+	ops := q.in.take(q.waiting > q.wakePending, q.inSpare)
+	for i := range ops {
+		q.addLocked(ops[i].item, ops[i].hash, ops[i].prio)
+	}
+	clear(ops) // drop the references to items
+	q.inSpare = ops[:0]
 }
 
 // hash returns item's hash for the index. It needs no lock, so callers
@@ -199,13 +231,6 @@ func (q *Queue[T]) addLocked(item T, h uint32, prio int) {
 	q.metricAdded(i)
 	q.wakeOne()
 }
-
-// spinRounds bounds how long one Get polls an empty queue (yielding the
-// processor between polls) before it blocks. Waking a blocked goroutine
-// costs an OS thread wake-up; a worker that polls for a few microseconds
-// picks up the next item of a steady stream without one. At most one Get
-// polls at a time, so idle workers do not burn CPU.
-const spinRounds = 32
 
 // alloc takes a free slot (or a new one, adding a page when the last is
 // full) for item, whose hash is h, and indexes it.
@@ -281,14 +306,9 @@ func (q *Queue[T]) popLocked() int32 {
 	panic("workqueue: queued count is positive but every ring is empty")
 }
 
-// wakeOne signals a goroutine blocked in Get unless a Get is polling (it
-// will see the item) or every waiter has already been signalled. It also
-// publishes hasReady for the poller.
+// wakeOne signals a goroutine blocked in Get unless every waiter has
+// already been signalled.
 func (q *Queue[T]) wakeOne() {
-	if q.spinning > 0 {
-		q.hasReady.Store(true)
-		return
-	}
 	if q.waiting > q.wakePending {
 		q.wakePending++
 		q.notEmpty.Signal()
@@ -297,7 +317,7 @@ func (q *Queue[T]) wakeOne() {
 
 // Len returns the number of queued items; see Interface.
 func (q *Queue[T]) Len() int {
-	q.mu.Lock()
+	q.lock()
 	n := q.queued
 	q.mu.Unlock()
 	return n
@@ -312,15 +332,15 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 // GetWithPriority returns the next item and its priority; see
 // PriorityInterface.
 func (q *Queue[T]) GetWithPriority() (item T, priority int, shutdown bool) {
-	q.mu.Lock()
-	spun := false
+	q.lock()
 	for q.queued == 0 && !q.shuttingDown {
-		if !spun && q.spinning == 0 {
-			spun = true
-			q.spin()
+		q.waiting++
+		if !q.in.announceWait() {
+			// Adds arrived after lock: move them in and look again.
+			q.waiting--
+			q.moveIn()
 			continue
 		}
-		q.waiting++
 		q.notEmpty.Wait()
 		q.waiting--
 		if q.wakePending > 0 {
@@ -353,26 +373,10 @@ func (q *Queue[T]) GetWithPriority() (item T, priority int, shutdown bool) {
 	return item, priority, false
 }
 
-// spin polls for an item for up to spinRounds yields. q.mu is held on entry
-// and on return.
-func (q *Queue[T]) spin() {
-	q.spinning++
-	q.hasReady.Store(false)
-	q.mu.Unlock()
-	for range spinRounds {
-		if q.hasReady.Load() {
-			break
-		}
-		runtime.Gosched()
-	}
-	q.mu.Lock()
-	q.spinning--
-}
-
 // Done marks item as processed; see Interface.
 func (q *Queue[T]) Done(item T) {
 	h := q.hash(item)
-	q.mu.Lock()
+	q.lock()
 	i := q.find(item, h)
 	if i < 0 {
 		q.mu.Unlock()
@@ -419,7 +423,7 @@ func (q *Queue[T]) metricDone(i int32) {
 
 // ShutDown stops the queue; see Interface.
 func (q *Queue[T]) ShutDown() {
-	q.mu.Lock()
+	q.lock()
 	q.markShutDown()
 	q.draining = false
 	q.drained.Broadcast()
@@ -430,7 +434,7 @@ func (q *Queue[T]) ShutDown() {
 // ShutDownWithDrain stops the queue and waits for items being processed;
 // see Interface.
 func (q *Queue[T]) ShutDownWithDrain() {
-	q.mu.Lock()
+	q.lock()
 	q.markShutDown()
 	q.draining = true
 	q.mu.Unlock()
@@ -445,7 +449,6 @@ func (q *Queue[T]) ShutDownWithDrain() {
 func (q *Queue[T]) markShutDown() {
 	q.shuttingDown = true
 	q.closed.Store(true)
-	q.hasReady.Store(true)
 	q.notEmpty.Broadcast()
 }
 

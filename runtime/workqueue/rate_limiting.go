@@ -17,7 +17,7 @@ func (q *Queue[T]) NumRequeues(item T) int { return q.limiter.NumRequeues(item) 
 // at once (no retry is counted).
 func (q *Queue[T]) AddWithOpts(o AddOpts, items ...T) {
 	if o.After <= 0 && !o.RateLimited {
-		q.mu.Lock()
+		q.lock()
 		for _, it := range items {
 			q.addLocked(it, q.hash(it), o.Priority)
 		}
