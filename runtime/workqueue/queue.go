@@ -334,13 +334,12 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 func (q *Queue[T]) GetWithPriority() (item T, priority int, shutdown bool) {
 	q.lock()
 	for q.queued == 0 && !q.shuttingDown {
-		q.waiting++
 		if !q.in.announceWait() {
 			// Adds arrived after lock: move them in and look again.
-			q.waiting--
 			q.moveIn()
 			continue
 		}
+		q.waiting++
 		q.notEmpty.Wait()
 		q.waiting--
 		if q.wakePending > 0 {
