@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -133,14 +134,33 @@ func TestInformer_LateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
 	}
 	run(t, inf)
 	waitSynced(t, inf)
+	// The writer stays at most maxLag resourceVersions ahead of the slowest
+	// handler: unthrottled, it outruns the informer on a loaded machine (one
+	// CPU, race detector) and the markers queue behind an ever longer
+	// backlog. It is stopped when the test ends, failed or not.
+	const maxLag = 64
+	var hmu sync.Mutex
+	watched := []*replayHandler{early}
 	stopWriting := make(chan struct{})
 	var wg sync.WaitGroup
+	stopWriter := sync.OnceFunc(func() {
+		close(stopWriting)
+		wg.Wait()
+	})
+	t.Cleanup(stopWriter)
 	wg.Go(func() {
 		for i := 0; ; i++ {
 			select {
 			case <-stopWriting:
 				return
 			default:
+			}
+			hmu.Lock()
+			lag := handlerLag(srv, watched...)
+			hmu.Unlock()
+			if lag > maxLag {
+				time.Sleep(100 * time.Microsecond)
+				continue
 			}
 			name := fmt.Sprintf("p%d", i%20)
 			if p, err := srv.Get("a", name); err == nil {
@@ -161,10 +181,12 @@ func TestInformer_LateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
 			t.Fatal(err)
 		}
 		late = append(late, h)
+		hmu.Lock()
+		watched = append(watched, h)
+		hmu.Unlock()
 		barrier(t, srv, h)
 	}
-	close(stopWriting)
-	wg.Wait()
+	stopWriter()
 	all := append([]*replayHandler{early}, late...)
 	barrier(t, srv, all...)
 	want := serverString(srv)
@@ -454,7 +476,7 @@ func TestInformer_EqualRVUpdateIsResyncOnly(t *testing.T) {
 	// A relist that finds p1..p3 unchanged and p2 changed: the unchanged
 	// objects come back with equal RVs, which only the handler being
 	// resynced receives.
-	stepper := stepWhileWaiting(clk, time.Millisecond)
+	stepper := stepWhileWaiting(t, clk, time.Millisecond)
 	relistAfter(t, srv, func() { update(t, srv, mustGet(t, srv, "a", "p2")) })
 	barrier(t, srv, plainH)
 	stepper()
@@ -473,8 +495,9 @@ func TestInformer_EqualRVUpdateIsResyncOnly(t *testing.T) {
 }
 
 // stepWhileWaiting advances clk by step whenever something waits on it, so
-// that fake-clock backoffs elapse, until the returned stop is called.
-func stepWhileWaiting(clk *testingclock.FakeClock, step time.Duration) (stop func()) {
+// that fake-clock backoffs elapse, until the returned stop is called or the
+// test ends.
+func stepWhileWaiting(t testing.TB, clk *testingclock.FakeClock, step time.Duration) (stop func()) {
 	done := make(chan struct{})
 	finished := make(chan struct{})
 	go func() {
@@ -492,10 +515,26 @@ func stepWhileWaiting(clk *testingclock.FakeClock, step time.Duration) (stop fun
 			}
 		}
 	}()
-	return func() {
+	stop = sync.OnceFunc(func() {
 		close(done)
 		<-finished
+	})
+	t.Cleanup(stop)
+	return stop
+}
+
+// handlerLag returns how many resourceVersions the slowest of hs is behind
+// the server: the server's RV minus the highest RV that handler was given.
+func handlerLag(srv *fake.Server[*corev1.Pod], hs ...*replayHandler) uint64 {
+	server, err := strconv.ParseUint(srv.ResourceVersion(), 10, 64)
+	if err != nil {
+		panic(err) // the fake server's RVs are integers
 	}
+	var lag uint64
+	for _, h := range hs {
+		lag = max(lag, server-min(server, h.maxRV()))
+	}
+	return lag
 }
 
 func TestInformer_ResyncPeriodPerHandler(t *testing.T) {

@@ -271,6 +271,17 @@ func (h *replayHandler) advance(k string, p *corev1.Pod) {
 	h.lastRV[k] = max(h.lastRV[k], rv)
 }
 
+// maxRV returns the highest resourceVersion h was given.
+func (h *replayHandler) maxRV() uint64 {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	var m uint64
+	for _, rv := range h.lastRV {
+		m = max(m, rv)
+	}
+	return m
+}
+
 func (h *replayHandler) OnAdd(p *corev1.Pod, _ bool) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
