@@ -1,6 +1,9 @@
 package workqueue
 
-import "sync"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // inboxFlush is how many items the inbox holds before the Add that fills it
 // moves them into the queue itself. It bounds the inbox's memory (an item
@@ -36,6 +39,7 @@ type inbox[T comparable] struct {
 	mu   sync.Mutex
 	ops  []pendingAdd[T] // guarded by mu
 	wake bool            // guarded by mu
+	n    atomic.Int32    // len(ops); written under mu, read without it
 	_    [cacheLine]byte
 }
 
@@ -48,6 +52,7 @@ const cacheLine = 128
 func (b *inbox[T]) put(a pendingAdd[T]) (flush bool) {
 	b.mu.Lock()
 	b.ops = append(b.ops, a)
+	b.n.Store(int32(len(b.ops)))
 	flush = b.wake || len(b.ops) >= inboxFlush
 	b.mu.Unlock()
 	return flush
@@ -57,8 +62,19 @@ func (b *inbox[T]) put(a pendingAdd[T]) (flush bool) {
 // empty buffer spare in their place, and sets the wake flag to wake. The
 // queue mutex is held; the caller keeps the returned buffer, emptied, as the
 // next spare, so that steady-state hand-overs allocate nothing.
+//
+// An empty inbox is seen from n without taking mu: Get and Done take the
+// queue mutex for every item, and taking the inbox mutex too would make them
+// contend with the producer on its line for nothing. An Add that returned
+// before take started has stored n >= 1, so it is never missed. The wake
+// flag is then left as it is: only announceWait sets it, and a flag left set
+// after its Get was woken costs at most one early move-in by the next Add.
 func (b *inbox[T]) take(wake bool, spare []pendingAdd[T]) []pendingAdd[T] {
+	if b.n.Load() == 0 {
+		return spare
+	}
 	b.mu.Lock()
+	b.n.Store(0)
 	ops := b.ops
 	b.ops = spare
 	b.wake = wake
