@@ -74,3 +74,29 @@ func BenchmarkQueueLoop(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkQueueBacklog measures one item's Add, Get and Done on one
+// goroutine when the queue holds a backlog of the given size: the producer
+// adds that many items, then they are taken and marked done, over and over.
+// It shows what a larger backlog costs each item (see Queue.add).
+func BenchmarkQueueBacklog(b *testing.B) {
+	for _, backlog := range []int{256, 4096, 65536} {
+		b.Run(fmt.Sprintf("backlog=%d", backlog), func(b *testing.B) {
+			keys := benchKeys(1 << 20)
+			q := New(Options[string]{})
+			b.ReportAllocs()
+			b.ResetTimer()
+			next := 0
+			for done := 0; done < b.N; done += backlog {
+				for range backlog {
+					q.Add(keys[next%len(keys)])
+					next++
+				}
+				for range backlog {
+					item, _ := q.Get()
+					q.Done(item)
+				}
+			}
+		})
+	}
+}
