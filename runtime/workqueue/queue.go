@@ -154,15 +154,14 @@ func (q *Queue[T]) Add(item T) {
 // about 1.8x more at 64k queued items than at 256 (BenchmarkQueueBacklog).
 // So when an Add moves the inbox in and finds more than yieldBacklog items
 // queued while workers are taking items, it yields its processor
-// (runtime.Gosched): a worker that the producer's unlock made runnable gets
-// the processor at once, and the producer falls back to the workers' pace.
-// Add never blocks. Workers count as taking items until yieldQuiet
+// (runtime.Gosched), so that the producer falls back towards the workers'
+// pace. Add never blocks. Workers count as taking items until yieldQuiet
 // move-ins (2048 Adds) in a row found no Get since the one before: a yield
 // with nothing else to run still costs microseconds, so a producer whose
 // workers are not started, held by a leader-election gate, or busy with
-// long reconciles stops yielding after that many. A client-go producer gets
-// a similar brake, harder, from waiting on the queue mutex behind every
-// worker.
+// long reconciles stops yielding after that many. With metrics, every Add
+// takes the queue mutex instead, which brakes the producer the way
+// client-go's queue does, harder: behind every worker.
 func (q *Queue[T]) add(item T, prio int) {
 	h := q.hash(item)
 	if q.metrics != nil {
