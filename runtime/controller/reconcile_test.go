@@ -151,6 +151,10 @@ func TestSameKeyNeverConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	stop := startController(t, c)
+	// Registered after startController, so that a failing test releases the
+	// reconciles before its cleanup waits for them.
+	releaseAll := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(releaseAll)
 	keys := []Request{{Name: "a"}, {Name: "b"}}
 	for _, k := range keys {
 		c.Queue().Add(k)
@@ -167,7 +171,7 @@ func TestSameKeyNeverConcurrent(t *testing.T) {
 			c.Queue().Add(k)
 		}
 	}
-	close(release)
+	releaseAll()
 	eventually(t, "re-adds reconciled", func() bool { return total.Load() == 4 })
 	if err := stop(); err != nil {
 		t.Fatal(err)
@@ -227,10 +231,14 @@ func TestStopDrainsInFlightAndDropsQueued(t *testing.T) {
 	})
 	c, _ := New("test", r, Options{})
 	stop := startController(t, c)
+	// Registered after startController, so that a failing test releases the
+	// reconcile before its cleanup waits for it.
+	releaseAll := sync.OnceFunc(func() { close(release) })
+	t.Cleanup(releaseAll)
 	c.Queue().Add(Request{Name: "a"})
 	<-entered
 	c.Queue().Add(Request{Name: "b"})
-	done := make(chan error)
+	done := make(chan error, 1)
 	go func() { done <- stop() }()
 	eventually(t, "queue shutting down", c.Queue().ShuttingDown)
 	select {
@@ -238,7 +246,7 @@ func TestStopDrainsInFlightAndDropsQueued(t *testing.T) {
 		t.Fatal("Start returned with a reconcile in flight")
 	default:
 	}
-	close(release)
+	releaseAll()
 	if err := <-done; err != nil {
 		t.Fatal(err)
 	}

@@ -52,6 +52,9 @@ func TestAPIServerRestart(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Stopping it twice is harmless; this one runs if the test fails first,
+	// before the cleanup above restarts the main apiserver.
+	t.Cleanup(func() { cluster.StopExtraAPIServer(b) })
 	cb := newClients(t, cluster.AdminConfigFor(b))
 	foos.change(t, fooOps(cb, fLabel))
 	configMaps.change(t, configMapOps(cb, cLabel))
