@@ -53,8 +53,10 @@ func TestBackoff_WaitEndsWhenDoneCloses(t *testing.T) {
 	if b.wait(done, time.Hour) {
 		t.Fatal("wait returned true after done closed")
 	}
-	res := make(chan bool)
-	go func() { res <- b.wait(make(chan struct{}), time.Second) }()
+	res := make(chan bool, 1)
+	stop := make(chan struct{})
+	defer close(stop) // ends the wait if the test fails before the step
+	go func() { res <- b.wait(stop, time.Second) }()
 	deadline := time.Now().Add(20 * time.Second)
 	for !clk.HasWaiters() {
 		if time.Now().After(deadline) {

@@ -213,13 +213,17 @@ func TestInformer_RegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T)
 		t.Fatal(err)
 	}
 	run(t, inf)
+	// Registered after run's cleanup, so that a failing test unblocks the
+	// handlers before the informer is stopped and waited for.
+	openGate := sync.OnceFunc(func() { close(gate) })
+	t.Cleanup(openGate)
 	// The informer and the free handler sync while the blocked handler
 	// still holds its first initial item.
 	waitSynced(t, inf, freeReg)
 	if blockedReg.HasSynced() {
 		t.Fatal("registration synced before its handler returned from the initial adds")
 	}
-	close(gate)
+	openGate()
 	waitSynced(t, blockedReg)
 	if blocked.Len() != 3 {
 		t.Fatalf("registration synced after %d of 3 initial adds", blocked.Len())
@@ -227,6 +231,8 @@ func TestInformer_RegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T)
 
 	// A late handler's registration waits for its synthetic adds too.
 	lateGate := make(chan struct{})
+	openLateGate := sync.OnceFunc(func() { close(lateGate) })
+	t.Cleanup(openLateGate)
 	late := newRecorder()
 	late.hook = func(string, *corev1.Pod) { <-lateGate }
 	lateReg, err := inf.AddEventHandler(late)
@@ -236,7 +242,7 @@ func TestInformer_RegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T)
 	if lateReg.HasSynced() {
 		t.Fatal("late registration synced before its synthetic adds were handled")
 	}
-	close(lateGate)
+	openLateGate()
 	waitSynced(t, lateReg)
 	if late.Len() != 3 {
 		t.Fatalf("late registration synced after %d of 3 synthetic adds", late.Len())
@@ -302,6 +308,10 @@ func TestInformer_SlowHandlerDoesNotBlockOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	run(t, inf)
+	// Registered after run's cleanup, so that a failing test unblocks the
+	// slow handler before the informer is stopped and waited for.
+	openGate := sync.OnceFunc(func() { close(gate) })
+	t.Cleanup(openGate)
 	waitSynced(t, inf)
 	for i := 0; i < 100; i++ {
 		create(t, srv, newPod("a", fmt.Sprintf("p%03d", i)))
@@ -319,7 +329,7 @@ func TestInformer_SlowHandlerDoesNotBlockOthers(t *testing.T) {
 	if slowRec.Len() != 0 {
 		t.Fatal("the slow handler was not blocked")
 	}
-	close(gate)
+	openGate()
 	eventually(t, "the slow handler to catch up", func() bool { return slow.String() == want })
 	noViolations(t, fast, slow)
 }
@@ -780,8 +790,11 @@ func TestInformer_RunTwiceReturnsAtOnce(t *testing.T) {
 	run(t, inf)
 	waitSynced(t, inf)
 	done := make(chan struct{})
+	// If the second Run wrongly ran, the test's end stops it.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
 	go func() {
-		inf.Run(context.Background()) // must not block: already running
+		inf.Run(ctx) // must not block: already running
 		close(done)
 	}()
 	select {

@@ -35,6 +35,7 @@ func TestSmokeInformerSyncsAndWatches(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { inf.Run(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done }) // also when the test fails early
 	sctx, scancel := context.WithTimeout(ctx, 5*time.Second)
 	defer scancel()
 	if err := WaitForCacheSync(sctx, inf); err != nil {
