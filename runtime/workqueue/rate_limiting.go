@@ -14,14 +14,12 @@ func (q *Queue[T]) NumRequeues(item T) int { return q.limiter.NumRequeues(item) 
 
 // AddWithOpts adds items with a priority, a delay and/or a rate limit; see
 // PriorityInterface. With neither After nor RateLimited the items are added
-// at once (no retry is counted).
+// at once (no retry is counted), each exactly as Add adds it.
 func (q *Queue[T]) AddWithOpts(o AddOpts, items ...T) {
 	if o.After <= 0 && !o.RateLimited {
-		q.lock()
 		for _, it := range items {
-			q.addLocked(it, q.hash(it), o.Priority)
+			q.add(it, o.Priority)
 		}
-		q.mu.Unlock()
 		return
 	}
 	for _, it := range items {
