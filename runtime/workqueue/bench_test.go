@@ -27,18 +27,7 @@ func BenchmarkQueue(b *testing.B) {
 			q := New(Options[string]{})
 			b.ReportAllocs()
 			b.ResetTimer()
-			var wg sync.WaitGroup
-			for range workers {
-				wg.Go(func() {
-					for {
-						item, shutdown := q.Get()
-						if shutdown {
-							return
-						}
-						q.Done(item)
-					}
-				})
-			}
+			wg := startWorkers(q, workers, q.Done)
 			for _, k := range keys {
 				q.Add(k)
 			}

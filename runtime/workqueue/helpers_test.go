@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -62,4 +63,23 @@ func equal[T comparable](a, b []T) bool {
 		}
 	}
 	return true
+}
+
+// startWorkers starts n goroutines that Get items from q until it shuts
+// down and pass each to process, which must call q.Done; the returned
+// WaitGroup ends when all of them have returned.
+func startWorkers[T comparable](q *Queue[T], n int, process func(item T)) *sync.WaitGroup {
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			for {
+				item, shutdown := q.Get()
+				if shutdown {
+					return
+				}
+				process(item)
+			}
+		})
+	}
+	return &wg
 }

@@ -2,7 +2,6 @@ package workqueue
 
 import (
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 )
@@ -76,19 +75,10 @@ func TestInboxAddWakesBlockedGet(t *testing.T) {
 		t.Run(strconv.Itoa(workers), func(t *testing.T) {
 			q := New(Options[string]{})
 			got := make(chan string)
-			var wg sync.WaitGroup
-			for range workers {
-				wg.Go(func() {
-					for {
-						item, shutdown := q.Get()
-						if shutdown {
-							return
-						}
-						q.Done(item)
-						got <- item
-					}
-				})
-			}
+			wg := startWorkers(q, workers, func(item string) {
+				q.Done(item)
+				got <- item
+			})
 			for i := range 2000 {
 				want := "ns/item-" + strconv.Itoa(i)
 				q.Add(want)

@@ -125,21 +125,12 @@ func TestPriorityConcurrent(t *testing.T) {
 	const n = 500
 	var mu sync.Mutex
 	seen := map[int]int{}
-	var wg sync.WaitGroup
-	for range 4 {
-		wg.Go(func() {
-			for {
-				item, shutdown := q.Get()
-				if shutdown {
-					return
-				}
-				mu.Lock()
-				seen[item]++
-				mu.Unlock()
-				q.Done(item)
-			}
-		})
-	}
+	wg := startWorkers(q, 4, func(item int) {
+		mu.Lock()
+		seen[item]++
+		mu.Unlock()
+		q.Done(item)
+	})
 	for i := range n {
 		q.AddWithOpts(AddOpts{Priority: PriorityLow}, i)
 		q.AddWithOpts(AddOpts{Priority: i % 3}, i)

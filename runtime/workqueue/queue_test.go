@@ -177,24 +177,14 @@ func TestQueueNeverConcurrent(t *testing.T) {
 	var lastAdd, lastStart [items]atomic.Int64
 	var clockTick atomic.Int64
 
-	var wg sync.WaitGroup
-	for w := range workers {
-		_ = w
-		wg.Go(func() {
-			for {
-				item, shutdown := q.Get()
-				if shutdown {
-					return
-				}
-				if inFlight[item].Add(1) != 1 {
-					violations.Add(1)
-				}
-				lastStart[item].Store(clockTick.Add(1))
-				inFlight[item].Add(-1)
-				q.Done(item)
-			}
-		})
-	}
+	wg := startWorkers(q, workers, func(item int) {
+		if inFlight[item].Add(1) != 1 {
+			violations.Add(1)
+		}
+		lastStart[item].Store(clockTick.Add(1))
+		inFlight[item].Add(-1)
+		q.Done(item)
+	})
 	var pwg sync.WaitGroup
 	for p := range producers {
 		pwg.Go(func() {
