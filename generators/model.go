@@ -13,6 +13,8 @@ import (
 type Model struct {
 	// Groups are sorted by PackageName.
 	Groups []*Group
+	// clientPackages counts the packages with +genclient types, listable or not.
+	clientPackages int
 }
 
 // Group is one API group, keyed by its full name.
@@ -77,6 +79,9 @@ type Type struct {
 	// Lister is true when the type has list and get verbs and lister
 	// generation is not turned off.
 	Lister bool
+	pos    string // file:line of the type's name
+	// resourcePos is where Resource comes from: the +resourceName tag or pos.
+	resourcePos string
 }
 
 // Private is the unexported form of the type's name, used for the
@@ -145,7 +150,7 @@ var factoryMethods = []string{"Base", "Client", "Start", "Shutdown", "WaitForCac
 // packages; an API package alias that equals one of them gets a suffix.
 var reservedImportNames = []string{
 	"cache", "context", "fmt", "informers", "internalinterfaces", "labels", "listers",
-	"metav1", "reflect", "runtime", "schema", "time", "versioned", "watch",
+	"group", "metav1", "reflect", "runtime", "schema", "time", "version", "versioned", "watch",
 }
 
 // buildModel turns parsed packages into the model, validating tags and
@@ -153,6 +158,7 @@ var reservedImportNames = []string{
 // are left out.
 func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string) (*Model, error) {
 	groups := map[string]*Group{}
+	m := &Model{}
 	for _, p := range pkgs {
 		pt, err := parsePackageTags(p)
 		if err != nil {
@@ -172,19 +178,30 @@ func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string) 
 				continue
 			}
 			anyClient = true
+			if t.Generic {
+				return nil, inputErrorf(t.Pos, "type %s has +genclient but type parameters: clients, informers and listers need a concrete type (declare one, e.g. type %sOfX = %s[X], and move +genclient to it)", t.Name, t.Name, t.Name)
+			}
+			if !isExportedIdent(t.Name) {
+				return nil, inputErrorf(t.Pos, "type %s has +genclient but is not exported (its name must start with an upper-case letter): rename it or drop the tag", t.Name)
+			}
 			typ := &Type{
-				Name:       t.Name,
-				Plural:     n.plural(t.Name),
-				Resource:   n.resource(t.Name),
-				Namespaced: !ct.NonNamespaced,
-				Informer:   pt.InformerGen && ct.InformerGen && ct.HasVerb("list") && ct.HasVerb("watch"),
-				Lister:     pt.ListerGen && ct.ListerGen && ct.HasVerb("list") && ct.HasVerb("get"),
+				Name:        t.Name,
+				pos:         t.Pos,
+				resourcePos: t.Pos,
+				Plural:      n.plural(t.Name),
+				Resource:    n.resource(t.Name),
+				Namespaced:  !ct.NonNamespaced,
+				Informer:    pt.InformerGen && ct.InformerGen && ct.HasVerb("list") && ct.HasVerb("watch"),
+				Lister:      pt.ListerGen && ct.ListerGen && ct.HasVerb("list") && ct.HasVerb("get"),
 			}
 			if ct.ResourceName != "" {
-				typ.Resource = ct.ResourceName
+				typ.Resource, typ.resourcePos = ct.ResourceName, ct.ResourceNamePos
 			}
 			if !typ.Informer && !typ.Lister {
 				continue
+			}
+			if !t.ObjectMeta && t.Unfollowed != "" {
+				return nil, inputErrorf(t.Pos, "type %s has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: %s (make it a struct embedding metav1.ObjectMeta, or mark the type +genclient:noVerbs)", t.Name, t.Unfollowed)
 			}
 			if !t.ObjectMeta {
 				return nil, inputErrorf(t.Pos, "type %s has +genclient but does not embed metav1.ObjectMeta, which informers and listers need (embed it, or mark the type +genclient:noVerbs)", t.Name)
@@ -194,6 +211,7 @@ func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string) 
 		if !anyClient {
 			continue
 		}
+		m.clientPackages++
 		if !pt.HasGroup {
 			return nil, inputErrorf(p.PackagePos, "package %s has +genclient types but no group name: add // +groupName=<group> (e.g. example.com) to its doc.go", p.ImportPath)
 		}
@@ -240,7 +258,6 @@ func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string) 
 		g.Versions = append(g.Versions, v)
 	}
 
-	m := &Model{}
 	for _, g := range groups {
 		sort.Slice(g.Versions, func(i, j int) bool { return g.Versions[i].Name < g.Versions[j].Name })
 		m.Groups = append(m.Groups, g)
@@ -269,14 +286,10 @@ func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string) 
 				v.APIAlias += "api"
 			}
 			v.ListersAlias = v.APIAlias + "listers"
-			for j, t := range v.Types {
-				for _, o := range v.Types[:j] {
-					if o.Plural == t.Plural {
-						return nil, inputErrorf(v.pos, "package %s: types %s and %s have the same plural %q: add a --plural-exceptions entry", v.APIPackage, o.Name, t.Name, t.Plural)
-					}
-				}
-			}
 		}
+	}
+	if err := checkGeneratedNames(m); err != nil {
+		return nil, err
 	}
 	return m, nil
 }

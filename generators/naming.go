@@ -1,8 +1,10 @@
 package generators
 
 import (
+	"go/token"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/types"
@@ -20,6 +22,7 @@ var DefaultPluralExceptions = []string{"Endpoints:Endpoints"}
 type namers struct {
 	publicPlural    namer.Namer
 	lowercasePlural namer.Namer
+	exceptions      map[string]string
 }
 
 // newNamers builds the namers for a list of "Type:Plural" exceptions.
@@ -31,6 +34,7 @@ func newNamers(exceptions []string) (namers, error) {
 	return namers{
 		publicPlural:    namer.NewPublicPluralNamer(m),
 		lowercasePlural: namer.NewAllLowercasePluralNamer(m),
+		exceptions:      m,
 	}, nil
 }
 
@@ -52,8 +56,19 @@ func parsePluralExceptions(exceptions []string) (map[string]string, error) {
 }
 
 // plural returns the exported plural Go name of a type ("Ingress" → "Ingresses").
+// gengo upper-cases the first byte, not the first rune, which garbles a name
+// such as "Ñandu": for a name starting with a multi-byte rune the plural is
+// derived from an ASCII stand-in and the rune put back ("Ñandus").
 func (n namers) plural(typeName string) string {
-	return n.publicPlural.Name(&types.Type{Name: types.Name{Name: typeName}})
+	r, size := utf8.DecodeRuneInString(typeName)
+	if r < utf8.RuneSelf {
+		return n.publicPlural.Name(&types.Type{Name: types.Name{Name: typeName}})
+	}
+	if p, ok := n.exceptions[typeName]; ok {
+		return p
+	}
+	p := n.publicPlural.Name(&types.Type{Name: types.Name{Name: "X" + typeName[size:]}})
+	return string(unicode.ToUpper(r)) + p[1:]
 }
 
 // resource returns the default REST resource of a type ("Ingress" → "ingresses").
@@ -61,9 +76,24 @@ func (n namers) resource(typeName string) string {
 	return n.lowercasePlural.Name(&types.Type{Name: types.Name{Name: typeName}})
 }
 
-// privateName returns the unexported form of an exported name ("URLMap" → "uRLMap"),
-// as gengo's private namer does.
-func privateName(name string) string { return namer.IL(name) }
+// privateName returns the unexported form of an exported name ("URLMap" →
+// "uRLMap"), as gengo's private namer does, but rune-aware ("Ñandu" → "ñandu").
+// A name whose first letter has no lower-case form gets a "x" prefix.
+func privateName(name string) string {
+	r, size := utf8.DecodeRuneInString(name)
+	if r < utf8.RuneSelf {
+		return namer.IL(name)
+	}
+	l := unicode.ToLower(r)
+	if l == r {
+		return "x" + name
+	}
+	return string(l) + name[size:]
+}
+
+// isExportedIdent reports whether s is a Go identifier that other packages
+// can refer to.
+func isExportedIdent(s string) bool { return token.IsIdentifier(s) && token.IsExported(s) }
 
 // groupGoName is client-gen's Go name for an API group: the +groupGoName value
 // when set, else the first DNS label of the group name ("" is "core"), with
@@ -85,10 +115,12 @@ func groupGoName(group, override string) string {
 func versionGoName(version string) string { return namer.IC(version) }
 
 // packageName turns a directory name into a Go package name: lower case,
-// with characters that cannot appear in an identifier dropped.
+// with characters that cannot appear in an identifier dropped, and a "x"
+// prefix when what is left is empty, starts with a digit or is a Go keyword
+// ("type" → "xtype", "go" → "xgo").
 func packageName(dir string) string {
 	name := strings.ToLower(identifierChars(dir))
-	if name == "" || unicode.IsDigit(rune(name[0])) {
+	if name == "" || unicode.IsDigit(rune(name[0])) || token.IsKeyword(name) {
 		name = "x" + name
 	}
 	return name

@@ -1,6 +1,9 @@
 package generators
 
 import (
+	"errors"
+	"go/build"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -39,6 +42,10 @@ type Options struct {
 	// OutputDir/informers/externalversions; listers still go to
 	// OutputDir/listers unless ListersPackage says otherwise.
 	SingleDirectory bool
+	// BuildTags are extra build tags (as go build -tags takes them) for
+	// deciding which files of the input packages and of the output
+	// directories count, with the go tool's GOOS/GOARCH rules.
+	BuildTags []string
 	// Now supplies the year for "YEAR" in the header of a file that does not
 	// exist yet. A file that exists and carries the same header keeps its
 	// year, so regenerating never churns it. nil means time.Now.
@@ -96,7 +103,44 @@ func (o *Options) validate() (layout, error) {
 	if l.listersDir == l.informersDir {
 		return l, inputErrorf("", "--listers-package %s: the listers would share a directory with the informers", l.listersPkg)
 	}
+	for _, d := range []struct{ flag, dir string }{{"--output-dir", l.informersDir}, {"--listers-package", l.listersDir}} {
+		if err := checkDirectoryPath(d.flag, d.dir); err != nil {
+			return l, err
+		}
+	}
+	for _, tag := range o.BuildTags {
+		if tag == "" || strings.ContainsAny(tag, " \t,\"'") {
+			return l, inputErrorf("", "--build-tags: %q is not a build tag", tag)
+		}
+	}
 	return l, nil
+}
+
+// checkDirectoryPath checks that dir is a directory or can be created: the
+// nearest existing path at or above it must be a directory.
+func checkDirectoryPath(flag, dir string) error {
+	for d := dir; ; d = filepath.Dir(d) {
+		st, err := os.Stat(d)
+		switch {
+		case err == nil && st.IsDir():
+			return nil
+		case err == nil:
+			return inputErrorf("", "%s: %s is a file, not a directory: output would go to %s", flag, d, dir)
+		case !errors.Is(err, fs.ErrNotExist):
+			return inputErrorf("", "%s: %v", flag, err)
+		}
+		if filepath.Dir(d) == d {
+			return nil
+		}
+	}
+}
+
+// buildContext is the go tool's build context for this run: the
+// environment's GOOS, GOARCH and cgo setting plus BuildTags.
+func (o *Options) buildContext() *build.Context {
+	c := build.Default
+	c.BuildTags = append(append([]string{}, c.BuildTags...), o.BuildTags...)
+	return &c
 }
 
 func (o *Options) workDir() string {

@@ -5,13 +5,17 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/build"
 	"go/parser"
 	"go/token"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // existingFile is a .go file found under an output directory.
@@ -23,13 +27,41 @@ type existingFile struct {
 // outputTree is what the output directories hold before the run.
 type outputTree struct {
 	files map[string]*existingFile // by absolute path
+	// leftovers are temporary files of interrupted runs, sorted.
+	leftovers []string
+	bctx      *build.Context
+}
+
+// TempFilePrefix starts the name of every temporary file informer-gen
+// writes (".informer-gen-tmp.<file>.<random>"): it is written beside its
+// target and renamed over it once every file of the run is written. A run
+// killed in between leaves such files behind; the next generate removes every
+// one under the output directories and verify reports them.
+const TempFilePrefix = ".informer-gen-tmp."
+
+// isLeftover reports whether a file name is one of our temporary files: the
+// current form, or the ".<name>.go.<digits>.tmp" of earlier versions.
+func isLeftover(name string) bool {
+	if strings.HasPrefix(name, TempFilePrefix) {
+		return true
+	}
+	rest, ok := strings.CutSuffix(name, ".tmp")
+	if !ok || !strings.HasPrefix(rest, ".") {
+		return false
+	}
+	i := strings.LastIndex(rest, ".go.")
+	if i < 1 {
+		return false
+	}
+	digits := rest[i+len(".go."):]
+	return digits != "" && strings.Trim(digits, "0123456789") == ""
 }
 
 // scanOutputs reads every .go file under the output roots (which may not
 // exist). Directories named testdata or vendor, or starting with "." or
 // "_", are not entered.
-func scanOutputs(roots ...string) (*outputTree, error) {
-	t := &outputTree{files: map[string]*existingFile{}}
+func scanOutputs(bctx *build.Context, roots ...string) (*outputTree, error) {
+	t := &outputTree{files: map[string]*existingFile{}, bctx: bctx}
 	for _, root := range roots {
 		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
@@ -42,6 +74,12 @@ func scanOutputs(roots ...string) (*outputTree, error) {
 			if d.IsDir() {
 				if p != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "vendor") {
 					return fs.SkipDir
+				}
+				return nil
+			}
+			if isLeftover(name) && d.Type().IsRegular() {
+				if !slices.Contains(t.leftovers, p) {
+					t.leftovers = append(t.leftovers, p)
 				}
 				return nil
 			}
@@ -62,6 +100,7 @@ func scanOutputs(roots ...string) (*outputTree, error) {
 			return nil, fmt.Errorf("reading output directory %s: %w", root, err)
 		}
 	}
+	sort.Strings(t.leftovers)
 	return t, nil
 }
 
@@ -91,12 +130,19 @@ func (t *outputTree) content(p string) []byte {
 }
 
 // userDecls returns the top-level type names declared by the non-generated,
-// non-test .go files directly in dir.
+// non-test .go files directly in dir that the go tool would build (build
+// constraints and GOOS/GOARCH file names as go list reads them: a file under
+// //go:build ignore declares nothing).
 func (t *outputTree) userDecls(dir string) (map[string]bool, error) {
 	names := map[string]bool{}
 	fset := token.NewFileSet()
 	for p, f := range t.files {
 		if f.generated || filepath.Dir(p) != dir || strings.HasSuffix(p, "_test.go") {
+			continue
+		}
+		if ok, err := t.matchFile(p, f.content); err != nil {
+			return nil, inputErrorf(p, "reading build constraints: %v", err)
+		} else if !ok {
 			continue
 		}
 		af, err := parser.ParseFile(fset, p, f.content, parser.SkipObjectResolution)
@@ -112,6 +158,42 @@ func (t *outputTree) userDecls(dir string) (map[string]bool, error) {
 		}
 	}
 	return names, nil
+}
+
+// matchFile reports whether the build context would compile the file at p
+// (whose content is src).
+func (t *outputTree) matchFile(p string, src []byte) (bool, error) {
+	c := *t.bctx
+	c.OpenFile = func(string) (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(src)), nil }
+	return c.MatchFile(filepath.Dir(p), filepath.Base(p))
+}
+
+// checkOwned refuses a run that would overwrite a file that is not ours: a
+// planned path holding a file without GeneratedMarker, or anything that is
+// not a regular file (a directory, a symbolic link).
+func (t *outputTree) checkOwned(planned []plannedFile, workDir string) error {
+	for _, p := range planned {
+		if f := t.files[p.Path]; f != nil {
+			if !f.generated {
+				return inputErrorf(relPath(workDir, p.Path), "informer-gen would overwrite this file, which it did not generate (no %q line before its package clause): move it away or generate elsewhere (--output-dir, --listers-package)", GeneratedMarker)
+			}
+			continue
+		}
+		if st, err := os.Lstat(p.Path); err == nil {
+			return inputErrorf(relPath(workDir, p.Path), "informer-gen would replace this %s with a generated file: remove it or generate elsewhere", st.Mode().Type())
+		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+			return fmt.Errorf("checking %s: %w", p.Path, err)
+		}
+	}
+	return nil
+}
+
+// relPath makes p relative to dir when it is inside.
+func relPath(dir, p string) string {
+	if rel, err := filepath.Rel(dir, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return rel
+	}
+	return p
 }
 
 // stale returns the generated files of the tree that are not in keep, sorted.
@@ -132,7 +214,12 @@ func (t *outputTree) stale(keep map[string]bool) []string {
 // directories they leave empty inside the output roots. If writing a temporary file fails, the
 // temporaries and the directories created for them are removed and the tree
 // is as it was.
-func writeFiles(files []File, stale []string, roots []string) error {
+func writeFiles(files []File, stale, leftovers []string, roots []string) error {
+	for _, p := range leftovers {
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("removing temporary file %s left by an interrupted run: %w", p, err)
+		}
+	}
 	type pending struct{ tmp, dst string }
 	var todo []pending
 	var createdDirs []string
@@ -155,7 +242,7 @@ func writeFiles(files []File, stale []string, roots []string) error {
 			cleanup()
 			return fmt.Errorf("creating directory %s: %w", dir, err)
 		}
-		tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.Path)+".*.tmp")
+		tmp, err := os.CreateTemp(dir, TempFilePrefix+filepath.Base(f.Path)+".*")
 		if err != nil {
 			cleanup()
 			return fmt.Errorf("writing %s: %w", f.Path, err)
@@ -167,8 +254,12 @@ func writeFiles(files []File, stale []string, roots []string) error {
 			cleanup()
 			return fmt.Errorf("writing %s: %w", f.Path, err)
 		}
+		afterWrite("temp", f.Path)
 	}
 	for i, p := range todo {
+		if i > 0 {
+			afterWrite("rename", todo[i-1].dst)
+		}
 		if err := os.Rename(p.tmp, p.dst); err != nil {
 			for _, q := range todo[i:] {
 				os.Remove(q.tmp)
@@ -189,6 +280,17 @@ func writeFiles(files []File, stale []string, roots []string) error {
 		}
 	}
 	return nil
+}
+
+// writeHook, when set by a test, is called after each temporary file is
+// written and after each rename; a hook that panics stops the run the way a
+// kill would, leaving whatever was on disk at that point.
+var writeHook func(step, path string)
+
+func afterWrite(step, path string) {
+	if writeHook != nil {
+		writeHook(step, path)
+	}
 }
 
 // mkdirAll is os.MkdirAll that returns the directories it created, outermost first.

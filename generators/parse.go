@@ -30,8 +30,29 @@ type parsedType struct {
 	// (separated from it by one blank line) followed by the doc comment's, as
 	// client-gen reads them.
 	Tags []commentLine
-	// ObjectMeta reports whether the type is a struct embedding ObjectMeta.
+	// ObjectMeta reports whether the type is a struct embedding ObjectMeta,
+	// directly or, once definitions are followed (see followDefinitions),
+	// through the type it is defined as or an alias of.
 	ObjectMeta bool
+	// Generic reports whether the type has type parameters.
+	Generic bool
+	// Def is what the type is defined as when that is another named type
+	// ("type Foo Bar", "type Foo = v1.Bar"); nil for a struct or anything else.
+	Def *typeRef
+	// Unfollowed says why Def could not be followed to a struct, if it could not.
+	Unfollowed string
+}
+
+// typeRef names a type as written in a declaration: Name in the same package
+// (Qualifier == "") or in the package a file imports as Qualifier.
+type typeRef struct {
+	Qualifier string
+	Name      string
+	Alias     bool
+	// Imports are the file's imports: by explicit name, and the paths
+	// imported without one (whose package name is known only by reading it).
+	Named   map[string]string
+	Unnamed []string
 }
 
 // stringConst is a top-level string constant found in a package.
@@ -254,12 +275,18 @@ func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
 				if !anyGenclient(tags) {
 					continue
 				}
-				pf.Types = append(pf.Types, parsedType{
+				pt := parsedType{
 					Name:       ts.Name.Name,
 					Pos:        position(fset, ts.Name.Pos()),
 					Tags:       tags,
-					ObjectMeta: embedsObjectMeta(ts),
-				})
+					ObjectMeta: embedsObjectMeta(ts.Type),
+					Generic:    ts.TypeParams != nil && len(ts.TypeParams.List) > 0,
+				}
+				if ref := refOf(ts.Type, f); ref != nil {
+					ref.Alias = ts.Assign.IsValid()
+					pt.Def = ref
+				}
+				pf.Types = append(pf.Types, pt)
 			}
 		}
 	}
@@ -316,11 +343,44 @@ func groupNameConst(fset *token.FileSet, gd *ast.GenDecl) *stringConst {
 	return nil
 }
 
+// refOf returns the named type expr refers to ("Bar", "v1.Bar"), with the
+// imports of f, or nil when expr is not a plain type name.
+func refOf(expr ast.Expr, f *ast.File) *typeRef {
+	var ref *typeRef
+	switch x := expr.(type) {
+	case *ast.Ident:
+		ref = &typeRef{Name: x.Name}
+	case *ast.SelectorExpr:
+		q, ok := x.X.(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		ref = &typeRef{Qualifier: q.Name, Name: x.Sel.Name}
+		for _, imp := range f.Imports {
+			p, err := strconv.Unquote(imp.Path.Value)
+			if err != nil {
+				continue
+			}
+			if imp.Name != nil {
+				if ref.Named == nil {
+					ref.Named = map[string]string{}
+				}
+				ref.Named[imp.Name.Name] = p
+			} else {
+				ref.Unnamed = append(ref.Unnamed, p)
+			}
+		}
+	default:
+		return nil
+	}
+	return ref
+}
+
 // embedsObjectMeta reports whether a type is a struct that embeds
 // ObjectMeta (metav1.ObjectMeta, or ObjectMeta itself inside meta/v1), which
 // makes its pointer a metav1.Object.
-func embedsObjectMeta(ts *ast.TypeSpec) bool {
-	st, ok := ts.Type.(*ast.StructType)
+func embedsObjectMeta(typ ast.Expr) bool {
+	st, ok := typ.(*ast.StructType)
 	if !ok {
 		return false
 	}

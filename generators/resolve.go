@@ -29,7 +29,7 @@ type inputPackage struct {
 // their import paths derived from the enclosing go.mod; anything else goes to
 // one `go list -find` call, which resolves names without loading
 // dependencies. A pattern that matches no package is an InputError.
-func resolvePatterns(ctx context.Context, workDir string, patterns []string) ([]inputPackage, error) {
+func resolvePatterns(ctx context.Context, bctx *build.Context, workDir string, patterns []string) ([]inputPackage, error) {
 	if len(patterns) == 0 {
 		return nil, inputErrorf("", "no package patterns given (for example ./apis/...)")
 	}
@@ -41,7 +41,7 @@ func resolvePatterns(ctx context.Context, workDir string, patterns []string) ([]
 			listed = append(listed, p)
 			continue
 		}
-		pkgs, err := walkPattern(workDir, p, mods)
+		pkgs, err := walkPattern(bctx, workDir, p, mods)
 		if err != nil {
 			return nil, err
 		}
@@ -50,7 +50,7 @@ func resolvePatterns(ctx context.Context, workDir string, patterns []string) ([]
 		}
 	}
 	if len(listed) > 0 {
-		pkgs, err := goList(ctx, workDir, listed)
+		pkgs, err := goList(ctx, bctx, workDir, listed)
 		if err != nil {
 			return nil, err
 		}
@@ -80,7 +80,7 @@ func isFilesystemPattern(p string) bool {
 // go tool it skips directories named testdata or vendor and those starting
 // with "." or "_" below the root, and nested modules; unlike it, a root that is
 // itself under testdata is honoured.
-func walkPattern(workDir, pattern string, mods moduleCache) ([]inputPackage, error) {
+func walkPattern(bctx *build.Context, workDir, pattern string, mods moduleCache) ([]inputPackage, error) {
 	recursive := pattern == "..." || strings.HasSuffix(pattern, "/...")
 	root := strings.TrimSuffix(strings.TrimSuffix(pattern, "..."), "/")
 	if root == "" {
@@ -117,7 +117,7 @@ func walkPattern(workDir, pattern string, mods moduleCache) ([]inputPackage, err
 			if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
 				continue
 			}
-			if ok, err := build.Default.MatchFile(dir, name); err != nil {
+			if ok, err := bctx.MatchFile(dir, name); err != nil {
 				return fmt.Errorf("reading build constraints of %s: %w", filepath.Join(dir, name), err)
 			} else if ok {
 				files = append(files, filepath.Join(dir, name))
@@ -220,12 +220,16 @@ func modulePath(gomod []byte) string {
 
 // goList resolves import-path patterns with `go list -e -find`, which names
 // packages and their files without resolving dependencies.
-func goList(ctx context.Context, workDir string, patterns []string) ([]inputPackage, error) {
+func goList(ctx context.Context, bctx *build.Context, workDir string, patterns []string) ([]inputPackage, error) {
 	// Fields, file names and records get separators that cannot occur in
 	// them; a package error may span lines.
 	const sep, fileSep, recordSep = "\x1f", "\x1e", "\x1d\n"
-	args := append([]string{"list", "-e", "-find", "-f",
-		"{{.ImportPath}}" + sep + "{{.Dir}}" + sep + "{{join .GoFiles \"" + fileSep + "\"}}" + sep + "{{if .Error}}{{.Error}}{{end}}\x1d"}, patterns...)
+	args := []string{"list", "-e", "-find", "-f",
+		"{{.ImportPath}}" + sep + "{{.Dir}}" + sep + "{{join .GoFiles \"" + fileSep + "\"}}" + sep + "{{if .Error}}{{.Error}}{{end}}\x1d"}
+	if len(bctx.BuildTags) > 0 {
+		args = append(args, "-tags", strings.Join(bctx.BuildTags, ","))
+	}
+	args = append(args, patterns...)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = workDir
 	var stdout, stderr bytes.Buffer

@@ -3,6 +3,7 @@ package generators
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
@@ -30,6 +31,9 @@ type Result struct {
 	// Stale are files under the output directories that carry the generated
 	// marker but are no longer produced, sorted.
 	Stale []string
+	// Leftovers are temporary files an interrupted run left under the output
+	// directories (see TempFilePrefix), sorted. Write removes them.
+	Leftovers []string
 	// Packages counts the packages the patterns matched; GenclientPackages
 	// those of them that declare +genclient types.
 	Packages, GenclientPackages int
@@ -58,6 +62,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, err
 	}
 	workDir := opts.workDir()
+	bctx := opts.buildContext()
 
 	// The output tree is read while the inputs are resolved and parsed.
 	type scanResult struct {
@@ -67,11 +72,11 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	scanned := make(chan scanResult, 1)
 	roots := []string{lay.informersDir, lay.listersDir}
 	go func() {
-		t, err := scanOutputs(roots...)
+		t, err := scanOutputs(bctx, roots...)
 		scanned <- scanResult{t, err}
 	}()
 	result, err := func() (*Result, error) {
-		pkgs, err := resolvePatterns(ctx, workDir, opts.Patterns)
+		pkgs, err := resolvePatterns(ctx, bctx, workDir, opts.Patterns)
 		if err != nil {
 			return nil, err
 		}
@@ -81,11 +86,16 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
+		followDefinitions(ctx, bctx, pkgs, parsed)
 		model, err := buildModel(parsed, n, reservedGroupPackages(lay))
 		if err != nil {
 			return nil, err
 		}
-		if len(model.Groups) == 0 {
+		// Packages whose +genclient types all lack list/watch/get (noVerbs,
+		// onlyVerbs=create) are valid input with nothing to generate, as
+		// upstream has it: the run succeeds, and output from earlier runs
+		// becomes stale.
+		if len(model.Groups) == 0 && model.clientPackages == 0 {
 			return nil, inputErrorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
 		}
 		for _, g := range model.Groups {
@@ -109,6 +119,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, relativize(err, workDir)
 	}
+	if err := result.tree.checkOwned(planned, workDir); err != nil {
+		return nil, err
+	}
 	now := time.Now
 	if opts.Now != nil {
 		now = opts.Now
@@ -125,6 +138,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		result.Files[i] = File{Path: p.Path, Content: rendered[i], Changed: old == nil || !bytes.Equal(old, rendered[i])}
 	}
 	result.Stale = result.tree.stale(keep)
+	result.Leftovers = result.tree.leftovers
 	logger.V(1).Info("Rendered files", "files", len(result.Files), "changed", result.ChangedCount(), "stale", len(result.Stale), "elapsed", time.Since(start))
 	return result, nil
 }
@@ -158,13 +172,15 @@ func (r *Result) ChangedCount() int {
 }
 
 // UpToDate reports whether the tree already holds exactly the result.
-func (r *Result) UpToDate() bool { return r.ChangedCount() == 0 && len(r.Stale) == 0 }
+func (r *Result) UpToDate() bool {
+	return r.ChangedCount() == 0 && len(r.Stale) == 0 && len(r.Leftovers) == 0
+}
 
 // Write puts the result on disk: changed files are written atomically (all
 // written to temporary files first, then renamed into place), unchanged
 // files are left alone, and stale generated files are removed.
 func (r *Result) Write() error {
-	return writeFiles(r.Files, r.Stale, r.roots)
+	return writeFiles(r.Files, r.Stale, r.Leftovers, r.roots)
 }
 
 // Diff writes a unified diff from the tree on disk to the result: changed
@@ -186,6 +202,11 @@ func (r *Result) Diff(w io.Writer) error {
 	}
 	for _, p := range r.Stale {
 		if err := unifiedDiff(w, "a/"+r.rel(p), "/dev/null", r.tree.content(p), nil); err != nil {
+			return err
+		}
+	}
+	for _, p := range r.Leftovers {
+		if _, err := fmt.Fprintf(w, "Only in %s: %s (temporary file left by an interrupted run; generate removes it)\n", filepath.ToSlash(filepath.Dir(r.rel(p))), filepath.Base(p)); err != nil {
 			return err
 		}
 	}

@@ -60,6 +60,8 @@ type clientTags struct {
 	InformerGen, ListerGen bool
 	// ResourceName is the +resourceName override of the REST resource, if any.
 	ResourceName string
+	// ResourceNamePos is the file:line of the +resourceName tag.
+	ResourceNamePos string
 }
 
 // HasVerb reports whether the clientset has verb for the type.
@@ -153,7 +155,7 @@ func parseClientTags(t parsedType) (clientTags, error) {
 		return out, err
 	}
 	if v, ok := tags["resourceName"]; ok {
-		out.ResourceName = strings.TrimSpace(v[0].Value)
+		out.ResourceName, out.ResourceNamePos = strings.TrimSpace(v[0].Value), v[0].Pos
 		if out.ResourceName == "" || strings.ContainsAny(out.ResourceName, "/ \"\\") {
 			return out, inputErrorf(v[0].Pos, "type %s: +resourceName=%q is not a resource name", t.Name, v[0].Value)
 		}

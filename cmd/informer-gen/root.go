@@ -133,6 +133,7 @@ other failure.`,
 	pf.StringVar(&f.opts.HeaderFile, "go-header-file", "", "file whose text heads every generated file; \"YEAR\" in it becomes the year of the existing file, else the current year")
 	pf.StringSliceVar(&f.opts.PluralExceptions, "plural-exceptions", generators.DefaultPluralExceptions, "comma-separated Type:PluralType entries for plurals client-gen was told about; Endpoints:Endpoints always applies unless an entry for Endpoints replaces it")
 	pf.BoolVar(&f.opts.SingleDirectory, "single-directory", false, "put the informers directly into --output-dir, without informers/externalversions/")
+	pf.StringSliceVar(&f.opts.BuildTags, "build-tags", nil, "comma-separated build tags, as go build -tags takes them, for choosing which files of the API packages and of the output directories count (GOOS and GOARCH come from the environment, as for go list)")
 	pf.IntVarP(&f.verbosity, "verbose", "v", 0, "log progress on stderr: -v for steps, -v=2 for every group-version")
 	pf.Lookup("verbose").NoOptDefVal = "1"
 

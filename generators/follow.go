@@ -1,0 +1,261 @@
+package generators
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"go/ast"
+	"go/build"
+	"go/parser"
+	"go/token"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// maxDefinitionDepth bounds how many definitions, aliases and embedded
+// structs are followed from one +genclient type (and ends cycles).
+const maxDefinitionDepth = 16
+
+// followDefinitions settles ObjectMeta for the +genclient types that are
+// defined as, or are aliases of, another named type ("type GRPCRoute
+// v1.GRPCRoute", "type Foo = Real"): the named type is looked up, in the same
+// package, another package of the module or another module, until a struct
+// is reached, whose embedded fields are followed the same way. Only syntax is
+// read, and only of the packages the definitions lead to; a package outside
+// the input's module is located with one `go list -find` call. Types whose
+// definition cannot be followed keep ObjectMeta false and get Unfollowed.
+func followDefinitions(ctx context.Context, bctx *build.Context, inputs []inputPackage, pkgs []parsedPackage) {
+	var f *follower
+	for i := range pkgs {
+		for j := range pkgs[i].Types {
+			t := &pkgs[i].Types[j]
+			if t.ObjectMeta || t.Def == nil || t.Generic {
+				continue
+			}
+			if f == nil {
+				f = newFollower(ctx, bctx, inputs)
+			}
+			ok, why := f.embedsObjectMeta(pkgs[i].ImportPath, pkgs[i].Dir, t.Def, 0)
+			t.ObjectMeta = ok
+			if !ok {
+				t.Unfollowed = why
+			}
+		}
+	}
+}
+
+// follower loads the type declarations of packages by import path, once each.
+type follower struct {
+	ctx    context.Context
+	bctx   *build.Context
+	inputs map[string]inputPackage
+	mods   moduleCache
+	pkgs   map[string]*declPackage
+}
+
+// declPackage is the syntax of a package's type declarations.
+type declPackage struct {
+	name  string
+	dir   string
+	decls map[string]declared
+	err   error
+}
+
+// declared is one type declaration and the file it is in.
+type declared struct {
+	typ  ast.Expr
+	file *ast.File
+}
+
+func newFollower(ctx context.Context, bctx *build.Context, inputs []inputPackage) *follower {
+	f := &follower{ctx: ctx, bctx: bctx, inputs: map[string]inputPackage{}, mods: moduleCache{}, pkgs: map[string]*declPackage{}}
+	for _, p := range inputs {
+		f.inputs[p.ImportPath] = p
+	}
+	return f
+}
+
+// embedsObjectMeta follows ref, written in package pkgPath (in dir), to a
+// struct and reports whether that struct embeds ObjectMeta, directly or
+// through embedded structs. When it does not, why says what was found.
+func (f *follower) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int) (ok bool, why string) {
+	if depth > maxDefinitionDepth {
+		return false, fmt.Sprintf("definitions nest more than %d deep (a cycle?)", maxDefinitionDepth)
+	}
+	target := pkgPath
+	written := ref.Name
+	if ref.Qualifier != "" {
+		written = ref.Qualifier + "." + ref.Name
+		var err error
+		if target, err = f.qualifierPath(dir, ref); err != nil {
+			return false, err.Error()
+		}
+	}
+	p := f.load(target, dir)
+	if p.err != nil {
+		return false, fmt.Sprintf("%s: %v", written, p.err)
+	}
+	d, found := p.decls[ref.Name]
+	if !found {
+		return false, fmt.Sprintf("%s: no type %s in package %s", written, ref.Name, target)
+	}
+	if embedsObjectMeta(d.typ) {
+		return true, ""
+	}
+	switch x := d.typ.(type) {
+	case *ast.StructType:
+		for _, field := range x.Fields.List {
+			if len(field.Names) != 0 {
+				continue
+			}
+			ft := field.Type
+			if star, isStar := ft.(*ast.StarExpr); isStar {
+				ft = star.X
+			}
+			if r := refOf(ft, d.file); r != nil {
+				if ok, _ := f.embedsObjectMeta(target, p.dir, r, depth+1); ok {
+					return true, ""
+				}
+			}
+		}
+		return false, fmt.Sprintf("%s is a struct that does not embed metav1.ObjectMeta", written)
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return false, fmt.Sprintf("%s is an instance of a generic type, which informer-gen does not follow", written)
+	}
+	if r := refOf(d.typ, d.file); r != nil {
+		return f.embedsObjectMeta(target, p.dir, r, depth+1)
+	}
+	return false, fmt.Sprintf("%s is not a struct", written)
+}
+
+// qualifierPath returns the import path a qualifier stands for in the file
+// that holds ref: its explicitly named import, else the unnamed import whose
+// package clause has that name.
+func (f *follower) qualifierPath(dir string, ref *typeRef) (string, error) {
+	if p, ok := ref.Named[ref.Qualifier]; ok {
+		return p, nil
+	}
+	// Try the imports whose last element looks like the name first.
+	var likely, rest []string
+	for _, p := range ref.Unnamed {
+		if strings.Contains(path.Base(p), ref.Qualifier) {
+			likely = append(likely, p)
+		} else {
+			rest = append(rest, p)
+		}
+	}
+	for _, p := range append(likely, rest...) {
+		if p == "C" {
+			continue
+		}
+		if lp := f.load(p, dir); lp.err == nil && lp.name == ref.Qualifier {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("%s.%s: no import of the file is package %s", ref.Qualifier, ref.Name, ref.Qualifier)
+}
+
+// load reads the type declarations of the package with import path ip, as
+// seen from a package in dir.
+func (f *follower) load(ip, dir string) *declPackage {
+	if p, ok := f.pkgs[ip]; ok {
+		return p
+	}
+	p := &declPackage{decls: map[string]declared{}}
+	f.pkgs[ip] = p
+	var files []string
+	if in, ok := f.inputs[ip]; ok {
+		p.dir, files = in.Dir, in.Files
+	} else {
+		p.dir, p.err = f.locate(ip, dir)
+		if p.err != nil {
+			return p
+		}
+		files, p.err = packageFiles(f.bctx, p.dir)
+		if p.err != nil {
+			return p
+		}
+	}
+	if len(files) == 0 {
+		p.err = fmt.Errorf("package %s (%s) has no Go files", ip, p.dir)
+		return p
+	}
+	fset := token.NewFileSet()
+	for _, name := range files {
+		af, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
+		if err != nil {
+			p.err = fmt.Errorf("reading package %s: %v", ip, err)
+			return p
+		}
+		if p.name == "" {
+			p.name = af.Name.Name
+		}
+		for _, decl := range af.Decls {
+			if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
+				for _, spec := range gd.Specs {
+					ts := spec.(*ast.TypeSpec)
+					p.decls[ts.Name.Name] = declared{typ: ts.Type, file: af}
+				}
+			}
+		}
+	}
+	return p
+}
+
+// locate finds the directory of import path ip: inside the module that holds
+// dir when the path is under it, else through `go list -find` run in dir,
+// which knows the module's requirements and the module cache.
+func (f *follower) locate(ip, dir string) (string, error) {
+	if root, err := f.mods.find(dir); err == nil {
+		if rest, ok := underPath(ip, root.path); ok {
+			d := filepath.Join(root.dir, filepath.FromSlash(rest))
+			if st, err := os.Stat(d); err == nil && st.IsDir() {
+				return d, nil
+			}
+		}
+	}
+	args := []string{"list", "-find", "-f", "{{.Dir}}"}
+	if len(f.bctx.BuildTags) > 0 {
+		args = append(args, "-tags", strings.Join(f.bctx.BuildTags, ","))
+	}
+	cmd := exec.CommandContext(f.ctx, "go", append(args, ip)...)
+	cmd.Dir = dir
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		return "", fmt.Errorf("cannot locate package %s: %s", ip, msg)
+	}
+	d := strings.TrimSpace(stdout.String())
+	if d == "" {
+		return "", fmt.Errorf("cannot locate package %s", ip)
+	}
+	return d, nil
+}
+
+// packageFiles lists the non-test .go files of dir that bctx would build.
+func packageFiles(bctx *build.Context, dir string) ([]string, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, e := range entries {
+		name := e.Name()
+		if e.IsDir() || !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		if ok, err := bctx.MatchFile(dir, name); err != nil {
+			return nil, err
+		} else if ok {
+			files = append(files, filepath.Join(dir, name))
+		}
+	}
+	return files, nil
+}
