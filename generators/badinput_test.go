@@ -126,6 +126,157 @@ func TestBadInput(t *testing.T) {
 			mutate: func(o *Options) { o.HeaderFile = "nope.txt" },
 			want:   "--go-header-file: open nope.txt",
 		},
+		{
+			name: "generic type",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": strings.Replace(okTypes, "type Foo struct", "type Foo[T any] struct", 1),
+			},
+			want: "apis/foo/v1/types.go:8: type Foo has +genclient but type parameters",
+		},
+		{
+			name: "unexported type",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": strings.Replace(okTypes, "type Foo struct", "type foo struct", 1),
+			},
+			want: "apis/foo/v1/types.go:8: type foo has +genclient but is not exported",
+		},
+		{
+			name: "type name without an upper-case form",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": strings.Replace(okTypes, "type Foo struct", "type 日本 struct", 1),
+			},
+			want: "apis/foo/v1/types.go:8: type 日本 has +genclient but is not exported",
+		},
+		{
+			name: "Foo and FooNamespace make FooNamespaceLister twice",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": okTypes + strings.Replace(okTypes[strings.Index(okTypes, "// +genclient"):], "Foo", "FooNamespace", 2),
+			},
+			want: "apis/foo/v1/types.go:15: type FooNamespace would generate the identifier FooNamespaceLister in package listers/foo/v1, which type Foo (",
+		},
+		{
+			name: "Foo and FilteredFoo make NewFilteredFooInformer twice",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": okTypes + strings.Replace(okTypes[strings.Index(okTypes, "// +genclient"):], "Foo", "FilteredFoo", 2),
+			},
+			want: "apis/foo/v1/types.go:8: type Foo would generate the identifier NewFilteredFooInformer in package informers/foo/v1, which type FilteredFoo (apis/foo/v1/types.go:15) generates too",
+		},
+		{
+			name: "Foo and FOO make foo.go twice",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": okTypes + strings.Replace(strings.Replace(okTypes[strings.Index(okTypes, "// +genclient"):], "Foo", "FOO", 2), "+genclient\n", "+genclient\n// +resourceName=capitalfoos\n", 1),
+			},
+			want: "apis/foo/v1/types.go:8: type Foo would generate the file foo.go in directory informers/foo/v1, which type FOO (apis/foo/v1/types.go:16) generates too",
+		},
+		{
+			name: "type Interface makes interface.go twice",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": strings.Replace(okTypes, "type Foo struct", "type Interface struct", 1),
+			},
+			want: "apis/foo/v1/types.go:8: type Interface would generate the file interface.go in directory informers/foo/v1, which informer-gen generates too",
+		},
+		{
+			name: "type whose file the go tool builds only on linux",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": strings.Replace(okTypes, "type Foo struct", "type Foo_linux struct", 1),
+			},
+			want: "apis/foo/v1/types.go:8: type Foo_linux would be generated into foo_linux.go, which the go tool only builds",
+		},
+		{
+			name: "two types with one resource",
+			files: map[string]string{
+				"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": strings.Replace(okTypes, "// +genclient\n", "// +genclient\n// +resourceName=bars\n", 1) +
+					strings.Replace(okTypes[strings.Index(okTypes, "// +genclient"):], "Foo", "Bar", 2),
+			},
+			want: `apis/foo/v1/types.go:6: types Bar and Foo both serve resource "bars" of foo.example.com/v1`,
+		},
+		{
+			name: "plural that is no identifier",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": okTypes,
+			},
+			mutate: func(o *Options) { o.PluralExceptions = []string{"Foo:Foo-s"} },
+			want:   `apis/foo/v1/types.go:8: type Foo: its plural "Foo-s" is not an exported Go identifier`,
+		},
+		{
+			name: "versions v1 and V1 of one group",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": okTypes,
+				"apis/foo/V1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/V1/types.go": okTypes,
+			},
+			want: `apis/foo/v1/doc.go:2: version v1 of group "foo.example.com" would generate the package v1 in the directories of group "foo.example.com", which version V1`,
+		},
+		{
+			name: "definition that leads to no ObjectMeta",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": "package v1\n\n// +genclient\n\n// Foo is Bar.\ntype Foo Bar\n\n// Bar has no metadata.\ntype Bar struct{ Name string }\n",
+			},
+			want: "apis/foo/v1/types.go:6: type Foo has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: Bar is a struct that does not embed metav1.ObjectMeta",
+		},
+		{
+			name: "definition of a missing type of another package",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": okTypes,
+				"apis/foo/v2/doc.go":   "// +groupName=foo.example.com\npackage v2\n",
+				"apis/foo/v2/types.go": "package v2\n\nimport v1 \"example.com/bad/apis/foo/v1\"\n\n// +genclient\n\n// Foo is v1's.\ntype Foo v1.Fooo\n",
+			},
+			want: "apis/foo/v2/types.go:8: type Foo has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: v1.Fooo: no type Fooo in package example.com/bad/apis/foo/v1",
+		},
+		{
+			name: "definition cycle",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": "package v1\n\n// +genclient\n\n// Foo is Bar.\ntype Foo Bar\n\n// Bar is Foo.\ntype Bar Foo\n",
+			},
+			want: "apis/foo/v1/types.go:6: type Foo has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: definitions nest more than 16 deep",
+		},
+		{
+			name:   "header that is not UTF-8",
+			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes, "hdr.txt": "/*\nCopyright YEAR \xff\xfe.\n*/\n"},
+			mutate: func(o *Options) { o.HeaderFile = filepath.Join(o.WorkDir, "hdr.txt") },
+			want:   "hdr.txt:2: --go-header-file is not valid UTF-8",
+		},
+		{
+			name:   "header that is not a comment",
+			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes, "hdr.txt": "// Copyright YEAR.\nLicensed under Apache 2.0\n"},
+			mutate: func(o *Options) { o.HeaderFile = filepath.Join(o.WorkDir, "hdr.txt") },
+			want:   "hdr.txt:2: --go-header-file must hold only Go comments (// or /* */), found IDENT",
+		},
+		{
+			name:   "header with a build constraint",
+			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes, "hdr.txt": "// Copyright YEAR.\n\n//go:build ignore\n"},
+			mutate: func(o *Options) { o.HeaderFile = filepath.Join(o.WorkDir, "hdr.txt") },
+			want:   "hdr.txt:3: --go-header-file holds a build constraint",
+		},
+		{
+			name:   "output directory that is a file",
+			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes, "out": "a file\n"},
+			mutate: func(o *Options) { o.OutputDir = "out" },
+			want:   "--output-dir: ",
+		},
+		{
+			name: "listers package over a hand-written API file",
+			files: map[string]string{
+				"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/foo.go": okTypes,
+			},
+			mutate: func(o *Options) { o.ListersPackage = "example.com/bad/apis" },
+			want:   "apis/foo/v1/foo.go: informer-gen would overwrite this file, which it did not generate",
+		},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -156,7 +307,7 @@ func TestBadInput(t *testing.T) {
 			if !IsInputError(err) {
 				t.Errorf("error %v is not an input error", err)
 			}
-			if !strings.HasPrefix(filepath.ToSlash(err.Error()), c.want) {
+			if msg := filepath.ToSlash(strings.ReplaceAll(err.Error(), dir+string(filepath.Separator), "")); !strings.HasPrefix(msg, c.want) {
 				t.Errorf("error:\n  %v\nwant prefix:\n  %s", err, c.want)
 			}
 			if d := diffSnapshots(before, snapshot(t, dir)); d != "" {

@@ -230,16 +230,19 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 	return r, r.Write()
 }
 
-// relativize rewrites the position of an InputError relative to workDir.
+// relativize rewrites the positions of an InputError relative to workDir.
 func relativize(err error, workDir string) error {
 	ie, ok := err.(*InputError)
-	if !ok || ie.Pos == "" || !filepath.IsAbs(ie.Pos) {
+	if !ok {
 		return err
 	}
-	if rel, rerr := filepath.Rel(workDir, ie.Pos); rerr == nil && !strings.HasPrefix(rel, "..") {
-		cp := *ie
-		cp.Pos = rel
-		return &cp
+	cp := *ie
+	// Positions quoted in the message (the other party of a collision).
+	cp.Msg = strings.ReplaceAll(cp.Msg, workDir+string(filepath.Separator), "")
+	if cp.Pos != "" && filepath.IsAbs(cp.Pos) {
+		if rel, rerr := filepath.Rel(workDir, cp.Pos); rerr == nil && !strings.HasPrefix(rel, "..") {
+			cp.Pos = rel
+		}
 	}
-	return err
+	return &cp
 }
