@@ -180,3 +180,43 @@ func TestImportPathPatterns(t *testing.T) {
 		}
 	}
 }
+
+// oddOptions generates the odd-but-valid API tree (testdata/oddapis: type
+// definitions and aliases within a package, across packages and from another
+// module, three versions of one group, a dashed group directory with
+// +groupGoName, keyword-named directories, a non-ASCII type name) into
+// outDir (import path outPkg).
+func oddOptions(outDir, outPkg string) Options {
+	return Options{
+		Patterns:                  []string{"./testdata/oddapis/..."},
+		OutputDir:                 outDir,
+		OutputPkg:                 outPkg,
+		VersionedClientsetPackage: thisModule + "/generators/testdata/oddclientset/versioned",
+		HeaderFile:                headerFile,
+		Now:                       fixedNow,
+	}
+}
+
+// TestOddGolden compares the generation of testdata/oddapis with
+// testdata/oddgolden (rewritten with -update); TestOddGeneratedFactoryRuns
+// compiles and runs it.
+func TestOddGolden(t *testing.T) {
+	res, err := Build(context.Background(), oddOptions("testdata/oddgolden", thisModule+"/generators/testdata/oddgolden"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *update {
+		if err := res.Write(); err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("wrote %d odd golden files, removed %d", res.ChangedCount(), len(res.Stale))
+		return
+	}
+	if !res.UpToDate() {
+		var diff bytes.Buffer
+		if err := res.Diff(&diff); err != nil {
+			t.Fatal(err)
+		}
+		t.Fatalf("odd goldens are out of date; run go test ./generators -run Golden -update and review:\n%s", diff.String())
+	}
+}

@@ -1,0 +1,75 @@
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+)
+
+// Real is the struct the other types of the package are made from; it has
+// no client of its own.
+type Real struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Size              int `json:"size"`
+}
+
+// DeepCopyObject returns a copy of the Real.
+func (in *Real) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	return &out
+}
+
+// +genclient
+
+// Sprocket is a type definition of Real: a distinct type with its fields.
+type Sprocket Real
+
+// DeepCopyObject returns a copy of the Sprocket.
+func (in *Sprocket) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	return &out
+}
+
+// +genclient
+
+// Cog is another name for Real.
+type Cog = Real
+
+// +genclient
+// +genclient:nonNamespaced
+
+// Ñandu's name starts with a letter outside ASCII that has a lower case.
+type Ñandu struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+}
+
+// DeepCopyObject returns a copy of the Ñandu.
+func (in *Ñandu) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	return &out
+}
+
+// +genclient
+// +genclient:noVerbs
+
+// Unlisted has a client without verbs: no informer, no lister.
+type Unlisted struct {
+	metav1.TypeMeta `json:",inline"`
+}
+
+// Gear has no client in this version; v2's Cog is another name for it.
+type Gear struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+}
+
+// DeepCopyObject returns a copy of the Gear.
+func (in *Gear) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	return &out
+}
