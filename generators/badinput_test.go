@@ -245,6 +245,16 @@ func TestBadInput(t *testing.T) {
 			want: "apis/foo/v1/types.go:6: type Foo has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: definitions nest more than 16 deep",
 		},
 		{
+			name: "aliases of one type in two versions",
+			files: map[string]string{
+				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+				"apis/foo/v1/types.go": okTypes,
+				"apis/foo/v2/doc.go":   "// +groupName=foo.example.com\npackage v2\n",
+				"apis/foo/v2/types.go": "package v2\n\nimport \"example.com/bad/apis/foo/v1\"\n\n// +genclient\n\n// Foo is v1's.\ntype Foo = v1.Foo\n",
+			},
+			want: "apis/foo/v2/types.go:8: type Foo is the same Go type (example.com/bad/apis/foo/v1.Foo) as type Foo at apis/foo/v1/types.go:8, through an alias",
+		},
+		{
 			name:   "header that is not UTF-8",
 			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes, "hdr.txt": "/*\nCopyright YEAR \xff\xfe.\n*/\n"},
 			mutate: func(o *Options) { o.HeaderFile = filepath.Join(o.WorkDir, "hdr.txt") },

@@ -32,11 +32,20 @@ func followDefinitions(ctx context.Context, bctx *build.Context, inputs []inputP
 	for i := range pkgs {
 		for j := range pkgs[i].Types {
 			t := &pkgs[i].Types[j]
-			if t.ObjectMeta || t.Def == nil || t.Generic {
+			t.Identity = pkgs[i].ImportPath + "." + t.Name
+			if t.Def == nil || t.Generic {
 				continue
 			}
 			if f == nil {
 				f = newFollower(ctx, bctx, inputs)
+			}
+			if t.Def.Alias {
+				if id, ok := f.aliasIdentity(pkgs[i].ImportPath, pkgs[i].Dir, t.Def, 0); ok {
+					t.Identity = id
+				}
+			}
+			if t.ObjectMeta {
+				continue
 			}
 			ok, why := f.embedsObjectMeta(pkgs[i].ImportPath, pkgs[i].Dir, t.Def, 0)
 			t.ObjectMeta = ok
@@ -66,8 +75,9 @@ type declPackage struct {
 
 // declared is one type declaration and the file it is in.
 type declared struct {
-	typ  ast.Expr
-	file *ast.File
+	typ   ast.Expr
+	file  *ast.File
+	alias bool
 }
 
 func newFollower(ctx context.Context, bctx *build.Context, inputs []inputPackage) *follower {
@@ -129,6 +139,34 @@ func (f *follower) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int
 		return f.embedsObjectMeta(target, p.dir, r, depth+1)
 	}
 	return false, fmt.Sprintf("%s is not a struct", written)
+}
+
+// aliasIdentity follows an alias (and the aliases it names) to the defined
+// type it stands for, "<import path>.<name>"; ok is false when that cannot
+// be told from syntax.
+func (f *follower) aliasIdentity(pkgPath, dir string, ref *typeRef, depth int) (id string, ok bool) {
+	if depth > maxDefinitionDepth {
+		return "", false
+	}
+	target := pkgPath
+	if ref.Qualifier != "" {
+		var err error
+		if target, err = f.qualifierPath(dir, ref); err != nil {
+			return "", false
+		}
+	}
+	p := f.load(target, dir)
+	d, found := p.decls[ref.Name]
+	if p.err != nil || !found {
+		return "", false
+	}
+	if d.alias {
+		if r := refOf(d.typ, d.file); r != nil {
+			return f.aliasIdentity(target, p.dir, r, depth+1)
+		}
+		return "", false
+	}
+	return target + "." + ref.Name, true
 }
 
 // qualifierPath returns the import path a qualifier stands for in the file
@@ -197,7 +235,7 @@ func (f *follower) load(ip, dir string) *declPackage {
 			if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
 				for _, spec := range gd.Specs {
 					ts := spec.(*ast.TypeSpec)
-					p.decls[ts.Name.Name] = declared{typ: ts.Type, file: af}
+					p.decls[ts.Name.Name] = declared{typ: ts.Type, file: af, alias: ts.Assign.IsValid()}
 				}
 			}
 		}

@@ -159,6 +159,9 @@ var reservedImportNames = []string{
 func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string) (*Model, error) {
 	groups := map[string]*Group{}
 	m := &Model{}
+	// The factory keeps one informer per Go type: two informers for one type
+	// (aliases) would silently share a cache.
+	informed := map[string]parsedType{}
 	for _, p := range pkgs {
 		pt, err := parsePackageTags(p)
 		if err != nil {
@@ -202,6 +205,12 @@ func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string) 
 			}
 			if !t.ObjectMeta && t.Unfollowed != "" {
 				return nil, inputErrorf(t.Pos, "type %s has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: %s (make it a struct embedding metav1.ObjectMeta, or mark the type +genclient:noVerbs)", t.Name, t.Unfollowed)
+			}
+			if other, dup := informed[t.Identity]; dup && typ.Informer && t.Identity != "" {
+				return nil, inputErrorf(t.Pos, "type %s is the same Go type (%s) as type %s at %s, through an alias: the informer factory keeps one informer per Go type, so both would share one cache; make one of them a type definition (type %s X) or drop its +genclient", t.Name, t.Identity, other.Name, other.Pos, t.Name)
+			}
+			if typ.Informer && t.Identity != "" {
+				informed[t.Identity] = t
 			}
 			if !t.ObjectMeta {
 				return nil, inputErrorf(t.Pos, "type %s has +genclient but does not embed metav1.ObjectMeta, which informers and listers need (embed it, or mark the type +genclient:noVerbs)", t.Name)

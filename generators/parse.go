@@ -41,6 +41,9 @@ type parsedType struct {
 	Def *typeRef
 	// Unfollowed says why Def could not be followed to a struct, if it could not.
 	Unfollowed string
+	// Identity is the Go type the name stands for, "<import path>.<name>":
+	// the type itself, or for an alias the defined type it names.
+	Identity string
 }
 
 // typeRef names a type as written in a declaration: Name in the same package
