@@ -276,7 +276,7 @@ func TestBadInput(t *testing.T) {
 			name:   "output directory that is a file",
 			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes, "out": "a file\n"},
 			mutate: func(o *Options) { o.OutputDir = "out" },
-			want:   "--output-dir: ",
+			want:   "--output-dir: out is a file, not a directory",
 		},
 		{
 			name: "listers package over a hand-written API file",

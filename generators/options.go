@@ -8,6 +8,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -126,7 +127,7 @@ func checkDirectoryPath(flag, dir string) error {
 			return nil
 		case err == nil:
 			return inputErrorf("", "%s: %s is a file, not a directory: output would go to %s", flag, d, dir)
-		case !errors.Is(err, fs.ErrNotExist):
+		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
 			return inputErrorf("", "%s: %v", flag, err)
 		}
 		if filepath.Dir(d) == d {

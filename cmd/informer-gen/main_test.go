@@ -181,6 +181,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"unknown flag", []string{"./x/...", "--output-directory", out}, "unknown flag: --output-directory"},
 		{"missing flag", []string{filepath.Join(dir, "apis") + "/..."}, "--output-dir is required"},
 		{"no patterns", base, "no package patterns given"},
+		{"output directory is a file", append([]string{filepath.Join(dir, "apis") + "/...", "--output-dir", filepath.Join(dir, "go.mod")}, base[2:]...), "is a file, not a directory"},
+		{"header that is not a comment", append([]string{filepath.Join(dir, "apis") + "/...", "--go-header-file", filepath.Join(dir, "go.mod")}, base...), "go.mod:1: --go-header-file must hold only Go comments"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, _, stderr := invoke(t, c.args...)
