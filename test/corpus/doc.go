@@ -1,6 +1,9 @@
 // Package corpus holds the corpus test of informer-gen: it generates informers
 // and listers for every k8s.io/api group-version that carries +genclient and
-// builds and vets the output against k8s.io/client-go/kubernetes.
+// builds and vets the output against k8s.io/client-go/kubernetes; and the
+// same for public CRD API modules (sigs.k8s.io/gateway-api, whose v1alpha2
+// types are definitions of v1's, the external-snapshotter client, istio.io
+// client-go) against each module's own client-gen clientset.
 //
 // It is a separate module so that the main module never depends on client-go.
 package corpus
