@@ -63,7 +63,7 @@ func FuzzGenerate(f *testing.F) {
 	for _, seed := range [][2]string{
 		{"+genclient", "Foo struct{ metav1.TypeMeta; metav1.ObjectMeta }"},
 		{"+genclient\n+genclient:nonNamespaced", "Ñandu struct{ metav1.TypeMeta; metav1.ObjectMeta }"},
-		{"+genclient", "Foo[T any] struct{ metav1.ObjectMeta }"},
+		{"+genclient", "Foo[T any] struct{ metav1.TypeMeta; metav1.ObjectMeta }"},
 		{"+genclient", "日本 struct{ metav1.ObjectMeta }"},
 		{"+genclient", "foo struct{ metav1.ObjectMeta }"},
 		{"+genclient\n+resourceName=fixeds", "Foo Bar"},
@@ -189,9 +189,13 @@ func checkCompiles(t *testing.T, dir string, res *Result, module string) {
 					if !ok || tn.IsAlias() {
 						continue
 					}
-					if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, p, "DeepCopyObject"); obj == nil {
-						fmt.Fprintf(&extra, "func (in *%s) DeepCopyObject() runtime.Object { out := *in; return &out }\n", typ.Name)
+					recv := typ.Name
+					if named, ok := tn.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
+						recv += "[" + strings.TrimSuffix(strings.Repeat("_, ", named.TypeParams().Len()), ", ") + "]"
+					} else if obj, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, p, "DeepCopyObject"); obj != nil {
+						continue
 					}
+					fmt.Fprintf(&extra, "func (in *%s) DeepCopyObject() runtime.Object { out := *in; return &out }\n", recv)
 				}
 			}
 		}
