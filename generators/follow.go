@@ -21,9 +21,10 @@ const maxDefinitionDepth = 16
 
 // followDefinitions settles ObjectMeta for the +genclient types that are
 // defined as, or are aliases of, another named type ("type GRPCRoute
-// v1.GRPCRoute", "type Foo = Real"): the named type is looked up, in the same
-// package, another package of the module or another module, until a struct
-// is reached, whose embedded fields are followed the same way. Only syntax is
+// v1.GRPCRoute", "type Foo = Real"), or structs that do not embed ObjectMeta
+// directly: the named type is looked up, in the same package, another package
+// of the module or another module, until a struct is reached, whose embedded
+// fields are followed the same way. Only syntax is
 // read, and only of the packages the definitions lead to; a package outside
 // the input's module is located with one `go list -find` call. Types whose
 // definition cannot be followed keep ObjectMeta false and get Unfollowed.
@@ -33,11 +34,21 @@ func followDefinitions(ctx context.Context, bctx *build.Context, inputs []inputP
 		for j := range pkgs[i].Types {
 			t := &pkgs[i].Types[j]
 			t.Identity = pkgs[i].ImportPath + "." + t.Name
-			if t.Def == nil || t.Generic {
+			if t.Generic || (t.Def == nil && (t.ObjectMeta || len(t.Embeds) == 0)) {
 				continue
 			}
 			if f == nil {
 				f = newFollower(ctx, bctx, inputs)
+			}
+			if t.Def == nil {
+				// A struct that may embed ObjectMeta through an embedded struct.
+				for _, e := range t.Embeds {
+					if ok, _ := f.embedsObjectMeta(pkgs[i].ImportPath, pkgs[i].Dir, e, 0); ok {
+						t.ObjectMeta = true
+						break
+					}
+				}
+				continue
 			}
 			if t.Def.Alias {
 				if id, ok := f.aliasIdentity(pkgs[i].ImportPath, pkgs[i].Dir, t.Def, 0); ok {

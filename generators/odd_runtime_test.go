@@ -38,6 +38,7 @@ func TestOddGeneratedFactoryRuns(t *testing.T) {
 	mustCreate(client.SprocketsV1.Create(&shopv1.Sprocket{ObjectMeta: meta("ns", "s1"), Size: 3}))
 	mustCreate(client.CogsV1.Create(&shopv1.Cog{ObjectMeta: meta("ns", "c1")}))
 	mustCreate(client.Ñandus.Create(&shopv1.Ñandu{ObjectMeta: meta("", "n1")}))
+	mustCreate(client.Wheels.Create(&shopv1.Wheel{Common: shopv1.Common{ObjectMeta: meta("ns", "wh1")}}))
 	mustCreate(client.SprocketsV2.Create(&shopv2.Sprocket{ObjectMeta: meta("ns", "s2")}))
 	mustCreate(client.CogsV2.Create(&shopv2.Cog{ObjectMeta: meta("ns", "c2")}))
 	mustCreate(client.Pods.Create(&corev1.Pod{ObjectMeta: meta("ns", "p1")}))
@@ -49,6 +50,7 @@ func TestOddGeneratedFactoryRuns(t *testing.T) {
 	sprockets := f.Shop().V1().Sprockets()
 	cogs := f.Shop().V1().Cogs()
 	nandus := f.Shop().V1().Ñandus()
+	wheels := f.Shop().V1().Wheels()
 	sprockets2 := f.Shop().V2().Sprockets()
 	cogs2 := f.Shop().V2().Cogs()
 	pods := f.Shop().V3beta1().Pods()
@@ -58,6 +60,7 @@ func TestOddGeneratedFactoryRuns(t *testing.T) {
 	sprockets.Informer()
 	cogs.Informer()
 	nandus.Informer()
+	wheels.Informer()
 	sprockets2.Informer()
 	cogs2.Informer()
 	pods.Informer()
@@ -78,6 +81,9 @@ func TestOddGeneratedFactoryRuns(t *testing.T) {
 	}
 	if n, err := nandus.Lister().Get("n1"); err != nil || n.Name != "n1" {
 		t.Errorf("Ñandus Get(n1) = %v, %v", n, err)
+	}
+	if w, err := wheels.Lister().Wheels("ns").Get("wh1"); err != nil || w.Name != "wh1" {
+		t.Errorf("Wheels(ns).Get(wh1) = %v, %v", w, err)
 	}
 	if s, err := sprockets2.Lister().Sprockets("ns").Get("s2"); err != nil || s.Name != "s2" {
 		t.Errorf("v2 Sprockets(ns).Get(s2) = %v, %v", s, err)

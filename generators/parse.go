@@ -41,6 +41,9 @@ type parsedType struct {
 	Def *typeRef
 	// Unfollowed says why Def could not be followed to a struct, if it could not.
 	Unfollowed string
+	// Embeds are the struct's embedded named types other than ObjectMeta,
+	// followed when ObjectMeta is not embedded directly.
+	Embeds []*typeRef
 	// Identity is the Go type the name stands for, "<import path>.<name>":
 	// the type itself, or for an alias the defined type it names.
 	Identity string
@@ -288,6 +291,17 @@ func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
 				if ref := refOf(ts.Type, f); ref != nil {
 					ref.Alias = ts.Assign.IsValid()
 					pt.Def = ref
+				}
+				if st, ok := ts.Type.(*ast.StructType); ok && !pt.ObjectMeta {
+					for _, field := range st.Fields.List {
+						ft := field.Type
+						if star, isStar := ft.(*ast.StarExpr); isStar {
+							ft = star.X
+						}
+						if r := refOf(ft, f); r != nil && len(field.Names) == 0 {
+							pt.Embeds = append(pt.Embeds, r)
+						}
+					}
 				}
 				pf.Types = append(pf.Types, pt)
 			}

@@ -31,6 +31,7 @@ type ShopV1Interface interface {
 	Sprockets(namespace string) ListWatcher
 	Cogs(namespace string) ListWatcher
 	Ñandus() ListWatcher
+	Wheels(namespace string) ListWatcher
 }
 
 // ShopV2Interface is the shop.example.com/v2 client.

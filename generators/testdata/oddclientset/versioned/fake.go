@@ -19,6 +19,7 @@ type Fake struct {
 	SprocketsV1 *fake.Server[*shopv1.Sprocket]
 	CogsV1      *fake.Server[*shopv1.Cog]
 	Ñandus      *fake.Server[*shopv1.Ñandu]
+	Wheels      *fake.Server[*shopv1.Wheel]
 	SprocketsV2 *fake.Server[*shopv2.Sprocket]
 	CogsV2      *fake.Server[*shopv2.Cog]
 	Pods        *fake.Server[*shopv3beta1.Pod]
@@ -33,6 +34,7 @@ func NewFake() *Fake {
 		SprocketsV1: fake.NewServer[*shopv1.Sprocket](),
 		CogsV1:      fake.NewServer[*shopv1.Cog](),
 		Ñandus:      fake.NewServer[*shopv1.Ñandu](),
+		Wheels:      fake.NewServer[*shopv1.Wheel](),
 		SprocketsV2: fake.NewServer[*shopv2.Sprocket](),
 		CogsV2:      fake.NewServer[*shopv2.Cog](),
 		Pods:        fake.NewServer[*corev1.Pod](),
@@ -64,6 +66,7 @@ type shopV1 struct{ f *Fake }
 func (c shopV1) Sprockets(ns string) ListWatcher { return c.f.SprocketsV1.ListerWatcher(ns) }
 func (c shopV1) Cogs(ns string) ListWatcher      { return c.f.CogsV1.ListerWatcher(ns) }
 func (c shopV1) Ñandus() ListWatcher             { return c.f.Ñandus.ListerWatcher("") }
+func (c shopV1) Wheels(ns string) ListWatcher    { return c.f.Wheels.ListerWatcher(ns) }
 
 type shopV2 struct{ f *Fake }
 

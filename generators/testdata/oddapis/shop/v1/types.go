@@ -73,3 +73,23 @@ func (in *Gear) DeepCopyObject() runtime.Object {
 	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	return &out
 }
+
+// Common is embedded by Wheel, which gets ObjectMeta through it.
+type Common struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+}
+
+// +genclient
+
+// Wheel embeds ObjectMeta through Common.
+type Wheel struct {
+	Common `json:",inline"`
+}
+
+// DeepCopyObject returns a copy of the Wheel.
+func (in *Wheel) DeepCopyObject() runtime.Object {
+	out := *in
+	in.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
+	return &out
+}

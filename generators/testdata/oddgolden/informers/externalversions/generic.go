@@ -33,6 +33,8 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 		return informers.NewGenericInformer(f.Shop().V1().Cogs().Informer(), resource.GroupResource()), nil
 	case schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "sprockets"}:
 		return informers.NewGenericInformer(f.Shop().V1().Sprockets().Informer(), resource.GroupResource()), nil
+	case schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "wheels"}:
+		return informers.NewGenericInformer(f.Shop().V1().Wheels().Informer(), resource.GroupResource()), nil
 	case schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "ñandus"}:
 		return informers.NewGenericInformer(f.Shop().V1().Ñandus().Informer(), resource.GroupResource()), nil
 	// Group=shop.example.com, Version=v2

@@ -29,6 +29,16 @@ type SprocketListerExpansion interface{}
 // (for example sprocket_expansion.go) and the next run leaves it out here.
 type SprocketNamespaceListerExpansion interface{}
 
+// WheelListerExpansion holds the hand-written methods of WheelLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example wheel_expansion.go) and the next run leaves it out here.
+type WheelListerExpansion interface{}
+
+// WheelNamespaceListerExpansion holds the hand-written methods of WheelNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example wheel_expansion.go) and the next run leaves it out here.
+type WheelNamespaceListerExpansion interface{}
+
 // ÑanduListerExpansion holds the hand-written methods of ÑanduLister.
 // To add some, declare this interface in a file of your own in this package
 // (for example ñandu_expansion.go) and the next run leaves it out here.

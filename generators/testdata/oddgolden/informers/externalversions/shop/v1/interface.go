@@ -19,6 +19,8 @@ type Interface interface {
 	Cogs() CogInformer
 	// Sprockets returns the shared informer and lister of Sprockets.
 	Sprockets() SprocketInformer
+	// Wheels returns the shared informer and lister of Wheels.
+	Wheels() WheelInformer
 	// Ñandus returns the shared informer and lister of Ñandus.
 	Ñandus() ÑanduInformer
 }
@@ -40,6 +42,11 @@ func (v *version) Cogs() CogInformer {
 // Sprockets returns the shared informer and lister of Sprockets.
 func (v *version) Sprockets() SprocketInformer {
 	return &sprocketInformer{factory: v.factory}
+}
+
+// Wheels returns the shared informer and lister of Wheels.
+func (v *version) Wheels() WheelInformer {
+	return &wheelInformer{factory: v.factory}
 }
 
 // Ñandus returns the shared informer and lister of Ñandus.
