@@ -28,7 +28,7 @@ const maxDefinitionDepth = 16
 // read, and only of the packages the definitions lead to; a package outside
 // the input's module is located with one `go list -find` call. Types whose
 // definition cannot be followed keep ObjectMeta false and get Unfollowed.
-func followDefinitions(ctx context.Context, bctx *build.Context, inputs []inputPackage, pkgs []parsedPackage) {
+func followDefinitions(ctx context.Context, bctx *build.Context, workDir string, inputs []inputPackage, pkgs []parsedPackage) {
 	var f *follower
 	for i := range pkgs {
 		for j := range pkgs[i].Types {
@@ -38,7 +38,7 @@ func followDefinitions(ctx context.Context, bctx *build.Context, inputs []inputP
 				continue
 			}
 			if f == nil {
-				f = newFollower(ctx, bctx, inputs)
+				f = newFollower(ctx, bctx, workDir, inputs)
 			}
 			if t.Def == nil {
 				// A struct that may embed ObjectMeta through an embedded struct.
@@ -69,11 +69,12 @@ func followDefinitions(ctx context.Context, bctx *build.Context, inputs []inputP
 
 // follower loads the type declarations of packages by import path, once each.
 type follower struct {
-	ctx    context.Context
-	bctx   *build.Context
-	inputs map[string]inputPackage
-	mods   moduleCache
-	pkgs   map[string]*declPackage
+	ctx     context.Context
+	workDir string
+	bctx    *build.Context
+	inputs  map[string]inputPackage
+	mods    moduleCache
+	pkgs    map[string]*declPackage
 }
 
 // declPackage is the syntax of a package's type declarations.
@@ -91,8 +92,8 @@ type declared struct {
 	alias bool
 }
 
-func newFollower(ctx context.Context, bctx *build.Context, inputs []inputPackage) *follower {
-	f := &follower{ctx: ctx, bctx: bctx, inputs: map[string]inputPackage{}, mods: moduleCache{}, pkgs: map[string]*declPackage{}}
+func newFollower(ctx context.Context, bctx *build.Context, workDir string, inputs []inputPackage) *follower {
+	f := &follower{ctx: ctx, workDir: workDir, bctx: bctx, inputs: map[string]inputPackage{}, mods: moduleCache{}, pkgs: map[string]*declPackage{}}
 	for _, p := range inputs {
 		f.inputs[p.ImportPath] = p
 	}
@@ -255,8 +256,9 @@ func (f *follower) load(ip, dir string) *declPackage {
 }
 
 // locate finds the directory of import path ip: inside the module that holds
-// dir when the path is under it, else through `go list -find` run in dir,
-// which knows the module's requirements and the module cache.
+// dir when the path is under it, else through `go list -find` run in the
+// working directory, whose module's build list (the one the generated code
+// is built with) says which version of the package's module is meant.
 func (f *follower) locate(ip, dir string) (string, error) {
 	if root, err := f.mods.find(dir); err == nil {
 		if rest, ok := underPath(ip, root.path); ok {
@@ -271,7 +273,7 @@ func (f *follower) locate(ip, dir string) (string, error) {
 		args = append(args, "-tags", strings.Join(f.bctx.BuildTags, ","))
 	}
 	cmd := exec.CommandContext(f.ctx, "go", append(args, ip)...)
-	cmd.Dir = dir
+	cmd.Dir = f.workDir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -86,7 +86,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
-		followDefinitions(ctx, bctx, pkgs, parsed)
+		followDefinitions(ctx, bctx, workDir, pkgs, parsed)
 		model, err := buildModel(parsed, n, reservedGroupPackages(lay))
 		if err != nil {
 			return nil, err
