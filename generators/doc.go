@@ -9,16 +9,24 @@
 //
 //  1. resolve: patterns naming directories ("./apis/...") are walked
 //     directly, with import paths taken from the nearest go.mod; other
-//     patterns go to one `go list -find` call. Nothing is type-checked and
-//     no dependency is loaded.
+//     patterns go to one `go list -find` call. No dependency is loaded.
 //  2. parse: the files of every package are read concurrently; only files
 //     that mention +genclient, +groupName or declare GroupName (and doc.go)
 //     are parsed, with go/parser, for their syntax and comments.
-//  3. model: client-gen's tags decide which types get an informer (list and
+//  3. follow: a +genclient type that is a definition or alias of another
+//     named type, or a struct embedding ObjectMeta only through another
+//     struct, is followed by syntax to the struct it names, in the same
+//     package, another package of the module or another module (located with
+//     `go list -find`). What syntax cannot settle (an instance of a generic
+//     type, a dot import) is settled by type-checking just those packages
+//     with golang.org/x/tools/go/packages.
+//  4. model: client-gen's tags decide which types get an informer (list and
 //     watch verbs) and a lister (list and get); group, version and plural
 //     names are client-gen's (see Group.GoName, Type.Plural).
-//  4. plan and render: the templates of package templates are executed per
-//     file, concurrently, prefixed by the header and GeneratedMarker, and
+//  5. plan and render: every identifier, import name and file name the
+//     templates would emit is first checked for collisions and validity;
+//     then the templates of package templates are executed per file,
+//     concurrently, prefixed by the header and GeneratedMarker, and
 //     gofmt'ed with go/format.
 //
 // # Stable output

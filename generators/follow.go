@@ -8,11 +8,14 @@ import (
 	"go/build"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
 	"strings"
+
+	"golang.org/x/tools/go/packages"
 )
 
 // maxDefinitionDepth bounds how many definitions, aliases and embedded
@@ -43,9 +46,13 @@ func followDefinitions(ctx context.Context, bctx *build.Context, workDir string,
 			if t.Def == nil {
 				// A struct that may embed ObjectMeta through an embedded struct.
 				for _, e := range t.Embeds {
-					if ok, _ := f.embedsObjectMeta(pkgs[i].ImportPath, pkgs[i].Dir, e, 0); ok {
+					ok, why := f.embedsObjectMeta(pkgs[i].ImportPath, pkgs[i].Dir, e, 0)
+					if ok {
 						t.ObjectMeta = true
 						break
+					}
+					if !strings.Contains(why, "does not embed") {
+						t.needsTypes = true
 					}
 				}
 				continue
@@ -62,6 +69,71 @@ func followDefinitions(ctx context.Context, bctx *build.Context, workDir string,
 			t.ObjectMeta = ok
 			if !ok {
 				t.Unfollowed = why
+				// Only what syntax cannot tell goes to the type checker.
+				t.needsTypes = !strings.Contains(why, "does not embed") && !strings.Contains(why, "is not a struct") &&
+					!strings.Contains(why, "nest more than") && !strings.Contains(why, ": no type ")
+			}
+		}
+	}
+	typeCheckFallback(ctx, bctx, workDir, pkgs)
+}
+
+// typeCheckFallback settles the types whose ObjectMeta syntax could not
+// settle (a definition of a generic instance, a dot import, a package that
+// cannot be located by path): their packages, and only those, are loaded and
+// type-checked with go/packages, dependencies coming from export data. A
+// type whose pointer has GetObjectMeta (promoted from an embedded
+// metav1.ObjectMeta at any depth) embeds it. Packages that do not
+// type-check leave their types as syntax left them.
+func typeCheckFallback(ctx context.Context, bctx *build.Context, workDir string, pkgs []parsedPackage) {
+	var paths []string
+	for i := range pkgs {
+		for _, t := range pkgs[i].Types {
+			if !t.ObjectMeta && t.needsTypes && !t.Generic {
+				paths = append(paths, pkgs[i].ImportPath)
+				break
+			}
+		}
+	}
+	if len(paths) == 0 {
+		return
+	}
+	cfg := &packages.Config{Context: ctx, Mode: packages.NeedName | packages.NeedTypes, Dir: workDir}
+	if len(bctx.BuildTags) > 0 {
+		cfg.BuildFlags = []string{"-tags", strings.Join(bctx.BuildTags, ",")}
+	}
+	loaded, err := packages.Load(cfg, paths...)
+	if err != nil {
+		return
+	}
+	byPath := map[string]*packages.Package{}
+	for _, p := range loaded {
+		byPath[p.PkgPath] = p
+	}
+	for i := range pkgs {
+		p := byPath[pkgs[i].ImportPath]
+		for j := range pkgs[i].Types {
+			t := &pkgs[i].Types[j]
+			if t.ObjectMeta || !t.needsTypes || t.Generic {
+				continue
+			}
+			if p == nil || p.Types == nil || len(p.Errors) > 0 {
+				if p != nil && len(p.Errors) > 0 && t.Unfollowed != "" {
+					t.Unfollowed += fmt.Sprintf("; type-checking the package failed too: %v", p.Errors[0])
+				}
+				continue
+			}
+			tn, ok := p.Types.Scope().Lookup(t.Name).(*types.TypeName)
+			if !ok {
+				continue
+			}
+			if m, _, _ := types.LookupFieldOrMethod(types.NewPointer(tn.Type()), true, p.Types, "GetObjectMeta"); m != nil {
+				t.ObjectMeta, t.Unfollowed = true, ""
+			}
+			if tn.IsAlias() {
+				if named, ok := types.Unalias(tn.Type()).(*types.Named); ok && named.Obj().Pkg() != nil {
+					t.Identity = types.TypeString(named, nil)
+				}
 			}
 		}
 	}

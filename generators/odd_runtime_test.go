@@ -39,6 +39,7 @@ func TestOddGeneratedFactoryRuns(t *testing.T) {
 	mustCreate(client.CogsV1.Create(&shopv1.Cog{ObjectMeta: meta("ns", "c1")}))
 	mustCreate(client.Ñandus.Create(&shopv1.Ñandu{ObjectMeta: meta("", "n1")}))
 	mustCreate(client.Wheels.Create(&shopv1.Wheel{Common: shopv1.Common{ObjectMeta: meta("ns", "wh1")}}))
+	mustCreate(client.Gizmos.Create(&shopv1.Gizmo{ObjectMeta: meta("ns", "g1"), Spec: shopv1.GizmoSpec{Teeth: 12}}))
 	mustCreate(client.SprocketsV2.Create(&shopv2.Sprocket{ObjectMeta: meta("ns", "s2")}))
 	mustCreate(client.CogsV2.Create(&shopv2.Cog{ObjectMeta: meta("ns", "c2")}))
 	mustCreate(client.Pods.Create(&corev1.Pod{ObjectMeta: meta("ns", "p1")}))
@@ -51,6 +52,7 @@ func TestOddGeneratedFactoryRuns(t *testing.T) {
 	cogs := f.Shop().V1().Cogs()
 	nandus := f.Shop().V1().Ñandus()
 	wheels := f.Shop().V1().Wheels()
+	gizmos := f.Shop().V1().Gizmos()
 	sprockets2 := f.Shop().V2().Sprockets()
 	cogs2 := f.Shop().V2().Cogs()
 	pods := f.Shop().V3beta1().Pods()
@@ -61,6 +63,7 @@ func TestOddGeneratedFactoryRuns(t *testing.T) {
 	cogs.Informer()
 	nandus.Informer()
 	wheels.Informer()
+	gizmos.Informer()
 	sprockets2.Informer()
 	cogs2.Informer()
 	pods.Informer()
@@ -84,6 +87,9 @@ func TestOddGeneratedFactoryRuns(t *testing.T) {
 	}
 	if w, err := wheels.Lister().Wheels("ns").Get("wh1"); err != nil || w.Name != "wh1" {
 		t.Errorf("Wheels(ns).Get(wh1) = %v, %v", w, err)
+	}
+	if g, err := gizmos.Lister().Gizmos("ns").Get("g1"); err != nil || g.Spec.Teeth != 12 {
+		t.Errorf("Gizmos(ns).Get(g1) = %v, %v", g, err)
 	}
 	if s, err := sprockets2.Lister().Sprockets("ns").Get("s2"); err != nil || s.Name != "s2" {
 		t.Errorf("v2 Sprockets(ns).Get(s2) = %v, %v", s, err)

@@ -44,6 +44,9 @@ type parsedType struct {
 	// Embeds are the struct's embedded named types other than ObjectMeta,
 	// followed when ObjectMeta is not embedded directly.
 	Embeds []*typeRef
+	// needsTypes is set when reading syntax could not settle ObjectMeta:
+	// the type-checking fallback (typeCheckFallback) then decides.
+	needsTypes bool
 	// Identity is the Go type the name stands for, "<import path>.<name>":
 	// the type itself, or for an alias the defined type it names.
 	Identity string
@@ -291,6 +294,8 @@ func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
 				if ref := refOf(ts.Type, f); ref != nil {
 					ref.Alias = ts.Assign.IsValid()
 					pt.Def = ref
+				} else if _, isStruct := ts.Type.(*ast.StructType); !isStruct {
+					pt.needsTypes = true // e.g. an instance of a generic struct
 				}
 				if st, ok := ts.Type.(*ast.StructType); ok && !pt.ObjectMeta {
 					for _, field := range st.Fields.List {
@@ -298,8 +303,13 @@ func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
 						if star, isStar := ft.(*ast.StarExpr); isStar {
 							ft = star.X
 						}
-						if r := refOf(ft, f); r != nil && len(field.Names) == 0 {
+						if len(field.Names) != 0 {
+							continue
+						}
+						if r := refOf(ft, f); r != nil {
 							pt.Embeds = append(pt.Embeds, r)
+						} else {
+							pt.needsTypes = true // e.g. an instance of a generic struct
 						}
 					}
 				}

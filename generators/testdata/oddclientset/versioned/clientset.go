@@ -32,6 +32,7 @@ type ShopV1Interface interface {
 	Cogs(namespace string) ListWatcher
 	Ñandus() ListWatcher
 	Wheels(namespace string) ListWatcher
+	Gizmos(namespace string) ListWatcher
 }
 
 // ShopV2Interface is the shop.example.com/v2 client.

@@ -20,6 +20,7 @@ type Fake struct {
 	CogsV1      *fake.Server[*shopv1.Cog]
 	Ñandus      *fake.Server[*shopv1.Ñandu]
 	Wheels      *fake.Server[*shopv1.Wheel]
+	Gizmos      *fake.Server[*shopv1.Gizmo]
 	SprocketsV2 *fake.Server[*shopv2.Sprocket]
 	CogsV2      *fake.Server[*shopv2.Cog]
 	Pods        *fake.Server[*shopv3beta1.Pod]
@@ -35,6 +36,7 @@ func NewFake() *Fake {
 		CogsV1:      fake.NewServer[*shopv1.Cog](),
 		Ñandus:      fake.NewServer[*shopv1.Ñandu](),
 		Wheels:      fake.NewServer[*shopv1.Wheel](),
+		Gizmos:      fake.NewServer[*shopv1.Gizmo](),
 		SprocketsV2: fake.NewServer[*shopv2.Sprocket](),
 		CogsV2:      fake.NewServer[*shopv2.Cog](),
 		Pods:        fake.NewServer[*corev1.Pod](),
@@ -67,6 +69,7 @@ func (c shopV1) Sprockets(ns string) ListWatcher { return c.f.SprocketsV1.Lister
 func (c shopV1) Cogs(ns string) ListWatcher      { return c.f.CogsV1.ListerWatcher(ns) }
 func (c shopV1) Ñandus() ListWatcher             { return c.f.Ñandus.ListerWatcher("") }
 func (c shopV1) Wheels(ns string) ListWatcher    { return c.f.Wheels.ListerWatcher(ns) }
+func (c shopV1) Gizmos(ns string) ListWatcher    { return c.f.Gizmos.ListerWatcher(ns) }
 
 type shopV2 struct{ f *Fake }
 

@@ -31,6 +31,8 @@ func (f *sharedInformerFactory) ForResource(resource schema.GroupVersionResource
 	// Group=shop.example.com, Version=v1
 	case schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "cogs"}:
 		return informers.NewGenericInformer(f.Shop().V1().Cogs().Informer(), resource.GroupResource()), nil
+	case schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "gizmos"}:
+		return informers.NewGenericInformer(f.Shop().V1().Gizmos().Informer(), resource.GroupResource()), nil
 	case schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "sprockets"}:
 		return informers.NewGenericInformer(f.Shop().V1().Sprockets().Informer(), resource.GroupResource()), nil
 	case schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "wheels"}:

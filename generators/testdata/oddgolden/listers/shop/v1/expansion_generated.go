@@ -19,6 +19,16 @@ type CogListerExpansion interface{}
 // (for example cog_expansion.go) and the next run leaves it out here.
 type CogNamespaceListerExpansion interface{}
 
+// GizmoListerExpansion holds the hand-written methods of GizmoLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example gizmo_expansion.go) and the next run leaves it out here.
+type GizmoListerExpansion interface{}
+
+// GizmoNamespaceListerExpansion holds the hand-written methods of GizmoNamespaceLister.
+// To add some, declare this interface in a file of your own in this package
+// (for example gizmo_expansion.go) and the next run leaves it out here.
+type GizmoNamespaceListerExpansion interface{}
+
 // SprocketListerExpansion holds the hand-written methods of SprocketLister.
 // To add some, declare this interface in a file of your own in this package
 // (for example sprocket_expansion.go) and the next run leaves it out here.

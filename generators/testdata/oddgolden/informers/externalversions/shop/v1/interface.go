@@ -17,6 +17,8 @@ import (
 type Interface interface {
 	// Cogs returns the shared informer and lister of Cogs.
 	Cogs() CogInformer
+	// Gizmos returns the shared informer and lister of Gizmos.
+	Gizmos() GizmoInformer
 	// Sprockets returns the shared informer and lister of Sprockets.
 	Sprockets() SprocketInformer
 	// Wheels returns the shared informer and lister of Wheels.
@@ -37,6 +39,11 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 // Cogs returns the shared informer and lister of Cogs.
 func (v *version) Cogs() CogInformer {
 	return &cogInformer{factory: v.factory}
+}
+
+// Gizmos returns the shared informer and lister of Gizmos.
+func (v *version) Gizmos() GizmoInformer {
+	return &gizmoInformer{factory: v.factory}
 }
 
 // Sprockets returns the shared informer and lister of Sprockets.
