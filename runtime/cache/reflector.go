@@ -256,8 +256,14 @@ func (r *reflector[T]) transformAll(items []T, rv string) ([]T, string, error) {
 // listItemsField caches, per list type, the index of its Items field.
 var listItemsField sync.Map // reflect.Type -> int
 
-// extractList returns the items of a list object as T without copying them:
-// for a list whose Items is []X, each item is &Items[i].
+// extractList returns the items of a list object as T. For a list whose
+// Items is []X (the usual shape), each item is copied into its own
+// allocation: handing out &Items[i] would let one surviving item keep the
+// whole decoded backing array, and everything its other items reference,
+// alive for as long as the store holds it. The copy is shallow: an item's
+// strings, maps and slices are shared with the list, which is dropped.
+// A list whose Items is []*X or []runtime.Object already holds separate
+// allocations and is returned as is.
 func extractList[T Object](list runtime.Object) ([]T, metav1.ListInterface, error) {
 	listMeta, err := meta.ListAccessor(list)
 	if err != nil {
@@ -285,12 +291,13 @@ func extractList[T Object](list runtime.Object) ([]T, metav1.ListInterface, erro
 	}
 	elem := items.Type().Elem()
 	if elem.Kind() == reflect.Struct {
+		if _, ok := reflect.New(elem).Interface().(T); !ok {
+			return nil, nil, fmt.Errorf("%w: list %T holds %s, want %T", ErrWrongType, list, reflect.PointerTo(elem), *new(T))
+		}
 		for i := 0; i < n; i++ {
-			t, ok := items.Index(i).Addr().Interface().(T)
-			if !ok {
-				return nil, nil, fmt.Errorf("%w: list %T holds %s, want %T", ErrWrongType, list, reflect.PointerTo(elem), *new(T))
-			}
-			out[i] = t
+			p := reflect.New(elem)
+			p.Elem().Set(items.Index(i))
+			out[i] = p.Interface().(T)
 		}
 		return out, listMeta, nil
 	}
