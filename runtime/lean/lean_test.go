@@ -53,7 +53,7 @@ func richPod(name, node string) *corev1.Pod {
 				Resources:    corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m")}},
 				VolumeMounts: []corev1.VolumeMount{{Name: f("cfg"), MountPath: f("/etc/web")}},
 			}},
-			Volumes: []corev1.Volume{{Name: f("cfg"), VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: f("web-cfg")}}}}},
+			Volumes:     []corev1.Volume{{Name: f("cfg"), VolumeSource: corev1.VolumeSource{ConfigMap: &corev1.ConfigMapVolumeSource{LocalObjectReference: corev1.LocalObjectReference{Name: f("web-cfg")}}}}},
 			Tolerations: []corev1.Toleration{{Key: f("node.kubernetes.io/not-ready"), Operator: corev1.TolerationOpExists, Effect: corev1.TaintEffectNoExecute}},
 		},
 		Status: corev1.PodStatus{
