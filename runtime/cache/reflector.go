@@ -51,12 +51,14 @@ type reflector[T Object] struct {
 	clock     clock.Clock
 	transform TransformFunc[T]
 	onError   func(ctx context.Context, err error)
+	// noWatchList: the client cannot stream (see DisableWatchList). Only
+	// the reflector's goroutine reads and writes it after construction.
+	noWatchList bool
 
-	mu              sync.Mutex
-	lastSyncRV      string
-	rvUnavailable   bool // the last RV expired: relist with "" (consistent)
-	lastErr         error
-	watchListFailed bool // the server refused watch-list: list from now on
+	mu            sync.Mutex
+	lastSyncRV    string
+	rvUnavailable bool // the last RV expired: relist with "" (consistent)
+	lastErr       error
 }
 
 func newReflector[T Object](name string, lw ListerWatcher, sink reflectorSink[T], opts ReflectorOptions) *reflector[T] {
@@ -79,7 +81,7 @@ func newReflector[T Object](name string, lw ListerWatcher, sink reflectorSink[T]
 	if c == nil {
 		c = clock.RealClock{}
 	}
-	return &reflector[T]{name: name, lw: lw, sink: sink, opts: opts, clock: c}
+	return &reflector[T]{name: name, lw: lw, sink: sink, opts: opts, clock: c, noWatchList: !watchListWanted(opts, lw)}
 }
 
 func (r *reflector[T]) lastSyncResourceVersion() string {
@@ -162,20 +164,30 @@ func isExpired(err error) bool {
 // error needs a relist. It returns nil only when ctx ended.
 func (r *reflector[T]) listAndWatch(ctx context.Context) error {
 	var w watch.Interface
-	if r.opts.UseWatchList && !r.watchListFailed {
-		var fallback bool
-		var err error
-		w, fallback, err = r.watchList(ctx)
-		if err != nil {
-			if !fallback {
-				return err
+	listFirst := true
+	if !r.noWatchList {
+		wl, fallback, err := r.watchList(ctx)
+		switch {
+		case err == nil && wl == nil:
+			return nil // ctx ended
+		case err == nil:
+			w, listFirst = wl, false
+		case !fallback:
+			return err
+		default:
+			klog.FromContext(ctx).V(2).Info("Watch-list streaming failed; listing instead", "informer", r.name, "err", err)
+			if errors.Is(err, errNoStreaming) {
+				// A fake watcher: list, then consume it as the watch, as
+				// a test that hands out one watcher expects.
+				w = wl
 			}
-			klog.FromContext(ctx).V(2).Info("Server refused watch-list streaming; falling back to list+watch", "informer", r.name, "err", err)
-			r.watchListFailed = true
 		}
 	}
-	if w == nil {
+	if listFirst {
 		if err := r.list(ctx); err != nil {
+			if w != nil {
+				w.Stop()
+			}
 			return err
 		}
 	}
@@ -325,7 +337,9 @@ func (r *reflector[T]) watchTimeout() *int64 {
 // watchList starts a watch that streams the initial state, collects it up to
 // the initial-events-end bookmark, replaces the sink's content with it and
 // returns the still-open watch. fallback is true when the server refused
-// the request and list+watch should be used instead.
+// the request or the stream failed before the initial events ended, and a
+// list should be used instead this time. On errNoStreaming the returned
+// watch is a fake watcher to consume after the list.
 func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, error) {
 	r.mu.Lock()
 	rv := r.lastSyncRV
@@ -354,9 +368,15 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 			return nil, false, fmt.Errorf("watch-list %s: %w", r.name, err)
 		}
 		if utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err) {
+			// The server is down or busy: a list would fail too; retry the
+			// stream after the backoff.
 			return nil, false, fmt.Errorf("watch-list %s: %w", r.name, err)
 		}
 		return nil, true, fmt.Errorf("watch-list %s: %w", r.name, err)
+	}
+	if isFakeWatcher(w) {
+		r.noWatchList = true
+		return w, true, fmt.Errorf("watch-list %s: %w", r.name, errNoStreaming)
 	}
 	var items []T
 	index := map[objKey]int{}
@@ -378,9 +398,9 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 			if !ok {
 				w.Stop()
 				if len(items) == 0 && r.clock.Since(start) < time.Second {
-					return nil, false, fmt.Errorf("watch-list %s: %w", r.name, ErrVeryShortWatch)
+					return nil, true, fmt.Errorf("watch-list %s: %w", r.name, ErrVeryShortWatch)
 				}
-				return nil, false, fmt.Errorf("watch-list %s: the watch closed before the initial events ended", r.name)
+				return nil, true, fmt.Errorf("watch-list %s: the watch closed before the initial events ended", r.name)
 			}
 			if ev.Type == watch.Error {
 				w.Stop()
@@ -389,8 +409,9 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 					r.mu.Lock()
 					r.rvUnavailable = true
 					r.mu.Unlock()
+					return nil, false, fmt.Errorf("watch-list %s: %w", r.name, err)
 				}
-				return nil, false, fmt.Errorf("watch-list %s: %w", r.name, err)
+				return nil, true, fmt.Errorf("watch-list %s: %w", r.name, err)
 			}
 			obj, ok := ev.Object.(T)
 			if !ok {
@@ -403,7 +424,7 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 					t, err := r.transform(obj)
 					if err != nil {
 						w.Stop()
-						return nil, false, fmt.Errorf("watch-list %s: transforming %s: %w", r.name, keyOf(obj), err)
+						return nil, true, fmt.Errorf("watch-list %s: transforming %s: %w", r.name, keyOf(obj), err)
 					}
 					obj = t
 				}

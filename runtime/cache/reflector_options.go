@@ -25,10 +25,20 @@ type ReflectorOptions struct {
 	// BackoffResetAfter is how long list/watch must stay healthy before the
 	// delay falls back to InitialBackoff. Default 2 minutes.
 	BackoffResetAfter time.Duration
-	// UseWatchList asks the server to stream the initial state as watch
-	// events (sendInitialEvents) instead of a list, falling back to
-	// list+watch when the server refuses.
-	UseWatchList bool
+	// DisableWatchList turns off watch-list streaming. By default (as in
+	// client-go v0.37) each full sync first asks the server to stream the
+	// state as watch events ending with an initial-events-end bookmark
+	// (sendInitialEvents, KEP-3157): no list response is built or held in
+	// memory on either side. When the server refuses or the stream fails
+	// before the bookmark, that sync falls back to a paginated list and the
+	// next one tries streaming again. It is also off when the environment
+	// variable KUBE_FEATURE_WatchListClient is "false" (client-go's switch),
+	// when the ListerWatcher has an IsWatchListSemanticsUnSupported method
+	// returning true (client-go's fake clientsets have one), and from the
+	// first time a watch-list request is answered by one of apimachinery's
+	// fake watchers (what client-go's fake clientsets return; they never
+	// send the bookmark).
+	DisableWatchList bool
 	// Clock replaces the real clock in tests (k8s.io/utils/clock/testing);
 	// nil means the real clock.
 	Clock clock.Clock
