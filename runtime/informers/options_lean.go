@@ -39,3 +39,10 @@ func (f *Factory) factoryTransform() func(runtime.Object) (runtime.Object, error
 		return slim(out)
 	}
 }
+
+// Transform returns the transform the factory installs on each informer it
+// creates (WithTransform, then WithLean), or nil. Factories built alongside
+// this one (such as metadata factories) use it to transform alike.
+func (f *Factory) Transform() func(runtime.Object) (runtime.Object, error) {
+	return f.factoryTransform()
+}
