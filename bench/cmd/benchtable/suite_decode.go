@@ -36,6 +36,8 @@ var decodeRuns = []decodeRun{
 	{scenario.ClientGo, scenario.ModeWatchList},
 	{scenario.Ours, scenario.ModeWatchList},
 	{scenario.Ours, scenario.ModeLean},
+	{scenario.Ours, scenario.ModeMetadata},
+	{scenario.Ours, scenario.ModeMetadataLean},
 }
 
 type decodeSeries struct{ synced, churned, growth, rss, secs series }
@@ -89,6 +91,7 @@ func (s *suite) runDecode(ctx context.Context) {
 	}
 	cgList, cgWL := decodeRun{scenario.ClientGo, scenario.ModeList}, decodeRun{scenario.ClientGo, scenario.ModeWatchList}
 	ourList, ourWL, ourLean := decodeRun{scenario.Ours, scenario.ModeList}, decodeRun{scenario.Ours, scenario.ModeWatchList}, decodeRun{scenario.Ours, scenario.ModeLean}
+	ourMeta, ourMetaLean := decodeRun{scenario.Ours, scenario.ModeMetadata}, decodeRun{scenario.Ours, scenario.ModeMetadataLean}
 	for _, n := range dc.Sizes {
 		d := data[n]
 		bench := "decoded Pods with managedFields, " + kilo(n)
@@ -99,6 +102,8 @@ func (s *suite) runDecode(ctx context.Context) {
 			compareRow("7", bench, "heap growth from 90% churn, after ÷ before (anchor: client-go's)", d[ourWL].growth, d[cgWL].growth, fmtCount2, nil),
 			compareRow("7", bench, "lean (lean.Default) heap per cached object after sync + GC vs client-go default", d[ourLean].synced, d[cgWL].synced, fmtBytes, atMost(0.35)),
 			compareRow("7", bench, "lean heap per cached object after 90% churn vs client-go default", d[ourLean].churned, d[cgWL].churned, fmtBytes, atMost(0.35)),
+			compareRow("7", bench, "metadata-only informer, lean.Default: heap per cached object vs client-go default (full Pods)", d[ourMetaLean].synced, d[cgWL].synced, fmtBytes, atMost(0.1)),
+			compareRow("7", bench, "metadata-only informer, managedFields kept: heap per cached object vs client-go default (info)", d[ourMeta].synced, d[cgWL].synced, fmtBytes, nil),
 			compareRow("7", bench, "peak RSS of the initial sync, both list+watch", d[ourList].rss, d[cgList].rss, fmtMB, atMost(1.0)),
 			compareRow("7", bench, "peak RSS of the initial sync, ours watch-list vs client-go list+watch", d[ourWL].rss, d[cgList].rss, fmtMB, atMost(0.6)),
 			compareRow("7", bench, "peak RSS of the initial sync, both watch-list (info)", d[ourWL].rss, d[cgWL].rss, fmtMB, nil),

@@ -13,13 +13,16 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/metadata"
 	"k8s.io/client-go/rest"
 	cgcache "k8s.io/client-go/tools/cache"
 
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/lean"
+	"github.com/typedinformer/typedinformer/runtime/metadatainformer"
 )
 
 // Decode modes: how a side syncs in the decode scenario.
@@ -32,6 +35,11 @@ const (
 	// ModeLean is ours streaming with lean.Default (managedFields stripped,
 	// strings interned).
 	ModeLean = "lean"
+	// ModeMetadata is ours: a metadata-only informer (runtime/metadatainformer)
+	// fed by client-go's metadata client, streaming.
+	ModeMetadata = "metadata"
+	// ModeMetadataLean is ModeMetadata with lean.Default.
+	ModeMetadataLean = "metadata-lean"
 )
 
 // DecodeChurnPercent is the share of the objects the churn phase replaces.
@@ -80,7 +88,8 @@ func Decode(side Side, mode string, n int, path string) (DecodeResult, error) {
 	case side == ClientGo && mode == ModeList:
 		// client-go v0.37 streams by default; its list+watch needs the gate off.
 		os.Setenv("KUBE_FEATURE_WatchListClient", "false")
-	case side == ClientGo && mode == ModeWatchList, side == Ours && (mode == ModeList || mode == ModeWatchList || mode == ModeLean):
+	case side == ClientGo && mode == ModeWatchList,
+		side == Ours && (mode == ModeList || mode == ModeWatchList || mode == ModeLean || mode == ModeMetadata || mode == ModeMetadataLean):
 	default:
 		return res, fmt.Errorf("decode: no mode %q for side %s", mode, side)
 	}
@@ -88,7 +97,8 @@ func Decode(side Side, mode string, n int, path string) (DecodeResult, error) {
 	srv := newPodServer(path, n, churn)
 
 	res.BaseHeap = liveHeap()
-	cs, err := kubernetes.NewForConfig(&rest.Config{Host: "http://decode.invalid", Transport: srv, QPS: -1})
+	cfg := &rest.Config{Host: "http://decode.invalid", Transport: srv, QPS: -1}
+	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return res, err
 	}
@@ -96,8 +106,33 @@ func Decode(side Side, mode string, n int, path string) (DecodeResult, error) {
 	var run func(ctx context.Context)
 	var synced func() bool
 	pods := cs.CoreV1().Pods(metav1.NamespaceAll)
-	switch side {
-	case Ours:
+	switch {
+	case mode == ModeMetadata || mode == ModeMetadataLean:
+		mc, err := metadata.NewForConfig(cfg)
+		if err != nil {
+			return res, err
+		}
+		inf := metadatainformer.NewFilteredInformer(metadatainformer.ClientFuncs{
+			ListFunc: func(ctx context.Context, gvr schema.GroupVersionResource, ns string, o metav1.ListOptions) (*metav1.PartialObjectMetadataList, error) {
+				return mc.Resource(gvr).Namespace(ns).List(ctx, o)
+			},
+			WatchFunc: func(ctx context.Context, gvr schema.GroupVersionResource, ns string, o metav1.ListOptions) (watch.Interface, error) {
+				return mc.Resource(gvr).Namespace(ns).Watch(ctx, o)
+			},
+		}, corev1.SchemeGroupVersion.WithResource("pods"), metav1.NamespaceAll, 0, nil, nil)
+		if mode == ModeMetadataLean {
+			if err := inf.SetTransform(lean.Transform[*metav1.PartialObjectMetadata](lean.Default)); err != nil {
+				return res, err
+			}
+		}
+		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*metav1.PartialObjectMetadata]{
+			AddFunc:    func(*metav1.PartialObjectMetadata, bool) { adds.Add(1) },
+			UpdateFunc: func(_, _ *metav1.PartialObjectMetadata) { updates.Add(1) },
+		}); err != nil {
+			return res, err
+		}
+		run, synced = inf.Run, inf.HasSynced
+	case side == Ours:
 		inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](&cache.ListWatch{
 			ListFunc: func(ctx context.Context, o metav1.ListOptions) (k8sruntime.Object, error) { return pods.List(ctx, o) },
 			WatchFunc: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
@@ -116,7 +151,7 @@ func Decode(side Side, mode string, n int, path string) (DecodeResult, error) {
 			return res, err
 		}
 		run, synced = inf.Run, inf.HasSynced
-	case ClientGo:
+	default:
 		// As client-go's generated informers build it.
 		lw := cgcache.ToListWatcherWithWatchListSemantics(&cgcache.ListWatch{
 			ListWithContextFunc:  func(ctx context.Context, o metav1.ListOptions) (k8sruntime.Object, error) { return pods.List(ctx, o) },

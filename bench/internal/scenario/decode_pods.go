@@ -82,8 +82,26 @@ func DecodePod(i int) corev1.Pod {
 
 // WriteDecodeFixture writes n Pods (DecodePod(0..n-1)) to path as JSON, one
 // Pod per line, exactly as an API server encodes them: the bytes every
-// decode run serves, encoded once.
-func WriteDecodeFixture(path string, n int) (err error) {
+// decode run serves, encoded once. It also writes their metadata as
+// PartialObjectMetadata, what the server sends a metadata client, to
+// metadataPath(path).
+func WriteDecodeFixture(path string, n int) error {
+	if err := writeLines(path, n, func(i int) any { p := DecodePod(i); return &p }); err != nil {
+		return err
+	}
+	return writeLines(metadataPath(path), n, func(i int) any {
+		p := DecodePod(i)
+		return &metav1.PartialObjectMetadata{
+			TypeMeta:   metav1.TypeMeta{Kind: "PartialObjectMetadata", APIVersion: "meta.k8s.io/v1"},
+			ObjectMeta: p.ObjectMeta,
+		}
+	})
+}
+
+// metadataPath is where WriteDecodeFixture puts the metadata of path's Pods.
+func metadataPath(path string) string { return path + ".metadata" }
+
+func writeLines(path string, n int, obj func(i int) any) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -96,7 +114,7 @@ func WriteDecodeFixture(path string, n int) (err error) {
 	w := bufio.NewWriterSize(f, 1<<20)
 	enc := json.NewEncoder(w) // one object per line
 	for i := 0; i < n; i++ {
-		if err := enc.Encode(DecodePod(i)); err != nil {
+		if err := enc.Encode(obj(i)); err != nil {
 			return fmt.Errorf("encode pod %d: %w", i, err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"sync"
 )
 
@@ -60,18 +61,22 @@ func (s *podServer) RoundTrip(req *http.Request) (*http.Response, error) {
 		}), nil
 	}
 	q := req.URL.Query()
+	f := s.pods()
+	if strings.Contains(req.Header.Get("Accept"), "as=PartialObjectMetadata") {
+		f = s.metadata()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	switch {
 	case q.Get("watch") != "true" && q.Get("watch") != "1":
 		s.lists++
-		return s.respond(req, http.StatusOK, s.writeList), nil
+		return s.respond(req, http.StatusOK, func(w *bufio.Writer) error { return s.writeList(w, f) }), nil
 	case q.Get("sendInitialEvents") == "true":
 		s.watchLists++
-		return s.respond(req, http.StatusOK, func(w *bufio.Writer) error { return s.writeWatch(req.Context(), w, true) }), nil
+		return s.respond(req, http.StatusOK, func(w *bufio.Writer) error { return s.writeWatch(req.Context(), w, f, true) }), nil
 	default:
 		s.plainWatchs++
-		return s.respond(req, http.StatusOK, func(w *bufio.Writer) error { return s.writeWatch(req.Context(), w, false) }), nil
+		return s.respond(req, http.StatusOK, func(w *bufio.Writer) error { return s.writeWatch(req.Context(), w, f, false) }), nil
 	}
 }
 
@@ -92,10 +97,29 @@ func (s *podServer) respond(req *http.Request, code int, body func(w *bufio.Writ
 	}
 }
 
-// eachPod calls fn with the JSON line (no newline) of the first n Pods of
-// the fixture; the slice is valid only during the call.
-func (s *podServer) eachPod(n int, fn func(i int, pod []byte) error) error {
-	f, err := os.Open(s.path)
+// served is one form of the fixture: full Pods or their metadata.
+type served struct {
+	path                 string
+	listKind, apiVersion string
+	itemKind             string
+}
+
+func (s *podServer) pods() served {
+	return served{path: s.path, listKind: "PodList", apiVersion: "v1", itemKind: "Pod"}
+}
+
+func (s *podServer) metadata() served {
+	return served{path: metadataPath(s.path), listKind: "PartialObjectMetadataList", apiVersion: "meta.k8s.io/v1", itemKind: "PartialObjectMetadata"}
+}
+
+// eachPod calls fn with the JSON line (no newline) of the first n objects
+// of f; the slice is valid only during the call.
+func (s *podServer) eachPod(f served, n int, fn func(i int, pod []byte) error) error {
+	return eachLine(f.path, n, fn)
+}
+
+func eachLine(path string, n int, fn func(i int, line []byte) error) error {
+	f, err := os.Open(path)
 	if err != nil {
 		return err
 	}
@@ -104,7 +128,7 @@ func (s *podServer) eachPod(n int, fn func(i int, pod []byte) error) error {
 	for i := 0; i < n; i++ {
 		line, err := r.ReadSlice('\n')
 		if err != nil {
-			return fmt.Errorf("%s: pod %d: %w", s.path, i, err)
+			return fmt.Errorf("%s: line %d: %w", path, i, err)
 		}
 		if err := fn(i, line[:len(line)-1]); err != nil {
 			return err
@@ -113,9 +137,9 @@ func (s *podServer) eachPod(n int, fn func(i int, pod []byte) error) error {
 	return nil
 }
 
-func (s *podServer) writeList(w *bufio.Writer) error {
-	fmt.Fprintf(w, `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"%d"},"items":[`, decodeRV)
-	err := s.eachPod(s.n, func(i int, pod []byte) error {
+func (s *podServer) writeList(w *bufio.Writer, f served) error {
+	fmt.Fprintf(w, `{"kind":"%s","apiVersion":"%s","metadata":{"resourceVersion":"%d"},"items":[`, f.listKind, f.apiVersion, decodeRV)
+	err := s.eachPod(f, s.n, func(i int, pod []byte) error {
 		if i > 0 {
 			w.WriteByte(',')
 		}
@@ -131,7 +155,7 @@ func (s *podServer) writeList(w *bufio.Writer) error {
 
 var rvField = []byte(`"resourceVersion":"` + strconv.Itoa(decodeRV) + `"`)
 
-func (s *podServer) writeWatch(ctx context.Context, w *bufio.Writer, initial bool) error {
+func (s *podServer) writeWatch(ctx context.Context, w *bufio.Writer, f served, initial bool) error {
 	event := func(typ string, pod []byte) error {
 		w.WriteString(`{"type":"` + typ + `","object":`)
 		w.Write(pod)
@@ -139,10 +163,10 @@ func (s *podServer) writeWatch(ctx context.Context, w *bufio.Writer, initial boo
 		return err
 	}
 	if initial {
-		if err := s.eachPod(s.n, func(_ int, pod []byte) error { return event("ADDED", pod) }); err != nil {
+		if err := s.eachPod(f, s.n, func(_ int, pod []byte) error { return event("ADDED", pod) }); err != nil {
 			return err
 		}
-		fmt.Fprintf(w, `{"type":"BOOKMARK","object":{"kind":"Pod","apiVersion":"v1","metadata":{"resourceVersion":"%d","annotations":{"k8s.io/initial-events-end":"true"}}}}`+"\n", decodeRV)
+		fmt.Fprintf(w, `{"type":"BOOKMARK","object":{"kind":"%s","apiVersion":"%s","metadata":{"resourceVersion":"%d","annotations":{"k8s.io/initial-events-end":"true"}}}}`+"\n", f.itemKind, f.apiVersion, decodeRV)
 	}
 	if err := w.Flush(); err != nil {
 		return err
@@ -153,7 +177,7 @@ func (s *podServer) writeWatch(ctx context.Context, w *bufio.Writer, initial boo
 	case <-s.churnNow:
 	}
 	buf := []byte(nil)
-	err := s.eachPod(s.churn, func(i int, pod []byte) error {
+	err := s.eachPod(f, s.churn, func(i int, pod []byte) error {
 		buf = append(buf[:0], pod...)
 		at := bytes.Index(buf, rvField)
 		if at < 0 {

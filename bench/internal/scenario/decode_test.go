@@ -23,6 +23,8 @@ func TestDecode(t *testing.T) {
 		{Ours, ModeList, 1, 0},
 		{Ours, ModeWatchList, 0, 1},
 		{Ours, ModeLean, 0, 1},
+		{Ours, ModeMetadata, 0, 1},
+		{Ours, ModeMetadataLean, 0, 1},
 	} {
 		t.Run(string(tc.side)+"/"+tc.mode, func(t *testing.T) {
 			if tc.side == ClientGo && tc.mode == ModeList {
