@@ -13,7 +13,7 @@ import (
 // SharedIndexInformer.SetTransform, combined with your own by lean.Chain.
 func WithLean(o lean.Options) Option {
 	return func(f *Factory) {
-		if !o.StripManagedFields && !o.StripLastApplied && !o.Intern {
+		if o == (lean.Options{}) || (o.Interner != nil && o == (lean.Options{Interner: o.Interner})) {
 			f.lean = nil
 			return
 		}

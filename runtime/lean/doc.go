@@ -28,6 +28,16 @@
 //     strings are immutable); it costs one map lookup per string on every
 //     event and the Interner's memory for the distinct strings it keeps
 //     (bounded, see NewInterner).
+//   - ShareMaps and SharePodSpec (Options.Share) make objects with equal
+//     label or annotation maps, and Pods with equal containers, volumes,
+//     tolerations or node selectors (Pods of one template), use one shared
+//     copy, checked equal in full first. With managedFields gone this is
+//     most of what remains of a Pod. Breaks: objects share those parts, so a
+//     handler that mutates a cached object (always forbidden: DeepCopy
+//     first) now corrupts every object sharing them. Cost: building a key
+//     and one deep comparison per shared part per event.
+//
+// lean.Default is StripManagedFields + Intern + Share.
 //
 // The objects a transform receives are freshly decoded and owned by the
 // informer, so these transforms modify them in place; they are idempotent.

@@ -34,6 +34,9 @@ type Interner struct {
 	mu  sync.RWMutex
 	cur map[string]string
 	old map[string]string
+	// vals and oldVals are the shared values (maps, container lists) in
+	// the same two generations, keyed by a description of their content.
+	vals, oldVals map[string]any
 }
 
 // NewInterner returns an Interner keeping at most maxEntries strings per
@@ -46,7 +49,7 @@ func NewInterner(maxEntries, maxLen int) *Interner {
 	if maxLen <= 0 {
 		maxLen = DefaultMaxLen
 	}
-	return &Interner{maxEntries: maxEntries, maxLen: maxLen, cur: map[string]string{}}
+	return &Interner{maxEntries: maxEntries, maxLen: maxLen, cur: map[string]string{}, vals: map[string]any{}}
 }
 
 // defaultInterner backs the transforms given a nil Interner.

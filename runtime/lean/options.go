@@ -20,21 +20,27 @@ type Options struct {
 	// Intern shares repeated strings of metadata (and, for Pods, of spec and
 	// status) through Interner.
 	Intern bool
-	// Interner is the Interner used when Intern is set; nil means
+	// Share makes objects with equal label or annotation maps (and Pods
+	// with equal containers, volumes, tolerations or node selectors) share
+	// one copy: see ShareMaps and SharePodSpec for what it breaks.
+	Share bool
+	// Interner is the Interner used when Intern or Share is set; nil means
 	// DefaultInterner.
 	Interner *Interner
 }
 
-// Default is the lean mode most controllers can use: managedFields dropped
-// and repeated strings interned; the last-applied annotation is kept
-// because dropping it is unsafe for controllers that Update whole objects.
-var Default = Options{StripManagedFields: true, Intern: true}
+// Default is the lean mode for controllers that treat cached objects as
+// read-only, as they must: managedFields dropped, repeated strings interned
+// and equal maps and Pod containers shared. The last-applied annotation is
+// kept because dropping it is unsafe for controllers that Update whole
+// objects.
+var Default = Options{StripManagedFields: true, Intern: true, Share: true}
 
 // Transform returns the transform o describes for T, or nil when o selects
 // nothing. For *corev1.Pod interning covers spec and status as InternPod
 // does.
 func Transform[T cache.Object](o Options) cache.TransformFunc[T] {
-	if !o.StripManagedFields && !o.StripLastApplied && !o.Intern {
+	if !o.any() {
 		return nil
 	}
 	f := ObjectTransform(o)
@@ -72,6 +78,17 @@ func ObjectTransform(o Options) func(runtime.Object) (runtime.Object, error) {
 				internPodFields(p, in.Intern)
 			}
 		}
+		if o.Share {
+			shareMeta(in, m)
+			if p, ok := obj.(*corev1.Pod); ok {
+				sharePodSpec(in, p)
+			}
+		}
 		return obj, nil
 	}
+}
+
+// any reports whether o selects anything.
+func (o Options) any() bool {
+	return o.StripManagedFields || o.StripLastApplied || o.Intern || o.Share
 }
