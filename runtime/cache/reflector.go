@@ -252,17 +252,30 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 }
 
 func (r *reflector[T]) transformAll(items []T, rv string) ([]T, string, error) {
-	if r.transform == nil {
-		return items, rv, nil
-	}
 	for i, obj := range items {
-		t, err := r.transform(obj)
+		t, err := r.prepare(obj)
 		if err != nil {
 			return nil, "", fmt.Errorf("transforming %s: %w", keyOf(obj), err)
 		}
 		items[i] = t
 	}
 	return items, rv, nil
+}
+
+// prepare turns a received object into the one stored: the transform,
+// then (unless disabled) managedFields documents shared with equal ones.
+func (r *reflector[T]) prepare(obj T) (T, error) {
+	if r.transform != nil {
+		t, err := r.transform(obj)
+		if err != nil {
+			return t, err
+		}
+		obj = t
+	}
+	if !r.opts.DisableManagedFieldsSharing {
+		shareManagedFields(obj)
+	}
+	return obj, nil
 }
 
 // listItemsField caches, per list type, the index of its Items field.
@@ -420,15 +433,12 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 			}
 			switch ev.Type {
 			case watch.Added, watch.Modified:
-				if r.transform != nil {
-					t, err := r.transform(obj)
-					if err != nil {
-						w.Stop()
-						return nil, true, fmt.Errorf("watch-list %s: transforming %s: %w", r.name, keyOf(obj), err)
-					}
-					obj = t
+				t, err := r.prepare(obj)
+				if err != nil {
+					w.Stop()
+					return nil, true, fmt.Errorf("watch-list %s: transforming %s: %w", r.name, keyOf(obj), err)
 				}
-				put(obj)
+				put(t)
 			case watch.Deleted:
 				k := keyOfObj(obj)
 				if i, ok := index[k]; ok {
@@ -546,8 +556,8 @@ func (r *reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error
 				continue
 			}
 			rv := obj.GetResourceVersion()
-			if ev.Type != watch.Bookmark && r.transform != nil {
-				t, err := r.transform(obj)
+			if ev.Type != watch.Bookmark {
+				t, err := r.prepare(obj)
 				if err != nil {
 					r.report(ctx, fmt.Errorf("watch %s: transforming %s: %w; event dropped", r.name, keyOf(obj), err))
 					continue

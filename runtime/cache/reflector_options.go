@@ -39,6 +39,17 @@ type ReflectorOptions struct {
 	// fake watchers (what client-go's fake clientsets return; they never
 	// send the bookmark).
 	DisableWatchList bool
+	// DisableManagedFieldsSharing keeps every object's managedFields
+	// documents (FieldsV1 bytes) its own. By default an object's documents
+	// that equal ones already cached for another object (the same manager
+	// owning the same fields of Pods of one template) point at those bytes
+	// instead, which holds most managedFields bytes once: a lookup per
+	// document per event, and the documents of different objects alias.
+	// Cached objects are read-only and DeepCopy copies the bytes, so this is
+	// invisible to code that keeps that contract. Process-wide memory for
+	// it is bounded (two generations of 16384 documents of at most 64 KiB,
+	// holding bytes of objects that may have left the cache).
+	DisableManagedFieldsSharing bool
 	// Clock replaces the real clock in tests (k8s.io/utils/clock/testing);
 	// nil means the real clock.
 	Clock clock.Clock
