@@ -171,7 +171,8 @@ func TestWatchListStreamsWithoutWatchCache(t *testing.T) {
 
 // TestWatchListFallsBackToList: an apiserver with the WatchList feature
 // gate off refuses sendInitialEvents; the informer lists instead, then
-// watches, and tries streaming again at its next full sync.
+// watches (that a later full sync tries streaming again is checked against
+// runtime/fake in runtime/cache).
 func TestWatchListFallsBackToList(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
