@@ -141,6 +141,7 @@ func ExampleWaitForCacheSync() {
 	pods := schema.GroupResource{Resource: "pods"}
 	srv := fake.NewServer[*corev1.Pod](fake.WithResource(pods))
 	srv.FailLists(apierrors.NewForbidden(pods, "", errors.New(`User "ci" cannot list resource "pods"`)))
+	srv.FailWatches(apierrors.NewForbidden(pods, "", errors.New(`User "ci" cannot watch resource "pods"`)))
 	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](srv.ListerWatcher(""), cache.SharedIndexInformerOptions[*corev1.Pod]{
 		Resource: pods.WithVersion("v1"),
 	})

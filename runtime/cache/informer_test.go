@@ -464,7 +464,7 @@ func TestInformer_EqualRVUpdateIsResyncOnly(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{
-		Reflector: cache.ReflectorOptions{Clock: clk, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond},
+		Reflector: cache.ReflectorOptions{DisableWatchList: true, Clock: clk, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond},
 	})
 	plain := newRecorder()
 	plainH := newReplayHandler()
@@ -552,7 +552,7 @@ func TestInformer_ResyncPeriodPerHandler(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{
 		ResyncPeriod: 3 * time.Minute, // the default, for AddEventHandler
-		Reflector:    cache.ReflectorOptions{Clock: clk},
+		Reflector:    cache.ReflectorOptions{DisableWatchList: true, Clock: clk},
 	})
 	never, every1, every3 := newRecorder(), newRecorder(), newRecorder()
 	if _, err := inf.AddEventHandlerWithResyncPeriod(never, 0); err != nil {

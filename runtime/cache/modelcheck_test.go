@@ -164,9 +164,11 @@ func runModelSequence(seed uint64, st *modelStats) (err error) {
 		InitialBackoff: backoffStep / 4,
 		MaxBackoff:     backoffStep,
 		PageSize:       []int64{1, 2, 3, 500}[rng.IntN(4)],
+		// Watch-list is the default; a third of the runs keep it.
+		DisableWatchList: true,
 	}
 	if rng.IntN(3) == 0 {
-		ropts.UseWatchList = true
+		ropts.DisableWatchList = false
 		if rng.IntN(4) == 0 {
 			srvOpts = append(srvOpts, fake.WithoutWatchList())
 		}
@@ -174,7 +176,7 @@ func runModelSequence(seed uint64, st *modelStats) (err error) {
 	if rng.IntN(5) == 0 {
 		m.namespace = modelNamespaces[rng.IntN(len(modelNamespaces))]
 	}
-	m.logf("config page=%d watchList=%t ns=%q", ropts.PageSize, ropts.UseWatchList, m.namespace)
+	m.logf("config page=%d watchList=%t ns=%q", ropts.PageSize, !ropts.DisableWatchList, m.namespace)
 	m.srv = fake.NewServer[*corev1.Pod](srvOpts...)
 	// Some objects exist before the informer starts.
 	for i := rng.IntN(6); i > 0; i-- {

@@ -51,12 +51,14 @@ type reflector[T Object] struct {
 	clock     clock.Clock
 	transform TransformFunc[T]
 	onError   func(ctx context.Context, err error)
+	// noWatchList: the client cannot stream (see DisableWatchList). Only
+	// the reflector's goroutine reads and writes it after construction.
+	noWatchList bool
 
-	mu              sync.Mutex
-	lastSyncRV      string
-	rvUnavailable   bool // the last RV expired: relist with "" (consistent)
-	lastErr         error
-	watchListFailed bool // the server refused watch-list: list from now on
+	mu            sync.Mutex
+	lastSyncRV    string
+	rvUnavailable bool // the last RV expired: relist with "" (consistent)
+	lastErr       error
 }
 
 func newReflector[T Object](name string, lw ListerWatcher, sink reflectorSink[T], opts ReflectorOptions) *reflector[T] {
@@ -79,7 +81,7 @@ func newReflector[T Object](name string, lw ListerWatcher, sink reflectorSink[T]
 	if c == nil {
 		c = clock.RealClock{}
 	}
-	return &reflector[T]{name: name, lw: lw, sink: sink, opts: opts, clock: c}
+	return &reflector[T]{name: name, lw: lw, sink: sink, opts: opts, clock: c, noWatchList: !watchListWanted(opts, lw)}
 }
 
 func (r *reflector[T]) lastSyncResourceVersion() string {
@@ -162,20 +164,30 @@ func isExpired(err error) bool {
 // error needs a relist. It returns nil only when ctx ended.
 func (r *reflector[T]) listAndWatch(ctx context.Context) error {
 	var w watch.Interface
-	if r.opts.UseWatchList && !r.watchListFailed {
-		var fallback bool
-		var err error
-		w, fallback, err = r.watchList(ctx)
-		if err != nil {
-			if !fallback {
-				return err
+	listFirst := true
+	if !r.noWatchList {
+		wl, fallback, err := r.watchList(ctx)
+		switch {
+		case err == nil && wl == nil:
+			return nil // ctx ended
+		case err == nil:
+			w, listFirst = wl, false
+		case !fallback:
+			return err
+		default:
+			klog.FromContext(ctx).V(2).Info("Watch-list streaming failed; listing instead", "informer", r.name, "err", err)
+			if errors.Is(err, errNoStreaming) {
+				// A fake watcher: list, then consume it as the watch, as
+				// a test that hands out one watcher expects.
+				w = wl
 			}
-			klog.FromContext(ctx).V(2).Info("Server refused watch-list streaming; falling back to list+watch", "informer", r.name, "err", err)
-			r.watchListFailed = true
 		}
 	}
-	if w == nil {
+	if listFirst {
 		if err := r.list(ctx); err != nil {
+			if w != nil {
+				w.Stop()
+			}
 			return err
 		}
 	}
@@ -240,11 +252,8 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 }
 
 func (r *reflector[T]) transformAll(items []T, rv string) ([]T, string, error) {
-	if r.transform == nil {
-		return items, rv, nil
-	}
 	for i, obj := range items {
-		t, err := r.transform(obj)
+		t, err := r.prepare(obj)
 		if err != nil {
 			return nil, "", fmt.Errorf("transforming %s: %w", keyOf(obj), err)
 		}
@@ -253,11 +262,33 @@ func (r *reflector[T]) transformAll(items []T, rv string) ([]T, string, error) {
 	return items, rv, nil
 }
 
+// prepare turns a received object into the one stored: the transform,
+// then (unless disabled) managedFields documents shared with equal ones.
+func (r *reflector[T]) prepare(obj T) (T, error) {
+	if r.transform != nil {
+		t, err := r.transform(obj)
+		if err != nil {
+			return t, err
+		}
+		obj = t
+	}
+	if !r.opts.DisableManagedFieldsSharing {
+		shareManagedFields(obj)
+	}
+	return obj, nil
+}
+
 // listItemsField caches, per list type, the index of its Items field.
 var listItemsField sync.Map // reflect.Type -> int
 
-// extractList returns the items of a list object as T without copying them:
-// for a list whose Items is []X, each item is &Items[i].
+// extractList returns the items of a list object as T. For a list whose
+// Items is []X (the usual shape), each item is copied into its own
+// allocation: handing out &Items[i] would let one surviving item keep the
+// whole decoded backing array, and everything its other items reference,
+// alive for as long as the store holds it. The copy is shallow: an item's
+// strings, maps and slices are shared with the list, which is dropped.
+// A list whose Items is []*X or []runtime.Object already holds separate
+// allocations and is returned as is.
 func extractList[T Object](list runtime.Object) ([]T, metav1.ListInterface, error) {
 	listMeta, err := meta.ListAccessor(list)
 	if err != nil {
@@ -285,12 +316,13 @@ func extractList[T Object](list runtime.Object) ([]T, metav1.ListInterface, erro
 	}
 	elem := items.Type().Elem()
 	if elem.Kind() == reflect.Struct {
+		if _, ok := reflect.New(elem).Interface().(T); !ok {
+			return nil, nil, fmt.Errorf("%w: list %T holds %s, want %T", ErrWrongType, list, reflect.PointerTo(elem), *new(T))
+		}
 		for i := 0; i < n; i++ {
-			t, ok := items.Index(i).Addr().Interface().(T)
-			if !ok {
-				return nil, nil, fmt.Errorf("%w: list %T holds %s, want %T", ErrWrongType, list, reflect.PointerTo(elem), *new(T))
-			}
-			out[i] = t
+			p := reflect.New(elem)
+			p.Elem().Set(items.Index(i))
+			out[i] = p.Interface().(T)
 		}
 		return out, listMeta, nil
 	}
@@ -318,7 +350,9 @@ func (r *reflector[T]) watchTimeout() *int64 {
 // watchList starts a watch that streams the initial state, collects it up to
 // the initial-events-end bookmark, replaces the sink's content with it and
 // returns the still-open watch. fallback is true when the server refused
-// the request and list+watch should be used instead.
+// the request or the stream failed before the initial events ended, and a
+// list should be used instead this time. On errNoStreaming the returned
+// watch is a fake watcher to consume after the list.
 func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, error) {
 	r.mu.Lock()
 	rv := r.lastSyncRV
@@ -347,9 +381,15 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 			return nil, false, fmt.Errorf("watch-list %s: %w", r.name, err)
 		}
 		if utilnet.IsConnectionRefused(err) || apierrors.IsTooManyRequests(err) {
+			// The server is down or busy: a list would fail too; retry the
+			// stream after the backoff.
 			return nil, false, fmt.Errorf("watch-list %s: %w", r.name, err)
 		}
 		return nil, true, fmt.Errorf("watch-list %s: %w", r.name, err)
+	}
+	if isFakeWatcher(w) {
+		r.noWatchList = true
+		return w, true, fmt.Errorf("watch-list %s: %w", r.name, errNoStreaming)
 	}
 	var items []T
 	index := map[objKey]int{}
@@ -371,9 +411,9 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 			if !ok {
 				w.Stop()
 				if len(items) == 0 && r.clock.Since(start) < time.Second {
-					return nil, false, fmt.Errorf("watch-list %s: %w", r.name, ErrVeryShortWatch)
+					return nil, true, fmt.Errorf("watch-list %s: %w", r.name, ErrVeryShortWatch)
 				}
-				return nil, false, fmt.Errorf("watch-list %s: the watch closed before the initial events ended", r.name)
+				return nil, true, fmt.Errorf("watch-list %s: the watch closed before the initial events ended", r.name)
 			}
 			if ev.Type == watch.Error {
 				w.Stop()
@@ -382,8 +422,9 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 					r.mu.Lock()
 					r.rvUnavailable = true
 					r.mu.Unlock()
+					return nil, false, fmt.Errorf("watch-list %s: %w", r.name, err)
 				}
-				return nil, false, fmt.Errorf("watch-list %s: %w", r.name, err)
+				return nil, true, fmt.Errorf("watch-list %s: %w", r.name, err)
 			}
 			obj, ok := ev.Object.(T)
 			if !ok {
@@ -392,15 +433,12 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 			}
 			switch ev.Type {
 			case watch.Added, watch.Modified:
-				if r.transform != nil {
-					t, err := r.transform(obj)
-					if err != nil {
-						w.Stop()
-						return nil, false, fmt.Errorf("watch-list %s: transforming %s: %w", r.name, keyOf(obj), err)
-					}
-					obj = t
+				t, err := r.prepare(obj)
+				if err != nil {
+					w.Stop()
+					return nil, true, fmt.Errorf("watch-list %s: transforming %s: %w", r.name, keyOf(obj), err)
 				}
-				put(obj)
+				put(t)
 			case watch.Deleted:
 				k := keyOfObj(obj)
 				if i, ok := index[k]; ok {
@@ -518,8 +556,8 @@ func (r *reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error
 				continue
 			}
 			rv := obj.GetResourceVersion()
-			if ev.Type != watch.Bookmark && r.transform != nil {
-				t, err := r.transform(obj)
+			if ev.Type != watch.Bookmark {
+				t, err := r.prepare(obj)
 				if err != nil {
 					r.report(ctx, fmt.Errorf("watch %s: transforming %s: %w; event dropped", r.name, keyOf(obj), err))
 					continue

@@ -25,10 +25,31 @@ type ReflectorOptions struct {
 	// BackoffResetAfter is how long list/watch must stay healthy before the
 	// delay falls back to InitialBackoff. Default 2 minutes.
 	BackoffResetAfter time.Duration
-	// UseWatchList asks the server to stream the initial state as watch
-	// events (sendInitialEvents) instead of a list, falling back to
-	// list+watch when the server refuses.
-	UseWatchList bool
+	// DisableWatchList turns off watch-list streaming. By default (as in
+	// client-go v0.37) each full sync first asks the server to stream the
+	// state as watch events ending with an initial-events-end bookmark
+	// (sendInitialEvents, KEP-3157): no list response is built or held in
+	// memory on either side. When the server refuses or the stream fails
+	// before the bookmark, that sync falls back to a paginated list and the
+	// next one tries streaming again. It is also off when the environment
+	// variable KUBE_FEATURE_WatchListClient is "false" (client-go's switch),
+	// when the ListerWatcher has an IsWatchListSemanticsUnSupported method
+	// returning true (client-go's fake clientsets have one), and from the
+	// first time a watch-list request is answered by one of apimachinery's
+	// fake watchers (what client-go's fake clientsets return; they never
+	// send the bookmark).
+	DisableWatchList bool
+	// DisableManagedFieldsSharing keeps every object's managedFields
+	// documents (FieldsV1 bytes) its own. By default an object's documents
+	// that equal ones already cached for another object (the same manager
+	// owning the same fields of Pods of one template) point at those bytes
+	// instead, which holds most managedFields bytes once: a lookup per
+	// document per event, and the documents of different objects alias.
+	// Cached objects are read-only and DeepCopy copies the bytes, so this is
+	// invisible to code that keeps that contract. Process-wide memory for
+	// it is bounded (two generations of 16384 documents of at most 64 KiB,
+	// holding bytes of objects that may have left the cache).
+	DisableManagedFieldsSharing bool
 	// Clock replaces the real clock in tests (k8s.io/utils/clock/testing);
 	// nil means the real clock.
 	Clock clock.Clock

@@ -279,7 +279,7 @@ func TestReflector_VeryShortWatchIsError(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
 	errs := &errorLog{}
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: cache.ReflectorOptions{
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: cache.ReflectorOptions{DisableWatchList: true,
 		Clock: clk, InitialBackoff: time.Second, MaxBackoff: time.Second,
 	}})
 	if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
@@ -306,7 +306,7 @@ func TestReflector_CleanWatchCloseRewatchesWithoutRelist(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
 	errs := &errorLog{}
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: cache.ReflectorOptions{Clock: clk}})
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: cache.ReflectorOptions{DisableWatchList: true, Clock: clk}})
 	if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
 		t.Fatal(err)
 	}
@@ -412,8 +412,7 @@ func TestReflector_RandomisedWatchTimeouts(t *testing.T) {
 
 func TestReflector_WatchListStreamsInitialState(t *testing.T) {
 	srv := seedServer(t)
-	opts := fastReflector()
-	opts.UseWatchList = true
+	opts := watchListReflector()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
 	rec := newRecorder()
 	if _, err := inf.AddEventHandler(rec); err != nil {
@@ -441,31 +440,30 @@ func TestReflector_WatchListStreamsInitialState(t *testing.T) {
 
 func TestReflector_WatchListFallsBackToList(t *testing.T) {
 	srv := seedServer(t, fake.WithoutWatchList())
-	opts := fastReflector()
-	opts.UseWatchList = true
+	opts := watchListReflector()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
 	run(t, inf)
 	waitSynced(t, inf)
 	waitStore(t, inf, "a/p1@2 a/p2@3 a/p3@4")
 	waitWatchers(t, srv, 1)
-	// Later relists do not try watch-list again.
+	if r := srv.Requests()[1]; r.Verb != "list" || r.Options.ResourceVersion != "0" {
+		t.Fatalf("fallback request %+v, want a list at RV 0", r)
+	}
+	// As in client-go, each later full sync tries streaming first again
+	// (the server may have been upgraded) and falls back again.
 	srv.Compact()
 	srv.ExpireWatches()
 	eventually(t, "a relist", func() bool { return countRequests(srv, "list", nil) == 2 })
 	waitWatchers(t, srv, 1)
 	watchLists := countRequests(srv, "watch", func(o metav1.ListOptions) bool { return o.SendInitialEvents != nil })
-	if watchLists != 1 {
-		t.Fatalf("%d watch-list requests, want the one refused", watchLists)
-	}
-	if r := srv.Requests()[1]; r.Verb != "list" || r.Options.ResourceVersion != "0" {
-		t.Fatalf("fallback request %+v, want a list at RV 0", r)
+	if watchLists != 2 {
+		t.Fatalf("%d watch-list requests, want one refused per full sync", watchLists)
 	}
 }
 
 func TestReflector_WatchListRelistsAfter410(t *testing.T) {
 	srv := seedServer(t)
-	opts := fastReflector()
-	opts.UseWatchList = true
+	opts := watchListReflector()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
 	rec := newRecorder()
 	if _, err := inf.AddEventHandler(rec); err != nil {
@@ -492,7 +490,7 @@ func TestReflector_BackoffCappedAndReset(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
 	srv.FailLists(apierrors.NewServiceUnavailable("etcd is down"))
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: cache.ReflectorOptions{
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: cache.ReflectorOptions{DisableWatchList: true,
 		Clock: clk, InitialBackoff: time.Second, MaxBackoff: 4 * time.Second, BackoffResetAfter: time.Minute,
 	}})
 	run(t, inf)
@@ -552,8 +550,7 @@ func runtimeGoroutines() []string {
 func TestReflector_StopsPromptlyNoLeakedGoroutines(t *testing.T) {
 	slow := fastReflector()
 	slow.InitialBackoff, slow.MaxBackoff = time.Hour, time.Hour
-	watchList := fastReflector()
-	watchList.UseWatchList = true
+	watchList := watchListReflector()
 	tests := []struct {
 		name  string
 		opts  cache.ReflectorOptions

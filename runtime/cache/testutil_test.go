@@ -72,9 +72,19 @@ func del(t testing.TB, s *fake.Server[*corev1.Pod], ns, name string) {
 }
 
 // fastReflector retries at once-ish on the real clock, so tests that provoke
-// relists do not wait for the default 800 ms backoff.
+// relists do not wait for the default 800 ms backoff. It lists instead of
+// streaming (the default): the tests using it count and provoke lists;
+// watchListReflector keeps streaming on.
 func fastReflector() cache.ReflectorOptions {
-	return cache.ReflectorOptions{InitialBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}
+	return cache.ReflectorOptions{InitialBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond, DisableWatchList: true}
+}
+
+// watchListReflector is fastReflector with watch-list streaming, the
+// default, left on.
+func watchListReflector() cache.ReflectorOptions {
+	o := fastReflector()
+	o.DisableWatchList = false
+	return o
 }
 
 // podInformer builds an informer over srv's ListerWatcher for all namespaces.

@@ -182,6 +182,7 @@ func TestCacheSyncTimeoutSaysWhy(t *testing.T) {
 	gr := schema.GroupResource{Resource: "configmaps"}
 	srv := fake.NewServer[*corev1.ConfigMap](fake.WithResource(gr))
 	srv.FailLists(apierrors.NewForbidden(gr, "", errors.New("no RBAC")))
+	srv.FailWatches(apierrors.NewForbidden(gr, "", errors.New("no RBAC"))) // and no watch-list either
 	informer := cache.NewSharedIndexInformerWithOptions[*corev1.ConfigMap](srv.ListerWatcher(""), cache.SharedIndexInformerOptions[*corev1.ConfigMap]{Name: "configmaps"})
 	c, _ := New("cm", newRecorder(), Options{CacheSyncTimeout: 300 * time.Millisecond})
 	if err := Watch(c, informer, EnqueueRequestForObject[*corev1.ConfigMap]()); err != nil {

@@ -24,6 +24,7 @@ type Factory struct {
 	tweak         TweakListOptionsFunc
 	customResync  map[reflect.Type]time.Duration
 	transform     func(runtime.Object) (runtime.Object, error)
+	lean          func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
 
 	mu           sync.Mutex
 	informers    map[reflect.Type]*entry

@@ -20,7 +20,7 @@ type NewInformerFunc[T cache.Object] func(namespace string, resync time.Duration
 // first call. namespaced tells whether T is namespaced: a namespaced type in
 // a factory over several namespaces gets one informer per namespace behind a
 // single SharedIndexInformer with a merged cache. A factory-wide transform
-// (WithTransform) is installed on the new informer. newFunc is called with
+// (WithTransform, then WithLean) is installed on the new informer. newFunc is called with
 // f's lock held and must not call back into InformerFor. The informer runs
 // once Start is called (again, if the factory is already running).
 func InformerFor[T cache.Object](f *Factory, namespaced bool, newFunc NewInformerFunc[T]) cache.SharedIndexInformer[T] {
@@ -44,10 +44,10 @@ func InformerFor[T cache.Object](f *Factory, namespaced bool, newFunc NewInforme
 		}
 		inf = newMultiNamespaceInformer(f.namespaces, children)
 	}
-	if f.transform != nil {
+	if t := f.factoryTransform(); t != nil {
 		// SetTransform fails only on an informer that already runs: newFunc
 		// must return a fresh one, so this is a programming error.
-		if err := inf.SetTransform(typedTransform[T](f.transform)); err != nil {
+		if err := inf.SetTransform(typedTransform[T](t)); err != nil {
 			panic(fmt.Sprintf("informers: installing the factory transform on %v: %v", typ, err))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -61,6 +62,10 @@ func (s *podSource) lw(namespace string) cache.ListerWatcher {
 			return list, nil
 		},
 		WatchFunc: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			if opts.SendInitialEvents != nil {
+				// Like a server without watch-list: informers list instead.
+				return nil, apierrors.NewBadRequest("sendInitialEvents is not supported")
+			}
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			w := watch.NewFakeWithChanSize(100, false)

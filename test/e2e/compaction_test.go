@@ -26,7 +26,7 @@ func TestCompactionForcesRelist(t *testing.T) {
 	cfg.Dial = partition.Dial
 	calls := &callLog{}
 	inf := newPodTemplateInformer(newClients(t, cfg), "", informerOptions{label: label, calls: calls,
-		reflector: cache.ReflectorOptions{PageSize: 10}})
+		reflector: cache.ReflectorOptions{PageSize: 10, DisableWatchList: true}}) // the paginated list path
 	s := &outage[*podTemplate]{
 		o:          podTemplateOps(c, label),
 		inf:        inf,

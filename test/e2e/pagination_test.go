@@ -31,7 +31,7 @@ func TestPaginatedInitialList(t *testing.T) {
 
 	calls := &callLog{}
 	inf := newPodTemplateInformer(c, "", informerOptions{label: label, calls: calls,
-		reflector: cache.ReflectorOptions{PageSize: pageSize}})
+		reflector: cache.ReflectorOptions{PageSize: pageSize, DisableWatchList: true}}) // the paginated list path
 	rec := newRecorder[*podTemplate]()
 	reg, err := inf.AddEventHandler(rec)
 	if err != nil {

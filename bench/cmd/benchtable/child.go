@@ -27,6 +27,8 @@ func runChild(args []string) error {
 	workers := fs.Int("workers", 1, "workers (queue)")
 	items := fs.Int("items", 500_000, "items (queue)")
 	minDur := fs.Duration("mindur", 200*time.Millisecond, "minimum measured time per lookup kind (index)")
+	mode := fs.String("mode", "", "sync mode (decode): list, watchlist or lean")
+	fixtureFile := fs.String("fixture", "", "decode fixture file (decode)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -46,6 +48,8 @@ func runChild(args []string) error {
 		res, err = scenario.Index(side, *n, *minDur)
 	case "queue":
 		res, err = scenario.Queue(side, *workers, *items)
+	case "decode":
+		res, err = scenario.Decode(side, *mode, *n, *fixtureFile)
 	default:
 		return fmt.Errorf("child: unknown scenario %q", name)
 	}

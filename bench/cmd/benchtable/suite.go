@@ -401,6 +401,8 @@ func (s *suite) runGenerator(ctx context.Context) {
 func (s *suite) run(ctx context.Context) {
 	s.logf("suite %q: sync", s.cfg.Name)
 	s.runSync(ctx)
+	s.logf("suite %q: decode", s.cfg.Name)
+	s.runDecode(ctx)
 	s.logf("suite %q: events", s.cfg.Name)
 	s.runEvents(ctx)
 	s.logf("suite %q: index", s.cfg.Name)

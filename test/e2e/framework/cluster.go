@@ -242,3 +242,22 @@ func (c *Cluster) Stop() error {
 	}
 	return c.stopResult
 }
+
+// StartExtraAPIServerWithArgs is StartExtraAPIServer with args appended to
+// that apiserver's flags only, e.g. "--feature-gates=WatchList=false" for a
+// server that refuses watch-list streaming.
+func (c *Cluster) StartExtraAPIServerWithArgs(ctx context.Context, name string, args ...string) (*APIServer, error) {
+	cfg := c.cfg
+	cfg.extraArgs = append(append([]string(nil), c.cfg.extraArgs...), args...)
+	a, err := newAPIServer(cfg, name)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.extras = append(c.extras, a)
+	c.mu.Unlock()
+	if err := a.start(ctx); err != nil {
+		return nil, err
+	}
+	return a, nil
+}

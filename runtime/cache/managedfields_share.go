@@ -1,0 +1,59 @@
+package cache
+
+import (
+	"sync"
+	"unsafe"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// managedFieldsShareEntries bounds one generation of the managedFields
+// byte cache; hot entries survive generation turnovers.
+const managedFieldsShareEntries = 1 << 14
+
+// managedFieldsShareMaxLen is the largest FieldsV1 document shared.
+const managedFieldsShareMaxLen = 64 << 10
+
+// fieldsCache remembers FieldsV1 documents seen in objects, process-wide,
+// so that equal documents of different objects (the same manager owning
+// the same fields of Pods of one template: typically most of an object's
+// managedFields bytes) are held once. Keys alias the remembered bytes,
+// which are never modified (cached objects are read-only).
+type fieldsCache struct {
+	mu       sync.Mutex
+	cur, old map[string][]byte
+}
+
+var sharedFields = &fieldsCache{cur: map[string][]byte{}}
+
+// share returns remembered bytes equal to raw, or remembers raw.
+func (c *fieldsCache) share(raw []byte) []byte {
+	if len(raw) == 0 || len(raw) > managedFieldsShareMaxLen {
+		return raw
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if b, ok := c.cur[string(raw)]; ok {
+		return b
+	}
+	b, ok := c.old[string(raw)]
+	if !ok {
+		b = raw
+	}
+	if len(c.cur) >= managedFieldsShareEntries {
+		c.old, c.cur = c.cur, make(map[string][]byte, len(c.cur))
+	}
+	c.cur[unsafe.String(unsafe.SliceData(b), len(b))] = b
+	return b
+}
+
+// shareManagedFields points obj's managedFields documents at equal ones
+// already held by other objects. Only the FieldsV1 byte slices change, to
+// equal contents; the entries and the slice are obj's own.
+func shareManagedFields(obj metav1.Object) {
+	for _, e := range obj.GetManagedFields() {
+		if e.FieldsV1 != nil && len(e.FieldsV1.Raw) > 0 {
+			e.FieldsV1.Raw = sharedFields.share(e.FieldsV1.Raw)
+		}
+	}
+}

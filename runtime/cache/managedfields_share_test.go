@@ -1,0 +1,56 @@
+package cache_test
+
+import (
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/typedinformer/typedinformer/runtime/cache"
+)
+
+func podWithFields(name, fields string) *corev1.Pod {
+	p := newPod("a", name)
+	p.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kcm", FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(fields)}}}
+	return p
+}
+
+func rawOf(t *testing.T, inf cache.SharedIndexInformer[*corev1.Pod], key string) []byte {
+	t.Helper()
+	p, ok, _ := inf.GetIndexer().GetByKey(key)
+	if !ok {
+		t.Fatalf("%s not cached", key)
+	}
+	return p.ManagedFields[0].FieldsV1.Raw
+}
+
+// TestReflector_EqualManagedFieldsAreHeldOnce checks the default sharing of
+// managedFields documents, through the list and the watch, and its opt-out.
+func TestReflector_EqualManagedFieldsAreHeldOnce(t *testing.T) {
+	const doc = `{"f:metadata":{"f:labels":{".":{},"f:app":{}}}}`
+	for _, disable := range []bool{false, true} {
+		srv := seedServer(t)
+		create(t, srv, podWithFields("m1", doc))
+		create(t, srv, podWithFields("m2", doc))
+		create(t, srv, podWithFields("other", `{"f:spec":{}}`))
+		opts := fastReflector()
+		opts.DisableManagedFieldsSharing = disable
+		inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
+		run(t, inf)
+		waitSynced(t, inf)
+		waitWatchers(t, srv, 1)
+		create(t, srv, podWithFields("m3", doc))
+		eventually(t, "m3 from the watch", func() bool { _, ok, _ := inf.GetIndexer().GetByKey("a/m3"); return ok })
+		m1, m2, m3, other := rawOf(t, inf, "a/m1"), rawOf(t, inf, "a/m2"), rawOf(t, inf, "a/m3"), rawOf(t, inf, "a/other")
+		if string(m1) != doc || string(m3) != doc || string(other) != `{"f:spec":{}}` {
+			t.Fatal("managedFields content changed")
+		}
+		shared := &m1[0] == &m2[0] && &m1[0] == &m3[0]
+		if shared == disable {
+			t.Fatalf("DisableManagedFieldsSharing=%v: equal documents shared=%v", disable, shared)
+		}
+		if &other[0] == &m1[0] {
+			t.Fatal("different documents share bytes")
+		}
+	}
+}

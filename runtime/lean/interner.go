@@ -1,0 +1,104 @@
+package lean
+
+import "sync"
+
+// Defaults of NewInterner.
+const (
+	// DefaultMaxEntries is the number of distinct strings one generation of
+	// an Interner holds.
+	DefaultMaxEntries = 1 << 17
+	// DefaultMaxLen is the longest string an Interner shares; longer ones
+	// are rarely repeated and are returned as they are.
+	DefaultMaxLen = 256
+)
+
+// Interner hands out one shared copy of equal strings. It is safe for
+// concurrent use; one Interner can serve every informer of a process.
+//
+// It keeps the strings it hands out in two generations of at most
+// maxEntries each: when the current one is full it becomes the old one and
+// the previous old one is dropped, so a string that stops being asked for is
+// forgotten after two turnovers and memory stays bounded by about
+// 2*maxEntries strings. A string asked for again while in the old
+// generation moves to the current one.
+//
+// Why not the standard library's unique package: unique.Make keeps its
+// canonical copy only while a unique.Handle to it is alive. A cache keeps
+// strings, not Handles, so every garbage collection would forget the
+// canonical copies and later objects would get fresh duplicates; this map
+// keeps them until they age out.
+type Interner struct {
+	maxEntries int
+	maxLen     int
+
+	mu  sync.RWMutex
+	cur map[string]string
+	old map[string]string
+	// vals and oldVals are the shared values (maps, container lists) in
+	// the same two generations, keyed by a description of their content.
+	vals, oldVals map[string]any
+}
+
+// NewInterner returns an Interner keeping at most maxEntries strings per
+// generation and sharing strings of at most maxLen bytes. Zero or negative
+// values select DefaultMaxEntries and DefaultMaxLen.
+func NewInterner(maxEntries, maxLen int) *Interner {
+	if maxEntries <= 0 {
+		maxEntries = DefaultMaxEntries
+	}
+	if maxLen <= 0 {
+		maxLen = DefaultMaxLen
+	}
+	return &Interner{maxEntries: maxEntries, maxLen: maxLen, cur: map[string]string{}, vals: map[string]any{}}
+}
+
+// defaultInterner backs the transforms given a nil Interner.
+var defaultInterner = NewInterner(0, 0)
+
+// DefaultInterner returns the process-wide Interner the transforms use when
+// given nil.
+func DefaultInterner() *Interner { return defaultInterner }
+
+// Intern returns a string equal to s, shared with every earlier caller that
+// interned an equal string while it was remembered. The empty string and
+// strings longer than the Interner's maxLen are returned unchanged.
+func (in *Interner) Intern(s string) string {
+	if s == "" || len(s) > in.maxLen {
+		return s
+	}
+	in.mu.RLock()
+	c, ok := in.cur[s]
+	in.mu.RUnlock()
+	if ok {
+		return c
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if c, ok := in.cur[s]; ok {
+		return c
+	}
+	c, ok = in.old[s]
+	if !ok {
+		// Our own copy, so that s (possibly a slice of a larger decoded
+		// buffer) is not what is kept.
+		c = string([]byte(s))
+	}
+	if len(in.cur) >= in.maxEntries {
+		in.old, in.cur = in.cur, make(map[string]string, len(in.cur))
+	}
+	in.cur[c] = c
+	return c
+}
+
+// Len returns how many distinct strings the Interner remembers now.
+func (in *Interner) Len() int {
+	in.mu.RLock()
+	defer in.mu.RUnlock()
+	n := len(in.cur)
+	for s := range in.old {
+		if _, ok := in.cur[s]; !ok {
+			n++
+		}
+	}
+	return n
+}
