@@ -351,7 +351,7 @@ func TestGenericInformer_ListsThroughTypedCache(t *testing.T) {
 	defer cancel()
 	g := informers.NewGenericInformer(informers.InformerFor(f, true, pods.newInformer), schema.GroupResource{Resource: "pods"})
 	f.Start(ctx)
-	if err := cache.WaitForCacheSync(syncCtx(t), g.Informer()); err != nil {
+	if err := cache.WaitForSync(syncCtx(t), g.Informer()); err != nil {
 		t.Fatal(err)
 	}
 	objs, err := g.Lister().List(labels.Everything())
