@@ -4,8 +4,10 @@
 
 GO ?= go
 EXAMPLE := examples/crd
+# The client-go → typedinformer port (docs/migration.md).
+MIGRATION := examples/migration
 # Modules besides the main one, each with its own go.mod.
-SUBMODULES := $(EXAMPLE) test/corpus test/e2e bench
+SUBMODULES := $(EXAMPLE) $(MIGRATION) test/corpus test/e2e bench
 
 .PHONY: all build test unit examples verify corpus e2e bench bench-smoke demo \
         generate goldens lint vet fmt-check clean
@@ -28,6 +30,7 @@ unit:
 
 examples:
 	cd $(EXAMPLE) && $(GO) test -race -count=1 ./...
+	cd $(MIGRATION) && $(GO) test -race -count=1 ./...
 
 ## verify: fail with a diff if any generated file is out of date.
 verify:
