@@ -36,7 +36,7 @@ func ExampleNewSharedIndexInformer() {
 		"node": func(p *corev1.Pod) ([]string, error) { return []string{p.Spec.NodeName}, nil },
 	})
 	calls := make(chan string, 10)
-	reg, _ := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+	reg, _ := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 		AddFunc: func(p *corev1.Pod, initial bool) {
 			calls <- fmt.Sprintf("add %s (initial list: %t)", p.Name, initial)
 		},

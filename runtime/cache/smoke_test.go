@@ -25,7 +25,7 @@ func TestSmokeInformerSyncsAndWatches(t *testing.T) {
 	inf := NewSharedIndexInformer[*corev1.Pod](lw, 0, nil)
 	var mu sync.Mutex
 	var events []string
-	inf.AddEventHandler(ResourceEventHandlerFuncs[*corev1.Pod]{
+	inf.AddEventHandler(ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 		AddFunc: func(p *corev1.Pod, initial bool) {
 			mu.Lock()
 			events = append(events, "add "+p.Name)

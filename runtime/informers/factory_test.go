@@ -282,7 +282,7 @@ func TestFactory_WithNamespacesMergesCachesAndHandlers(t *testing.T) {
 	var inHandler, overlap atomic.Int32
 	var mu sync.Mutex
 	seen := map[string]bool{}
-	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 		AddFunc: func(p *corev1.Pod, _ bool) {
 			if inHandler.Add(1) > 1 {
 				overlap.Add(1)
