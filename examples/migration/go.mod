@@ -8,6 +8,7 @@ replace (
 )
 
 require (
+	github.com/typedinformer/typedinformer v0.0.0-00010101000000-000000000000
 	github.com/typedinformer/typedinformer/examples/crd v0.0.0-00010101000000-000000000000
 	golang.org/x/time v0.15.0
 	k8s.io/api v0.37.2

@@ -1,9 +1,13 @@
-// Package controller is a client-go controller for the Foo API of
-// examples/crd: every Foo gets a ConfigMap holding its spec's data, owned by
-// the Foo, and the Foo's status says whether the ConfigMap is in place.
-// It is the "before" half of the migration example (see
-// docs/migration.md): written the way client-go's sample-controller is,
-// with a rate-limited workqueue of cache.ObjectName and tombstone handling.
+// Package controller is a Foo controller for the API of examples/crd:
+// every Foo gets a ConfigMap holding its spec's data, owned by the Foo, and
+// the Foo's status says whether the ConfigMap is in place. It is written
+// the way client-go's sample-controller is: a rate-limited workqueue of
+// cache.ObjectName, a handler that requeues a ConfigMap's owner (also for
+// deletes the informer missed), listers read in syncHandler.
+//
+// This file exists twice for the migration guide (docs/migration.md):
+// before/ against client-go and upstream-generated informers, after/ ported
+// onto typedinformer. Their diff is the port.
 package controller
 
 import (
