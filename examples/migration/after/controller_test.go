@@ -238,8 +238,8 @@ func TestConfigMapEventsRequeueTheirFoo(t *testing.T) {
 	orphan := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: foo.Namespace, Name: "orphan"}}
 
 	for name, event := range map[string]func(){
-		"add":       func() { c.handleObject(cm) },
-		"delete":    func() { c.handleObject(cm) },
+		"add":    func() { c.handleObject(cm) },
+		"delete": func() { c.handleObject(cm) },
 		// A missed delete reaches the handler as the typed last known state.
 		"tombstone": func() { c.handleObject(cm) },
 	} {
