@@ -12,7 +12,7 @@ import (
 // importSwaps are the only lines in which typed/names.go may differ from
 // clientgo/names.go.
 var importSwaps = map[string]string{
-	`"k8s.io/client-go/tools/cache"`:   `"github.com/typedinformer/typedinformer/runtime/cache"`,
+	`"k8s.io/client-go/tools/cache"`:    `"github.com/typedinformer/typedinformer/runtime/cache"`,
 	`"k8s.io/client-go/util/workqueue"`: `"github.com/typedinformer/typedinformer/runtime/workqueue"`,
 }
 
