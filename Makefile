@@ -10,7 +10,7 @@ MIGRATION := examples/migration
 # and k8s.io/api v0.35), so `unit` tests the runtime against it;
 # `unit-newest` tests it again against the newest one.
 K8S_NEWEST ?= v0.37.2
-NEWEST_MODFILE := bin/newest-k8s/go.mod
+NEWEST_DIR := bin/newest-k8s
 # Modules besides the main one, each with its own go.mod.
 SUBMODULES := $(EXAMPLE) $(MIGRATION) test/corpus test/e2e bench
 
@@ -35,8 +35,8 @@ unit:
 
 ## unit-newest: the unit tests with k8s.io/api and apimachinery at K8S_NEWEST.
 unit-newest:
-	hack/newest-k8s-modfile.sh $(K8S_NEWEST) $(NEWEST_MODFILE)
-	$(GO) test -race -count=1 -modfile=$(NEWEST_MODFILE) ./...
+	hack/newest-k8s-modfile.sh $(K8S_NEWEST) $(NEWEST_DIR)
+	$(GO) test -race -count=1 -modfile=$(NEWEST_DIR)/go.mod ./...
 
 examples:
 	cd $(EXAMPLE) && $(GO) test -race -count=1 ./...
