@@ -4,10 +4,17 @@
 
 GO ?= go
 EXAMPLE := examples/crd
+# The client-go → typedinformer port (docs/migration.md).
+MIGRATION := examples/migration
+# go.mod requires the oldest supported Kubernetes minor (k8s.io/apimachinery
+# and k8s.io/api v0.35), so `unit` tests the runtime against it;
+# `unit-newest` tests it again against the newest one.
+K8S_NEWEST ?= v0.37.2
+NEWEST_DIR := bin/newest-k8s
 # Modules besides the main one, each with its own go.mod.
-SUBMODULES := $(EXAMPLE) test/corpus test/e2e bench
+SUBMODULES := $(EXAMPLE) $(MIGRATION) test/corpus test/e2e bench
 
-.PHONY: all build test unit examples verify corpus e2e bench bench-smoke demo \
+.PHONY: all build test unit unit-newest examples verify corpus e2e bench bench-smoke demo \
         generate goldens lint vet fmt-check clean
 
 all: build test
@@ -21,13 +28,19 @@ build:
 ## test: everything CI runs. Lint, race-enabled unit tests, the example CRD
 ## repo's tests, verify-codegen (stale generated code fails), the k8s.io/api
 ## corpus build, the real-apiserver e2e suite and one pass of every benchmark.
-test: lint unit examples verify corpus e2e bench-smoke
+test: lint unit unit-newest examples verify corpus e2e bench-smoke
 
 unit:
 	$(GO) test -race -count=1 ./...
 
+## unit-newest: the unit tests with k8s.io/api and apimachinery at K8S_NEWEST.
+unit-newest:
+	hack/newest-k8s-modfile.sh $(K8S_NEWEST) $(NEWEST_DIR)
+	$(GO) test -race -count=1 -modfile=$(NEWEST_DIR)/go.mod ./...
+
 examples:
 	cd $(EXAMPLE) && $(GO) test -race -count=1 ./...
+	cd $(MIGRATION) && $(GO) test -race -count=1 ./...
 
 ## verify: fail with a diff if any generated file is out of date.
 verify:

@@ -44,7 +44,7 @@ func TestGeneratedFactoryRuns(t *testing.T) {
 	widgets := f.Example().V1().Widgets()
 	nodes := f.Core().V1().Nodes()
 	added := make(chan string, 10)
-	if _, err := widgets.Informer().AddEventHandler(cache.ResourceEventHandlerFuncs[*examplev1.Widget]{
+	if _, err := widgets.Informer().AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*examplev1.Widget]{
 		AddFunc: func(w *examplev1.Widget, _ bool) { added <- w.Namespace + "/" + w.Name },
 	}); err != nil {
 		t.Fatal(err)

@@ -36,7 +36,7 @@ func ExampleNewSharedIndexInformer() {
 		"node": func(p *corev1.Pod) ([]string, error) { return []string{p.Spec.NodeName}, nil },
 	})
 	calls := make(chan string, 10)
-	reg, _ := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+	reg, _ := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 		AddFunc: func(p *corev1.Pod, initial bool) {
 			calls <- fmt.Sprintf("add %s (initial list: %t)", p.Name, initial)
 		},
@@ -51,7 +51,7 @@ func ExampleNewSharedIndexInformer() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { inf.Run(ctx); close(done) }()
-	if err := cache.WaitForCacheSync(ctx, inf, reg); err != nil {
+	if err := cache.WaitForSync(ctx, inf, reg); err != nil {
 		panic(err)
 	}
 	fmt.Println(<-calls)
@@ -135,9 +135,9 @@ func ExampleDeltaFIFO() {
 	// ns/old Deleted finalStateUnknown=true
 }
 
-// WaitForCacheSync says which informer did not sync and why, here a list
+// WaitForSync says which informer did not sync and why, here a list
 // that RBAC forbids.
-func ExampleWaitForCacheSync() {
+func ExampleWaitForSync() {
 	pods := schema.GroupResource{Resource: "pods"}
 	srv := fake.NewServer[*corev1.Pod](fake.WithResource(pods))
 	srv.FailLists(apierrors.NewForbidden(pods, "", errors.New(`User "ci" cannot list resource "pods"`)))
@@ -151,7 +151,7 @@ func ExampleWaitForCacheSync() {
 	defer cancel()
 	done := make(chan struct{})
 	go func() { inf.Run(ctx); close(done) }()
-	err := cache.WaitForCacheSync(ctx, inf)
+	err := cache.WaitForSync(ctx, inf)
 	<-done
 	fmt.Println(err)
 	fmt.Println("forbidden:", apierrors.IsForbidden(err), "timed out:", errors.Is(err, context.DeadlineExceeded))
@@ -186,7 +186,7 @@ func ExampleListWatch() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { inf.Run(ctx); close(done) }()
-	if err := cache.WaitForCacheSync(ctx, inf); err != nil {
+	if err := cache.WaitForSync(ctx, inf); err != nil {
 		panic(err)
 	}
 	keys := inf.GetStore().ListKeys()

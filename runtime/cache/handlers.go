@@ -22,30 +22,30 @@ type ResourceEventHandler[T Object] interface {
 	OnDelete(obj T, finalStateUnknown bool)
 }
 
-// ResourceEventHandlerFuncs adapts up to three functions to a
+// ResourceEventHandlerDetailedFuncs adapts up to three functions to a
 // ResourceEventHandler; a nil function ignores that kind of notification.
-type ResourceEventHandlerFuncs[T Object] struct {
+type ResourceEventHandlerDetailedFuncs[T Object] struct {
 	AddFunc    func(obj T, isInInitialList bool)
 	UpdateFunc func(oldObj, newObj T)
 	DeleteFunc func(obj T, finalStateUnknown bool)
 }
 
 // OnAdd calls AddFunc if it is set.
-func (f ResourceEventHandlerFuncs[T]) OnAdd(obj T, isInInitialList bool) {
+func (f ResourceEventHandlerDetailedFuncs[T]) OnAdd(obj T, isInInitialList bool) {
 	if f.AddFunc != nil {
 		f.AddFunc(obj, isInInitialList)
 	}
 }
 
 // OnUpdate calls UpdateFunc if it is set.
-func (f ResourceEventHandlerFuncs[T]) OnUpdate(oldObj, newObj T) {
+func (f ResourceEventHandlerDetailedFuncs[T]) OnUpdate(oldObj, newObj T) {
 	if f.UpdateFunc != nil {
 		f.UpdateFunc(oldObj, newObj)
 	}
 }
 
 // OnDelete calls DeleteFunc if it is set.
-func (f ResourceEventHandlerFuncs[T]) OnDelete(obj T, finalStateUnknown bool) {
+func (f ResourceEventHandlerDetailedFuncs[T]) OnDelete(obj T, finalStateUnknown bool) {
 	if f.DeleteFunc != nil {
 		f.DeleteFunc(obj, finalStateUnknown)
 	}

@@ -46,13 +46,13 @@ func TestFilteringHandler_TranslatesUpdatesToKeepTheFilteredSetConsistent(t *tes
 }
 
 func TestResourceEventHandlerFuncs_NilFuncsIgnored(t *testing.T) {
-	var h cache.ResourceEventHandler[*corev1.Pod] = cache.ResourceEventHandlerFuncs[*corev1.Pod]{}
+	var h cache.ResourceEventHandler[*corev1.Pod] = cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{}
 	p := newPod("a", "p")
 	h.OnAdd(p, false)
 	h.OnUpdate(p, p)
 	h.OnDelete(p, true)
 	var got []string
-	h = cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+	h = cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 		AddFunc:    func(p *corev1.Pod, initial bool) { got = append(got, fmt.Sprint("add ", initial)) },
 		UpdateFunc: func(_, _ *corev1.Pod) { got = append(got, "update") },
 		DeleteFunc: func(p *corev1.Pod, unknown bool) { got = append(got, fmt.Sprint("delete ", unknown)) },

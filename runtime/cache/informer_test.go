@@ -343,7 +343,7 @@ func TestInformer_HandlerCallsAreSerialAndInOrder(t *testing.T) {
 	for i := range 4 {
 		h := newReplayHandler()
 		hs = append(hs, h)
-		wrapped := cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+		wrapped := cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 			AddFunc: func(p *corev1.Pod, initial bool) {
 				if inFlight[i].Add(1) > 1 {
 					overlap.Store(true)
@@ -404,7 +404,7 @@ func TestInformer_TombstoneReachesHandlerTyped(t *testing.T) {
 		unknown bool
 	}
 	deletes := make(chan deleted, 10)
-	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 		DeleteFunc: func(p *corev1.Pod, unknown bool) { deletes <- deleted{p, unknown} },
 	}); err != nil {
 		t.Fatal(err)
@@ -629,7 +629,7 @@ func TestInformer_TransformAppliedBeforeStoreAndHandlers(t *testing.T) {
 		t.Fatal(err)
 	}
 	seen := make(chan *corev1.Pod, 100)
-	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 		AddFunc:    func(p *corev1.Pod, _ bool) { seen <- p },
 		UpdateFunc: func(_, p *corev1.Pod) { seen <- p },
 	}); err != nil {

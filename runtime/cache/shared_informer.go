@@ -23,7 +23,7 @@ type AnyInformer interface {
 	// server (list, watch event or bookmark).
 	LastSyncResourceVersion() string
 	// LastError is the most recent list or watch error, or nil once a list
-	// or watch succeeded after it. WaitForCacheSync reports it.
+	// or watch succeeded after it. WaitForSync reports it.
 	LastError() error
 	// Name identifies the informer in logs and errors, e.g. "foos.example.com"
 	// or "pods" (set with SharedIndexInformerOptions.Name or .Resource).

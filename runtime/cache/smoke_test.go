@@ -25,7 +25,7 @@ func TestSmokeInformerSyncsAndWatches(t *testing.T) {
 	inf := NewSharedIndexInformer[*corev1.Pod](lw, 0, nil)
 	var mu sync.Mutex
 	var events []string
-	inf.AddEventHandler(ResourceEventHandlerFuncs[*corev1.Pod]{
+	inf.AddEventHandler(ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 		AddFunc: func(p *corev1.Pod, initial bool) {
 			mu.Lock()
 			events = append(events, "add "+p.Name)
@@ -38,7 +38,7 @@ func TestSmokeInformerSyncsAndWatches(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-done }) // also when the test fails early
 	sctx, scancel := context.WithTimeout(ctx, 5*time.Second)
 	defer scancel()
-	if err := WaitForCacheSync(sctx, inf); err != nil {
+	if err := WaitForSync(sctx, inf); err != nil {
 		t.Fatal(err)
 	}
 	fw.Add(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "p2", ResourceVersion: "11"}})

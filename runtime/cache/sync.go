@@ -18,14 +18,14 @@ type Syncer interface {
 	HasSynced() bool
 }
 
-// namedSyncer and erroringSyncer are optional: WaitForCacheSync uses them to
+// namedSyncer and erroringSyncer are optional: WaitForSync uses them to
 // say which syncer did not sync and why.
 type namedSyncer interface{ Name() string }
 type erroringSyncer interface{ LastError() error }
 
 // SyncerFunc adapts a plain function to a Syncer, with a name for errors.
 type SyncerFunc struct {
-	// Label names the syncer in WaitForCacheSync errors.
+	// Label names the syncer in WaitForSync errors.
 	Label string
 	// Func reports whether the syncer has synced.
 	Func func() bool
@@ -37,7 +37,7 @@ func (s SyncerFunc) HasSynced() bool { return s.Func() }
 // Name returns Label.
 func (s SyncerFunc) Name() string { return s.Label }
 
-// NotSyncedError is returned by WaitForCacheSync when ctx ends before every
+// NotSyncedError is returned by WaitForSync when ctx ends before every
 // syncer has synced. It lists each syncer that had not, with its last list
 // or watch error when it has one.
 type NotSyncedError struct {
@@ -98,14 +98,14 @@ func (e *NotSyncedError) Unwrap() []error {
 	return errs
 }
 
-// syncPollInterval is how often WaitForCacheSync polls HasSynced.
+// syncPollInterval is how often WaitForSync polls HasSynced.
 const syncPollInterval = 50 * time.Millisecond
 
-// WaitForCacheSync blocks until every syncer has synced (nil) or ctx ends
+// WaitForSync blocks until every syncer has synced (nil) or ctx ends
 // (a *NotSyncedError naming each syncer that had not, with its last list or
 // watch error). It never returns a bare false: a timeout against a missing
 // CRD or a Forbidden list says so.
-func WaitForCacheSync(ctx context.Context, syncers ...Syncer) error {
+func WaitForSync(ctx context.Context, syncers ...Syncer) error {
 	pending := func() []int {
 		var idx []int
 		for i, s := range syncers {

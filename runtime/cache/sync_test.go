@@ -14,14 +14,14 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/fake"
 )
 
-// waitUnsynced runs WaitForCacheSync until the informer has reported an
+// waitUnsynced runs WaitForSync until the informer has reported an
 // error, then cancels it, and returns its error.
 func waitUnsynced(t *testing.T, inf cache.AnyInformer, syncers ...cache.Syncer) error {
 	t.Helper()
 	eventually(t, "a list error", func() bool { return inf.LastError() != nil })
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	return cache.WaitForCacheSync(ctx, syncers...)
+	return cache.WaitForSync(ctx, syncers...)
 }
 
 func TestWaitForCacheSync_NamesInformerAndForbiddenError(t *testing.T) {
@@ -108,7 +108,7 @@ func TestWaitForCacheSync_NilOnceSynced(t *testing.T) {
 	// Already synced: nil even with an ended context.
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := cache.WaitForCacheSync(ctx, inf, reg); err != nil {
+	if err := cache.WaitForSync(ctx, inf, reg); err != nil {
 		t.Fatalf("synced informer: %v", err)
 	}
 }

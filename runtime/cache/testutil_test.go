@@ -120,12 +120,12 @@ func run(t testing.TB, inf cache.AnyInformer) (stop func()) {
 	return stop
 }
 
-// waitSynced waits for every syncer, failing with WaitForCacheSync's error.
+// waitSynced waits for every syncer, failing with WaitForSync's error.
 func waitSynced(t testing.TB, syncers ...cache.Syncer) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 	defer cancel()
-	if err := cache.WaitForCacheSync(ctx, syncers...); err != nil {
+	if err := cache.WaitForSync(ctx, syncers...); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -145,7 +145,7 @@ func (c *Controller) Start(ctx context.Context) error {
 
 	c.logger.Info("Waiting for caches to sync", "informers", len(syncers))
 	syncCtx, cancel := context.WithTimeout(ctx, c.opts.CacheSyncTimeout)
-	err := cache.WaitForCacheSync(syncCtx, syncers...)
+	err := cache.WaitForSync(syncCtx, syncers...)
 	cancel()
 	if err != nil {
 		if ctx.Err() != nil {

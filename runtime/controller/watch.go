@@ -88,7 +88,7 @@ func Watch[T cache.Object](c *Controller, informer cache.SharedIndexInformer[T],
 
 // informerSyncer is what Start waits for: the registration has been handed
 // every initial object. It names the informer and its last error for
-// cache.WaitForCacheSync's error.
+// cache.WaitForSync's error.
 type informerSyncer struct {
 	reg      cache.ResourceEventHandlerRegistration
 	informer cache.AnyInformer

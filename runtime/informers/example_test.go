@@ -44,7 +44,7 @@ func ExampleFactory_RemoveInformer() {
 	pods := informers.InformerFor(factory, true, src.newInformer)
 	factory.Start(context.Background())
 	defer factory.Shutdown()
-	_ = cache.WaitForCacheSync(context.Background(), pods)
+	_ = cache.WaitForSync(context.Background(), pods)
 
 	err := factory.RemoveInformer(&corev1.Pod{})
 	fmt.Println(err, pods.IsStopped())

@@ -132,7 +132,7 @@ func (f *Factory) WaitForCacheSync(ctx context.Context) (map[reflect.Type]bool, 
 	}
 	f.mu.Unlock()
 
-	err := cache.WaitForCacheSync(ctx, syncers...)
+	err := cache.WaitForSync(ctx, syncers...)
 	res := make(map[reflect.Type]bool, len(started))
 	for i, typ := range started {
 		res[typ] = syncers[i].HasSynced()

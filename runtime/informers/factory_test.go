@@ -282,7 +282,7 @@ func TestFactory_WithNamespacesMergesCachesAndHandlers(t *testing.T) {
 	var inHandler, overlap atomic.Int32
 	var mu sync.Mutex
 	seen := map[string]bool{}
-	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 		AddFunc: func(p *corev1.Pod, _ bool) {
 			if inHandler.Add(1) > 1 {
 				overlap.Add(1)
@@ -351,7 +351,7 @@ func TestGenericInformer_ListsThroughTypedCache(t *testing.T) {
 	defer cancel()
 	g := informers.NewGenericInformer(informers.InformerFor(f, true, pods.newInformer), schema.GroupResource{Resource: "pods"})
 	f.Start(ctx)
-	if err := cache.WaitForCacheSync(syncCtx(t), g.Informer()); err != nil {
+	if err := cache.WaitForSync(syncCtx(t), g.Informer()); err != nil {
 		t.Fatal(err)
 	}
 	objs, err := g.Lister().List(labels.Everything())

@@ -17,7 +17,7 @@ import (
 )
 
 // waitForError waits until every informer reported a list error, so that
-// a WaitForCacheSync that times out afterwards has an error to name.
+// a WaitForSync that times out afterwards has an error to name.
 func waitForError(t *testing.T, infs ...cache.AnyInformer) {
 	t.Helper()
 	eventually(t, time.Minute, "informers report their list error", func() error {
@@ -30,12 +30,12 @@ func waitForError(t *testing.T, infs ...cache.AnyInformer) {
 	})
 }
 
-// shortSyncWait runs WaitForCacheSync with a deadline that must pass: the
+// shortSyncWait runs WaitForSync with a deadline that must pass: the
 // informers can never sync.
 func shortSyncWait(t *testing.T, syncers ...cache.Syncer) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
-	err := cache.WaitForCacheSync(ctx, syncers...)
+	err := cache.WaitForSync(ctx, syncers...)
 	if err == nil {
 		t.Fatal("WaitForCacheSync returned nil for informers that cannot list")
 	}
@@ -82,7 +82,7 @@ func TestUnprivilegedUserSyncErrorSaysForbidden(t *testing.T) {
 
 	err := shortSyncWait(t, foos, cms)
 	checkError(t, err, apierrors.IsForbidden, []string{"forbidden"}, "foos.samples.typedinformer.dev", "configmaps")
-	t.Logf("cache.WaitForCacheSync: %v", err)
+	t.Logf("cache.WaitForSync: %v", err)
 
 	for _, f := range []struct {
 		name string

@@ -168,7 +168,7 @@ func waitSynced(t testing.TB, syncers ...cache.Syncer) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	if err := cache.WaitForCacheSync(ctx, syncers...); err != nil {
+	if err := cache.WaitForSync(ctx, syncers...); err != nil {
 		t.Fatalf("informers did not sync: %v", err)
 	}
 }

@@ -46,7 +46,7 @@ func newInformer(side Side, src *fixture.Source, hs []handlerCounters) (informer
 	case Ours:
 		inf := cache.NewSharedIndexInformer[*corev1.Pod](src, 0, nil)
 		for _, h := range hs {
-			if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+			if _, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 				AddFunc:    func(*corev1.Pod, bool) { h.adds.hit() },
 				UpdateFunc: func(_, _ *corev1.Pod) { h.updates.hit() },
 			}); err != nil {

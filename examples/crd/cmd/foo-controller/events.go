@@ -14,7 +14,7 @@ import (
 // handlers receive typed objects: no casts, and a tombstone is just
 // finalStateUnknown=true.
 func printEvents(inf controller.Informers) {
-	_, _ = inf.Samples.Samples().V1alpha1().Foos().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs[*samplesv1alpha1.Foo]{
+	_, _ = inf.Samples.Samples().V1alpha1().Foos().Informer().AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*samplesv1alpha1.Foo]{
 		AddFunc: func(foo *samplesv1alpha1.Foo, initial bool) {
 			fmt.Printf("event     Foo %s/%s added (generation %d)\n", foo.Namespace, foo.Name, foo.Generation)
 		},
@@ -25,7 +25,7 @@ func printEvents(inf controller.Informers) {
 			fmt.Printf("event     Foo %s/%s deleted\n", foo.Namespace, foo.Name)
 		},
 	})
-	_, _ = inf.Kube.Core().V1().ConfigMaps().Informer().AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.ConfigMap]{
+	_, _ = inf.Kube.Core().V1().ConfigMaps().Informer().AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.ConfigMap]{
 		AddFunc: func(cm *corev1.ConfigMap, initial bool) {
 			fmt.Printf("event     ConfigMap %s/%s added %v\n", cm.Namespace, cm.Name, cm.Data)
 		},
