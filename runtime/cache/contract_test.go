@@ -254,3 +254,51 @@ func TestConstructors_RejectNilFunctionsWithAnError(t *testing.T) {
 }
 
 func byNodeName(p *corev1.Pod) ([]string, error) { return []string{p.Spec.NodeName}, nil }
+
+// A handler is removed inside its last initial add: its registration had not
+// synced then and must not turn synced when that call returns.
+func TestRemoveEventHandler_RegistrationHasSyncedKeepsItsValue(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		srv := fake.NewServer[*corev1.Pod]()
+		for i := range 3 {
+			create(t, srv, newPod("ns", fmt.Sprintf("p%d", i)))
+		}
+		inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{})
+		entered, release := make(chan struct{}), make(chan struct{})
+		var calls atomic.Int64
+		reg, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+			AddFunc: func(*corev1.Pod, bool) {
+				if calls.Add(1) == 3 {
+					close(entered)
+					<-release
+				}
+			},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			inf.Run(ctx)
+		}()
+		defer func() {
+			cancel()
+			<-done
+		}()
+		<-entered
+		synctest.Wait()
+		if reg.HasSynced() {
+			t.Fatal("registration synced while its last initial add is under way")
+		}
+		if err := inf.RemoveEventHandler(reg); err != nil {
+			t.Fatal(err)
+		}
+		close(release)
+		synctest.Wait()
+		if reg.HasSynced() {
+			t.Fatal("the removed registration's HasSynced turned true when the in-flight call returned")
+		}
+	})
+}
