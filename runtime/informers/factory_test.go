@@ -440,3 +440,24 @@ func staticNodes() cache.ListerWatcher {
 		WatchFunc: src.lw("").Watch,
 	}
 }
+
+func TestMultiNamespace_AddIndexersRefusesNilAndClashesBeforeChangingAnyNamespace(t *testing.T) {
+	f := informers.NewFactory(0, informers.WithNamespaces("a", "b"))
+	inf := informers.InformerFor(f, true, newPodSource().newInformer)
+	byName := func(p *corev1.Pod) ([]string, error) { return []string{p.Name}, nil }
+	if err := inf.AddIndexers(nil); err != nil {
+		t.Fatalf("AddIndexers(nil) = %v", err)
+	}
+	if err := inf.AddIndexers(cache.Indexers[*corev1.Pod]{"x": nil, "y": byName}); err == nil || !strings.Contains(err.Error(), `"x"`) {
+		t.Fatalf("AddIndexers with a nil function = %v, want an error naming it", err)
+	}
+	if got := inf.GetIndexer().GetIndexers(); len(got) != 1 {
+		t.Fatalf("a refused AddIndexers changed a namespace: %v", got)
+	}
+	if err := inf.AddIndexers(cache.Indexers[*corev1.Pod]{"y": byName}); err != nil {
+		t.Fatal(err)
+	}
+	if err := inf.AddIndexers(cache.Indexers[*corev1.Pod]{"y": byName}); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("AddIndexers with a clashing name = %v", err)
+	}
+}
