@@ -99,6 +99,8 @@ type DeltaFIFO[T Object] struct {
 	head  int
 	// queued counts, per key, the deltas queued or being processed.
 	queued map[objKey]int
+	// queuedHigh is the most keys queued holds since it was last made.
+	queuedHigh int
 
 	known KnownObjects[T]
 
@@ -165,8 +167,15 @@ func (f *DeltaFIFO[T]) Delete(obj T) error {
 func (f *DeltaFIFO[T]) queueLocked(k objKey, d Delta[T]) {
 	f.items = append(f.items, d)
 	f.queued[k]++
+	if n := len(f.queued); n > f.queuedHigh {
+		f.queuedHigh = n
+	}
 	f.cond.Signal()
 }
+
+// shrinkAbove is the size (queued deltas, or keys with queued deltas) above
+// which a drained queue drops its backing array and count map.
+const shrinkAbove = 4096
 
 // Replace queues Replaced for every object in list, in list order, then a
 // tombstone for every queued or known key missing from it. The first Replace
@@ -378,7 +387,15 @@ func (f *DeltaFIFO[T]) PopBatch(max int, process func(batch []Delta[T], isInInit
 	}
 	switch {
 	case f.head == len(f.items):
+		// Drained. After a burst (an initial list of 100k objects) do not
+		// keep its arrays: a fresh queue and count map cost little.
 		f.items, f.head = f.items[:0], 0
+		if cap(f.items) > shrinkAbove {
+			f.items = nil
+		}
+		if f.queuedHigh > shrinkAbove && len(f.queued) == 0 {
+			f.queued, f.queuedHigh = map[objKey]int{}, 0
+		}
 	case f.head > 1024 && f.head*2 > len(f.items):
 		rest := copy(f.items, f.items[f.head:])
 		clear(f.items[rest:])
