@@ -174,8 +174,10 @@ func (f *DeltaFIFO[T]) queueLocked(k objKey, d Delta[T]) {
 }
 
 // shrinkAbove is the size (queued deltas, or keys with queued deltas) above
-// which a drained queue drops its backing array and count map.
-const shrinkAbove = 4096
+// which a drained queue drops its backing array and count map: large enough
+// that a busy event stream does not regrow them again and again, small
+// enough that a big initial list does not stay allocated.
+const shrinkAbove = 1 << 16
 
 // Replace queues Replaced for every object in list, in list order, then a
 // tombstone for every queued or known key missing from it. The first Replace
@@ -387,8 +389,8 @@ func (f *DeltaFIFO[T]) PopBatch(max int, process func(batch []Delta[T], isInInit
 	}
 	switch {
 	case f.head == len(f.items):
-		// Drained. After a burst (an initial list of 100k objects) do not
-		// keep its arrays: a fresh queue and count map cost little.
+		// Drained. After a large burst (an initial list of 100k objects)
+		// do not keep its arrays: a fresh queue and count map cost little.
 		f.items, f.head = f.items[:0], 0
 		if cap(f.items) > shrinkAbove {
 			f.items = nil
