@@ -97,10 +97,6 @@ type DeltaFIFO[T Object] struct {
 	// items[head:] are the queued deltas, oldest first.
 	items []Delta[T]
 	head  int
-	// queued counts, per key, the deltas queued or being processed.
-	queued map[objKey]int
-	// queuedHigh is the most keys queued holds since it was last made.
-	queuedHigh int
 
 	known KnownObjects[T]
 
@@ -117,7 +113,7 @@ type DeltaFIFO[T Object] struct {
 // unqueued key is ignored, Replace only tombstones queued keys and Resync
 // does nothing.
 func NewDeltaFIFO[T Object](known KnownObjects[T]) *DeltaFIFO[T] {
-	f := &DeltaFIFO[T]{queued: map[objKey]int{}, known: known}
+	f := &DeltaFIFO[T]{known: known}
 	f.cond.L = &f.mu
 	return f
 }
@@ -147,36 +143,70 @@ func (f *DeltaFIFO[T]) Delete(obj T) error {
 	defer f.mu.Unlock()
 	f.populated = true
 	k := keyOfObj(obj)
-	if f.queued[k] == 0 {
-		if f.known == nil {
-			return nil
-		}
-		_, exists, err := f.known.GetByKey(k.String())
-		if err != nil {
-			return fmt.Errorf("DeltaFIFO delete %s: %w", k, err)
-		}
-		if !exists {
-			return nil
-		}
+	known, err := f.isKnownLocked(k)
+	if err != nil {
+		return fmt.Errorf("DeltaFIFO delete %s: %w", k, err)
+	}
+	if !known && !f.isQueuedLocked(k) {
+		return nil
 	}
 	f.queueLocked(k, Delta[T]{Type: Deleted, Object: obj})
 	return nil
 }
 
-// queueLocked appends d, whose key is k. The caller holds mu.
-func (f *DeltaFIFO[T]) queueLocked(k objKey, d Delta[T]) {
-	f.items = append(f.items, d)
-	f.queued[k]++
-	if n := len(f.queued); n > f.queuedHigh {
-		f.queuedHigh = n
+// keyIndex is implemented by the informer's store: a key lookup without
+// building the key's string.
+type keyIndex interface{ hasKey(k objKey) bool }
+
+// isKnownLocked reports whether the known objects hold k.
+func (f *DeltaFIFO[T]) isKnownLocked(k objKey) (bool, error) {
+	switch known := f.known.(type) {
+	case nil:
+		return false, nil
+	case keyIndex:
+		return known.hasKey(k), nil
+	default:
+		_, exists, err := known.GetByKey(k.String())
+		return exists, err
 	}
+}
+
+// isQueuedLocked reports whether a delta of k is queued or being processed,
+// searching from the newest. It runs only for a Delete of an unknown key,
+// whose add is then usually among the newest deltas.
+func (f *DeltaFIFO[T]) isQueuedLocked(k objKey) bool {
+	has := func(ds []Delta[T]) bool {
+		for i := len(ds) - 1; i >= 0; i-- {
+			if o := ds[i].Object; o.GetName() == k.name && o.GetNamespace() == k.namespace {
+				return true
+			}
+		}
+		return false
+	}
+	return has(f.items[f.head:]) || has(f.inflight)
+}
+
+// queuedKeysLocked returns the keys with a delta queued or being processed.
+func (f *DeltaFIFO[T]) queuedKeysLocked() map[objKey]struct{} {
+	out := make(map[objKey]struct{}, len(f.items)-f.head+len(f.inflight))
+	for _, ds := range [][]Delta[T]{f.inflight, f.items[f.head:]} {
+		for _, d := range ds {
+			out[keyOfObj(d.Object)] = struct{}{}
+		}
+	}
+	return out
+}
+
+// queueLocked appends d, whose key is k. The caller holds mu.
+func (f *DeltaFIFO[T]) queueLocked(_ objKey, d Delta[T]) {
+	f.items = append(f.items, d)
 	f.cond.Signal()
 }
 
-// shrinkAbove is the size (queued deltas, or keys with queued deltas) above
-// which a drained queue drops its backing array and count map: large enough
-// that a busy event stream does not regrow them again and again, small
-// enough that a big initial list does not stay allocated.
+// shrinkAbove is the number of queued deltas above which a drained queue
+// drops its backing array: large enough that a busy event stream does not
+// regrow it again and again, small enough that a big initial list does not
+// stay allocated.
 const shrinkAbove = 1 << 16
 
 // Replace queues Replaced for every object in list, in list order, then a
@@ -191,7 +221,7 @@ func (f *DeltaFIFO[T]) Replace(list []T, _ string) error {
 	var pendingKeys []objKey
 	var last map[objKey]Delta[T]
 	if pending := len(f.inflight) + len(f.items) - f.head; pending > 0 {
-		last = make(map[objKey]Delta[T], min(pending, len(f.queued)))
+		last = make(map[objKey]Delta[T], min(pending, 1024))
 		note := func(ds []Delta[T]) {
 			for _, d := range ds {
 				k := keyOfObj(d.Object)
@@ -271,12 +301,13 @@ func (f *DeltaFIFO[T]) Resync() error {
 	if f.known == nil {
 		return nil
 	}
+	queued := f.queuedKeysLocked()
 	for _, key := range f.known.ListKeys() {
 		k, err := parseKey(key)
 		if err != nil {
 			return fmt.Errorf("DeltaFIFO resync: %w", err)
 		}
-		if f.queued[k] > 0 {
+		if _, ok := queued[k]; ok {
 			continue // the store is about to change
 		}
 		obj, exists, err := f.known.GetByKey(key)
@@ -375,14 +406,6 @@ func (f *DeltaFIFO[T]) PopBatch(max int, process func(batch []Delta[T], isInInit
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.inflight = nil
-	for i := range batch {
-		k := keyOfObj(batch[i].Object)
-		if c := f.queued[k]; c > 1 {
-			f.queued[k] = c - 1
-		} else {
-			delete(f.queued, k)
-		}
-	}
 	clear(batch) // drop the object references for the collector
 	if initial {
 		f.initialRemaining -= n
@@ -390,13 +413,10 @@ func (f *DeltaFIFO[T]) PopBatch(max int, process func(batch []Delta[T], isInInit
 	switch {
 	case f.head == len(f.items):
 		// Drained. After a large burst (an initial list of 100k objects)
-		// do not keep its arrays: a fresh queue and count map cost little.
+		// do not keep its array: a fresh queue costs little.
 		f.items, f.head = f.items[:0], 0
 		if cap(f.items) > shrinkAbove {
 			f.items = nil
-		}
-		if f.queuedHigh > shrinkAbove && len(f.queued) == 0 {
-			f.queued, f.queuedHigh = map[objKey]int{}, 0
 		}
 	case f.head > 1024 && f.head*2 > len(f.items):
 		rest := copy(f.items, f.items[f.head:])

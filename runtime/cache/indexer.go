@@ -138,6 +138,12 @@ func sameValues(a, b []string) bool {
 // or k is deleted, and returned. The caller holds mu for writing.
 func (s *threadSafeIndexer[T]) putLocked(k objKey, obj T) error {
 	old, existed := s.items[k]
+	return s.replaceLocked(k, obj, old, existed)
+}
+
+// replaceLocked is putLocked for a caller that already looked k up: old is
+// its stored object, if existed.
+func (s *threadSafeIndexer[T]) replaceLocked(k objKey, obj, old T, existed bool) error {
 	var errs []error
 	for name, fn := range s.indexers {
 		nv, nerr := callIndex(name, fn, obj)
@@ -265,6 +271,14 @@ func (s *threadSafeIndexer[T]) GetByKey(key string) (T, bool, error) {
 	defer s.mu.RUnlock()
 	item, ok := s.items[k]
 	return item, ok, nil
+}
+
+// hasKey reports whether k is stored (for DeltaFIFO's known objects).
+func (s *threadSafeIndexer[T]) hasKey(k objKey) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, ok := s.items[k]
+	return ok
 }
 
 // getLocked looks k up; the caller holds mu.

@@ -167,7 +167,7 @@ func (s *sharedIndexInformer[T]) processBatch(batch []Delta[T], initial bool) er
 		switch d.Type {
 		case Added, Updated, Replaced, Sync:
 			old, existed := s.indexer.getLocked(k)
-			if err := s.indexer.putLocked(k, d.Object); err != nil && len(indexErrs) < 10 {
+			if err := s.indexer.replaceLocked(k, d.Object, old, existed); err != nil && len(indexErrs) < 10 {
 				indexErrs = append(indexErrs, err)
 			}
 			if existed {
