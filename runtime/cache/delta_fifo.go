@@ -3,6 +3,7 @@ package cache
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 )
 
@@ -49,16 +50,8 @@ type Delta[T Object] struct {
 	FinalStateUnknown bool
 }
 
-// Deltas is the ordered list of changes queued for one key, oldest first.
-type Deltas[T Object] []Delta[T]
-
-// Newest returns the most recent delta, or false when d is empty.
-func (d Deltas[T]) Newest() (Delta[T], bool) {
-	if len(d) == 0 {
-		return Delta[T]{}, false
-	}
-	return d[len(d)-1], true
-}
+// Key returns the store key of the delta's object.
+func (d Delta[T]) Key() string { return keyOf(d.Object) }
 
 // KnownObjects is what a DeltaFIFO asks about the objects already applied
 // downstream (the informer's store): it needs their keys for Replace and
@@ -73,72 +66,54 @@ type KnownObjects[T Object] interface {
 // ErrFIFOClosed is returned by Pop once the queue has been closed.
 var ErrFIFOClosed = errors.New("DeltaFIFO: queue closed")
 
-// ErrRequeue, returned (or wrapped) by a process function, puts the key's
-// deltas back at the front of that key's queue and the key at the end of the
-// queue.
-var ErrRequeue = errors.New("requeue")
-
-// PoppedDeltas is one key's deltas handed to a batch process function.
-type PoppedDeltas[T Object] struct {
-	key    objKey
-	Deltas Deltas[T]
-	// IsInInitialList is true when the key was popped before the queue
-	// had synced (it belongs to the first Replace).
-	IsInInitialList bool
-}
-
-// Key returns the store key the deltas belong to.
-func (p PoppedDeltas[T]) Key() string { return p.key.String() }
-
-// DeltaFIFO is a queue of keys, each with the ordered deltas that happened
-// to its object since it was last popped. A key is in the queue at most once;
-// deltas for a queued key are appended to it. All methods are safe for
-// concurrent use; a single consumer is expected to call Pop or PopBatch.
+// DeltaFIFO is a queue of deltas in arrival order: every Add, Update and
+// Delete queues one delta, and a later delta of one key never overtakes an
+// earlier delta of another (client-go's RealFIFO contract, the only one its
+// informers have since v1.33). All methods are safe for concurrent use; a
+// single consumer is expected to call Pop or PopBatch.
 //
 // Semantics:
-//   - Two consecutive Deleted deltas collapse to one, keeping the one that is
-//     not a tombstone.
-//   - Delete of a key that is neither queued nor known is ignored.
-//   - Replace(list) queues Replaced for every listed object, then a tombstone
-//     for every known or queued key the list lacks.
-//   - Resync queues Sync only for known keys with no queued deltas.
-//   - A key whose deltas a PopBatch is processing counts as queued, with
-//     those deltas, until its process function returns: the store may not
-//     reflect them yet, so Delete, Replace and Resync do not trust it for
-//     that key.
-//   - HasSynced turns true once every key of the first Replace has been
-//     popped and its process function has returned (or once anything was
-//     queued before the first Replace).
+//   - Delete of a key that is neither queued (nor being processed) nor known
+//     is ignored.
+//   - Replace(list) queues Replaced for every listed object in list order,
+//     then a tombstone (Deleted with FinalStateUnknown, carrying the last
+//     state queued or known) for every queued or known key the list lacks,
+//     unless that key's last queued delta is already a Deleted.
+//   - Resync queues Sync only for known keys with nothing queued.
+//   - The deltas a PopBatch is processing count as queued until its process
+//     function returns: the store may not reflect them yet, so Delete,
+//     Replace and Resync do not trust it for those keys.
+//   - HasSynced turns true once every delta queued by the first Replace has
+//     been popped and its process function has returned (or once an Add,
+//     Update or Delete came before any Replace). Those deltas, and only
+//     those, are popped with isInInitialList set; a batch never mixes them
+//     with later deltas.
+//   - Close wakes the consumer; Pop then returns ErrFIFOClosed and queued
+//     deltas are dropped.
 type DeltaFIFO[T Object] struct {
 	mu   sync.Mutex
 	cond sync.Cond
 
-	items map[objKey]Deltas[T]
-	queue []objKey
+	// items[head:] are the queued deltas, oldest first.
+	items []Delta[T]
 	head  int
 
 	known KnownObjects[T]
 
-	// inflight holds the deltas of the keys PopBatch handed to its process
-	// function, until it returns. Those keys count as queued: the store
-	// may not reflect their deltas yet, so Delete, Replace and Resync must
-	// look at these deltas rather than at the store.
-	inflight map[objKey]Deltas[T]
+	// inflight is the batch PopBatch handed to its process function, until
+	// it returns. It aliases items' backing array (see PopBatch).
+	inflight []Delta[T]
 
 	populated        bool
 	initialRemaining int
 	closed           bool
-
-	// free holds emptied Deltas backing arrays for reuse.
-	free []Deltas[T]
-	// batch is PopBatch's reused result slice (single consumer).
-	batch []PoppedDeltas[T]
 }
 
-// NewDeltaFIFO returns an empty queue. known may be nil (then Replace only
-// tombstones queued keys and Resync does nothing).
+// NewDeltaFIFO returns an empty queue. known may be nil: then Delete of an
+// unqueued key is ignored, Replace only tombstones queued keys and Resync
+// does nothing.
 func NewDeltaFIFO[T Object](known KnownObjects[T]) *DeltaFIFO[T] {
-	f := &DeltaFIFO[T]{items: map[objKey]Deltas[T]{}, inflight: map[objKey]Deltas[T]{}, known: known}
+	f := &DeltaFIFO[T]{known: known}
 	f.cond.L = &f.mu
 	return f
 }
@@ -168,104 +143,103 @@ func (f *DeltaFIFO[T]) Delete(obj T) error {
 	defer f.mu.Unlock()
 	f.populated = true
 	k := keyOfObj(obj)
-	_, queued := f.items[k]
-	_, busy := f.inflight[k]
-	if !queued && !busy {
-		if f.known == nil {
-			return nil
-		}
-		_, exists, err := f.known.GetByKey(k.String())
-		if err != nil {
-			return fmt.Errorf("DeltaFIFO delete %s: %w", k, err)
-		}
-		if !exists {
-			return nil
-		}
+	known, err := f.isKnownLocked(k)
+	if err != nil {
+		return fmt.Errorf("DeltaFIFO delete %s: %w", k, err)
+	}
+	if !known && !f.isQueuedLocked(k) {
+		return nil
 	}
 	f.queueLocked(k, Delta[T]{Type: Deleted, Object: obj})
 	return nil
 }
 
-// queueLocked appends d to k's deltas, collapsing consecutive deletes, and
-// queues k if it was not queued. The caller holds mu.
-func (f *DeltaFIFO[T]) queueLocked(k objKey, d Delta[T]) {
-	ds, queued := f.items[k]
-	if !queued {
-		if n := len(f.free); n > 0 {
-			ds = f.free[n-1][:0]
-			f.free[n-1] = nil
-			f.free = f.free[:n-1]
-		}
-	}
-	ds = append(ds, d)
-	if n := len(ds); n >= 2 && ds[n-1].Type == Deleted && ds[n-2].Type == Deleted {
-		// Keep the older delta when the newer one is a tombstone: the
-		// older carries the real final state.
-		if !ds[n-1].FinalStateUnknown {
-			ds[n-2] = ds[n-1]
-		}
-		ds[n-1] = Delta[T]{}
-		ds = ds[:n-1]
-	}
-	f.items[k] = ds
-	if !queued {
-		f.queue = append(f.queue, k)
-		f.cond.Signal()
+// keyIndex is implemented by the informer's store: a key lookup without
+// building the key's string.
+type keyIndex interface{ hasKey(k objKey) bool }
+
+// isKnownLocked reports whether the known objects hold k.
+func (f *DeltaFIFO[T]) isKnownLocked(k objKey) (bool, error) {
+	switch known := f.known.(type) {
+	case nil:
+		return false, nil
+	case keyIndex:
+		return known.hasKey(k), nil
+	default:
+		_, exists, err := known.GetByKey(k.String())
+		return exists, err
 	}
 }
 
-// newestLocked returns the newest delta of k that the store may not reflect
-// yet: the last queued one, else the last one being processed. The caller
-// holds mu.
-func (f *DeltaFIFO[T]) newestLocked(k objKey) (Delta[T], bool) {
-	if ds, queued := f.items[k]; queued {
-		if d, ok := ds.Newest(); ok {
-			return d, true
+// isQueuedLocked reports whether a delta of k is queued or being processed,
+// searching from the newest. It runs only for a Delete of an unknown key,
+// whose add is then usually among the newest deltas.
+func (f *DeltaFIFO[T]) isQueuedLocked(k objKey) bool {
+	has := func(ds []Delta[T]) bool {
+		for i := len(ds) - 1; i >= 0; i-- {
+			if o := ds[i].Object; o.GetName() == k.name && o.GetNamespace() == k.namespace {
+				return true
+			}
 		}
+		return false
 	}
-	return f.inflight[k].Newest()
+	return has(f.items[f.head:]) || has(f.inflight)
 }
 
-// Replace queues Replaced for every object in list and a tombstone for every
-// known or queued key missing from it. The first Replace defines the initial
-// population that HasSynced waits for.
+// queuedKeysLocked returns the keys with a delta queued or being processed.
+func (f *DeltaFIFO[T]) queuedKeysLocked() map[objKey]struct{} {
+	out := make(map[objKey]struct{}, len(f.items)-f.head+len(f.inflight))
+	for _, ds := range [][]Delta[T]{f.inflight, f.items[f.head:]} {
+		for _, d := range ds {
+			out[keyOfObj(d.Object)] = struct{}{}
+		}
+	}
+	return out
+}
+
+// queueLocked appends d, whose key is k. The caller holds mu.
+func (f *DeltaFIFO[T]) queueLocked(_ objKey, d Delta[T]) {
+	f.items = append(f.items, d)
+	f.cond.Signal()
+}
+
+// shrinkAbove is the number of queued deltas above which a drained queue
+// drops its backing array: large enough that a busy event stream does not
+// regrow it again and again, small enough that a big initial list does not
+// stay allocated.
+const shrinkAbove = 1 << 16
+
+// Replace queues Replaced for every object in list, in list order, then a
+// tombstone for every queued or known key missing from it. The first Replace
+// defines the initial population that HasSynced waits for.
 func (f *DeltaFIFO[T]) Replace(list []T, _ string) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	listed := make(map[objKey]struct{}, len(list))
-	for _, obj := range list {
-		k := keyOfObj(obj)
-		listed[k] = struct{}{}
-		f.queueLocked(k, Delta[T]{Type: Replaced, Object: obj})
-	}
-	tombstones := 0
-	// Queued or in-flight keys that are not known downstream and not
-	// listed.
-	pending := make([]objKey, 0, len(f.items)+len(f.inflight))
-	for k := range f.items {
-		pending = append(pending, k)
-	}
-	for k := range f.inflight {
-		if _, queued := f.items[k]; !queued {
-			pending = append(pending, k)
-		}
-	}
-	for _, k := range pending {
-		if _, ok := listed[k]; ok {
-			continue
-		}
-		if f.known != nil {
-			if _, exists, _ := f.known.GetByKey(k.String()); exists {
-				continue // handled below with the known keys
+
+	// The last delta of every queued (or in-flight) key, in order of first
+	// appearance, before the list's own deltas are queued.
+	var pendingKeys []objKey
+	var last map[objKey]Delta[T]
+	if pending := len(f.inflight) + len(f.items) - f.head; pending > 0 {
+		last = make(map[objKey]Delta[T], min(pending, 1024))
+		note := func(ds []Delta[T]) {
+			for _, d := range ds {
+				k := keyOfObj(d.Object)
+				if _, seen := last[k]; !seen {
+					pendingKeys = append(pendingKeys, k)
+				}
+				last[k] = d
 			}
 		}
-		last, ok := f.newestLocked(k)
-		if !ok || (last.Type == Deleted) {
-			continue // already going away
-		}
-		f.queueLocked(k, Delta[T]{Type: Deleted, Object: last.Object, FinalStateUnknown: true})
-		tombstones++
+		note(f.inflight)
+		note(f.items[f.head:])
 	}
+
+	listed := make(map[objKey]struct{}, len(list))
+	for _, obj := range list {
+		listed[keyOfObj(obj)] = struct{}{}
+	}
+	var knownMissing []string
 	if f.known != nil {
 		for _, key := range f.known.ListKeys() {
 			k, err := parseKey(key)
@@ -275,31 +249,46 @@ func (f *DeltaFIFO[T]) Replace(list []T, _ string) error {
 			if _, ok := listed[k]; ok {
 				continue
 			}
-			var lastKnown T
-			found := false
-			if last, ok := f.newestLocked(k); ok {
-				if last.Type == Deleted {
-					continue
-				}
-				lastKnown, found = last.Object, true
+			if _, ok := last[k]; ok {
+				continue // handled with the queued keys
 			}
-			if !found {
-				obj, exists, err := f.known.GetByKey(key)
-				if err != nil {
-					return fmt.Errorf("DeltaFIFO replace: reading %s: %w", key, err)
-				}
-				if !exists {
-					continue
-				}
-				lastKnown = obj
-			}
-			f.queueLocked(k, Delta[T]{Type: Deleted, Object: lastKnown, FinalStateUnknown: true})
-			tombstones++
+			knownMissing = append(knownMissing, key)
 		}
+		slices.Sort(knownMissing) // deterministic tombstone order
+	}
+	// Read the known objects before queueing anything, so that a failing
+	// store leaves the queue as it was.
+	knownObjs := make([]T, 0, len(knownMissing))
+	for _, key := range knownMissing {
+		obj, exists, err := f.known.GetByKey(key)
+		if err != nil {
+			return fmt.Errorf("DeltaFIFO replace: reading %s: %w", key, err)
+		}
+		if exists {
+			knownObjs = append(knownObjs, obj)
+		}
+	}
+
+	before := len(f.items) - f.head
+	for _, obj := range list {
+		f.queueLocked(keyOfObj(obj), Delta[T]{Type: Replaced, Object: obj})
+	}
+	for _, k := range pendingKeys {
+		if _, ok := listed[k]; ok {
+			continue
+		}
+		d := last[k]
+		if d.Type == Deleted {
+			continue // already going away
+		}
+		f.queueLocked(k, Delta[T]{Type: Deleted, Object: d.Object, FinalStateUnknown: true})
+	}
+	for _, obj := range knownObjs {
+		f.queueLocked(keyOfObj(obj), Delta[T]{Type: Deleted, Object: obj, FinalStateUnknown: true})
 	}
 	if !f.populated {
 		f.populated = true
-		f.initialRemaining = len(listed) + tombstones
+		f.initialRemaining = len(f.items) - f.head - before
 	}
 	return nil
 }
@@ -312,16 +301,14 @@ func (f *DeltaFIFO[T]) Resync() error {
 	if f.known == nil {
 		return nil
 	}
+	queued := f.queuedKeysLocked()
 	for _, key := range f.known.ListKeys() {
 		k, err := parseKey(key)
 		if err != nil {
 			return fmt.Errorf("DeltaFIFO resync: %w", err)
 		}
-		if _, queued := f.items[k]; queued {
-			continue
-		}
-		if _, busy := f.inflight[k]; busy {
-			continue // being applied: the store is about to change
+		if _, ok := queued[k]; ok {
+			continue // the store is about to change
 		}
 		obj, exists, err := f.known.GetByKey(key)
 		if err != nil {
@@ -335,45 +322,27 @@ func (f *DeltaFIFO[T]) Resync() error {
 	return nil
 }
 
-// HasSynced reports whether the first Replace's keys have all been popped
-// and processed, or anything was queued before the first Replace.
+// HasSynced reports whether the first Replace's deltas have all been popped
+// and processed, or an Add, Update or Delete came before the first Replace.
 func (f *DeltaFIFO[T]) HasSynced() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.populated && f.initialRemaining == 0
 }
 
-// Len returns the number of queued keys.
+// Len returns the number of queued deltas (not counting a batch being
+// processed).
 func (f *DeltaFIFO[T]) Len() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return len(f.queue) - f.head
+	return len(f.items) - f.head
 }
 
-// Get returns the deltas queued for key (a copy).
-func (f *DeltaFIFO[T]) Get(key string) (Deltas[T], bool) {
-	k, err := parseKey(key)
-	if err != nil {
-		return nil, false
-	}
+// Queued returns a copy of the queued deltas, oldest first.
+func (f *DeltaFIFO[T]) Queued() []Delta[T] {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	ds, ok := f.items[k]
-	if !ok {
-		return nil, false
-	}
-	return append(Deltas[T](nil), ds...), true
-}
-
-// ListKeys returns the queued keys in queue order.
-func (f *DeltaFIFO[T]) ListKeys() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := make([]string, 0, len(f.queue)-f.head)
-	for _, k := range f.queue[f.head:] {
-		out = append(out, k.String())
-	}
-	return out
+	return slices.Clone(f.items[f.head:])
 }
 
 // Close wakes every blocked Pop, which then returns ErrFIFOClosed; queued
@@ -392,104 +361,67 @@ func (f *DeltaFIFO[T]) IsClosed() bool {
 	return f.closed
 }
 
-// Pop waits for a key and hands its deltas to process, outside the queue's
-// lock. See PopBatch.
-func (f *DeltaFIFO[T]) Pop(process func(key string, deltas Deltas[T], isInInitialList bool) error) error {
-	return f.PopBatch(1, func(batch []PoppedDeltas[T]) error {
-		return process(batch[0].Key(), batch[0].Deltas, batch[0].IsInInitialList)
+// Pop waits for a delta and hands it to process, outside the queue's lock.
+// See PopBatch.
+func (f *DeltaFIFO[T]) Pop(process func(d Delta[T], isInInitialList bool) error) error {
+	return f.PopBatch(1, func(batch []Delta[T], initial bool) error {
+		return process(batch[0], initial)
 	})
 }
 
-// PopBatch waits until at least one key is queued, takes up to max keys in
-// queue order, and hands them to process outside the queue's lock, so that
-// the caller can apply them to its store under one lock. Deltas queued for a
-// taken key while process runs are queued anew. process must not keep batch
-// or its Deltas after it returns: their memory is reused.
-//
-// If process returns an error wrapping ErrRequeue, every key of the batch
-// goes back to the queue with its deltas ahead of any newer ones; other
-// errors are returned. The initial population counts down only for keys
-// whose processing finished. PopBatch returns ErrFIFOClosed once the queue is
-// closed.
-func (f *DeltaFIFO[T]) PopBatch(max int, process func(batch []PoppedDeltas[T]) error) error {
+// PopBatch waits until at least one delta is queued, takes up to max of them
+// in queue order, and hands them to process outside the queue's lock, so that
+// the caller can apply them to its store under one lock, in order.
+// isInInitialList is true when the batch belongs to the first Replace; a
+// batch never mixes such deltas with later ones. process must not keep batch
+// after it returns: its memory is reused. process's error is returned; the
+// deltas count as processed either way. PopBatch returns ErrFIFOClosed once
+// the queue is closed.
+func (f *DeltaFIFO[T]) PopBatch(max int, process func(batch []Delta[T], isInInitialList bool) error) error {
 	if max < 1 {
 		max = 1
 	}
 	f.mu.Lock()
-	for len(f.queue)-f.head == 0 && !f.closed {
+	for len(f.items)-f.head == 0 && !f.closed {
 		f.cond.Wait()
 	}
 	if f.closed {
 		f.mu.Unlock()
 		return ErrFIFOClosed
 	}
-	n := min(len(f.queue)-f.head, max)
-	batch := f.batch[:0]
-	initial := 0
-	for i := 0; i < n; i++ {
-		k := f.queue[f.head]
-		f.queue[f.head] = objKey{}
-		f.head++
-		ds := f.items[k]
-		delete(f.items, k)
-		isInitial := f.initialRemaining-initial > 0
-		if isInitial {
-			initial++
-		}
-		batch = append(batch, PoppedDeltas[T]{key: k, Deltas: ds, IsInInitialList: isInitial})
-		f.inflight[k] = ds
+	n := min(len(f.items)-f.head, max)
+	initial := f.initialRemaining > 0
+	if initial {
+		n = min(n, f.initialRemaining)
 	}
-	if f.head == len(f.queue) {
-		f.queue, f.head = f.queue[:0], 0
-	} else if f.head > 1024 && f.head*2 > len(f.queue) {
-		f.queue = append(f.queue[:0], f.queue[f.head:]...)
-		f.head = 0
-	}
+	// The batch aliases the queue's array: producers only append past it,
+	// and compaction happens only here, after processing.
+	batch := f.items[f.head : f.head+n : f.head+n]
+	f.head += n
+	f.inflight = batch
 	f.mu.Unlock()
 
-	err := process(batch)
+	err := process(batch, initial)
 
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	clear(f.inflight)
-	if err != nil && errors.Is(err, ErrRequeue) {
-		for i := range batch {
-			f.requeueLocked(batch[i].key, batch[i].Deltas)
+	f.inflight = nil
+	clear(batch) // drop the object references for the collector
+	if initial {
+		f.initialRemaining -= n
+	}
+	switch {
+	case f.head == len(f.items):
+		// Drained. After a large burst (an initial list of 100k objects)
+		// do not keep its array: a fresh queue costs little.
+		f.items, f.head = f.items[:0], 0
+		if cap(f.items) > shrinkAbove {
+			f.items = nil
 		}
-		f.releaseBatchLocked(batch)
-		return nil
+	case f.head > 1024 && f.head*2 > len(f.items):
+		rest := copy(f.items, f.items[f.head:])
+		clear(f.items[rest:])
+		f.items, f.head = f.items[:rest], 0
 	}
-	f.initialRemaining -= initial
-	if f.initialRemaining < 0 {
-		f.initialRemaining = 0
-	}
-	for i := range batch {
-		ds := batch[i].Deltas
-		if cap(ds) <= 8 && len(f.free) < 1024 {
-			clear(ds)
-			f.free = append(f.free, ds[:0])
-		}
-	}
-	f.releaseBatchLocked(batch)
 	return err
-}
-
-// releaseBatchLocked clears the batch slice for reuse by the next PopBatch.
-func (f *DeltaFIFO[T]) releaseBatchLocked(batch []PoppedDeltas[T]) {
-	clear(batch)
-	f.batch = batch[:0]
-}
-
-// requeueLocked puts popped deltas back in front of any newer ones.
-func (f *DeltaFIFO[T]) requeueLocked(k objKey, ds Deltas[T]) {
-	if f.closed {
-		return
-	}
-	newer, queued := f.items[k]
-	merged := append(append(Deltas[T](nil), ds...), newer...)
-	f.items[k] = merged
-	if !queued {
-		f.queue = append(f.queue, k)
-		f.cond.Signal()
-	}
 }

@@ -17,15 +17,13 @@ import (
 // first, as the informer's process function would be interrupted.
 func popApplying(t *testing.T, f *DeltaFIFO[*corev1.Pod], store *threadSafeIndexer[*corev1.Pod], during func()) {
 	t.Helper()
-	if err := f.PopBatch(16, func(batch []PoppedDeltas[*corev1.Pod]) error {
+	if err := f.PopBatch(16, func(batch []Delta[*corev1.Pod], _ bool) error {
 		during()
-		for _, b := range batch {
-			for _, d := range b.Deltas {
-				if d.Type == Deleted {
-					store.Delete(d.Object)
-				} else {
-					store.Update(d.Object)
-				}
+		for _, d := range batch {
+			if d.Type == Deleted {
+				store.Delete(d.Object)
+			} else {
+				store.Update(d.Object)
 			}
 		}
 		return nil

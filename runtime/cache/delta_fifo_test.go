@@ -9,42 +9,45 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-func TestDeltaFIFO_DeltasForAKeyStayInOrder(t *testing.T) {
+func TestDeltaFIFO_DeltasPopInArrivalOrderAcrossKeys(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](nil)
 	f.Add(pod("ns", "a", "1"))
 	f.Add(pod("ns", "b", "2"))
 	f.Update(pod("ns", "a", "3"))
 	f.Delete(pod("ns", "a", "4"))
 	got := popAll(t, f)
-	want := []string{"ns/a=Added:1,Updated:3,Deleted:4", "ns/b=Added:2"}
+	want := []string{"ns/a=Added:1", "ns/b=Added:2", "ns/a=Updated:3", "ns/a=Deleted:4"}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
 
-func TestDeltaFIFO_ConsecutiveDeletesCollapseKeepingTheNonTombstone(t *testing.T) {
-	cases := []struct {
-		name  string
-		first Delta[*corev1.Pod]
-		then  Delta[*corev1.Pod]
-		want  string
-	}{
-		{"real then real keeps newer", Delta[*corev1.Pod]{Type: Deleted, Object: pod("ns", "a", "1")}, Delta[*corev1.Pod]{Type: Deleted, Object: pod("ns", "a", "2")}, "Deleted:2"},
-		{"real then tombstone keeps real", Delta[*corev1.Pod]{Type: Deleted, Object: pod("ns", "a", "1")}, Delta[*corev1.Pod]{Type: Deleted, Object: pod("ns", "a", "2"), FinalStateUnknown: true}, "Deleted:1"},
-		{"tombstone then real keeps real", Delta[*corev1.Pod]{Type: Deleted, Object: pod("ns", "a", "1"), FinalStateUnknown: true}, Delta[*corev1.Pod]{Type: Deleted, Object: pod("ns", "a", "2")}, "Deleted:2"},
+// The example: a is deleted and re-created while the first list is
+// still queued. Nothing of the watch may overtake b's initial add, and only
+// the list's deltas are initial.
+func TestDeltaFIFO_WatchEventsDuringTheFirstListStayBehindItAndAreNotInitial(t *testing.T) {
+	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
+	if err := f.Replace([]*corev1.Pod{pod("ns", "a", "1"), pod("ns", "b", "2")}, "2"); err != nil {
+		t.Fatal(err)
 	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			f := NewDeltaFIFO[*corev1.Pod](nil)
-			f.mu.Lock()
-			f.queueLocked(keyOfObj(c.first.Object), c.first)
-			f.queueLocked(keyOfObj(c.then.Object), c.then)
-			f.mu.Unlock()
-			got := popAll(t, f)
-			if len(got) != 1 || got[0] != "ns/a="+c.want {
-				t.Fatalf("got %v, want ns/a=%s", got, c.want)
+	f.Delete(pod("ns", "a", "3"))
+	f.Add(pod("ns", "a", "4"))
+	var got []string
+	for f.Len() > 0 {
+		f.PopBatch(16, func(batch []Delta[*corev1.Pod], initial bool) error {
+			for _, d := range batch {
+				s := d.Key() + "=" + deltaString(d)
+				if initial {
+					s += " initial"
+				}
+				got = append(got, s)
 			}
+			return nil
 		})
+	}
+	want := []string{"ns/a=Replaced:1 initial", "ns/b=Replaced:2 initial", "ns/a=Deleted:3", "ns/a=Added:4"}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v\nwant %v", got, want)
 	}
 }
 
@@ -52,7 +55,7 @@ func TestDeltaFIFO_DeleteOfUnknownUnqueuedKeyIsIgnored(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](knownWith(t, pod("ns", "known", "1")))
 	f.Delete(pod("ns", "ghost", "2"))
 	if f.Len() != 0 {
-		t.Fatalf("delete of unknown key queued something: %v", f.ListKeys())
+		t.Fatalf("delete of unknown key queued something: %v", f.Queued())
 	}
 	f.Delete(pod("ns", "known", "3"))
 	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/known=Deleted:3"}) {
@@ -61,30 +64,32 @@ func TestDeltaFIFO_DeleteOfUnknownUnqueuedKeyIsIgnored(t *testing.T) {
 	// Queued but not known: the delete is kept.
 	f.Add(pod("ns", "new", "4"))
 	f.Delete(pod("ns", "new", "5"))
-	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/new=Added:4,Deleted:5"}) {
+	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/new=Added:4", "ns/new=Deleted:5"}) {
 		t.Fatalf("got %v", got)
+	}
+	// Popped and processed: no longer queued, and not known.
+	f.Delete(pod("ns", "new", "6"))
+	if f.Len() != 0 {
+		t.Fatalf("delete of a processed, unknown key queued %v", f.Queued())
 	}
 }
 
-func TestDeltaFIFO_ReplaceQueuesReplacedThenTombstonesForMissingKeys(t *testing.T) {
-	known := knownWith(t, pod("ns", "stays", "1"), pod("ns", "gone", "2"))
+func TestDeltaFIFO_ReplaceQueuesItemsInListOrderThenTombstones(t *testing.T) {
+	known := knownWith(t, pod("ns", "stays", "1"), pod("ns", "gone", "2"), pod("ns", "also-gone", "3"))
 	f := NewDeltaFIFO[*corev1.Pod](known)
-	f.Add(pod("ns", "queued-only", "3")) // queued, never reached the store
-	if err := f.Replace([]*corev1.Pod{pod("ns", "stays", "4"), pod("ns", "new", "5")}, "5"); err != nil {
+	f.Add(pod("ns", "queued-only", "4")) // queued, never reached the store
+	if err := f.Replace([]*corev1.Pod{pod("ns", "stays", "5"), pod("ns", "new", "6")}, "6"); err != nil {
 		t.Fatal(err)
 	}
-	got := map[string]string{}
-	for _, s := range popAll(t, f) {
-		k, v, _ := cutEq(s)
-		got[k] = v
+	want := []string{
+		"ns/queued-only=Added:4",
+		"ns/stays=Replaced:5",
+		"ns/new=Replaced:6",
+		"ns/queued-only=Deleted(tombstone):4",
+		"ns/also-gone=Deleted(tombstone):3",
+		"ns/gone=Deleted(tombstone):2",
 	}
-	want := map[string]string{
-		"ns/stays":       "Replaced:4",
-		"ns/new":         "Replaced:5",
-		"ns/gone":        "Deleted(tombstone):2",
-		"ns/queued-only": "Added:3,Deleted(tombstone):3",
-	}
-	if !reflect.DeepEqual(got, want) {
+	if got := popAll(t, f); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %v\nwant %v", got, want)
 	}
 }
@@ -94,7 +99,17 @@ func TestDeltaFIFO_ReplaceTombstoneCarriesNewestQueuedState(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](known)
 	f.Update(pod("ns", "a", "2"))
 	f.Replace(nil, "3")
-	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Updated:2,Deleted(tombstone):2"}) {
+	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Updated:2", "ns/a=Deleted(tombstone):2"}) {
+		t.Fatalf("got %v", got)
+	}
+}
+
+func TestDeltaFIFO_ReplaceSkipsTombstoneWhenLastQueuedDeltaIsADelete(t *testing.T) {
+	known := knownWith(t, pod("ns", "a", "1"))
+	f := NewDeltaFIFO[*corev1.Pod](known)
+	f.Delete(pod("ns", "a", "2"))
+	f.Replace(nil, "3")
+	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Deleted:2"}) {
 		t.Fatalf("got %v", got)
 	}
 }
@@ -104,13 +119,8 @@ func TestDeltaFIFO_ResyncQueuesSyncOnlyForKnownKeysWithNothingQueued(t *testing.
 	f := NewDeltaFIFO[*corev1.Pod](known)
 	f.Update(pod("ns", "busy", "3"))
 	f.Resync()
-	got := map[string]string{}
-	for _, s := range popAll(t, f) {
-		k, v, _ := cutEq(s)
-		got[k] = v
-	}
-	want := map[string]string{"ns/idle": "Sync:1", "ns/busy": "Updated:3"}
-	if !reflect.DeepEqual(got, want) {
+	want := []string{"ns/busy=Updated:3", "ns/idle=Sync:1"}
+	if got := popAll(t, f); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %v, want %v", got, want)
 	}
 }
@@ -124,18 +134,18 @@ func TestDeltaFIFO_HasSyncedAfterFirstReplaceIsPoppedAndProcessed(t *testing.T) 
 	f.Add(pod("ns", "c", "3")) // after the Replace: not part of the initial population
 	var initialFlags []bool
 	for i := 0; i < 2; i++ {
-		f.Pop(func(key string, _ Deltas[*corev1.Pod], initial bool) error {
+		f.Pop(func(d Delta[*corev1.Pod], initial bool) error {
 			initialFlags = append(initialFlags, initial)
 			if f.HasSynced() {
-				t.Errorf("synced while processing initial key %s", key)
+				t.Errorf("synced while processing initial delta %s", d.Key())
 			}
 			return nil
 		})
 	}
 	if !f.HasSynced() {
-		t.Fatal("not synced after both initial keys were processed")
+		t.Fatal("not synced after both initial deltas were processed")
 	}
-	f.Pop(func(_ string, _ Deltas[*corev1.Pod], initial bool) error {
+	f.Pop(func(_ Delta[*corev1.Pod], initial bool) error {
 		initialFlags = append(initialFlags, initial)
 		return nil
 	})
@@ -160,49 +170,46 @@ func TestDeltaFIFO_EmptyFirstReplaceSyncsAtOnce(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_BatchedPopCountsInitialItemsPerKey(t *testing.T) {
+func TestDeltaFIFO_BatchNeverMixesInitialAndLaterDeltas(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
 	f.Replace([]*corev1.Pod{pod("ns", "a", "1"), pod("ns", "b", "2")}, "2")
 	f.Add(pod("ns", "c", "3"))
-	var flags []bool
-	err := f.PopBatch(10, func(batch []PoppedDeltas[*corev1.Pod]) error {
-		for _, b := range batch {
-			flags = append(flags, b.IsInInitialList)
+	f.Update(pod("ns", "a", "4"))
+	var got []string
+	for f.Len() > 0 {
+		err := f.PopBatch(10, func(batch []Delta[*corev1.Pod], initial bool) error {
+			s := ""
+			for _, d := range batch {
+				s += d.Key() + " "
+			}
+			if initial {
+				s += "initial"
+				if f.HasSynced() {
+					t.Error("synced before the initial batch was processed")
+				}
+			}
+			got = append(got, s)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
-		if f.HasSynced() {
-			t.Error("synced before the batch was processed")
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(flags, []bool{true, true, false}) || !f.HasSynced() {
-		t.Fatalf("flags %v synced %v", flags, f.HasSynced())
+	want := []string{"ns/a ns/b initial", "ns/c ns/a "}
+	if !reflect.DeepEqual(got, want) || !f.HasSynced() {
+		t.Fatalf("batches %q synced %v, want %q", got, f.HasSynced(), want)
 	}
 }
 
-func TestDeltaFIFO_PopRequeuesOnErrRequeueAheadOfNewerDeltas(t *testing.T) {
+func TestDeltaFIFO_ProcessErrorIsReturnedAndDeltasConsumed(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](nil)
-	f.Add(pod("ns", "a", "1"))
-	err := f.Pop(func(_ string, _ Deltas[*corev1.Pod], _ bool) error {
-		f.Update(pod("ns", "a", "2"))
-		return errors.Join(errors.New("store busy"), ErrRequeue)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Added:1,Updated:2"}) {
-		t.Fatalf("got %v", got)
-	}
-	// Other errors are returned and the deltas are consumed.
 	f.Add(pod("ns", "b", "3"))
 	boom := errors.New("boom")
-	if err := f.Pop(func(string, Deltas[*corev1.Pod], bool) error { return boom }); !errors.Is(err, boom) {
+	if err := f.Pop(func(Delta[*corev1.Pod], bool) error { return boom }); !errors.Is(err, boom) {
 		t.Fatalf("Pop returned %v", err)
 	}
 	if f.Len() != 0 {
-		t.Fatal("non-requeue error left the key queued")
+		t.Fatal("an error left the delta queued")
 	}
 }
 
@@ -212,7 +219,7 @@ func TestDeltaFIFO_CloseWakesBlockedPop(t *testing.T) {
 	errs := make(chan error, 2)
 	for i := 0; i < 2; i++ {
 		wg.Go(func() {
-			errs <- f.Pop(func(string, Deltas[*corev1.Pod], bool) error { return nil })
+			errs <- f.Pop(func(Delta[*corev1.Pod], bool) error { return nil })
 		})
 	}
 	f.Close()
@@ -228,24 +235,73 @@ func TestDeltaFIFO_CloseWakesBlockedPop(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_QueueHoldsAKeyOnce(t *testing.T) {
+func TestDeltaFIFO_EveryDeltaIsQueued(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](nil)
 	for i := 0; i < 5; i++ {
 		f.Update(pod("ns", "a", "1"))
 	}
-	if f.Len() != 1 || !reflect.DeepEqual(f.ListKeys(), []string{"ns/a"}) {
-		t.Fatalf("queue %v", f.ListKeys())
-	}
-	if ds, ok := f.Get("ns/a"); !ok || len(ds) != 5 {
-		t.Fatalf("Get = %v, %v", ds, ok)
+	if f.Len() != 5 || len(f.Queued()) != 5 {
+		t.Fatalf("queue %v", f.Queued())
 	}
 }
 
-func cutEq(s string) (string, string, bool) {
-	for i := 0; i < len(s); i++ {
-		if s[i] == '=' {
-			return s[:i], s[i+1:], true
+// The queue's backing array is reused once drained and compacted when its
+// head grows: a long run keeps its order and its memory bounded.
+func TestDeltaFIFO_LongRunKeepsOrderAcrossCompaction(t *testing.T) {
+	f := NewDeltaFIFO[*corev1.Pod](nil)
+	next, want := 0, 0
+	for round := 0; round < 50; round++ {
+		for i := 0; i < 100; i++ {
+			f.Add(pod("ns", "a", itoa(next)))
+			next++
+		}
+		for i := 0; i < 60; i++ {
+			f.Pop(func(d Delta[*corev1.Pod], _ bool) error {
+				if got := d.Object.ResourceVersion; got != itoa(want) {
+					t.Fatalf("popped rv %s, want %d", got, want)
+				}
+				want++
+				return nil
+			})
 		}
 	}
-	return s, "", false
+	if f.Len() != next-want {
+		t.Fatalf("Len %d, want %d", f.Len(), next-want)
+	}
+	if c := cap(f.items); c > 8*(next-want) {
+		t.Fatalf("queue array cap %d for %d queued deltas", c, next-want)
+	}
+}
+
+func itoa(i int) string {
+	const digits = "0123456789"
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{digits[i%10]}, b...)
+	}
+	return string(b)
+}
+
+// A drained queue does not keep the array of a large burst (an initial
+// list) alive.
+func TestDeltaFIFO_DrainedQueueDropsTheArraysOfABurst(t *testing.T) {
+	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
+	list := make([]*corev1.Pod, 2*shrinkAbove)
+	for i := range list {
+		list[i] = pod("ns", itoa(i), "1")
+	}
+	f.Replace(list, "1")
+	for f.Len() > 0 {
+		f.PopBatch(256, func([]Delta[*corev1.Pod], bool) error { return nil })
+	}
+	if cap(f.items) > shrinkAbove {
+		t.Fatalf("drained queue keeps an array of cap %d", cap(f.items))
+	}
+	f.Add(pod("ns", "late", "2"))
+	if got := popAll(t, f); len(got) != 1 || got[0] != "ns/late=Added:2" {
+		t.Fatalf("after shrinking: %v", got)
+	}
 }

@@ -1,9 +1,18 @@
 package cache
 
+import "errors"
+
 // ResourceEventHandler receives the changes an informer observes for objects
 // of type T. The shared processor calls each registered handler from its own
 // goroutine, one notification at a time, in the order the informer applied
-// them to its store. Handlers must not mutate the objects they receive.
+// them to its store, which is the order the server produced them across all
+// keys (see SharedInformer). The store is updated before the notification is
+// handed out. Handlers must not mutate the objects they receive.
+//
+// Each object of the informer's first list is delivered exactly once with
+// OnAdd(obj, true); so is each cached object, to a handler added later. Every
+// other call has isInInitialList=false. After RemoveEventHandler returns, a
+// handler receives at most the one call that was already under way.
 //
 //   - OnAdd: obj was added to the cache. isInInitialList is true when obj came
 //     from the informer's initial list (or is a synthetic add replayed to a
@@ -64,6 +73,18 @@ func (f ResourceEventHandlerDetailedFuncs[T]) OnDelete(obj T, finalStateUnknown 
 type FilteringResourceEventHandler[T Object] struct {
 	FilterFunc func(obj T) bool
 	Handler    ResourceEventHandler[T]
+}
+
+// validate rejects a filter without a function or a handler, which
+// AddEventHandler reports instead of panicking on every event.
+func (f FilteringResourceEventHandler[T]) validate() error {
+	switch {
+	case f.FilterFunc == nil:
+		return errors.New("FilteringResourceEventHandler with a nil FilterFunc")
+	case f.Handler == nil:
+		return errors.New("FilteringResourceEventHandler with a nil Handler")
+	}
+	return nil
 }
 
 // OnAdd forwards obj if it passes the filter.

@@ -35,19 +35,12 @@ func sortedKeys[T Object](objs []T) []string {
 	return out
 }
 
-func deltaString[T Object](ds Deltas[T]) string {
-	s := ""
-	for i, d := range ds {
-		if i > 0 {
-			s += ","
-		}
-		s += d.Type.String()
-		if d.FinalStateUnknown {
-			s += "(tombstone)"
-		}
-		s += ":" + d.Object.GetResourceVersion()
+func deltaString[T Object](d Delta[T]) string {
+	s := d.Type.String()
+	if d.FinalStateUnknown {
+		s += "(tombstone)"
 	}
-	return s
+	return s + ":" + d.Object.GetResourceVersion()
 }
 
 // fakeKnown is a KnownObjects backed by a real indexer.
@@ -62,13 +55,13 @@ func knownWith(t *testing.T, objs ...*corev1.Pod) *threadSafeIndexer[*corev1.Pod
 	return s
 }
 
-// popAll pops every queued key, returning "key=deltas" strings in order.
+// popAll pops every queued delta, returning "key=Type:rv" strings in order.
 func popAll(t *testing.T, f *DeltaFIFO[*corev1.Pod]) []string {
 	t.Helper()
 	var out []string
 	for f.Len() > 0 {
-		if err := f.Pop(func(key string, ds Deltas[*corev1.Pod], _ bool) error {
-			out = append(out, fmt.Sprintf("%s=%s", key, deltaString(ds)))
+		if err := f.Pop(func(d Delta[*corev1.Pod], _ bool) error {
+			out = append(out, fmt.Sprintf("%s=%s", d.Key(), deltaString(d)))
 			return nil
 		}); err != nil {
 			t.Fatal(err)

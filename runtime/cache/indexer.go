@@ -1,7 +1,9 @@
 package cache
 
 import (
+	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -39,6 +41,9 @@ type threadSafeIndexer[T Object] struct {
 	byNS     map[string]keySet
 	indexers Indexers[T]                  // custom index functions (never NamespaceIndex)
 	indices  map[string]map[string]keySet // index name -> value -> keys
+	// errs holds, per key, the error of the index functions that failed on
+	// its stored object (which is left out of those indexes).
+	errs map[objKey]error
 }
 
 // NewIndexer returns an empty thread-safe Indexer with the NamespaceIndex and
@@ -60,33 +65,40 @@ func newThreadSafeIndexer[T Object](indexers Indexers[T]) *threadSafeIndexer[T] 
 		byNS:     map[string]keySet{},
 		indexers: Indexers[T]{},
 		indices:  map[string]map[string]keySet{},
+		errs:     map[objKey]error{},
 	}
 	for name, fn := range indexers {
 		if name == NamespaceIndex {
 			continue
 		}
+		// A nil function is kept: every object then fails that index
+		// with an error naming it, instead of a panic.
 		s.indexers[name] = fn
 		s.indices[name] = map[string]keySet{}
 	}
 	return s
 }
 
-// indexValues computes every custom index's values for obj. It fails with an
-// error naming the index and the object.
-func (s *threadSafeIndexer[T]) indexValues(obj T) (map[string][]string, error) {
-	if len(s.indexers) == 0 {
-		return nil, nil
+// callIndex runs one index function, turning a nil function or a panic into
+// an error naming the index and the object.
+func callIndex[T Object](name string, fn IndexFunc[T], obj T) (vals []string, err error) {
+	if fn == nil {
+		return nil, fmt.Errorf("index %q on %s: %w", name, keyOf(obj), errNilIndexFunc)
 	}
-	vals := make(map[string][]string, len(s.indexers))
-	for name, fn := range s.indexers {
-		v, err := fn(obj)
-		if err != nil {
-			return nil, fmt.Errorf("index %q on %s: %w", name, keyOf(obj), err)
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("index %q on %s: index function panicked: %v", name, keyOf(obj), r)
 		}
-		vals[name] = v
+	}()
+	vals, err = fn(obj)
+	if err != nil {
+		return nil, fmt.Errorf("index %q on %s: %w", name, keyOf(obj), err)
 	}
 	return vals, nil
 }
+
+// errNilIndexFunc is wrapped by errors about nil index functions.
+var errNilIndexFunc = errors.New("nil IndexFunc")
 
 func addToIndex(idx map[string]keySet, value string, k objKey) {
 	set := idx[value]
@@ -120,39 +132,52 @@ func sameValues(a, b []string) bool {
 	return true
 }
 
-// putLocked stores obj under k, keeping the indexes in step. On an index
-// function error nothing changes. The caller holds mu for writing.
+// putLocked stores obj under k, keeping the indexes in step. An index
+// function that fails on obj leaves obj out of that index only; the error is
+// remembered for k (see objectErrors) until a later put of k indexes cleanly
+// or k is deleted, and returned. The caller holds mu for writing.
 func (s *threadSafeIndexer[T]) putLocked(k objKey, obj T) error {
 	old, existed := s.items[k]
-	if len(s.indexers) > 0 {
-		newVals, err := s.indexValues(obj)
-		if err != nil {
-			return err
-		}
-		var oldVals map[string][]string
+	return s.replaceLocked(k, obj, old, existed)
+}
+
+// replaceLocked is putLocked for a caller that already looked k up: old is
+// its stored object, if existed.
+func (s *threadSafeIndexer[T]) replaceLocked(k objKey, obj, old T, existed bool) error {
+	var errs []error
+	for name, fn := range s.indexers {
+		nv, nerr := callIndex(name, fn, obj)
+		var ov []string
 		if existed {
-			// The old object was indexed successfully before; a failure now
-			// would mean a non-deterministic index function. Treat it as
-			// "no old values" rather than leaving stale entries silently.
-			oldVals, _ = s.indexValues(old)
+			// A failure here means old was not in this index.
+			ov, _ = callIndex(name, fn, old)
 		}
-		for name, nv := range newVals {
-			ov := oldVals[name]
-			if existed && sameValues(ov, nv) {
-				continue
-			}
-			idx := s.indices[name]
-			for _, v := range ov {
-				removeFromIndex(idx, v, k)
-			}
-			for _, v := range nv {
-				addToIndex(idx, v, k)
-			}
+		if nerr == nil && existed && sameValues(ov, nv) {
+			continue
+		}
+		idx := s.indices[name]
+		for _, v := range ov {
+			removeFromIndex(idx, v, k)
+		}
+		if nerr != nil {
+			errs = append(errs, nerr)
+			continue
+		}
+		for _, v := range nv {
+			addToIndex(idx, v, k)
 		}
 	}
 	s.items[k] = obj
 	if !existed {
 		addToIndex(s.byNS, k.namespace, k)
+	}
+	if errs != nil {
+		err := errors.Join(errs...)
+		s.errs[k] = err
+		return err
+	}
+	if len(s.errs) > 0 {
+		delete(s.errs, k)
 	}
 	return nil
 }
@@ -163,33 +188,55 @@ func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
 	if !existed {
 		return
 	}
-	if len(s.indexers) > 0 {
-		if oldVals, err := s.indexValues(old); err == nil {
-			for name, ov := range oldVals {
-				idx := s.indices[name]
-				for _, v := range ov {
-					removeFromIndex(idx, v, k)
-				}
-			}
-		} else {
-			s.purgeKeyLocked(k)
+	for name, fn := range s.indexers {
+		idx := s.indices[name]
+		ov, err := callIndex(name, fn, old)
+		if err != nil {
+			// Normally old is not in this index; make sure.
+			purgeKey(idx, k)
+			continue
+		}
+		for _, v := range ov {
+			removeFromIndex(idx, v, k)
 		}
 	}
 	delete(s.items, k)
 	removeFromIndex(s.byNS, k.namespace, k)
+	if len(s.errs) > 0 {
+		delete(s.errs, k)
+	}
 }
 
-// purgeKeyLocked removes k from every custom index by scanning them; used
-// only when an index function cannot recompute an object's old values.
-func (s *threadSafeIndexer[T]) purgeKeyLocked(k objKey) {
-	for _, idx := range s.indices {
-		for v, set := range idx {
-			delete(set, k)
-			if len(set) == 0 {
-				delete(idx, v)
-			}
+// purgeKey removes k from every value of one index by scanning it; used only
+// when an index function cannot recompute an object's old values.
+func purgeKey(idx map[string]keySet, k objKey) {
+	for v, set := range idx {
+		delete(set, k)
+		if len(set) == 0 {
+			delete(idx, v)
 		}
 	}
+}
+
+// objectErrors summarises the objects some index function failed on, nil
+// when there are none. It names the first such key in key order.
+func (s *threadSafeIndexer[T]) objectErrors() error {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if len(s.errs) == 0 {
+		return nil
+	}
+	var first objKey
+	var firstErr error
+	for k, err := range s.errs {
+		if firstErr == nil || k.String() < first.String() {
+			first, firstErr = k, err
+		}
+	}
+	if len(s.errs) == 1 {
+		return firstErr
+	}
+	return fmt.Errorf("%w (and %d more objects left out of an index)", firstErr, len(s.errs)-1)
 }
 
 func (s *threadSafeIndexer[T]) Add(obj T) error {
@@ -226,6 +273,14 @@ func (s *threadSafeIndexer[T]) GetByKey(key string) (T, bool, error) {
 	return item, ok, nil
 }
 
+// hasKey reports whether k is stored (for DeltaFIFO's known objects).
+func (s *threadSafeIndexer[T]) hasKey(k objKey) bool {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	_, ok := s.items[k]
+	return ok
+}
+
 // getLocked looks k up; the caller holds mu.
 func (s *threadSafeIndexer[T]) getLocked(k objKey) (T, bool) {
 	item, ok := s.items[k]
@@ -258,20 +313,24 @@ func (s *threadSafeIndexer[T]) Len() int {
 	return len(s.items)
 }
 
-// Replace builds the new content and indexes aside and swaps them in only
-// when every index function succeeded.
+// Replace swaps the whole content for items. Objects an index function
+// fails on are stored and left out of that index; the errors are returned.
 func (s *threadSafeIndexer[T]) Replace(items []T, _ string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fresh := newThreadSafeIndexer[T](s.indexers)
 	fresh.items = make(map[objKey]T, len(items))
+	var errs []error
 	for _, obj := range items {
-		if err := fresh.putLocked(keyOfObj(obj), obj); err != nil {
-			return err
+		if err := fresh.putLocked(keyOfObj(obj), obj); err != nil && len(errs) < 10 {
+			errs = append(errs, err)
 		}
 	}
-	s.items, s.byNS, s.indices = fresh.items, fresh.byNS, fresh.indices
-	return nil
+	s.items, s.byNS, s.indices, s.errs = fresh.items, fresh.byNS, fresh.indices, fresh.errs
+	if n := len(s.errs); n > len(errs) {
+		errs = append(errs, fmt.Errorf("and %d more objects failing an index", n-len(errs)))
+	}
+	return errors.Join(errs...)
 }
 
 // lookupLocked returns the key set of one index value; the caller holds mu.
@@ -297,9 +356,9 @@ func (s *threadSafeIndexer[T]) Index(indexName string, obj T) ([]T, error) {
 		if !ok {
 			return nil, fmt.Errorf("index %q does not exist", indexName)
 		}
-		v, err := fn(obj)
+		v, err := callIndex(indexName, fn, obj)
 		if err != nil {
-			return nil, fmt.Errorf("index %q on %s: %w", indexName, keyOf(obj), err)
+			return nil, err
 		}
 		values = v
 	}
@@ -393,28 +452,41 @@ func (s *threadSafeIndexer[T]) GetIndexers() Indexers[T] {
 func (s *threadSafeIndexer[T]) AddIndexers(newIndexers Indexers[T]) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for name := range newIndexers {
-		if _, exists := s.indexers[name]; exists || name == NamespaceIndex {
-			return fmt.Errorf("index %q already exists", name)
-		}
-	}
-	built := make(map[string]map[string]keySet, len(newIndexers))
+	names := make([]string, 0, len(newIndexers))
 	for name, fn := range newIndexers {
+		switch _, exists := s.indexers[name]; {
+		case name == "":
+			return errors.New("AddIndexers: an index needs a name")
+		case fn == nil:
+			return fmt.Errorf("AddIndexers: index %q: %w", name, errNilIndexFunc)
+		case exists || name == NamespaceIndex:
+			return fmt.Errorf("AddIndexers: index %q already exists", name)
+		}
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	var errs []error
+	for _, name := range names {
+		fn := newIndexers[name]
 		idx := map[string]keySet{}
 		for k, obj := range s.items {
-			vals, err := fn(obj)
+			vals, err := callIndex(name, fn, obj)
 			if err != nil {
-				return fmt.Errorf("index %q on %s: %w", name, k, err)
+				s.errs[k] = errors.Join(s.errs[k], err)
+				if len(errs) < 10 {
+					errs = append(errs, err)
+				}
+				continue
 			}
 			for _, v := range vals {
 				addToIndex(idx, v, k)
 			}
 		}
-		built[name] = idx
-	}
-	for name, fn := range newIndexers {
 		s.indexers[name] = fn
-		s.indices[name] = built[name]
+		s.indices[name] = idx
+	}
+	if len(errs) > 0 {
+		return fmt.Errorf("AddIndexers: the indexes were added, leaving out objects their functions failed on: %w", errors.Join(errs...))
 	}
 	return nil
 }

@@ -104,7 +104,7 @@ func TestIndexer_CustomIndexFollowsUpdatesAndDeletes(t *testing.T) {
 	}
 }
 
-func TestIndexer_IndexFuncErrorIsReturnedNotPanickedAndChangesNothing(t *testing.T) {
+func TestIndexer_IndexFuncErrorKeepsTheObjectOutOfThatIndexAndIsReturned(t *testing.T) {
 	boom := errors.New("no app label")
 	strict := func(p *corev1.Pod) ([]string, error) {
 		if v, ok := p.Labels["app"]; ok {
@@ -112,22 +112,81 @@ func TestIndexer_IndexFuncErrorIsReturnedNotPanickedAndChangesNothing(t *testing
 		}
 		return nil, boom
 	}
-	s := NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"app": strict})
+	s := NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"app": strict, "node": byNodeName}).(*threadSafeIndexer[*corev1.Pod])
 	if err := s.Add(pod("ns", "a", "1", "app", "web")); err != nil {
 		t.Fatal(err)
 	}
 	err := s.Update(pod("ns", "a", "2"))
-	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "ns/a") {
-		t.Fatalf("Update error = %v; want it to wrap the index error and name the object", err)
+	if !errors.Is(err, boom) || !strings.Contains(err.Error(), "ns/a") || !strings.Contains(err.Error(), `"app"`) {
+		t.Fatalf("Update error = %v; want it to wrap the index error and name the index and the object", err)
 	}
-	if got, _, _ := s.GetByKey("ns/a"); got.ResourceVersion != "1" {
-		t.Fatal("failed update changed the stored object")
+	if got, _, _ := s.GetByKey("ns/a"); got.ResourceVersion != "2" {
+		t.Fatal("the object of a failing index function was not stored")
 	}
-	if err := s.Replace([]*corev1.Pod{pod("ns", "b", "1")}, "1"); !errors.Is(err, boom) {
+	if got, _ := s.ByIndex("app", "web"); len(got) != 0 {
+		t.Fatalf("the object stayed under its old value: %v", sortedKeys(got))
+	}
+	if got, _ := s.ByIndex("node", "node-a"); len(got) != 1 {
+		t.Fatal("the other indexes lost the object")
+	}
+	if err := s.objectErrors(); !errors.Is(err, boom) {
+		t.Fatalf("objectErrors = %v, want the index error remembered", err)
+	}
+	// Fixed by a later update: indexed again, the error forgotten.
+	if err := s.Update(pod("ns", "a", "3", "app", "db")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.ByIndex("app", "db"); len(got) != 1 || s.objectErrors() != nil {
+		t.Fatalf("after the fix: ByIndex %v, objectErrors %v", sortedKeys(got), s.objectErrors())
+	}
+	// Replace stores everything and returns the failures.
+	if err := s.Replace([]*corev1.Pod{pod("ns", "b", "1"), pod("ns", "c", "1", "app", "x")}, "1"); !errors.Is(err, boom) {
 		t.Fatalf("Replace error %v", err)
 	}
+	if s.Len() != 2 || s.objectErrors() == nil {
+		t.Fatalf("Replace stored %v, objectErrors %v", s.ListKeys(), s.objectErrors())
+	}
+	// Deleting the object forgets its error.
+	s.Delete(pod("ns", "b", "2"))
+	if err := s.objectErrors(); err != nil {
+		t.Fatalf("objectErrors after the delete = %v", err)
+	}
+}
+
+func TestIndexer_PanickingOrNilIndexFuncIsAnErrorNotAPanic(t *testing.T) {
+	s := NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{
+		"panics": func(*corev1.Pod) ([]string, error) { panic("oops") },
+		"nil":    nil,
+	})
+	err := s.Add(pod("ns", "a", "1"))
+	if err == nil || !strings.Contains(err.Error(), `"panics"`) || !strings.Contains(err.Error(), `"nil"`) {
+		t.Fatalf("Add = %v, want errors naming both indexes", err)
+	}
 	if s.Len() != 1 {
-		t.Fatal("failed Replace changed the store")
+		t.Fatal("object not stored")
+	}
+	if _, err := s.Index("panics", pod("ns", "a", "1")); err == nil {
+		t.Fatal("Index with a panicking function returned no error")
+	}
+}
+
+func TestIndexer_AddIndexersRejectsNilAndClashingFunctions(t *testing.T) {
+	s := NewIndexer[*corev1.Pod](nil)
+	s.Add(pod("ns", "a", "1"))
+	if err := s.AddIndexers(nil); err != nil {
+		t.Fatalf("AddIndexers(nil) = %v", err)
+	}
+	if err := s.AddIndexers(Indexers[*corev1.Pod]{"x": nil}); err == nil || !strings.Contains(err.Error(), `"x"`) {
+		t.Fatalf("nil function: %v, want an error naming the index", err)
+	}
+	if err := s.AddIndexers(Indexers[*corev1.Pod]{"": byNodeName}); err == nil {
+		t.Fatal("an unnamed index was accepted")
+	}
+	if err := s.AddIndexers(Indexers[*corev1.Pod]{NamespaceIndex: NamespaceIndexFunc[*corev1.Pod]}); err == nil {
+		t.Fatal("re-adding the namespace index accepted")
+	}
+	if len(s.GetIndexers()) != 1 {
+		t.Fatalf("a rejected AddIndexers added %v", s.GetIndexers())
 	}
 }
 
@@ -148,12 +207,17 @@ func TestIndexer_AddIndexersAfterStartReindexesExistingObjects(t *testing.T) {
 	if err := s.AddIndexers(Indexers[*corev1.Pod]{NamespaceIndex: NamespaceIndexFunc[*corev1.Pod]}); err == nil {
 		t.Fatal("re-adding the namespace index accepted")
 	}
-	failing := func(*corev1.Pod) ([]string, error) { return nil, errors.New("bad") }
-	if err := s.AddIndexers(Indexers[*corev1.Pod]{"bad": failing}); err == nil {
-		t.Fatal("failing index function accepted")
+	failing := func(p *corev1.Pod) ([]string, error) {
+		if p.Name == "a" {
+			return nil, errors.New("bad")
+		}
+		return []string{"ok"}, nil
 	}
-	if _, ok := s.GetIndexers()["bad"]; ok {
-		t.Fatal("failed AddIndexers left the index")
+	if err := s.AddIndexers(Indexers[*corev1.Pod]{"bad": failing}); err == nil || !strings.Contains(err.Error(), "ns/a") {
+		t.Fatalf("AddIndexers with a function failing on ns/a = %v, want an error naming it", err)
+	}
+	if got, err := s.ByIndex("bad", "ok"); err != nil || !reflect.DeepEqual(sortedKeys(got), []string{"ns/b"}) {
+		t.Fatalf("the new index holds %v, %v; want ns/b only", sortedKeys(got), err)
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/klog/v2"
@@ -43,9 +44,16 @@ type sharedIndexInformer[T Object] struct {
 	resyncChanged chan struct{}
 	// notes is processBatch's reused notification buffer (one popper).
 	notes []notification[T]
-	// applyErr is the last error applying a delta to the store.
-	applyErrMu sync.Mutex
-	applyErr   error
+	// initErr is a construction error (e.g. a nil ListerWatcher): Run then
+	// runs nothing and LastError reports it.
+	initErr error
+
+	// transformErrs holds, per key, the error of the transform on the
+	// key's latest watch event (that event was dropped), until a later
+	// event of the key transforms cleanly or a list succeeds.
+	errMu         sync.Mutex
+	transformErrs map[objKey]error
+	nTransformErr atomic.Int64
 }
 
 func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformerOptions[T]) SharedIndexInformer[T] {
@@ -63,6 +71,10 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 	}
 	s.name = informerName(opts)
 	s.fifo = NewDeltaFIFO[T](s.indexer)
+	s.transformErrs = map[objKey]error{}
+	if lw == nil {
+		s.initErr = fmt.Errorf("informer %s: nil ListerWatcher", s.name)
+	}
 	return s
 }
 
@@ -88,8 +100,17 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 		return
 	}
 	s.started = true
-	s.refl = newReflector[T](s.name, s.lw, s.fifo, s.opts.Reflector)
-	s.refl.transform = s.transform
+	if s.initErr != nil {
+		s.startMu.Unlock()
+		klog.FromContext(ctx).Error(s.initErr, "Informer cannot run; it stays unsynced", "informer", s.name)
+		<-ctx.Done()
+		s.startMu.Lock()
+		s.stopped = true
+		s.startMu.Unlock()
+		return
+	}
+	s.refl = newReflector[T](s.name, s.lw, informerSink[T]{s.fifo, s}, s.opts.Reflector)
+	s.refl.transform = s.checkedTransform()
 	if h := s.onError; h != nil {
 		s.refl.onError = func(ctx context.Context, err error) { h(ctx, err) }
 	}
@@ -128,49 +149,47 @@ func (s *sharedIndexInformer[T]) processLoop(ctx context.Context) {
 	}
 }
 
-// processBatch applies popped deltas to the store and distributes the
-// resulting notifications, holding the processor's lock throughout so that a
-// handler joining concurrently sees each change exactly once.
-func (s *sharedIndexInformer[T]) processBatch(batch []PoppedDeltas[T]) error {
+// processBatch applies popped deltas to the store in order and distributes
+// the resulting notifications in the same order, holding the processor's
+// lock throughout so that a handler joining concurrently sees each change
+// exactly once. initial marks the first list's deltas (see DeltaFIFO).
+// Objects an index function fails on are stored anyway (see putLocked); the
+// errors are returned for the log and stay reported by LastError/SyncError.
+func (s *sharedIndexInformer[T]) processBatch(batch []Delta[T], initial bool) error {
 	s.proc.mu.Lock()
 	defer s.proc.mu.Unlock()
 	notes := s.notes[:0]
-	var applyErr error
+	var indexErrs []error
 	s.indexer.mu.Lock()
 	for i := range batch {
-		k := batch[i].key
-		for _, d := range batch[i].Deltas {
-			switch d.Type {
-			case Added, Updated, Replaced, Sync:
-				old, existed := s.indexer.getLocked(k)
-				if err := s.indexer.putLocked(k, d.Object); err != nil {
-					applyErr = err
-					continue
-				}
-				if existed {
-					resync := d.Type == Sync || (d.Type != Added && old.GetResourceVersion() == d.Object.GetResourceVersion())
-					notes = append(notes, notification[T]{kind: notifyUpdate, old: old, obj: d.Object, resync: resync})
-				} else {
-					notes = append(notes, notification[T]{kind: notifyAdd, obj: d.Object, flag: batch[i].IsInInitialList})
-				}
-			case Deleted:
-				if _, existed := s.indexer.getLocked(k); !existed {
-					continue
-				}
-				s.indexer.deleteLocked(k)
-				notes = append(notes, notification[T]{kind: notifyDelete, obj: d.Object, flag: d.FinalStateUnknown})
+		d := &batch[i]
+		k := keyOfObj(d.Object)
+		switch d.Type {
+		case Added, Updated, Replaced, Sync:
+			old, existed := s.indexer.getLocked(k)
+			if err := s.indexer.replaceLocked(k, d.Object, old, existed); err != nil && len(indexErrs) < 10 {
+				indexErrs = append(indexErrs, err)
 			}
+			if existed {
+				resync := d.Type == Sync || (d.Type != Added && old.GetResourceVersion() == d.Object.GetResourceVersion())
+				notes = append(notes, notification[T]{kind: notifyUpdate, old: old, obj: d.Object, resync: resync})
+			} else {
+				notes = append(notes, notification[T]{kind: notifyAdd, obj: d.Object, flag: initial})
+			}
+		case Deleted:
+			if _, existed := s.indexer.getLocked(k); !existed {
+				continue
+			}
+			s.indexer.deleteLocked(k)
+			notes = append(notes, notification[T]{kind: notifyDelete, obj: d.Object, flag: d.FinalStateUnknown})
 		}
 	}
 	s.indexer.mu.Unlock()
 	s.proc.distributeLocked(notes)
 	clear(notes)
 	s.notes = notes[:0]
-	s.applyErrMu.Lock()
-	s.applyErr = applyErr
-	s.applyErrMu.Unlock()
-	if applyErr != nil {
-		return fmt.Errorf("informer %s: %w", s.name, applyErr)
+	if indexErrs != nil {
+		return fmt.Errorf("informer %s: objects stored but left out of an index: %w", s.name, errors.Join(indexErrs...))
 	}
 	return nil
 }
@@ -236,6 +255,9 @@ func (s *sharedIndexInformer[T]) LastSyncResourceVersion() string {
 }
 
 func (s *sharedIndexInformer[T]) LastError() error {
+	if s.initErr != nil {
+		return s.initErr
+	}
 	s.startMu.Lock()
 	r := s.refl
 	s.startMu.Unlock()
@@ -244,9 +266,24 @@ func (s *sharedIndexInformer[T]) LastError() error {
 			return err
 		}
 	}
-	s.applyErrMu.Lock()
-	defer s.applyErrMu.Unlock()
-	return s.applyErr
+	return s.SyncError()
+}
+
+func (s *sharedIndexInformer[T]) SyncError() error {
+	if s.initErr != nil {
+		return s.initErr
+	}
+	var errs []error
+	if err := s.indexer.objectErrors(); err != nil {
+		errs = append(errs, err)
+	}
+	if err := s.transformErrors(); err != nil {
+		errs = append(errs, err)
+	}
+	if errs == nil {
+		return nil
+	}
+	return fmt.Errorf("informer %s: %w", s.name, errors.Join(errs...))
 }
 
 func (s *sharedIndexInformer[T]) AddEventHandler(handler ResourceEventHandler[T]) (ResourceEventHandlerRegistration, error) {
@@ -256,6 +293,11 @@ func (s *sharedIndexInformer[T]) AddEventHandler(handler ResourceEventHandler[T]
 func (s *sharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(handler ResourceEventHandler[T], resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error) {
 	if handler == nil {
 		return nil, fmt.Errorf("informer %s: nil event handler", s.name)
+	}
+	if v, ok := handler.(interface{ validate() error }); ok {
+		if err := v.validate(); err != nil {
+			return nil, fmt.Errorf("informer %s: %w", s.name, err)
+		}
 	}
 	s.startMu.Lock()
 	defer s.startMu.Unlock()
@@ -302,6 +344,7 @@ func (s *sharedIndexInformer[T]) RemoveEventHandler(reg ResourceEventHandlerRegi
 func (s *sharedIndexInformer[T]) GetStore() Store[T]     { return s.indexer }
 func (s *sharedIndexInformer[T]) GetIndexer() Indexer[T] { return s.indexer }
 
+// AddIndexers adds index functions to the store; see Indexer.AddIndexers.
 func (s *sharedIndexInformer[T]) AddIndexers(indexers Indexers[T]) error {
 	if err := s.indexer.AddIndexers(indexers); err != nil {
 		return fmt.Errorf("informer %s: %w", s.name, err)

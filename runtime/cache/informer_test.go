@@ -687,7 +687,7 @@ func TestInformer_AddIndexersAfterStartReindexes(t *testing.T) {
 	}
 }
 
-func TestInformer_IndexFuncErrorIsReturnedNotPanicked(t *testing.T) {
+func TestInformer_AddIndexersReportsObjectsItsFunctionFailsOn(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	run(t, inf)
@@ -699,34 +699,18 @@ func TestInformer_IndexFuncErrorIsReturnedNotPanicked(t *testing.T) {
 		}
 		return []string{"x"}, nil
 	}})
-	if !errors.Is(err, errBad) || !strings.Contains(err.Error(), "owner") {
-		t.Fatalf("AddIndexers = %v, want the index function's error naming the index", err)
+	if !errors.Is(err, errBad) || !strings.Contains(err.Error(), "owner") || !strings.Contains(err.Error(), "a/p2") {
+		t.Fatalf("AddIndexers = %v, want the index function's error naming the index and the object", err)
 	}
-	if _, err := inf.GetIndexer().ByIndex("owner", "x"); err == nil {
-		t.Fatal("a failed AddIndexers left the index behind")
+	if got, err := inf.GetIndexer().ByIndex("owner", "x"); err != nil || storeString(got) != "a/p1@2 a/p3@4" {
+		t.Fatalf("owner index = %s, %v", storeString(got), err)
+	}
+	if err := inf.SyncError(); !errors.Is(err, errBad) {
+		t.Fatalf("SyncError = %v, want the index error", err)
 	}
 	// The informer goes on.
 	create(t, srv, newPod("a", "p4"))
 	waitStore(t, inf, "a/p1@2 a/p2@3 a/p3@4 a/p4@5")
-}
-
-func TestInformer_FailingIndexFuncSkipsTheObjectAndTheInformerGoesOn(t *testing.T) {
-	srv := seedServer(t)
-	errBad := errors.New("cannot index")
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{
-		Reflector: fastReflector(),
-		Indexers: cache.Indexers[*corev1.Pod]{"picky": func(p *corev1.Pod) ([]string, error) {
-			if p.Name == "bad" {
-				return nil, errBad
-			}
-			return []string{p.Name}, nil
-		}},
-	})
-	run(t, inf)
-	waitSynced(t, inf)
-	create(t, srv, newPod("a", "bad"))
-	create(t, srv, newPod("a", "good"))
-	waitStore(t, inf, "a/good@6 a/p1@2 a/p2@3 a/p3@4")
 }
 
 func TestInformer_RemoveEventHandlerStopsDelivery(t *testing.T) {

@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	goruntime "runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -25,7 +27,7 @@ import (
 
 var (
 	modelSeed      = flag.Uint64("modelcheck.seed", 0, "base seed of TestModelCheck_InformerConvergesToServerState (0 = random)")
-	modelSequences = flag.Int("modelcheck.sequences", 0, "number of sequences TestModelCheck_InformerConvergesToServerState runs (0 = 2000, 200 with -short)")
+	modelSequences = flag.Int("modelcheck.sequences", 0, "number of sequences TestModelCheck_InformerConvergesToServerState runs (0 = $MODELCHECK_SEQUENCES, else 2000, 200 with -short)")
 )
 
 // modelOps is how many random operations one sequence applies.
@@ -42,17 +44,28 @@ const (
 // TestModelCheck_InformerConvergesToServerState drives thousands of random
 // operation sequences (creates, updates, deletes, dropped and expired
 // watches, compactions forcing 410 relists, failing lists and watches,
-// bookmarks, wrong-typed events, resyncs, handlers joining late) through a
-// fake API server and a real informer with handlers. After each sequence,
-// once the informer has caught up with the server, its store must equal the
-// server's objects exactly (keys and resourceVersions), and every handler's
-// calls, replayed onto an empty map, must give the same state without
-// contradicting themselves on the way.
+// bookmarks, wrong-typed events, resyncs, handlers joining late, slow
+// handlers, and slow lists during which objects are deleted, re-created and
+// changed) through a fake API server and a real informer with handlers.
+// After each sequence, once the informer has caught up with the server:
+//
+//   - its store must equal the server's objects exactly (keys and
+//     resourceVersions), and every handler's calls, replayed onto an empty
+//     map, must give the same state without contradicting themselves;
+//   - every handler's calls must follow the server's order (checkOrder):
+//     explained, one after the other, by the lists and watch events the
+//     reflector consumed, read forwards, so resourceVersions never go back
+//     (a list's items count at the list's resourceVersion); and no call
+//     carries isInInitialList=true after the handler's first live one.
 //
 // Every sequence is derived from one seed; a failure prints it. Re-run one
-// with -run TestModelCheck -modelcheck.seed=N -modelcheck.sequences=1.
+// with -run TestModelCheck -modelcheck.seed=N -modelcheck.sequences=1. A
+// long run: MODELCHECK_SEQUENCES=100000 (or -modelcheck.sequences).
 func TestModelCheck_InformerConvergesToServerState(t *testing.T) {
 	n := *modelSequences
+	if n <= 0 {
+		n, _ = strconv.Atoi(os.Getenv("MODELCHECK_SEQUENCES"))
+	}
 	if n <= 0 {
 		n = 2000
 		if testing.Short() {
@@ -137,6 +150,9 @@ type modelRun struct {
 	inf       cache.SharedIndexInformer[*corev1.Pod]
 	namespace string // the informer's scope; "" = all
 	handlers  []*replayHandler
+	late      []bool // handler i was added after Run started
+	started   bool
+	rec       *recordingLW
 	regs      []cache.ResourceEventHandlerRegistration
 	log       []string
 	markers   int
@@ -182,7 +198,8 @@ func runModelSequence(seed uint64, st *modelStats) (err error) {
 	for i := rng.IntN(6); i > 0; i-- {
 		m.write()
 	}
-	m.inf = cache.NewSharedIndexInformerWithOptions[*corev1.Pod](m.srv.ListerWatcher(m.namespace), cache.SharedIndexInformerOptions[*corev1.Pod]{
+	m.rec = newRecordingLW(m.srv.ListerWatcher(m.namespace))
+	m.inf = cache.NewSharedIndexInformerWithOptions[*corev1.Pod](m.rec, cache.SharedIndexInformerOptions[*corev1.Pod]{
 		Name:      "modelcheck",
 		Reflector: ropts,
 	})
@@ -195,8 +212,18 @@ func runModelSequence(seed uint64, st *modelStats) (err error) {
 		}
 	}
 
+	// A slow first list: the server serves it, then objects are deleted,
+	// re-created and changed before the informer gets it, so the watch
+	// starts with a backlog while the list is being delivered.
+	var listed <-chan struct{}
+	var release func()
+	if ropts.DisableWatchList && rng.IntN(2) == 0 {
+		listed, release = m.rec.gateNextList()
+		defer release()
+	}
 	ctx, stop := context.WithCancel(context.Background())
 	done := make(chan struct{})
+	m.started = true
 	go func() {
 		defer close(done)
 		m.inf.Run(ctx)
@@ -213,6 +240,11 @@ func runModelSequence(seed uint64, st *modelStats) (err error) {
 	}()
 
 	defer st.add(m)
+	if listed != nil {
+		if err := m.slowList(listed, release); err != nil {
+			return err
+		}
+	}
 	lateHandlers := 0
 	for op := 0; op < modelOps; op++ {
 		switch k := rng.IntN(100); {
@@ -254,6 +286,17 @@ func runModelSequence(seed uint64, st *modelStats) (err error) {
 					return err
 				}
 			}
+		case k < 94 && ropts.DisableWatchList:
+			m.logf("slow-relist")
+			// Force a relist: expire the open watch, if any, and fail
+			// the next one with 410.
+			listed, release := m.rec.gateNextList()
+			m.srv.Compact()
+			m.srv.FailNextWatch(apierrors.NewResourceExpired("too old resource version"))
+			m.srv.ExpireWatches()
+			if err := m.slowList(listed, release); err != nil {
+				return err
+			}
 		default:
 			m.logf("settle")
 			m.settle(200 * time.Millisecond)
@@ -290,6 +333,7 @@ func runModelSequence(seed uint64, st *modelStats) (err error) {
 	if got := m.inf.LastSyncResourceVersion(); got != m.srv.ResourceVersion() {
 		return fmt.Errorf("LastSyncResourceVersion %s, server %s", got, m.srv.ResourceVersion())
 	}
+	segs := m.rec.segments()
 	for i, h := range m.handlers {
 		if v := h.Violations(); len(v) > 0 {
 			return fmt.Errorf("handler %d got contradictory calls: %q", i, v)
@@ -297,8 +341,70 @@ func runModelSequence(seed uint64, st *modelStats) (err error) {
 		if got := h.String(); got != want {
 			return fmt.Errorf("handler %d replays to a different state\n  replay: %s\n  server: %s", i, got, want)
 		}
+		if err := checkOrder(segs, h.Seq(), m.late[i]); err != nil {
+			return fmt.Errorf("handler %d (late=%t): %w\n  calls: %v\n  server changes: %v", i, m.late[i], err, h.Seq(), segs)
+		}
 	}
 	return nil
+}
+
+// slowList waits until the gated list was served (stepping the fake clock
+// so that backoffs elapse), writes while the informer waits for it, then
+// releases it.
+func (m *modelRun) slowList(listed <-chan struct{}, release func()) error {
+	defer release()
+	deadline := time.Now().Add(waitLimit)
+	for {
+		select {
+		case <-listed:
+			for i := 1 + m.rng.IntN(4); i > 0; i-- {
+				m.writeDuringList()
+			}
+			return nil
+		default:
+		}
+		if time.Now().After(deadline) {
+			return errors.New("the gated list was never served")
+		}
+		m.clk.Step(backoffStep)
+		goruntime.Gosched()
+		time.Sleep(50 * time.Microsecond)
+	}
+}
+
+// writeDuringList deletes, re-creates (delete then create under the same
+// name) or changes an object in the informer's scope, or creates one.
+func (m *modelRun) writeDuringList() {
+	var in []*corev1.Pod
+	for _, p := range m.srv.Objects() {
+		if m.namespace == "" || p.Namespace == m.namespace {
+			in = append(in, p)
+		}
+	}
+	if len(in) == 0 {
+		m.write()
+		return
+	}
+	p := in[m.rng.IntN(len(in))]
+	switch m.rng.IntN(4) {
+	case 0:
+		if m.srv.Delete(p.Namespace, p.Name) == nil {
+			m.logf("list-delete %s", key(p))
+		}
+	case 1:
+		if m.srv.Delete(p.Namespace, p.Name) == nil {
+			if _, err := m.srv.Create(newPod(p.Namespace, p.Name, "gen", "re")); err == nil {
+				m.logf("list-recreate %s", key(p))
+			}
+		}
+	case 2:
+		p.Labels = map[string]string{"gen": fmt.Sprint(m.rng.IntN(3))}
+		if _, err := m.srv.Update(p); err == nil {
+			m.logf("list-update %s", key(p))
+		}
+	default:
+		m.write()
+	}
 }
 
 func (m *modelRun) logf(format string, args ...any) {
@@ -308,6 +414,9 @@ func (m *modelRun) logf(format string, args ...any) {
 // addHandler registers a replaying handler, with a resync period or not.
 func (m *modelRun) addHandler(resync bool) error {
 	h := newReplayHandler()
+	if m.rng.IntN(3) == 0 {
+		h.slow = 1 + m.rng.IntN(20)
+	}
 	var period time.Duration
 	if resync {
 		period = resyncPeriod
@@ -317,6 +426,7 @@ func (m *modelRun) addHandler(resync bool) error {
 		return err
 	}
 	m.handlers = append(m.handlers, h)
+	m.late = append(m.late, m.started)
 	m.regs = append(m.regs, reg)
 	return nil
 }

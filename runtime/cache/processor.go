@@ -44,8 +44,12 @@ type listener[T Object] struct {
 	mu      sync.Mutex
 	pending []notification[T]
 	spare   []notification[T]
-	removed bool
 	wake    chan struct{}
+	// removed is set by remove; run checks it before every handler call,
+	// so that at most the call already under way runs after remove.
+	removed atomic.Bool
+	// syncedAtRemoval freezes HasSynced when the listener is removed.
+	syncedAtRemoval atomic.Bool
 
 	// initialPending counts initial-list adds handed to this listener and
 	// not yet returned from the handler.
@@ -74,6 +78,13 @@ func newListener[T Object](h ResourceEventHandler[T], resync time.Duration, now 
 // HasSynced is the registration's sync state: the informer has synced and
 // this handler has returned from every initial add.
 func (l *listener[T]) HasSynced() bool {
+	if l.removed.Load() {
+		return l.syncedAtRemoval.Load()
+	}
+	return l.synced()
+}
+
+func (l *listener[T]) synced() bool {
 	return l.informerSynced() && l.initialPending.Load() == 0
 }
 
@@ -85,7 +96,7 @@ func (l *listener[T]) enqueue(ns []notification[T], withResync bool) {
 	}
 	var initial int64
 	l.mu.Lock()
-	if l.removed {
+	if l.removed.Load() {
 		l.mu.Unlock()
 		return
 	}
@@ -118,7 +129,7 @@ func (l *listener[T]) run(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	for {
 		l.mu.Lock()
-		if l.removed {
+		if l.removed.Load() {
 			l.mu.Unlock()
 			return
 		}
@@ -139,7 +150,7 @@ func (l *listener[T]) run(ctx context.Context) {
 			continue
 		}
 		for i := range batch {
-			if ctx.Err() != nil {
+			if l.removed.Load() || ctx.Err() != nil {
 				return
 			}
 			l.deliver(logger, &batch[i])
@@ -175,19 +186,15 @@ func (l *listener[T]) deliver(logger klog.Logger, n *notification[T]) {
 	}
 }
 
-// remove stops delivery; pending notifications are dropped.
+// remove stops delivery: pending notifications are dropped, and the
+// listener's goroutine makes no further handler call after the one it may be
+// running. HasSynced keeps the value it had.
 func (l *listener[T]) remove() {
 	l.mu.Lock()
-	l.removed = true
-	dropped := int64(0)
-	for i := range l.pending {
-		if l.pending[i].kind == notifyAdd && l.pending[i].flag {
-			dropped++
-		}
-	}
+	l.syncedAtRemoval.Store(l.synced())
+	l.removed.Store(true)
 	l.pending = nil
 	l.mu.Unlock()
-	l.initialPending.Add(-dropped)
 	select {
 	case l.wake <- struct{}{}:
 	default:

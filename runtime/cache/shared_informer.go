@@ -22,9 +22,18 @@ type AnyInformer interface {
 	// LastSyncResourceVersion is the resourceVersion last observed from the
 	// server (list, watch event or bookmark).
 	LastSyncResourceVersion() string
-	// LastError is the most recent list or watch error, or nil once a list
-	// or watch succeeded after it. WaitForSync reports it.
+	// LastError is the most recent list or watch error (nil once a list or
+	// watch succeeded after it), else SyncError. WaitForSync reports
+	// it for an informer that has not synced.
 	LastError() error
+	// SyncError reports what makes the cache differ from the server while
+	// the informer runs: objects an index function failed on (stored, but
+	// left out of that index) and objects whose latest watch event the
+	// transform rejected (returned an error or nil, changed the key or
+	// panicked; the event was dropped). It stays non-nil, naming the first
+	// such object, until every one of them is fixed by a later event or
+	// deleted. WaitForSync fails with it once the informer synced.
+	SyncError() error
 	// Name identifies the informer in logs and errors, e.g. "foos.example.com"
 	// or "pods" (set with SharedIndexInformerOptions.Name or .Resource).
 	Name() string
@@ -32,6 +41,29 @@ type AnyInformer interface {
 
 // SharedInformer keeps a cache of objects of type T up to date from a
 // ListerWatcher and notifies any number of handlers of changes.
+//
+// Delivery contract (client-go v0.37's, with InOrderInformers):
+//   - The store is updated before handlers are notified: when a handler gets
+//     a notification, GetStore already reflects that change (and possibly
+//     later ones).
+//   - Every handler receives notifications in the order the informer
+//     received the changes from the server, across keys: the first list's
+//     objects in list order, then the deletions that list implied, then
+//     watch events in stream order; a relist's changes likewise. A later
+//     event of one key never overtakes an earlier event of another.
+//   - Each object of the first list reaches each handler exactly once as
+//     OnAdd(obj, true); a handler added after Run started first receives
+//     OnAdd(obj, true) once for every cached object. No other notification
+//     carries isInInitialList=true, not even a watch event that arrives
+//     while the first list is still being delivered.
+//   - Resyncs (OnUpdate with equal resourceVersions) reach only handlers
+//     with a resync period that is due; a relist that finds an object
+//     unchanged notifies no handler without a resync period.
+//   - After RemoveEventHandler returns, the removed handler receives at most
+//     one more call: the one already under way when it was removed.
+//   - Handlers run one call at a time each, on their own goroutine; a slow
+//     handler delays only itself, and a panicking one is recovered and
+//     logged.
 type SharedInformer[T Object] interface {
 	AnyInformer
 	// AddEventHandler registers handler with the informer's default resync
@@ -44,20 +76,30 @@ type SharedInformer[T Object] interface {
 	// period of its own (0 = never; values below the informer's minimum are
 	// raised to it).
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler[T], resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
-	// RemoveEventHandler stops delivering to a registration. Removing an
-	// unknown or already-removed registration is not an error.
+	// RemoveEventHandler stops delivering to a registration: once it
+	// returns, at most one further call reaches the handler (the one
+	// already under way), and the registration's HasSynced keeps the value
+	// it had. Removing an unknown or already-removed registration is not an
+	// error.
 	RemoveEventHandler(reg ResourceEventHandlerRegistration) error
 	// GetStore returns the informer's cache. It must be treated as read-only.
 	GetStore() Store[T]
 	// SetTransform sets a function applied to every object before it is
-	// stored (e.g. to drop managedFields). It must be set before Run.
+	// stored (e.g. to drop managedFields). It must be set before Run; nil
+	// means none. A transform that fails (error, nil result, changed key or
+	// panic) fails the list it is part of, or drops the watch event; the
+	// error is reported through LastError, SyncError and the watch error
+	// handler (or the log).
 	SetTransform(f TransformFunc[T]) error
 	// SetWatchErrorHandler sets a function called with every list or watch
 	// error. It must be set before Run.
 	SetWatchErrorHandler(handler WatchErrorHandler) error
 }
 
-// SharedIndexInformer is a SharedInformer whose cache is an Indexer.
+// SharedIndexInformer is a SharedInformer whose cache is an Indexer. See
+// SharedInformer for the delivery contract: store updated before handlers,
+// per-handler order equal to the server's order, initial adds exactly once,
+// at most the in-flight call after a handler's removal.
 type SharedIndexInformer[T Object] interface {
 	SharedInformer[T]
 	// AddIndexers adds index functions to the cache, also after Run.

@@ -31,8 +31,12 @@ type Store[T Object] interface {
 }
 
 // IndexFunc computes the index values of obj for one named index. An object
-// may have zero, one or several values. An error is returned to the caller of
-// the store operation that triggered it and the operation is not applied.
+// may have zero, one or several values. When it fails (or panics, or is nil)
+// the store operation is still applied: the object is stored and left out of
+// that index only, and the error, naming the index and the object, is
+// returned to the caller of the operation. Inside an informer the error is
+// also reported (LastError, SyncError, a log line) until the object is fixed
+// or deleted.
 type IndexFunc[T Object] func(obj T) ([]string, error)
 
 // Indexers maps index names to index functions.
@@ -65,7 +69,9 @@ type Indexer[T Object] interface {
 	// GetIndexers returns a copy of the index functions.
 	GetIndexers() Indexers[T]
 	// AddIndexers adds index functions and indexes the stored objects with
-	// them. Adding a name that exists is an error naming it; an index
-	// function's error leaves the indexer unchanged.
+	// them. A nil function, an empty name or a name that exists is an error
+	// naming it, and nothing is added; AddIndexers(nil) does nothing. Objects
+	// a new function fails on are left out of its index and named in the
+	// returned error (the index is added regardless).
 	AddIndexers(newIndexers Indexers[T]) error
 }

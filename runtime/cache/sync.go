@@ -22,6 +22,45 @@ type Syncer interface {
 // say which syncer did not sync and why.
 type namedSyncer interface{ Name() string }
 type erroringSyncer interface{ LastError() error }
+type syncErrorer interface{ SyncError() error }
+
+// SyncedWithErrorsError is returned by WaitForSync when every syncer
+// has synced but some report a SyncError: their caches hold objects an index
+// function failed on, or miss events a transform rejected.
+type SyncedWithErrorsError struct {
+	// Failed holds one entry per syncer with a SyncError (in LastError).
+	Failed []PendingSync
+}
+
+// Error names every syncer and its error.
+func (e *SyncedWithErrorsError) Error() string {
+	var b strings.Builder
+	b.WriteString("caches synced with errors: ")
+	for i, p := range e.Failed {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		fmt.Fprintf(&b, "%s (%v)", p.Name, p.LastError)
+	}
+	return b.String()
+}
+
+// Unwrap returns every syncer's error.
+func (e *SyncedWithErrorsError) Unwrap() []error {
+	errs := make([]error, 0, len(e.Failed))
+	for _, p := range e.Failed {
+		errs = append(errs, p.LastError)
+	}
+	return errs
+}
+
+// syncerName names syncers[i] in errors.
+func syncerName(s Syncer, i int) string {
+	if n, ok := s.(namedSyncer); ok && n.Name() != "" {
+		return n.Name()
+	}
+	return fmt.Sprintf("syncer #%d", i)
+}
 
 // SyncerFunc adapts a plain function to a Syncer, with a name for errors.
 type SyncerFunc struct {
@@ -101,10 +140,13 @@ func (e *NotSyncedError) Unwrap() []error {
 // syncPollInterval is how often WaitForSync polls HasSynced.
 const syncPollInterval = 50 * time.Millisecond
 
-// WaitForSync blocks until every syncer has synced (nil) or ctx ends
-// (a *NotSyncedError naming each syncer that had not, with its last list or
+// WaitForSync blocks until every syncer has synced or ctx ends (a
+// *NotSyncedError naming each syncer that had not, with its last list or
 // watch error). It never returns a bare false: a timeout against a missing
-// CRD or a Forbidden list says so.
+// CRD or a Forbidden list says so. Once all have synced it returns nil,
+// unless some syncer reports a SyncError (an informer whose cache holds
+// objects an index function failed on, or lacks events its transform
+// rejected): then a *SyncedWithErrorsError naming them.
 func WaitForSync(ctx context.Context, syncers ...Syncer) error {
 	pending := func() []int {
 		var idx []int
@@ -120,20 +162,17 @@ func WaitForSync(ctx context.Context, syncers ...Syncer) error {
 	for {
 		left := pending()
 		if len(left) == 0 {
-			return nil
+			return syncErrors(syncers)
 		}
 		select {
 		case <-ctx.Done():
 			left = pending()
 			if len(left) == 0 {
-				return nil
+				return syncErrors(syncers)
 			}
 			err := &NotSyncedError{Cause: context.Cause(ctx)}
 			for _, i := range left {
-				p := PendingSync{Name: fmt.Sprintf("syncer #%d", i)}
-				if n, ok := syncers[i].(namedSyncer); ok && n.Name() != "" {
-					p.Name = n.Name()
-				}
+				p := PendingSync{Name: syncerName(syncers[i], i)}
 				if e, ok := syncers[i].(erroringSyncer); ok {
 					p.LastError = e.LastError()
 				}
@@ -143,6 +182,28 @@ func WaitForSync(ctx context.Context, syncers ...Syncer) error {
 		case <-t.C:
 		}
 	}
+}
+
+// syncErrors returns a *SyncedWithErrorsError for the syncers reporting a
+// SyncError, or nil.
+func syncErrors(syncers []Syncer) error {
+	var out *SyncedWithErrorsError
+	for i, s := range syncers {
+		e, ok := s.(syncErrorer)
+		if !ok {
+			continue
+		}
+		if err := e.SyncError(); err != nil {
+			if out == nil {
+				out = &SyncedWithErrorsError{}
+			}
+			out.Failed = append(out.Failed, PendingSync{Name: syncerName(s, i), LastError: err})
+		}
+	}
+	if out == nil {
+		return nil
+	}
+	return out
 }
 
 // errAlreadyStarted is returned by setters that must be called before Run.

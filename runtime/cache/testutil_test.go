@@ -255,6 +255,11 @@ type replayHandler struct {
 	// lastRV is the highest resourceVersion delivered per key (also after
 	// deletes), to check RVs never go backwards.
 	lastRV map[string]uint64
+	// seq is every call in order, for the order check.
+	seq []hcall
+	// slow makes every call yield this many times first, so that the
+	// handler falls behind the informer.
+	slow int
 }
 
 func newReplayHandler() *replayHandler {
@@ -292,11 +297,19 @@ func (h *replayHandler) maxRV() uint64 {
 	return m
 }
 
-func (h *replayHandler) OnAdd(p *corev1.Pod, _ bool) {
+func (h *replayHandler) yield() {
+	for i := 0; i < h.slow; i++ {
+		goruntime.Gosched()
+	}
+}
+
+func (h *replayHandler) OnAdd(p *corev1.Pod, initial bool) {
+	h.yield()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.calls++
 	k := key(p)
+	h.seq = append(h.seq, hcall{kind: "add", key: k, rv: rvOf(p), flag: initial})
 	if old, ok := h.state[k]; ok {
 		h.violate("add %s@%s while %s is present", k, p.ResourceVersion, old.ResourceVersion)
 	}
@@ -305,10 +318,12 @@ func (h *replayHandler) OnAdd(p *corev1.Pod, _ bool) {
 }
 
 func (h *replayHandler) OnUpdate(old, p *corev1.Pod) {
+	h.yield()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.calls++
 	k := key(p)
+	h.seq = append(h.seq, hcall{kind: "update", key: k, rv: rvOf(p), old: rvOf(old)})
 	cur, ok := h.state[k]
 	switch {
 	case !ok:
@@ -321,10 +336,12 @@ func (h *replayHandler) OnUpdate(old, p *corev1.Pod) {
 }
 
 func (h *replayHandler) OnDelete(p *corev1.Pod, unknown bool) {
+	h.yield()
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	h.calls++
 	k := key(p)
+	h.seq = append(h.seq, hcall{kind: "delete", key: k, rv: rvOf(p), flag: unknown})
 	cur, ok := h.state[k]
 	switch {
 	case !ok:
@@ -356,6 +373,13 @@ func (h *replayHandler) Violations() []string {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return append([]string(nil), h.violations...)
+}
+
+// Seq returns a copy of the calls in order.
+func (h *replayHandler) Seq() []hcall {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return append([]hcall(nil), h.seq...)
 }
 
 // Calls returns how many calls the handler received.

@@ -2,6 +2,7 @@ package informers
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"reflect"
 	"slices"
@@ -10,6 +11,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/klog/v2"
 
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
@@ -26,11 +28,21 @@ type Factory struct {
 	transform     func(runtime.Object) (runtime.Object, error)
 	lean          func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
 
+	// configErr reports options NewFactory had to ignore (nil ones).
+	configErr error
+
 	mu           sync.Mutex
 	informers    map[reflect.Type]*entry
 	shuttingDown bool
-	wg           sync.WaitGroup
+	// shutdown is closed by Shutdown; it ends pending WaitForCacheSyncs.
+	shutdown chan struct{}
+	wg       sync.WaitGroup
 }
+
+// ErrShutdown is wrapped by the errors of a Factory used after Shutdown:
+// WaitForCacheSync, RemoveInformer, the informers InformerFor returns then,
+// and Start's log line.
+var ErrShutdown = errors.New("informers: the factory has been shut down")
 
 // entry is one informer of the factory and, once started, how to stop it.
 type entry struct {
@@ -42,17 +54,25 @@ type entry struct {
 
 // NewFactory returns a factory whose informers resync handlers every
 // defaultResync (0 disables resync) unless WithCustomResyncConfig says
-// otherwise.
+// otherwise. A nil option is ignored and reported: Start logs it and
+// WaitForCacheSync returns it.
 func NewFactory(defaultResync time.Duration, options ...Option) *Factory {
 	f := &Factory{
 		defaultResync: defaultResync,
 		namespaces:    []string{metav1.NamespaceAll},
 		customResync:  map[reflect.Type]time.Duration{},
 		informers:     map[reflect.Type]*entry{},
+		shutdown:      make(chan struct{}),
 	}
-	for _, o := range options {
+	var errs []error
+	for i, o := range options {
+		if o == nil {
+			errs = append(errs, fmt.Errorf("informers: NewFactory: option %d is nil", i))
+			continue
+		}
 		o(f)
 	}
+	f.configErr = errors.Join(errs...)
 	return f
 }
 
@@ -75,13 +95,18 @@ func (f *Factory) ResyncPeriodFor(typ reflect.Type) time.Duration {
 
 // Start runs every informer that is not running yet, each until ctx is
 // cancelled, Shutdown is called or the informer is removed. It does not
-// block and may be called again after more informers were requested; after
-// Shutdown it does nothing.
+// block and may be called again after more informers were requested. After
+// Shutdown it starts nothing and logs an error wrapping ErrShutdown (and
+// WaitForCacheSync returns one).
 func (f *Factory) Start(ctx context.Context) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.shuttingDown {
+		klog.FromContext(ctx).Error(ErrShutdown, "Factory.Start called after Shutdown; no informer started")
 		return
+	}
+	if f.configErr != nil {
+		klog.FromContext(ctx).Error(f.configErr, "Factory misconfigured")
 	}
 	for _, typ := range f.sortedTypesLocked() {
 		e := f.informers[typ]
@@ -104,7 +129,10 @@ func (f *Factory) Start(ctx context.Context) {
 // already handed out keep their caches but no longer update them.
 func (f *Factory) Shutdown() {
 	f.mu.Lock()
-	f.shuttingDown = true
+	if !f.shuttingDown {
+		f.shuttingDown = true
+		close(f.shutdown)
+	}
 	for _, e := range f.informers {
 		if e.cancel != nil {
 			e.cancel()
@@ -117,36 +145,73 @@ func (f *Factory) Shutdown() {
 // WaitForCacheSync blocks until every started informer has synced or ctx
 // ends. It reports per Go type whether the informer synced, and, if any did
 // not, a *cache.NotSyncedError naming each of them with its last list/watch
-// error (e.g. Forbidden, or NotFound for a CRD that is not installed).
-// Informers requested but not yet started are not waited for.
+// error (e.g. Forbidden, or NotFound for a CRD that is not installed); if
+// all synced but some report a SyncError, a *cache.SyncedWithErrorsError.
+// Informers requested but not yet started are not waited for. It fails at
+// once, with an error wrapping ErrShutdown, when the factory is or gets shut
+// down, and with the reason when an informer cannot run at all (see
+// InformerFor) or NewFactory was given a nil option.
 func (f *Factory) WaitForCacheSync(ctx context.Context) (map[reflect.Type]bool, error) {
 	f.mu.Lock()
+	shutDown := f.shuttingDown
 	types := f.sortedTypesLocked()
 	started := make([]reflect.Type, 0, len(types))
 	syncers := make([]cache.Syncer, 0, len(types))
+	var broken []error
 	for _, typ := range types {
-		if e := f.informers[typ]; e.started {
-			started = append(started, typ)
-			syncers = append(syncers, e.informer)
+		e := f.informers[typ]
+		if !e.started {
+			continue
+		}
+		started = append(started, typ)
+		syncers = append(syncers, e.informer)
+		if p, ok := e.informer.(interface{ permanentErr() error }); ok {
+			broken = append(broken, p.permanentErr())
 		}
 	}
 	f.mu.Unlock()
-
-	err := cache.WaitForSync(ctx, syncers...)
-	res := make(map[reflect.Type]bool, len(started))
-	for i, typ := range started {
-		res[typ] = syncers[i].HasSynced()
+	result := func() map[reflect.Type]bool {
+		res := make(map[reflect.Type]bool, len(started))
+		for i, typ := range started {
+			res[typ] = syncers[i].HasSynced()
+		}
+		return res
 	}
-	return res, err
+	switch {
+	case shutDown:
+		return result(), fmt.Errorf("informers: WaitForCacheSync: %w", ErrShutdown)
+	case f.configErr != nil:
+		return result(), f.configErr
+	case broken != nil:
+		return result(), errors.Join(broken...)
+	}
+
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	go func() {
+		select {
+		case <-f.shutdown:
+			cancel(ErrShutdown)
+		case <-ctx.Done():
+		}
+	}()
+	err := cache.WaitForSync(ctx, syncers...)
+	return result(), err
 }
 
 // RemoveInformer stops the informer for obj's Go type, waits until its
 // goroutines have returned and forgets it, so that a later InformerFor
 // creates a fresh one. Handlers registered on the old informer receive no
 // further events. It returns an error if the factory has no such informer.
+//
+// After Shutdown it returns an error wrapping ErrShutdown.
 func (f *Factory) RemoveInformer(obj runtime.Object) error {
 	typ := reflect.TypeOf(obj)
 	f.mu.Lock()
+	if f.shuttingDown {
+		f.mu.Unlock()
+		return fmt.Errorf("informers: RemoveInformer(%v): %w", typ, ErrShutdown)
+	}
 	e, ok := f.informers[typ]
 	if ok {
 		delete(f.informers, typ)

@@ -143,7 +143,7 @@ func TestFactory_WaitForCacheSyncNamesTypeAndForbiddenError(t *testing.T) {
 	}
 }
 
-func TestFactory_ShutdownWaitsAndStartAfterShutdownIsNoop(t *testing.T) {
+func TestFactory_AfterShutdownStartInformerForRemoveInformerAndWaitSaySo(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"))
 	f := informers.NewFactory(0)
 	inf := informers.InformerFor(f, true, pods.newInformer)
@@ -158,10 +158,78 @@ func TestFactory_ShutdownWaitsAndStartAfterShutdownIsNoop(t *testing.T) {
 	later := informers.InformerFor(f, false, func(string, time.Duration) cache.SharedIndexInformer[*corev1.Node] {
 		return cache.NewSharedIndexInformer[*corev1.Node](staticNodes(), 0, nil)
 	})
-	f.Start(context.Background())
+	if err := later.LastError(); !errors.Is(err, informers.ErrShutdown) || later.HasSynced() {
+		t.Fatalf("InformerFor after Shutdown: LastError %v, synced %v; want ErrShutdown, unsynced", err, later.HasSynced())
+	}
+	if _, err := later.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Node]{}); !errors.Is(err, informers.ErrShutdown) {
+		t.Fatalf("AddEventHandler on it = %v, want ErrShutdown", err)
+	}
+	// The informer handed out before keeps its cache and says it is shut down.
+	again := informers.InformerFor(f, true, pods.newInformer)
+	if !errors.Is(again.LastError(), informers.ErrShutdown) || again.GetStore().Len() != 1 {
+		t.Fatalf("InformerFor of a known type after Shutdown: LastError %v, %d cached", again.LastError(), again.GetStore().Len())
+	}
+	f.Start(context.Background()) // logs ErrShutdown, runs nothing
 	synced, err := f.WaitForCacheSync(syncCtx(t))
-	if err != nil || len(synced) != 1 || later.HasSynced() {
-		t.Fatalf("Start after Shutdown ran an informer: synced=%v err=%v", synced, err)
+	if !errors.Is(err, informers.ErrShutdown) || !synced[podType] || len(synced) != 1 {
+		t.Fatalf("WaitForCacheSync after Shutdown = %v, %v; want ErrShutdown and only the pods informer (synced)", synced, err)
+	}
+	if err := f.RemoveInformer(&corev1.Pod{}); !errors.Is(err, informers.ErrShutdown) {
+		t.Fatalf("RemoveInformer after Shutdown = %v, want ErrShutdown", err)
+	}
+}
+
+func TestFactory_ShutdownEndsAPendingWaitForCacheSync(t *testing.T) {
+	pods := newPodSource()
+	pods.setListErr(apierrors.NewServiceUnavailable("down"))
+	f := informers.NewFactory(0)
+	informers.InformerFor(f, true, pods.newInformer)
+	f.Start(context.Background())
+	errc := make(chan error, 1)
+	go func() {
+		_, err := f.WaitForCacheSync(syncCtx(t))
+		errc <- err
+	}()
+	eventually(t, "a failed list", func() bool { return pods.listCalls("") > 0 })
+	f.Shutdown()
+	if err := <-errc; !errors.Is(err, informers.ErrShutdown) {
+		t.Fatalf("WaitForCacheSync pending at Shutdown = %v, want ErrShutdown", err)
+	}
+}
+
+func TestFactory_NilFunctionsAreReportedNotPanics(t *testing.T) {
+	f := informers.NewFactory(0, nil)
+	nilResult := informers.InformerFor(f, true, func(string, time.Duration) cache.SharedIndexInformer[*corev1.Pod] { return nil })
+	if err := nilResult.LastError(); err == nil || !strings.Contains(err.Error(), "returned nil") {
+		t.Fatalf("InformerFor with a NewInformerFunc returning nil: LastError %v", err)
+	}
+	nilFunc := informers.InformerFor[*corev1.Node](f, false, nil)
+	if err := nilFunc.LastError(); err == nil || !strings.Contains(err.Error(), "nil NewInformerFunc") {
+		t.Fatalf("InformerFor with a nil NewInformerFunc: LastError %v", err)
+	}
+	if err := informers.InformerFor[*corev1.Pod](nil, true, newPodSource().newInformer).LastError(); err == nil || !strings.Contains(err.Error(), "nil Factory") {
+		t.Fatalf("InformerFor on a nil factory: LastError %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer f.Shutdown()
+	defer cancel()
+	f.Start(ctx)
+	if _, err := f.WaitForCacheSync(syncCtx(t)); err == nil || !strings.Contains(err.Error(), "option 0 is nil") {
+		t.Fatalf("WaitForCacheSync with a nil option = %v", err)
+	}
+	g := informers.NewFactory(0)
+	informers.InformerFor[*corev1.Node](g, false, nil)
+	g.Start(ctx)
+	defer g.Shutdown()
+	if _, err := g.WaitForCacheSync(syncCtx(t)); err == nil || !strings.Contains(err.Error(), "nil NewInformerFunc") {
+		t.Fatalf("WaitForCacheSync with a broken informer = %v", err)
+	}
+	gi := informers.NewGenericInformer[*corev1.Pod](nil, schema.GroupResource{Resource: "pods"})
+	if _, err := gi.Lister().Get("x"); !apierrors.IsNotFound(err) {
+		t.Fatalf("lister of a generic informer over nil = %v, want NotFound", err)
+	}
+	if gi.Informer().LastError() == nil {
+		t.Fatal("generic informer over nil reports no error")
 	}
 }
 
@@ -370,5 +438,26 @@ func staticNodes() cache.ListerWatcher {
 			return &corev1.NodeList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: []corev1.Node{{ObjectMeta: metav1.ObjectMeta{Name: "n1", ResourceVersion: "1"}}}}, nil
 		},
 		WatchFunc: src.lw("").Watch,
+	}
+}
+
+func TestMultiNamespace_AddIndexersRefusesNilAndClashesBeforeChangingAnyNamespace(t *testing.T) {
+	f := informers.NewFactory(0, informers.WithNamespaces("a", "b"))
+	inf := informers.InformerFor(f, true, newPodSource().newInformer)
+	byName := func(p *corev1.Pod) ([]string, error) { return []string{p.Name}, nil }
+	if err := inf.AddIndexers(nil); err != nil {
+		t.Fatalf("AddIndexers(nil) = %v", err)
+	}
+	if err := inf.AddIndexers(cache.Indexers[*corev1.Pod]{"x": nil, "y": byName}); err == nil || !strings.Contains(err.Error(), `"x"`) {
+		t.Fatalf("AddIndexers with a nil function = %v, want an error naming it", err)
+	}
+	if got := inf.GetIndexer().GetIndexers(); len(got) != 1 {
+		t.Fatalf("a refused AddIndexers changed a namespace: %v", got)
+	}
+	if err := inf.AddIndexers(cache.Indexers[*corev1.Pod]{"y": byName}); err != nil {
+		t.Fatal(err)
+	}
+	if err := inf.AddIndexers(cache.Indexers[*corev1.Pod]{"y": byName}); err == nil || !strings.Contains(err.Error(), "already exists") {
+		t.Fatalf("AddIndexers with a clashing name = %v", err)
 	}
 }

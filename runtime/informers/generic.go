@@ -1,6 +1,8 @@
 package informers
 
 import (
+	"fmt"
+
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/typedinformer/typedinformer/runtime/cache"
@@ -17,8 +19,12 @@ type GenericInformer interface {
 }
 
 // NewGenericInformer wraps a typed informer; resource names the objects in
-// the lister's NotFound errors.
+// the lister's NotFound errors. A nil informer is replaced by one that never
+// syncs and reports the mistake, instead of a panic on first use.
 func NewGenericInformer[T cache.Object](informer cache.SharedIndexInformer[T], resource schema.GroupResource) GenericInformer {
+	if informer == nil {
+		informer = newFailedInformer[T](nil, fmt.Errorf("informers: NewGenericInformer(%s): nil informer", resource))
+	}
 	return genericInformer[T]{informer: informer, resource: resource}
 }
 

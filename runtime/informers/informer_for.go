@@ -6,6 +6,7 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
 
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
@@ -23,34 +24,83 @@ type NewInformerFunc[T cache.Object] func(namespace string, resync time.Duration
 // (WithTransform, then WithLean) is installed on the new informer. newFunc is called with
 // f's lock held and must not call back into InformerFor. The informer runs
 // once Start is called (again, if the factory is already running).
+//
+// Misuse is reported, never a panic: a nil factory or newFunc, a newFunc
+// that returns nil or an informer that already runs, or a call after
+// Shutdown return an informer that never syncs and whose LastError,
+// SyncError and AddEventHandler name the problem (errors.Is ErrShutdown
+// after Shutdown); the factory's WaitForCacheSync fails with it at once.
 func InformerFor[T cache.Object](f *Factory, namespaced bool, newFunc NewInformerFunc[T]) cache.SharedIndexInformer[T] {
 	typ := reflect.TypeFor[T]()
+	if f == nil {
+		return newFailedInformer[T](nil, fmt.Errorf("informers: InformerFor[%v] on a nil Factory", typ))
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if e, ok := f.informers[typ]; ok {
+	e, ok := f.informers[typ]
+	if f.shuttingDown {
+		var inner cache.SharedIndexInformer[T]
+		if ok {
+			inner, _ = e.informer.(cache.SharedIndexInformer[T])
+		}
+		return newFailedInformer(inner, fmt.Errorf("informers: InformerFor[%v]: %w", typ, ErrShutdown))
+	}
+	if ok {
 		return e.informer.(cache.SharedIndexInformer[T])
 	}
+	inf, err := newInformer(f, typ, namespaced, newFunc)
+	if err != nil {
+		klog.Background().Error(err, "InformerFor failed; the informer returned reports it")
+		inf = newFailedInformer[T](nil, err)
+	}
+	f.informers[typ] = &entry{informer: inf}
+	return inf
+}
+
+// newInformer builds and configures f's informer of type typ. The caller
+// holds f.mu.
+func newInformer[T cache.Object](f *Factory, typ reflect.Type, namespaced bool, newFunc NewInformerFunc[T]) (cache.SharedIndexInformer[T], error) {
+	if newFunc == nil {
+		return nil, fmt.Errorf("informers: InformerFor[%v]: nil NewInformerFunc", typ)
+	}
 	resync := f.ResyncPeriodFor(typ)
+	call := func(ns string) (cache.SharedIndexInformer[T], error) {
+		inf := newFunc(ns, resync)
+		if inf == nil {
+			return nil, fmt.Errorf("informers: InformerFor[%v]: the NewInformerFunc returned nil for namespace %q", typ, ns)
+		}
+		return inf, nil
+	}
 	var inf cache.SharedIndexInformer[T]
 	switch {
 	case !namespaced:
-		inf = newFunc(metav1.NamespaceAll, resync)
+		i, err := call(metav1.NamespaceAll)
+		if err != nil {
+			return nil, err
+		}
+		inf = i
 	case len(f.namespaces) == 1:
-		inf = newFunc(f.namespaces[0], resync)
+		i, err := call(f.namespaces[0])
+		if err != nil {
+			return nil, err
+		}
+		inf = i
 	default:
 		children := make([]cache.SharedIndexInformer[T], len(f.namespaces))
 		for i, ns := range f.namespaces {
-			children[i] = newFunc(ns, resync)
+			c, err := call(ns)
+			if err != nil {
+				return nil, err
+			}
+			children[i] = c
 		}
 		inf = newMultiNamespaceInformer(f.namespaces, children)
 	}
 	if t := f.factoryTransform(); t != nil {
-		// SetTransform fails only on an informer that already runs: newFunc
-		// must return a fresh one, so this is a programming error.
+		// SetTransform fails only on an informer that already runs.
 		if err := inf.SetTransform(typedTransform[T](t)); err != nil {
-			panic(fmt.Sprintf("informers: installing the factory transform on %v: %v", typ, err))
+			return nil, fmt.Errorf("informers: installing the factory transform on %v (the NewInformerFunc must return a fresh informer): %w", typ, err)
 		}
 	}
-	f.informers[typ] = &entry{informer: inf}
-	return inf
+	return inf, nil
 }

@@ -179,13 +179,27 @@ func (m *multiNamespaceIndexer[T]) GetIndexers() cache.Indexers[T] {
 	return m.all[0].GetIndexers()
 }
 
-// AddIndexers adds indexers to every namespace; it stops at the first
-// namespace that refuses them (e.g. a name already in use), naming it.
+// AddIndexers adds indexers to every namespace. Indexers every namespace
+// would refuse (a nil function, an empty or clashing name) are refused
+// before any namespace changes; objects an index function fails on are
+// reported per namespace after the indexes were added everywhere.
 func (m *multiNamespaceIndexer[T]) AddIndexers(indexers cache.Indexers[T]) error {
-	for i, idx := range m.all {
-		if err := idx.AddIndexers(indexers); err != nil {
-			return fmt.Errorf("namespace %q: %w", m.namespaces[i], err)
+	existing := m.all[0].GetIndexers()
+	for name, fn := range indexers {
+		switch _, clash := existing[name]; {
+		case name == "":
+			return errors.New("AddIndexers: an index needs a name")
+		case fn == nil:
+			return fmt.Errorf("AddIndexers: index %q: nil IndexFunc", name)
+		case clash:
+			return fmt.Errorf("AddIndexers: index %q already exists", name)
 		}
 	}
-	return nil
+	var errs []error
+	for i, idx := range m.all {
+		if err := idx.AddIndexers(indexers); err != nil {
+			errs = append(errs, fmt.Errorf("namespace %q: %w", m.namespaces[i], err))
+		}
+	}
+	return errors.Join(errs...)
 }

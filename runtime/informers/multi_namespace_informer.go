@@ -101,6 +101,17 @@ func (m *multiNamespaceInformer[T]) LastError() error {
 	return errors.Join(errs...)
 }
 
+// SyncError joins the namespaces' sync errors, each naming its namespace.
+func (m *multiNamespaceInformer[T]) SyncError() error {
+	var errs []error
+	for i, c := range m.children {
+		if err := c.SyncError(); err != nil {
+			errs = append(errs, fmt.Errorf("namespace %q: %w", m.namespaces[i], err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
 func (m *multiNamespaceInformer[T]) Name() string {
 	return fmt.Sprintf("%s in namespaces %s", m.children[0].Name(), strings.Join(m.namespaces, ","))
 }

@@ -1,6 +1,9 @@
 package listers
 
 import (
+	"errors"
+	"fmt"
+
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
@@ -16,7 +19,8 @@ type Lister[T cache.Object] interface {
 	// particular order. A nil selector matches everything.
 	List(selector labels.Selector) ([]T, error)
 	// Get returns the cluster-scoped object with the given name, or an
-	// apimachinery NotFound error naming the resource.
+	// apimachinery NotFound error naming the resource for any name not in
+	// the cache (including "" and names with a "/").
 	Get(name string) (T, error)
 	// Namespace returns a lister restricted to one namespace;
 	// metav1.NamespaceAll ("") means every namespace.
@@ -30,7 +34,8 @@ type NamespaceLister[T cache.Object] interface {
 	// A nil selector matches everything.
 	List(selector labels.Selector) ([]T, error)
 	// Get returns the object with the given name in the namespace, or an
-	// apimachinery NotFound error naming the resource.
+	// apimachinery NotFound error naming the resource for any name not in
+	// the cache (including "" and names with a "/").
 	Get(name string) (T, error)
 }
 
@@ -45,13 +50,24 @@ type ResourceLister[T cache.Object] struct {
 var _ Lister[*metav1.PartialObjectMetadata] = (*ResourceLister[*metav1.PartialObjectMetadata])(nil)
 
 // New returns a lister over indexer. resource names the objects in NotFound
-// errors, e.g. {Group: "example.com", Resource: "foos"}.
+// errors, e.g. {Group: "example.com", Resource: "foos"}. A nil indexer is
+// not a panic: every call of the lister returns an error saying so.
 func New[T cache.Object](indexer cache.Indexer[T], resource schema.GroupResource) *ResourceLister[T] {
 	return &ResourceLister[T]{indexer: indexer, resource: resource}
 }
 
+// errNoIndexer is returned by listers built over a nil indexer.
+var errNoIndexer = errors.New("listers: lister built over a nil indexer")
+
+func noIndexer(resource schema.GroupResource) error {
+	return fmt.Errorf("%s: %w", resource, errNoIndexer)
+}
+
 // List returns every cached object whose labels match selector.
 func (l *ResourceLister[T]) List(selector labels.Selector) ([]T, error) {
+	if l.indexer == nil {
+		return nil, noIndexer(l.resource)
+	}
 	return filter(l.indexer.List(), selector), nil
 }
 
@@ -75,6 +91,9 @@ type namespaceLister[T cache.Object] struct {
 }
 
 func (l namespaceLister[T]) List(selector labels.Selector) ([]T, error) {
+	if l.indexer == nil {
+		return nil, noIndexer(l.resource)
+	}
 	if l.namespace == metav1.NamespaceAll {
 		return filter(l.indexer.List(), selector), nil
 	}
@@ -89,14 +108,17 @@ func (l namespaceLister[T]) Get(name string) (T, error) {
 	return get(l.indexer, l.resource, cache.KeyFor(l.namespace, name), name)
 }
 
+// get looks name up under key. Any name the cache does not hold is
+// NotFound, also one that makes no valid key ("" in a namespace, or a name
+// with a "/"), as with client-go's listers; only a nil indexer is another
+// error.
 func get[T cache.Object](indexer cache.Indexer[T], resource schema.GroupResource, key, name string) (T, error) {
-	obj, ok, err := indexer.GetByKey(key)
-	if err != nil {
-		var zero T
-		return zero, err
+	var zero T
+	if indexer == nil {
+		return zero, noIndexer(resource)
 	}
-	if !ok {
-		var zero T
+	obj, ok, err := indexer.GetByKey(key)
+	if err != nil || !ok {
 		return zero, apierrors.NewNotFound(resource, name)
 	}
 	return obj, nil

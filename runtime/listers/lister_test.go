@@ -160,3 +160,47 @@ func TestGenericLister_MatchesTypedLister(t *testing.T) {
 		t.Fatalf("Get(nope) = %#v, %v; want untyped nil and NotFound", obj, err)
 	}
 }
+
+// Any name the cache does not hold is NotFound with the lister's
+// GroupResource, also names that make no valid store key.
+func TestLister_GetReturnsNotFoundForAnyNameNotInTheCache(t *testing.T) {
+	gr := schema.GroupResource{Group: "example.com", Resource: "foos"}
+	l := listers.New(podIndexer(t), gr)
+	g := listers.NewGeneric(podIndexer(t), gr)
+	check := func(what, name string, err error) {
+		t.Helper()
+		if !apierrors.IsNotFound(err) {
+			t.Fatalf("%s Get(%q) = %v, want NotFound", what, name, err)
+		}
+		status := err.(apierrors.APIStatus).Status()
+		if d := status.Details; d == nil || d.Group != gr.Group || d.Kind != gr.Resource || d.Name != name {
+			t.Fatalf("%s Get(%q): details %+v, want %v named %q", what, name, status.Details, gr, name)
+		}
+	}
+	for _, name := range []string{"", "a/b", "x/y/z", "/", "a/", "missing"} {
+		_, err := l.Get(name)
+		check("Lister", name, err)
+		_, err = l.Namespace("a").Get(name)
+		check("NamespaceLister", name, err)
+		_, err = g.Get(name)
+		check("GenericLister", name, err)
+		_, err = g.ByNamespace("a").Get(name)
+		check("GenericNamespaceLister", name, err)
+	}
+}
+
+func TestLister_NilIndexerIsAnErrorNotAPanic(t *testing.T) {
+	l := listers.New[*corev1.Pod](nil, podsGR)
+	if _, err := l.Get("x"); err == nil || apierrors.IsNotFound(err) {
+		t.Fatalf("Get = %v, want an error about the nil indexer", err)
+	}
+	if _, err := l.List(nil); err == nil {
+		t.Fatal("List over a nil indexer returned no error")
+	}
+	if _, err := l.Namespace("a").List(nil); err == nil {
+		t.Fatal("namespaced List over a nil indexer returned no error")
+	}
+	if _, err := listers.NewGeneric[*corev1.Pod](nil, podsGR).ByNamespace("a").Get("x"); err == nil {
+		t.Fatal("generic Get over a nil indexer returned no error")
+	}
+}
