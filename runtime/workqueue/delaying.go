@@ -157,7 +157,7 @@ func (q *Queue[T]) delayLoop() {
 			for i := range batch {
 				batch[i].hash = q.hash(batch[i].item)
 			}
-			q.lock()
+			q.mu.Lock()
 			for _, r := range batch {
 				q.addLocked(r.item, r.hash, r.prio)
 			}
