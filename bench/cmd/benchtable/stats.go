@@ -55,3 +55,4 @@ func fmtRate(v float64) string {
 	}
 	return fmt.Sprintf("%.0f/s", v)
 }
+func fmtItems(v float64) string { return fmt.Sprintf("%.0fk", v/1e3) }

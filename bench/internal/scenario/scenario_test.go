@@ -76,11 +76,11 @@ func TestQueue(t *testing.T) {
 		}
 		for _, workers := range []int{1, 4, 16} {
 			t.Run(fmt.Sprintf("%s/workers=%d", side, workers), func(t *testing.T) {
-				r, err := Queue(side, workers, 1_000)
+				r, err := Queue(side, workers, 4_000, 500, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if r.Items != 1_000 || r.Seconds <= 0 {
+				if r.Processed < 500 || r.Processed > 4_000 || r.Seconds <= 0 {
 					t.Fatalf("incomplete result %+v", r)
 				}
 			})
@@ -165,22 +165,25 @@ func BenchmarkIndex(b *testing.B) {
 }
 
 func BenchmarkQueue(b *testing.B) {
-	items := size(500_000, 5_000)
-	for _, workers := range []int{1, 4, 16} {
-		for _, side := range bothSides {
-			b.Run(fmt.Sprintf("workers=%d/%s", workers, side), func(b *testing.B) {
-				if side == Ours && !OursQueueAvailable() {
-					b.Skip("runtime/workqueue not in this build")
-				}
-				var r QueueResult
-				for b.Loop() {
-					var err error
-					if r, err = Queue(side, workers, items); err != nil {
-						b.Fatal(err)
+	adds, keys := size(1_000_000, 20_000), size(10_000, 1_000)
+	for _, work := range []int{0, 200} {
+		for _, workers := range []int{1, 4, 16} {
+			for _, side := range bothSides {
+				b.Run(fmt.Sprintf("work=%d/workers=%d/%s", work, workers, side), func(b *testing.B) {
+					if side == Ours && !OursQueueAvailable() {
+						b.Skip("runtime/workqueue not in this build")
 					}
-				}
-				b.ReportMetric(r.ItemsPerSecond(), "items/s")
-			})
+					var r QueueResult
+					for b.Loop() {
+						var err error
+						if r, err = Queue(side, workers, adds, keys, work); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(r.DrainRate(), "adds/s")
+					b.ReportMetric(float64(r.Processed), "processed")
+				})
+			}
 		}
 	}
 }
