@@ -161,6 +161,7 @@ func (q *Queue[T]) delayLoop() {
 			for _, r := range batch {
 				q.addLocked(r.item, r.hash, r.prio)
 			}
+			q.delayedQueued += uint64(len(batch))
 			q.mu.Unlock()
 			clear(batch)
 			batch = batch[:0]

@@ -120,6 +120,9 @@ type Queue[T comparable] struct {
 	processing  int
 	waiting     int // goroutines blocked in Get
 	wakePending int // Signals sent to waiters that have not run yet
+	// delayedQueued counts the items the delay goroutine has handed to
+	// addLocked, so that tests can wait for a due item to arrive.
+	delayedQueued uint64
 
 	shuttingDown bool
 	draining     bool
