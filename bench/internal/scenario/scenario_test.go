@@ -24,8 +24,14 @@ func TestSync(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.N != 300 || r.Seconds <= 0 || r.BaseHeap == 0 || r.PeakHeap == 0 || r.LiveHeap == 0 {
+			if r.N != 300 || r.Seconds <= 0 || r.BaseHeap == 0 || r.PeakHeap == 0 || r.LiveHeap == 0 ||
+				r.EmptyHeap == 0 || r.ListHeap == 0 || r.DroppedHeap == 0 {
 				t.Fatalf("incomplete result %+v", r)
+			}
+			// The objects stay live (the informer holds them) once the list
+			// is dropped, so the heap cannot fall below them.
+			if r.DroppedHeap < r.EmptyHeap+r.ListHeap/2 {
+				t.Fatalf("heap after dropping the list (%d) is below the objects (%d + %d): the store lost them?", r.DroppedHeap, r.EmptyHeap, r.ListHeap)
 			}
 		})
 	}
@@ -56,11 +62,12 @@ func TestIndex(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := map[string]int{"namespace": n / fixture.Namespaces, NodeIndex: n / fixture.Nodes}
+			values := map[string]int{"namespace": fixture.Namespaces, NodeIndex: fixture.Nodes}
 			if len(rs) != len(want) {
 				t.Fatalf("got %d results, want %d", len(rs), len(want))
 			}
 			for _, r := range rs {
-				if r.Hits != want[r.Index] || r.NsPerOp <= 0 {
+				if r.Hits != want[r.Index] || r.Values != values[r.Index] || r.NsPerOp <= 0 {
 					t.Errorf("%s: %+v, want %d hits", r.Index, r, want[r.Index])
 				}
 			}
