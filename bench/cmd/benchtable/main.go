@@ -75,7 +75,15 @@ func runSuite(args []string) error {
 
 	m := thisMachine(start)
 	m.Commit = *commit
-	report := renderReport(m, cfg, s.rows, s.notes, s.errs)
+	var charts []chart
+	if *out != "" {
+		// The charts go beside the report, which links them by file name.
+		var err error
+		if charts, err = writeCharts(filepath.Dir(*out), s.chart); err != nil {
+			s.fail(err)
+		}
+	}
+	report := renderReport(m, cfg, s, charts)
 	fmt.Print(report)
 	if *out != "" {
 		if err := writeFileAtomic(*out, []byte(report)); err != nil {

@@ -327,6 +327,7 @@ func (s *suite) runQueue(ctx context.Context) {
 	iters := scenario.CalibrateSpin(s.cfg.QueueWork)
 	s.logf("queue: %s of work per item is %d iterations of scenario.Spin", s.cfg.QueueWork, iters)
 	s.queueWorkIters = iters
+	s.chart.queueWorkLabel = s.cfg.QueueWork.String()
 	for _, variant := range []struct {
 		iters int
 		label string
