@@ -28,6 +28,7 @@ func runChild(args []string) error {
 	adds := fs.Int("adds", 1_000_000, "adds (queue)")
 	queueKeys := fs.Int("queue-keys", 10_000, "distinct keys the adds cycle over (queue)")
 	workIters := fs.Int("work-iters", 0, "iterations of busy work per item, see scenario.Spin (queue)")
+	reps := fs.Int("reps", 1, "runs in this process; the one with the median time is reported (queue)")
 	minDur := fs.Duration("mindur", 200*time.Millisecond, "minimum measured time per lookup kind (index)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -47,7 +48,7 @@ func runChild(args []string) error {
 	case "index":
 		res, err = scenario.Index(side, *n, *minDur)
 	case "queue":
-		res, err = scenario.Queue(side, *workers, *adds, *queueKeys, *workIters)
+		res, err = scenario.QueueMedian(side, *workers, *adds, *queueKeys, *workIters, *reps)
 	default:
 		return fmt.Errorf("child: unknown scenario %q", name)
 	}

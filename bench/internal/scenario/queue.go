@@ -1,7 +1,9 @@
 package scenario
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -133,6 +135,23 @@ func Queue(side Side, workers, adds, keys, workIters int) (QueueResult, error) {
 		return res, fmt.Errorf("%s: processed %d items for %d adds over %d keys", side, res.Processed, adds, keys)
 	}
 	return res, nil
+}
+
+// QueueMedian runs Queue reps times, each on a fresh queue, and returns the
+// run with the median time (the lower middle one for an even count). A run
+// of the no-work variant lasts tens of milliseconds, so one scheduling
+// hiccup on a busy machine would otherwise decide it.
+func QueueMedian(side Side, workers, adds, keys, workIters, reps int) (QueueResult, error) {
+	runs := make([]QueueResult, 0, max(reps, 1))
+	for range max(reps, 1) {
+		r, err := Queue(side, workers, adds, keys, workIters)
+		if err != nil {
+			return r, err
+		}
+		runs = append(runs, r)
+	}
+	slices.SortFunc(runs, func(a, b QueueResult) int { return cmp.Compare(a.Seconds, b.Seconds) })
+	return runs[(len(runs)-1)/2], nil
 }
 
 // Spin does iters rounds of integer mixing and returns the result, which the
