@@ -69,12 +69,14 @@ func runSuite(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
+	loadStart := loadAverage()
 	s := &suite{cfg: cfg, tools: tools, log: os.Stderr}
 	s.run(ctx)
 	s.logf("suite %q done in %s", cfg.Name, time.Since(start).Round(time.Second))
 
 	m := thisMachine(start)
 	m.Commit = *commit
+	m.LoadStart, m.LoadEnd = loadStart, loadAverage()
 	var charts []chart
 	if *out != "" {
 		// The charts go beside the report, which links them by file name.

@@ -14,6 +14,23 @@ type machine struct {
 	Date, GoVersion, CPU string
 	Commit               string
 	CPUs, MaxProcs       int
+	// LoadStart and LoadEnd are /proc/loadavg's first three fields when
+	// the suite started and ended: how busy the machine was.
+	LoadStart, LoadEnd string
+}
+
+// loadAverage returns the 1, 5 and 15 minute load averages of /proc/loadavg,
+// or "unknown".
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 func thisMachine(now time.Time) machine {
@@ -60,6 +77,9 @@ func renderReport(m machine, cfg config, s *suite, charts []chart) string {
 	}
 	fmt.Fprintf(&b, "- Go: %s\n", m.GoVersion)
 	fmt.Fprintf(&b, "- CPU: %s (%d logical CPUs, GOMAXPROCS %d)\n", m.CPU, m.CPUs, m.MaxProcs)
+	if m.LoadStart != "" {
+		fmt.Fprintf(&b, "- load average (1, 5, 15 min) at the start: %s; at the end: %s. Above the CPU count, other work shared the machine and single runs of one cell can differ by 2x or more; the medians and the ratios between them are what to read.\n", m.LoadStart, m.LoadEnd)
+	}
 	fmt.Fprintf(&b, "- runs per side and cell: sync %d (%d at the largest size), events %d, indexer %d, workqueue %d (each the median of %d), generator %d (suite %q)\n\n",
 		cfg.SyncRunsMin, cfg.SyncRuns, cfg.EventRuns, cfg.IndexRuns, cfg.QueueRuns, cfg.QueueReps, cfg.GenRuns, cfg.Name)
 	b.WriteString(renderTable(rows))
