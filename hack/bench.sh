@@ -3,7 +3,8 @@
 # k8s.io/code-generator v0.37.2 (see bench/ and docs/benchmarks.md).
 #
 #   hack/bench.sh          full suite (about 10-15 minutes on 2 cores); writes
-#                          docs/benchmarks.md and prints the same report
+#                          docs/benchmarks.md and its SVG charts
+#                          (docs/bench-*.svg) and prints the same report
 #   hack/bench.sh -smoke   for CI: vets and tests the bench module, runs every
 #                          go benchmark once (-benchtime=1x -short) and every
 #                          suite row once on tiny inputs; asserts no timing
@@ -23,7 +24,7 @@ case "${1:-}" in
   "") ;;
   -smoke | --smoke) mode=smoke ;;
   -h | --help)
-    sed -n '2,17p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
@@ -75,7 +76,7 @@ if [ "$mode" = smoke ]; then
   exit 0
 fi
 
-say "full suite; writing docs/benchmarks.md"
+say "full suite; writing docs/benchmarks.md and docs/bench-*.svg"
 mkdir -p "$root/docs"
 (cd "$root/bench" && "$bin/benchtable" run -gen-dir . "${run_args[@]}" -out "$root/docs/benchmarks.md")
-say "wrote docs/benchmarks.md"
+say "wrote docs/benchmarks.md and its charts"

@@ -67,7 +67,7 @@ func BenchmarkQueueLoop(b *testing.B) {
 // BenchmarkQueueBacklog measures one item's Add, Get and Done on one
 // goroutine when the queue holds a backlog of the given size: the producer
 // adds that many items, then they are taken and marked done, over and over.
-// It shows what a larger backlog costs each item (see Queue.add).
+// It shows what a larger backlog costs each item.
 func BenchmarkQueueBacklog(b *testing.B) {
 	for _, backlog := range []int{256, 4096, 65536} {
 		b.Run(fmt.Sprintf("backlog=%d", backlog), func(b *testing.B) {

@@ -157,10 +157,11 @@ func (q *Queue[T]) delayLoop() {
 			for i := range batch {
 				batch[i].hash = q.hash(batch[i].item)
 			}
-			q.lock()
+			q.mu.Lock()
 			for _, r := range batch {
 				q.addLocked(r.item, r.hash, r.prio)
 			}
+			q.delayedQueued += uint64(len(batch))
 			q.mu.Unlock()
 			clear(batch)
 			batch = batch[:0]

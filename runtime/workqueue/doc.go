@@ -20,11 +20,9 @@
 // Metrics are reported through an optional [MetricsProvider]; without one
 // the queue takes no timestamps at all.
 //
-// Add never blocks, but it paces a producer that runs far ahead: while more
-// than 256 items are queued and workers are taking items, an Add that moves
-// its batch of pending items into the queue (every 64 Adds) yields its
-// processor (runtime.Gosched), so that the workers catch up and the backlog
-// stays small enough to be cheap. It does not do so before the first Get,
-// so filling a queue during an informer's initial sync is not slowed, nor
-// with a MetricsProvider, where every Add takes the queue mutex.
+// Add never blocks beyond one short critical section and never paces the
+// producer: a producer that runs ahead of the workers builds a backlog, and
+// the backlog is where repeated Adds of the same key collapse into one
+// reconcile. The locking protocol and invariants are written at the top of
+// queue.go.
 package workqueue

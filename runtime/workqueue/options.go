@@ -16,12 +16,9 @@ type Options[T comparable] struct {
 	// RateLimiter serves AddRateLimited, Forget and NumRequeues. Default:
 	// DefaultControllerRateLimiter (built on Clock).
 	RateLimiter RateLimiter[T]
-	// MetricsProvider receives the queue's metrics. Default nil: no metrics,
-	// and the queue reads no clock on Add/Get/Done. With a provider, Add
-	// takes the queue mutex itself so that the adds and depth metrics count
-	// the item before Add returns; without one, Add usually leaves the item
-	// for the next Get or Done to move in, which is faster when workers are
-	// busy.
+	// MetricsProvider receives the queue's metrics, updated under the queue
+	// mutex, so an Add is counted before it returns. Default nil: no
+	// metrics, and the queue reads no clock on Add/Get/Done.
 	MetricsProvider MetricsProvider
 	// UnfinishedWorkUpdatePeriod is how often the unfinished-work and
 	// longest-running-processor gauges are updated when MetricsProvider is

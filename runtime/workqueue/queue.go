@@ -1,8 +1,55 @@
 package workqueue
 
+// Locking protocol and invariants of Queue. Read this before changing any
+// method; checkInvariants (invariants.go) tests the invariants, and the
+// tests call it after every step of random operation sequences
+// (model_test.go).
+//
+// Locks. A Queue has two mutexes, never held at the same time:
+//
+//   - q.mu guards the ready queue: pages/slots, idx, free, nslots, levels,
+//     queued, processing, waiting, wakePending, shuttingDown, draining and
+//     the metric timestamps. Every Add, Get, Done, Len and ShutDown takes it
+//     once; nothing blocks while holding it except Get and ShutDownWithDrain
+//     waiting on its conditions (which release it). Item hashes are computed
+//     before taking it.
+//   - q.delay.mu guards the items waiting on AddAfter (see delayed). The one
+//     delay goroutine collects the due items under q.delay.mu, releases it,
+//     and only then takes q.mu to queue them; AddAfter takes only
+//     q.delay.mu. So there is no lock order to respect and no deadlock.
+//
+// The rate limiter has its own lock and is called with neither mutex held.
+// q.closed mirrors q.shuttingDown so that ShuttingDown and the early return
+// of AddAfter read it without a lock; it is written under q.mu.
+//
+// Invariants, true whenever q.mu is not held:
+//
+//  1. Slots 0..nslots-1 exist; each is either free (stateFree, on the free
+//     list exactly once, not in idx, zero item) or live (in idx exactly
+//     once, under its item's hash). No two live slots hold equal items: an
+//     item is known to the queue at most once.
+//  2. queued is the number of stateQueued slots; processing is the number
+//     of stateProcessing and stateProcessingDirty slots.
+//  3. A ring entry is live when its gen equals its slot's gen and the slot
+//     is stateQueued. Each stateQueued slot has exactly one live entry, in
+//     the level whose prio is the slot's prio; so the rings hold exactly
+//     queued live entries and Get can hand an item out only once.
+//  4. levels are sorted by strictly decreasing prio; with DisablePriority
+//     every slot has PriorityDefault.
+//  5. An item being processed (handed out by Get, no Done yet) is never
+//     queued: an Add of it only sets stateProcessingDirty, and Done puts it
+//     back on the ring, behind everything queued before that Done.
+//  6. wakePending <= waiting: a Signal is counted only for a goroutine
+//     blocked in Get.
+//  7. draining implies shuttingDown; once shuttingDown, no item becomes
+//     known (Adds are dropped) but queued items are still handed out, and
+//     Done still re-queues a dirty item.
+//
+// Ordering: within one priority, items are handed out in the order they
+// became queued (first Add while unknown, or the Done of a dirty item).
+
 import (
 	"hash/maphash"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -52,11 +99,11 @@ type slotTimes struct {
 // every narrower interface of this package. Create it with New; a Queue must
 // not be copied. All methods are safe for concurrent use.
 //
-// Queue keeps one mutex for the ready queue, a second one for its inbox
-// (where Add leaves items for the next holder of the first to move in, see
-// inbox) and a third for items waiting on a delay; a single goroutine,
-// started on the first delayed add, moves delayed items to the ready queue
-// when they are due.
+// Queue keeps one mutex for the ready queue (a hash index from item to
+// slot, and a ring of slots per priority) and a second one for items
+// waiting on a delay; a single goroutine, started on the first delayed add,
+// moves delayed items to the ready queue when they are due. The protocol
+// and invariants are written at the top of queue.go.
 type Queue[T comparable] struct {
 	mu       sync.Mutex
 	notEmpty sync.Cond // Get waits here for an item
@@ -71,17 +118,11 @@ type Queue[T comparable] struct {
 
 	queued      int // live ring entries
 	processing  int
-	waiting     int             // goroutines blocked in Get
-	wakePending int             // Signals sent to waiters that have not run yet
-	inSpare     []pendingAdd[T] // the inbox buffer not in use
-
-	// handedOut counts items handed out by Get; handedOutSeen is its value
-	// at the producer's last move-in, and quietMoveIns counts the move-ins
-	// since then that found it unchanged (up to yieldQuiet). See add.
-	handedOut, handedOutSeen uint64
-	quietMoveIns             int
-
-	in inbox[T]
+	waiting     int // goroutines blocked in Get
+	wakePending int // Signals sent to waiters that have not run yet
+	// delayedQueued counts the items the delay goroutine has handed to
+	// addLocked, so that tests can wait for a due item to arrive.
+	delayedQueued uint64
 
 	shuttingDown bool
 	draining     bool
@@ -94,10 +135,6 @@ type Queue[T comparable] struct {
 	period  time.Duration
 
 	delay delayed[T]
-
-	// yield gives the processor away when the producer is far ahead; it is
-	// runtime.Gosched except in tests.
-	yield func()
 
 	stop     chan struct{}
 	stopOnce sync.Once
@@ -117,9 +154,6 @@ func New[T comparable](opts Options[T]) *Queue[T] {
 		period:  opts.UnfinishedWorkUpdatePeriod,
 		stop:    make(chan struct{}),
 		levels:  []level{{prio: PriorityDefault}},
-		yield:   runtime.Gosched,
-		// No Get yet: the workers are not known to be taking items.
-		quietMoveIns: yieldQuiet,
 	}
 	q.notEmpty.L = &q.mu
 	q.drained.L = &q.mu
@@ -144,77 +178,13 @@ func (q *Queue[T]) Add(item T) {
 	q.add(item, PriorityDefault)
 }
 
-// add queues item at priority prio. Without metrics it leaves the item in
-// the inbox unless a Get waits for it or the inbox is full; with metrics it
-// moves it in at once, so that the adds and depth metrics count it before
-// Add returns.
-//
-// A producer that runs far ahead of the workers only makes the backlog, and
-// with it the memory every item touches, larger: an item costs the queue
-// about 1.8x more at 64k queued items than at 256 (BenchmarkQueueBacklog).
-// So when an Add moves the inbox in and finds more than yieldBacklog items
-// queued while workers are taking items, it yields its processor
-// (runtime.Gosched), so that the producer falls back towards the workers'
-// pace. Add never blocks. Workers count as taking items until yieldQuiet
-// move-ins (2048 Adds) in a row found no Get since the one before: a yield
-// with nothing else to run still costs microseconds, so a producer whose
-// workers are not started, held by a leader-election gate, or busy with
-// long reconciles stops yielding after that many. With metrics, every Add
-// takes the queue mutex instead, which brakes the producer the way
-// client-go's queue does, harder: behind every worker.
+// add queues item at priority prio: one hash outside the lock, one
+// critical section. Add never blocks beyond waiting for q.mu.
 func (q *Queue[T]) add(item T, prio int) {
 	h := q.hash(item)
-	if q.metrics != nil {
-		q.lock()
-		q.addLocked(item, h, prio)
-		q.mu.Unlock()
-		return
-	}
-	if q.closed.Load() {
-		return
-	}
-	if q.in.put(pendingAdd[T]{item: item, hash: h, prio: prio}) {
-		q.lock()
-		if q.handedOut != q.handedOutSeen {
-			q.handedOutSeen = q.handedOut
-			q.quietMoveIns = 0
-		} else if q.quietMoveIns < yieldQuiet {
-			q.quietMoveIns++
-		}
-		behind := q.queued > yieldBacklog && q.quietMoveIns < yieldQuiet
-		q.mu.Unlock()
-		if behind {
-			q.yield()
-		}
-	}
-}
-
-// yieldBacklog is the number of queued items above which an Add that moves
-// the inbox in yields its processor to the workers, and yieldQuiet the
-// number of move-ins without a Get in between after which it stops doing so
-// (see add).
-const (
-	yieldBacklog = 256
-	yieldQuiet   = 32
-)
-
-// lock takes q.mu and moves the inbox in. Every method that reads or
-// changes the queue's items takes q.mu through lock.
-func (q *Queue[T]) lock() {
 	q.mu.Lock()
-	q.moveIn()
-}
-
-// moveIn applies the inbox's pending adds in order. The inbox's wake flag
-// is left set only if some Get waits without a wake-up on its way. q.mu is
-// held.
-func (q *Queue[T]) moveIn() {
-	ops := q.in.take(q.waiting > q.wakePending, q.inSpare)
-	for i := range ops {
-		q.addLocked(ops[i].item, ops[i].hash, ops[i].prio)
-	}
-	clear(ops) // drop the references to items
-	q.inSpare = ops[:0]
+	q.addLocked(item, h, prio)
+	q.mu.Unlock()
 }
 
 // hash returns item's hash for the index. It needs no lock, so callers
@@ -364,7 +334,7 @@ func (q *Queue[T]) wakeOne() {
 
 // Len returns the number of queued items; see Interface.
 func (q *Queue[T]) Len() int {
-	q.lock()
+	q.mu.Lock()
 	n := q.queued
 	q.mu.Unlock()
 	return n
@@ -379,13 +349,8 @@ func (q *Queue[T]) Get() (item T, shutdown bool) {
 // GetWithPriority returns the next item and its priority; see
 // PriorityInterface.
 func (q *Queue[T]) GetWithPriority() (item T, priority int, shutdown bool) {
-	q.lock()
+	q.mu.Lock()
 	for q.queued == 0 && !q.shuttingDown {
-		if !q.in.announceWait() {
-			// Adds arrived after lock: move them in and look again.
-			q.moveIn()
-			continue
-		}
 		q.waiting++
 		q.notEmpty.Wait()
 		q.waiting--
@@ -402,7 +367,6 @@ func (q *Queue[T]) GetWithPriority() (item T, priority int, shutdown bool) {
 	s.state = stateProcessing
 	q.queued--
 	q.processing++
-	q.handedOut++
 	item, priority = s.item, s.prio
 	if q.metrics != nil {
 		now := q.clock.Now()
@@ -423,7 +387,7 @@ func (q *Queue[T]) GetWithPriority() (item T, priority int, shutdown bool) {
 // Done marks item as processed; see Interface.
 func (q *Queue[T]) Done(item T) {
 	h := q.hash(item)
-	q.lock()
+	q.mu.Lock()
 	i := q.find(item, h)
 	if i < 0 {
 		q.mu.Unlock()
@@ -470,7 +434,7 @@ func (q *Queue[T]) metricDone(i int32) {
 
 // ShutDown stops the queue; see Interface.
 func (q *Queue[T]) ShutDown() {
-	q.lock()
+	q.mu.Lock()
 	q.markShutDown()
 	q.draining = false
 	q.drained.Broadcast()
@@ -481,7 +445,7 @@ func (q *Queue[T]) ShutDown() {
 // ShutDownWithDrain stops the queue and waits for items being processed;
 // see Interface.
 func (q *Queue[T]) ShutDownWithDrain() {
-	q.lock()
+	q.mu.Lock()
 	q.markShutDown()
 	q.draining = true
 	q.mu.Unlock()

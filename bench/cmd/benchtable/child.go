@@ -25,7 +25,10 @@ func runChild(args []string) error {
 	handlers := fs.Int("handlers", 1, "handlers (events)")
 	total := fs.Int("total", 1_000_000, "updates (events)")
 	workers := fs.Int("workers", 1, "workers (queue)")
-	items := fs.Int("items", 500_000, "items (queue)")
+	adds := fs.Int("adds", 1_000_000, "adds (queue)")
+	queueKeys := fs.Int("queue-keys", 10_000, "distinct keys the adds cycle over (queue)")
+	workIters := fs.Int("work-iters", 0, "iterations of busy work per item, see scenario.Spin (queue)")
+	reps := fs.Int("reps", 1, "runs in this process; the one with the median time is reported (queue)")
 	minDur := fs.Duration("mindur", 200*time.Millisecond, "minimum measured time per lookup kind (index)")
 	mode := fs.String("mode", "", "sync mode (decode): list, watchlist or lean")
 	fixtureFile := fs.String("fixture", "", "decode fixture file (decode)")
@@ -47,7 +50,7 @@ func runChild(args []string) error {
 	case "index":
 		res, err = scenario.Index(side, *n, *minDur)
 	case "queue":
-		res, err = scenario.Queue(side, *workers, *items)
+		res, err = scenario.QueueMedian(side, *workers, *adds, *queueKeys, *workIters, *reps)
 	case "decode":
 		res, err = scenario.Decode(side, *mode, *n, *fixtureFile)
 	default:

@@ -69,13 +69,23 @@ func runSuite(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	start := time.Now()
+	loadStart := loadAverage()
 	s := &suite{cfg: cfg, tools: tools, log: os.Stderr}
 	s.run(ctx)
 	s.logf("suite %q done in %s", cfg.Name, time.Since(start).Round(time.Second))
 
 	m := thisMachine(start)
 	m.Commit = *commit
-	report := renderReport(m, cfg, s.rows, s.notes, s.errs)
+	m.LoadStart, m.LoadEnd = loadStart, loadAverage()
+	var charts []chart
+	if *out != "" {
+		// The charts go beside the report, which links them by file name.
+		var err error
+		if charts, err = writeCharts(filepath.Dir(*out), s.chart); err != nil {
+			s.fail(err)
+		}
+	}
+	report := renderReport(m, cfg, s, charts)
 	fmt.Print(report)
 	if *out != "" {
 		if err := writeFileAtomic(*out, []byte(report)); err != nil {

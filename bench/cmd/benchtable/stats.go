@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 )
 
 // median returns the median of xs (the mean of the two middle values for an
@@ -54,4 +55,13 @@ func fmtRate(v float64) string {
 		return fmt.Sprintf("%.0fk/s", v/1e3)
 	}
 	return fmt.Sprintf("%.0f/s", v)
+}
+
+// fmtItems prints a count with thousands separators: 13,525.
+func fmtItems(v float64) string {
+	s := strconv.FormatFloat(math.Round(v), 'f', 0, 64)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }

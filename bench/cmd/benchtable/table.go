@@ -84,3 +84,20 @@ func renderTable(rows []row) string {
 	}
 	return b.String()
 }
+
+// zeroAllocRow is the allocations row of a lookup whose target is absolute:
+// no allocation at all when the caller provides the result buffer. The
+// anchor's figure is shown for reference; the verdict reads ours alone.
+func zeroAllocRow(num, bench string, ours, anchor series) row {
+	r := compareRow(num, bench, "allocations per lookup", ours, anchor, fmtCount, nil)
+	r.Target = "ours 0 (caller's buffer)"
+	r.Result = "not measured"
+	if ours.ok() {
+		if ours.median() == 0 {
+			r.Result = "met"
+		} else {
+			r.Result = "**MISSED**"
+		}
+	}
+	return r
+}

@@ -125,7 +125,7 @@ func Decode(side Side, mode string, n int, path string) (DecodeResult, error) {
 				return res, err
 			}
 		}
-		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*metav1.PartialObjectMetadata]{
+		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*metav1.PartialObjectMetadata]{
 			AddFunc:    func(*metav1.PartialObjectMetadata, bool) { adds.Add(1) },
 			UpdateFunc: func(_, _ *metav1.PartialObjectMetadata) { updates.Add(1) },
 		}); err != nil {
@@ -144,7 +144,7 @@ func Decode(side Side, mode string, n int, path string) (DecodeResult, error) {
 				return res, err
 			}
 		}
-		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{
+		if _, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 			AddFunc:    func(*corev1.Pod, bool) { adds.Add(1) },
 			UpdateFunc: func(_, _ *corev1.Pod) { updates.Add(1) },
 		}); err != nil {

@@ -33,13 +33,14 @@ func (r EventsResult) EventsPerSecond() float64 { return float64(r.Events) / r.S
 func (r EventsResult) AllocsPerEvent() float64 { return float64(r.Mallocs) / float64(r.Events) }
 
 // Events syncs side's informer with keys Pods and `handlers` no-op handlers,
-// then sends total watch updates over those keys (two prepared generations
-// with different resourceVersions, alternated, so that no update is taken
-// for a resync) and measures the time until every handler has seen them all.
+// then sends total watch updates over those keys, each carrying a distinct
+// object with a resourceVersion of its own (prepared beforehand, see
+// fixture.DistinctUpdates), and measures the time until every handler has
+// seen them all.
 func Events(side Side, keys, handlers, total int) (EventsResult, error) {
 	res := EventsResult{Side: side, Keys: keys, Handlers: handlers, Events: total}
 	list := fixture.PodList(keys, "1")
-	updates := fixture.Updates(list, 2, 2)
+	updates := fixture.DistinctUpdates(list, total, 2)
 	src := fixture.NewSource(list)
 	hs := make([]handlerCounters, handlers)
 	for i := range hs {
@@ -74,7 +75,7 @@ func Events(side Side, keys, handlers, total int) (EventsResult, error) {
 	for !inf.hasSynced() {
 		time.Sleep(100 * time.Microsecond)
 	}
-	liveHeap() // start from a collected heap on both sides
+	WarmHeap(0) // start from a collected, touched heap on both sides
 
 	m0, b0 := mallocs()
 	start := time.Now()

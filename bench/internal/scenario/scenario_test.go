@@ -24,8 +24,14 @@ func TestSync(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if r.N != 300 || r.Seconds <= 0 || r.BaseHeap == 0 || r.PeakHeap == 0 || r.LiveHeap == 0 {
+			if r.N != 300 || r.Seconds <= 0 || r.BaseHeap == 0 || r.PeakHeap == 0 || r.LiveHeap == 0 ||
+				r.EmptyHeap == 0 || r.ListHeap == 0 || r.DroppedHeap == 0 {
 				t.Fatalf("incomplete result %+v", r)
+			}
+			// The objects stay live (the informer holds them) once the list
+			// is dropped, so the heap cannot fall below them.
+			if r.DroppedHeap < r.EmptyHeap+r.ListHeap/2 {
+				t.Fatalf("heap after dropping the list (%d) is below the objects (%d + %d): the store lost them?", r.DroppedHeap, r.EmptyHeap, r.ListHeap)
 			}
 		})
 	}
@@ -56,11 +62,12 @@ func TestIndex(t *testing.T) {
 				t.Fatal(err)
 			}
 			want := map[string]int{"namespace": n / fixture.Namespaces, NodeIndex: n / fixture.Nodes}
+			values := map[string]int{"namespace": fixture.Namespaces, NodeIndex: fixture.Nodes}
 			if len(rs) != len(want) {
 				t.Fatalf("got %d results, want %d", len(rs), len(want))
 			}
 			for _, r := range rs {
-				if r.Hits != want[r.Index] || r.NsPerOp <= 0 {
+				if r.Hits != want[r.Index] || r.Values != values[r.Index] || r.NsPerOp <= 0 {
 					t.Errorf("%s: %+v, want %d hits", r.Index, r, want[r.Index])
 				}
 			}
@@ -76,11 +83,11 @@ func TestQueue(t *testing.T) {
 		}
 		for _, workers := range []int{1, 4, 16} {
 			t.Run(fmt.Sprintf("%s/workers=%d", side, workers), func(t *testing.T) {
-				r, err := Queue(side, workers, 1_000)
+				r, err := Queue(side, workers, 4_000, 500, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if r.Items != 1_000 || r.Seconds <= 0 {
+				if r.Processed < 500 || r.Processed > 4_000 || r.Seconds <= 0 {
 					t.Fatalf("incomplete result %+v", r)
 				}
 			})
@@ -165,22 +172,25 @@ func BenchmarkIndex(b *testing.B) {
 }
 
 func BenchmarkQueue(b *testing.B) {
-	items := size(500_000, 5_000)
-	for _, workers := range []int{1, 4, 16} {
-		for _, side := range bothSides {
-			b.Run(fmt.Sprintf("workers=%d/%s", workers, side), func(b *testing.B) {
-				if side == Ours && !OursQueueAvailable() {
-					b.Skip("runtime/workqueue not in this build")
-				}
-				var r QueueResult
-				for b.Loop() {
-					var err error
-					if r, err = Queue(side, workers, items); err != nil {
-						b.Fatal(err)
+	adds, keys := size(1_000_000, 20_000), size(10_000, 1_000)
+	for _, work := range []int{0, 200} {
+		for _, workers := range []int{1, 4, 16} {
+			for _, side := range bothSides {
+				b.Run(fmt.Sprintf("work=%d/workers=%d/%s", work, workers, side), func(b *testing.B) {
+					if side == Ours && !OursQueueAvailable() {
+						b.Skip("runtime/workqueue not in this build")
 					}
-				}
-				b.ReportMetric(r.ItemsPerSecond(), "items/s")
-			})
+					var r QueueResult
+					for b.Loop() {
+						var err error
+						if r, err = Queue(side, workers, adds, keys, work); err != nil {
+							b.Fatal(err)
+						}
+					}
+					b.ReportMetric(r.DrainRate(), "adds/s")
+					b.ReportMetric(float64(r.Processed), "processed")
+				})
+			}
 		}
 	}
 }

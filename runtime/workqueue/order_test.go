@@ -6,12 +6,12 @@ import (
 	"time"
 )
 
-// TestInboxKeepsOrderAndCollapsesAcrossFlushes adds enough items to fill
-// the inbox several times, each one twice in a row and every tenth again
-// later while it is still queued: the queue must hold each item once, in
-// the order of its first Add, whichever side moved it in.
-func TestInboxKeepsOrderAndCollapsesAcrossFlushes(t *testing.T) {
-	for _, n := range []int{1, inboxFlush - 1, inboxFlush, inboxFlush + 1, 5*inboxFlush + 3} {
+// TestQueueKeepsOrderAndCollapsesRepeatedAdds adds items each twice in a row
+// and every tenth again later while it is still queued: the queue must hold
+// each item once, in the order of its first Add, across the sizes where its
+// index and rings grow.
+func TestQueueKeepsOrderAndCollapsesRepeatedAdds(t *testing.T) {
+	for _, n := range []int{1, 63, 64, 65, 323, 5000} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
 			q := New(Options[string]{})
 			defer q.ShutDown()
@@ -47,16 +47,15 @@ func firstDiff(a, b []string) int {
 	return min(len(a), len(b))
 }
 
-// TestInboxAddBeforeDoneRequeuesBehindLaterAdds checks that a worker's own
-// Add of the item it processes is seen by its Done even while the Add waits
-// in the inbox: the item is queued again once, behind an item added after
-// it, as if the Adds had gone straight into the queue.
-func TestInboxAddBeforeDoneRequeuesBehindLaterAdds(t *testing.T) {
+// TestQueueAddBeforeDoneRequeuesBehindLaterAdds checks that a worker's own
+// Add of the item it processes is held until its Done: the item is then
+// queued again once, behind an item added after it.
+func TestQueueAddBeforeDoneRequeuesBehindLaterAdds(t *testing.T) {
 	q := New(Options[string]{})
 	defer q.ShutDown()
 	q.Add("a")
 	item, _ := q.Get()
-	q.Add("a") // pending in the inbox: nobody waits and it is not full
+	q.Add("a") // held: "a" is processing
 	q.Add("b")
 	q.Done(item)
 	if got := q.Len(); got != 2 {
@@ -67,10 +66,9 @@ func TestInboxAddBeforeDoneRequeuesBehindLaterAdds(t *testing.T) {
 	}
 }
 
-// TestInboxAddWakesBlockedGet passes items one at a time to workers that
-// block in Get between them: every Add must reach a waiting worker even
-// though nothing else takes the queue mutex.
-func TestInboxAddWakesBlockedGet(t *testing.T) {
+// TestQueueAddWakesBlockedGet passes items one at a time to workers that
+// block in Get between them: every Add must reach a waiting worker.
+func TestQueueAddWakesBlockedGet(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		t.Run(strconv.Itoa(workers), func(t *testing.T) {
 			q := New(Options[string]{})
@@ -97,9 +95,10 @@ func TestInboxAddWakesBlockedGet(t *testing.T) {
 	}
 }
 
-// TestInboxShutDown checks that items waiting in the inbox when the queue
-// shuts down are still handed out, and that Adds after ShutDown are dropped.
-func TestInboxShutDown(t *testing.T) {
+// TestQueueShutDownHandsOutQueuedItems checks that items queued when the
+// queue shuts down are still handed out, and that Adds after ShutDown are
+// dropped.
+func TestQueueShutDownHandsOutQueuedItems(t *testing.T) {
 	q := New(Options[string]{})
 	q.Add("a")
 	q.Add("b")
