@@ -22,10 +22,18 @@ type Options struct {
 	// the current directory.
 	WorkDir string
 	// OutputDir is the directory that receives informers/ and listers/ (or,
-	// with SingleDirectory, the informers themselves).
+	// with SingleDirectory, the informers themselves). With
+	// OutputDirIsInformers it is the informers directory itself.
 	OutputDir string
 	// OutputPkg is the import path of OutputDir.
 	OutputPkg string
+	// OutputDirIsInformers reads OutputDir and OutputPkg as upstream
+	// informer-gen does: the informers go to OutputDir/externalversions (or
+	// OutputDir with SingleDirectory) and ListersPackage is required. Without
+	// it, an OutputDir named "informers" is refused rather than given an
+	// informers/informers subtree, and with it an OutputDir that already holds
+	// informers/externalversions generated the other way is refused.
+	OutputDirIsInformers bool
 	// VersionedClientsetPackage is the import path of the client-gen
 	// clientset the informers list and watch through.
 	VersionedClientsetPackage string
@@ -33,6 +41,9 @@ type Options struct {
 	// means <OutputPkg>/listers. Its directory is found relative to OutputDir
 	// and OutputPkg, or through the go.mod above OutputDir.
 	ListersPackage string
+	// ListersDir is the directory of ListersPackage (or of the default
+	// listers package); "" means it is derived as ListersPackage describes.
+	ListersDir string
 	// HeaderFile is a file whose text heads every generated file; "YEAR" in
 	// it is replaced as described on Options.Now. "" means no header.
 	HeaderFile string
@@ -86,23 +97,41 @@ func (o *Options) validate() (layout, error) {
 	}
 	outDir = filepath.Clean(outDir)
 	outPkg := path.Clean(o.OutputPkg)
-	if o.SingleDirectory {
+	if err := o.checkOutputMeaning(outDir, outPkg); err != nil {
+		return l, err
+	}
+	switch {
+	case o.SingleDirectory:
 		l.informersDir, l.informersPkg = outDir, outPkg
-	} else {
+	case o.OutputDirIsInformers:
+		l.informersDir = filepath.Join(outDir, "externalversions")
+		l.informersPkg = path.Join(outPkg, "externalversions")
+	default:
 		l.informersDir = filepath.Join(outDir, "informers", "externalversions")
 		l.informersPkg = path.Join(outPkg, "informers", "externalversions")
 	}
 	l.listersDir, l.listersPkg = filepath.Join(outDir, "listers"), path.Join(outPkg, "listers")
 	if o.ListersPackage != "" {
 		l.listersPkg = path.Clean(o.ListersPackage)
+	}
+	if o.ListersDir != "" {
+		l.listersDir = o.ListersDir
+		if !filepath.IsAbs(l.listersDir) {
+			l.listersDir = filepath.Join(o.workDir(), l.listersDir)
+		}
+		l.listersDir = filepath.Clean(l.listersDir)
+	} else if o.ListersPackage != "" {
 		dir, ok := locatePackage(l.listersPkg, outDir, outPkg)
 		if !ok {
-			return l, inputErrorf("", "--listers-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s", o.ListersPackage, o.OutputPkg, o.OutputDir)
+			return l, inputErrorf("", "--listers-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --listers-output-dir", o.ListersPackage, o.OutputPkg, o.OutputDir)
 		}
 		l.listersDir = dir
 	}
 	if l.listersDir == l.informersDir {
 		return l, inputErrorf("", "--listers-package %s: the listers would share a directory with the informers", l.listersPkg)
+	}
+	if l.listersDir == outDir && !o.SingleDirectory {
+		return l, inputErrorf("", "--listers-package %s: the listers would be written into --output-dir %s itself", l.listersPkg, o.OutputDir)
 	}
 	for _, d := range []struct{ flag, dir string }{{"--output-dir", l.informersDir}, {"--listers-package", l.listersDir}} {
 		if err := checkDirectoryPath(d.flag, d.dir); err != nil {
@@ -115,6 +144,42 @@ func (o *Options) validate() (layout, error) {
 		}
 	}
 	return l, nil
+}
+
+// checkOutputMeaning refuses the two readings of --output-dir that would
+// silently put the informers where no one imports them: our reading (the
+// parent of informers/) of a directory named informers, which would give
+// informers/informers/externalversions, and upstream's reading (the informers
+// directory) of a directory that already holds informers/externalversions
+// generated with our reading.
+func (o *Options) checkOutputMeaning(outDir, outPkg string) error {
+	if o.SingleDirectory {
+		return nil // both readings put the informers into outDir itself
+	}
+	if !o.OutputDirIsInformers {
+		if filepath.Base(outDir) == "informers" || path.Base(outPkg) == "informers" {
+			return inputErrorf("", "--output-dir %s --output-pkg %s name an informers directory, which upstream informer-gen reads as where the informers go but which without --listers-package is the parent of informers/ and listers/: this would write %s; add --listers-package <pkg>/listers to read it as upstream does, or pass the parent directory and package", o.OutputDir, o.OutputPkg, filepath.Join(outDir, "informers", "externalversions"))
+		}
+		return nil
+	}
+	if o.ListersPackage == "" {
+		return inputErrorf("", "--listers-package is required when --output-dir is the informers directory")
+	}
+	nested := filepath.Join(outDir, "informers", "externalversions")
+	if generatedByUs(filepath.Join(nested, "factory.go")) {
+		return inputErrorf("", "--output-dir %s: with --listers-package it is the informers directory (as upstream informer-gen reads it), so the informers go to %s, but %s holds informers generated with --output-dir as their parent: either drop --listers-package and keep --output-dir as the parent, or remove %s", o.OutputDir, filepath.Join(outDir, "externalversions"), nested, filepath.Join(outDir, "informers"))
+	}
+	return nil
+}
+
+// generatedByUs reports whether the file at p exists and carries
+// GeneratedMarker before its package clause.
+func generatedByUs(p string) bool {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return false
+	}
+	return isGenerated(data)
 }
 
 // checkDirectoryPath checks that dir is a directory or can be created: the

@@ -211,8 +211,9 @@ func TestListersPackageLocation(t *testing.T) {
 }
 
 // TestLayoutsCompile generates the testdata tree with --single-directory and
-// with a --listers-package beside the informers (kube_codegen.sh's layout)
-// into directories of this module, and vets the results.
+// with a --listers-package beside the informers and --output-dir read as the
+// informers directory (kube_codegen.sh's layout) into directories of this
+// module, and vets the results.
 func TestLayoutsCompile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go vet; skipped in -short mode")
@@ -229,13 +230,14 @@ func TestLayoutsCompile(t *testing.T) {
 	single.SingleDirectory = true
 	split := goldenOptions(filepath.Join(base, "split", "informers"), pkg+"/split/informers")
 	split.ListersPackage = pkg + "/split/listers"
+	split.OutputDirIsInformers = true // as the command line sets it with --listers-package
 	for _, opts := range []Options{single, split} {
 		if _, err := Generate(context.Background(), opts); err != nil {
 			t.Fatal(err)
 		}
 	}
 	for _, p := range []string{"single/factory.go", "single/example/v1/widget.go", "single/listers/example/v1/widget.go",
-		"split/informers/informers/externalversions/factory.go", "split/listers/example/v1/widget.go"} {
+		"split/informers/externalversions/factory.go", "split/listers/example/v1/widget.go"} {
 		if _, err := os.Stat(filepath.Join(base, filepath.FromSlash(p))); err != nil {
 			t.Errorf("missing %s: %v", p, err)
 		}

@@ -37,7 +37,7 @@ func resolvePatterns(ctx context.Context, bctx *build.Context, workDir string, p
 	var listed []string
 	mods := moduleCache{}
 	for _, p := range patterns {
-		if !isFilesystemPattern(p) {
+		if !isFilesystemPattern(workDir, p) {
 			listed = append(listed, p)
 			continue
 		}
@@ -66,14 +66,36 @@ func resolvePatterns(ctx context.Context, bctx *build.Context, workDir string, p
 	return out, nil
 }
 
-// isFilesystemPattern reports whether the go tool would read p as a directory
-// (relative or absolute) rather than an import path, and whether its only
-// wildcard, if any, is a trailing "/...".
-func isFilesystemPattern(p string) bool {
-	if !(p == "." || p == ".." || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || filepath.IsAbs(p)) {
+// isFilesystemPattern reports whether p names a directory (relative to
+// workDir or absolute) rather than an import path, and whether its only
+// wildcard, if any, is a trailing "/...". Besides what the go tool reads as a
+// directory ("./x", "../x", "/abs/x"), a pattern is a directory when it could
+// not be an import path that resolves: it has a "." or ".." element
+// ("hack/../apis/..."), or its first element has no dot, is not a standard
+// library directory and exists under workDir ("apis/...", which go list
+// would look for in the standard library and match nothing).
+func isFilesystemPattern(workDir, p string) bool {
+	if strings.Contains(strings.TrimSuffix(strings.TrimSuffix(p, "/..."), "..."), "...") {
 		return false
 	}
-	return !strings.Contains(strings.TrimSuffix(strings.TrimSuffix(p, "/..."), "..."), "...")
+	if p == "." || p == ".." || strings.HasPrefix(p, "./") || strings.HasPrefix(p, "../") || filepath.IsAbs(p) {
+		return true
+	}
+	elems := strings.Split(filepath.ToSlash(strings.TrimSuffix(strings.TrimSuffix(p, "..."), "/")), "/")
+	for _, e := range elems {
+		if e == "." || e == ".." {
+			return true
+		}
+	}
+	first := elems[0]
+	if first == "" || strings.Contains(first, ".") {
+		return false
+	}
+	if st, err := os.Stat(filepath.Join(build.Default.GOROOT, "src", first)); err == nil && st.IsDir() && first != "testdata" && first != "vendor" {
+		return false
+	}
+	st, err := os.Stat(filepath.Join(workDir, first))
+	return err == nil && st.IsDir()
 }
 
 // walkPattern resolves a file-system pattern by walking directories. Like the

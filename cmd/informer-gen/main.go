@@ -6,7 +6,8 @@
 //
 //	informer-gen [generate] PATTERNS... --output-dir DIR --output-pkg PKG \
 //	    --versioned-clientset-package CLIENTSET [--listers-package PKG] \
-//	    [--go-header-file FILE] [--plural-exceptions T:P,...] [--single-directory] [-v]
+//	    [--listers-output-dir DIR] [--go-header-file FILE] \
+//	    [--plural-exceptions T:P,...] [--single-directory] [-v N]
 //	informer-gen verify PATTERNS... (same flags)
 //	informer-gen version
 //
@@ -14,12 +15,21 @@
 //
 // # Coming from k8s.io/code-generator
 //
-// The flags are those of upstream informer-gen and lister-gen, and the
-// output has upstream's shape, so code ports by swapping imports. The
-// differences:
+// Every flag of upstream informer-gen and lister-gen is accepted with
+// upstream's meaning, so kube_codegen.sh's informer-gen command line works
+// unchanged, and the output has upstream's shape, so code ports by swapping
+// imports. With --listers-package (which upstream requires) --output-dir is
+// the informers directory, as upstream reads it; without it, --output-dir is
+// the parent of informers/ and listers/. A command line that would write
+// informers/informers is refused. The differences:
 //
-//   - One run writes informers and listers: <output-dir>/informers/externalversions
-//     and <output-dir>/listers (or --listers-package).
+//   - One run writes informers and listers: <output-dir>/externalversions and
+//     the --listers-package directory (<output-dir>/informers/externalversions
+//     and <output-dir>/listers without --listers-package). Drop --with-watch
+//     from kube::codegen::gen_client, whose lister-gen and informer-gen would
+//     replace these files.
+//   - klog's flags other than -v and --vmodule, --internal-clientset-package
+//     and --lint-rules are accepted and ignored.
 //   - Informer() returns the runtime's typed cache.SharedIndexInformer[*T];
 //     there are no Typed*/To* adapter variants and no internal versions.
 //   - A type gets a lister only when it has the list and get verbs (upstream

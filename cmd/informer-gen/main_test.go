@@ -37,7 +37,7 @@ func TestHelpShowsExample(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
-	for _, want := range []string{"informer-gen ./apis/...", "informer-gen verify ./apis/...", "--versioned-clientset-package", "--plural-exceptions", "--single-directory", "Exit codes"} {
+	for _, want := range []string{"informer-gen ./apis/...", "informer-gen verify ./apis/...", "--versioned-clientset-package", "--plural-exceptions", "--single-directory", "--listers-output-dir", "drop --with-watch from kube::codegen::gen_client", "-v N, -v=N, --v=N", "Exit codes"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("--help lacks %q", want)
 		}

@@ -41,18 +41,32 @@ const example = `  # Generate informers and listers for every API package under 
     --output-dir ./pkg/generated \
     --output-pkg example.com/widgets/pkg/generated \
     --versioned-clientset-package example.com/widgets/pkg/generated/clientset/versioned \
-    --go-header-file ./hack/boilerplate.go.txt`
+    --go-header-file ./hack/boilerplate.go.txt
+
+  # kube_codegen.sh's informer-gen arguments work unchanged (upstream's
+  # meaning: --output-dir is the informers directory; the listers go to
+  # ./pkg/generated/listers in the same run):
+  informer-gen -v 0 --go-header-file ./hack/boilerplate.go.txt \
+    --output-dir ./pkg/generated/informers \
+    --output-pkg example.com/widgets/pkg/generated/informers \
+    --versioned-clientset-package example.com/widgets/pkg/generated/clientset/versioned \
+    --listers-package example.com/widgets/pkg/generated/listers \
+    --plural-exceptions "" example.com/widgets/apis/foo/v1`
 
 // flags are the options shared by generate and verify.
 type flags struct {
-	opts      generators.Options
-	verbosity int
+	opts              generators.Options
+	verbosity         int
+	vmodule           string
+	internalClientset string
+	lintRules         []string
+	klogIgnored       klogIgnored
 }
 
 // run executes the command line and returns the process exit code.
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	cmd := newRootCommand(stdout, stderr)
-	cmd.SetArgs(args)
+	cmd.SetArgs(normalizeVerbosity(cmd, args))
 	err := cmd.ExecuteContext(ctx)
 	switch {
 	case err == nil:
@@ -86,11 +100,35 @@ func newRootCommand(stdout, stderr io.Writer) *cobra.Command {
 		Use:   "informer-gen [generate|verify|version] PATTERNS... [flags]",
 		Short: "Generate typed shared informers, listers and an informer factory for Kubernetes API packages",
 		Long: `informer-gen reads the Go API packages named by PATTERNS (as the go tool reads
-them: ./apis/..., example.com/repo/apis/foo/v1) and writes, in one run:
+them: ./apis/..., example.com/repo/apis/foo/v1; also hack/../apis/... or
+apis/..., which the go tool would take for import paths) and writes, in one run:
 
   <output-dir>/informers/externalversions/   factory.go, generic.go (ForResource),
                                              internalinterfaces/, <group>/<version>/
   <output-dir>/listers/<group>/<version>/    one lister per type, expansion_generated.go
+
+With --listers-package, which upstream informer-gen requires, --output-dir
+and --output-pkg mean what they mean upstream: the informers directory, so
+kube_codegen.sh's values (--output-dir <out>/informers --output-pkg
+<pkg>/informers --listers-package <pkg>/listers) write
+
+  <output-dir>/externalversions/             the informers, as above
+  <listers-output-dir>/<group>/<version>/    the listers; the directory defaults
+                                             to --listers-package's, found beside
+                                             --output-pkg (<out>/listers) or in
+                                             the module holding --output-dir
+
+An --output-dir named informers without --listers-package, and an
+--output-dir holding informers/externalversions from the other reading with
+it, are refused (exit 2) rather than written to informers/informers. Every
+flag of upstream informer-gen and lister-gen is accepted: -v N, -v=N, --v=N
+and --vmodule set the log verbosity (-v alone means 1); klog's other flags
+(--logtostderr, --alsologtostderr, --log_dir, --log_file, --log_file_max_size,
+--stderrthreshold, --skip_headers, ...) are accepted and ignored, the log
+always going to stderr; --internal-clientset-package and --lint-rules are
+accepted and ignored. Informers and listers for one API come from this one
+run: drop --with-watch from kube::codegen::gen_client, whose lister-gen and
+informer-gen would otherwise replace (its cleanup deletes) these files.
 
 Types are selected with client-gen's tags: +genclient, +genclient:nonNamespaced,
 :noVerbs, :onlyVerbs=, :skipVerbs=, :readonly; a type gets an informer when it
@@ -134,16 +172,18 @@ other failure.`,
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
 
 	pf := root.PersistentFlags()
-	pf.StringVar(&f.opts.OutputDir, "output-dir", "", "directory that receives informers/externalversions/ and listers/ (required)")
+	pf.StringVar(&f.opts.OutputDir, "output-dir", "", "without --listers-package: the directory that receives informers/externalversions/ and listers/; with --listers-package, as upstream informer-gen reads it: the informers directory, which receives externalversions/ (required)")
 	pf.StringVar(&f.opts.OutputPkg, "output-pkg", "", "Go import path of --output-dir (required)")
 	pf.StringVar(&f.opts.VersionedClientsetPackage, "versioned-clientset-package", "", "Go import path of the client-gen clientset the informers list and watch through (required)")
-	pf.StringVar(&f.opts.ListersPackage, "listers-package", "", "Go import path to generate the listers into (default <output-pkg>/listers)")
+	pf.StringVar(&f.opts.ListersPackage, "listers-package", "", "Go import path to generate the listers into (default <output-pkg>/listers); giving it makes --output-dir the informers directory, as upstream informer-gen reads it")
+	pf.StringVar(&f.opts.ListersDir, "listers-output-dir", "", "directory of the listers package (default: found from --listers-package beside --output-pkg, else in the module holding --output-dir)")
 	pf.StringVar(&f.opts.HeaderFile, "go-header-file", "", "file whose text heads every generated file; \"YEAR\" in it becomes the year of the existing file, else the current year")
 	pf.StringSliceVar(&f.opts.PluralExceptions, "plural-exceptions", generators.DefaultPluralExceptions, "comma-separated Type:PluralType entries for plurals client-gen was told about; Endpoints:Endpoints always applies unless an entry for Endpoints replaces it")
-	pf.BoolVar(&f.opts.SingleDirectory, "single-directory", false, "put the informers directly into --output-dir, without informers/externalversions/")
+	pf.BoolVar(&f.opts.SingleDirectory, "single-directory", false, "put the informers directly into --output-dir, without informers/externalversions/ (or externalversions/)")
 	pf.StringSliceVar(&f.opts.BuildTags, "build-tags", nil, "comma-separated build tags, as go build -tags takes them, for choosing which files of the API packages and of the output directories count (GOOS and GOARCH come from the environment, as for go list)")
-	pf.IntVarP(&f.verbosity, "verbose", "v", 0, "log progress on stderr: -v for steps, -v=2 for every group-version")
-	pf.Lookup("verbose").NoOptDefVal = "1"
+	pf.StringVar(&f.internalClientset, "internal-clientset-package", "", "accepted for upstream compatibility and ignored: typedinformer generates no informers for internal API versions")
+	pf.StringSliceVar(&f.lintRules, "lint-rules", nil, "accepted for upstream compatibility and ignored: tags are always checked, and an unknown or misspelt tag is an error")
+	addLogFlags(pf, f)
 
 	root.AddCommand(
 		&cobra.Command{
@@ -197,7 +237,13 @@ func setup(ctx context.Context, f *flags, args []string, stderr io.Writer) (cont
 		return ctx, opts, err
 	}
 	opts.Now = now
+	// As upstream informer-gen does, a --listers-package makes --output-dir
+	// the informers directory; upstream refuses a command line without it.
+	opts.OutputDirIsInformers = opts.ListersPackage != ""
 	cfg := textlogger.NewConfig(textlogger.Verbosity(f.verbosity), textlogger.Output(stderr))
+	if err := cfg.VModule().Set(f.vmodule); err != nil {
+		return ctx, opts, usageError{fmt.Errorf("--vmodule %q: %w", f.vmodule, err)}
+	}
 	return klog.NewContext(ctx, textlogger.NewLogger(cfg)), opts, nil
 }
 
