@@ -77,15 +77,24 @@ func Assign(members []string, vnodes int) (map[string][]Range, error) {
 			points = append(points, point{at: ringPoint(m, i), member: m})
 		}
 	}
-	// Ties between members are broken by name so the result does not
-	// depend on input order; the later of two equal points owns nothing.
+	for m, rs := range rangesFromPoints(points) {
+		out[m] = rs
+	}
+	return out, nil
+}
+
+// rangesFromPoints sorts points in place and returns each member's
+// normalized ranges. points must not be empty. Equal points of different
+// members are ordered by member name, so the result does not depend on
+// the order of points; the later of two equal points owns nothing.
+func rangesFromPoints(points []point) map[string][]Range {
 	sort.Slice(points, func(i, j int) bool {
 		if points[i].at != points[j].at {
 			return points[i].at < points[j].at
 		}
 		return points[i].member < points[j].member
 	})
-	raw := make(map[string][]Range, len(members))
+	raw := make(map[string][]Range)
 	first, last := points[0], points[len(points)-1]
 	raw[first.member] = append(raw[first.member], Range{First: 0, Last: first.at})
 	if last.at != Full.Last {
@@ -98,13 +107,11 @@ func Assign(members []string, vnodes int) (map[string][]Range, error) {
 		}
 		raw[p.member] = append(raw[p.member], Range{First: prev.at + 1, Last: p.at})
 	}
+	out := make(map[string][]Range, len(raw))
 	for m, rs := range raw {
-		norm, err := Normalize(rs)
-		if err != nil {
-			// Unreachable: every range above has First <= Last.
-			return nil, fmt.Errorf("sharding: internal error assigning %q: %w", m, err)
-		}
+		// Every range above has First <= Last, so Normalize cannot fail.
+		norm, _ := Normalize(rs)
 		out[m] = norm
 	}
-	return out, nil
+	return out
 }

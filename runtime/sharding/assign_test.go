@@ -330,3 +330,25 @@ func TestHashClustersNamesDifferingInTheLastByte(t *testing.T) {
 		}
 	}
 }
+
+// TestRangesFromPointsBreaksTiesByName feeds colliding ring points (which
+// SHA-256 makes practically impossible in Assign) in every order and
+// expects one answer: the alphabetically first member owns the arc.
+func TestRangesFromPointsBreaksTiesByName(t *testing.T) {
+	pts := []point{{100, "b"}, {100, "a"}, {200, "c"}, {math.MaxUint64, "b"}, {200, "a"}}
+	want := map[string][]Range{
+		"a": {{First: 0, Last: 100}},
+		"c": {{First: 101, Last: 200}},
+		"b": {{First: 201, Last: math.MaxUint64}},
+	}
+	rng := rand.New(rand.NewSource(3))
+	for trial := 0; trial < 50; trial++ {
+		p := append([]point(nil), pts...)
+		rng.Shuffle(len(p), func(i, j int) { p[i], p[j] = p[j], p[i] })
+		got := rangesFromPoints(p)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("order %v: got %v, want %v", p, got, want)
+		}
+		checkPartition(t, got)
+	}
+}

@@ -7,12 +7,12 @@ import (
 )
 
 func TestSelectorFormat(t *testing.T) {
-	got, err := Selector(FieldUID, []Range{{First: 0x8000000000000000, Last: math.MaxUint64}, {First: 0, Last: 0x0fff}})
+	got, err := Selector(FieldUID, []Range{{First: 0xabcdef0000000000, Last: math.MaxUint64}, {First: 0, Last: 0x0fff}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := "shardRange(object.metadata.uid, '0x0000000000000000', '0x0000000000001000') || " +
-		"shardRange(object.metadata.uid, '0x8000000000000000', '0x10000000000000000')"
+		"shardRange(object.metadata.uid, '0xabcdef0000000000', '0x10000000000000000')"
 	if got != want {
 		t.Errorf("Selector =\n %s\nwant\n %s", got, want)
 	}
