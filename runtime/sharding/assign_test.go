@@ -337,8 +337,8 @@ func TestHashClustersNamesDifferingInTheLastByte(t *testing.T) {
 func TestRangesFromPointsBreaksTiesByName(t *testing.T) {
 	pts := []point{{100, "b"}, {100, "a"}, {200, "c"}, {math.MaxUint64, "b"}, {200, "a"}}
 	want := map[string][]Range{
-		"a": {{First: 0, Last: 100}},
-		"c": {{First: 101, Last: 200}},
+		// a wins both ties (at 100 over b, at 200 over c); c owns nothing.
+		"a": {{First: 0, Last: 200}},
 		"b": {{First: 201, Last: math.MaxUint64}},
 	}
 	rng := rand.New(rand.NewSource(3))
