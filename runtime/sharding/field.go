@@ -11,7 +11,9 @@ const (
 	// FieldNamespace hashes metadata.namespace: every object of a namespace
 	// lands on the same replica, so a controller and the objects it owns in
 	// that namespace are handled together. Cluster-scoped objects all hash
-	// the empty string and so land on one replica.
+	// the empty string and so land on one replica. FNV-1a barely mixes a
+	// string's last bytes into the top of the hash, so namespaces that
+	// differ only in a short suffix (tenant-1 ... tenant-9) land together.
 	FieldNamespace Field = "object.metadata.namespace"
 	// FieldUID hashes metadata.uid: objects spread evenly regardless of
 	// how many namespaces there are, but related objects may land on
