@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"math"
 	"sort"
 	"strconv"
 )
@@ -97,8 +98,8 @@ func rangesFromPoints(points []point) map[string][]Range {
 	raw := make(map[string][]Range)
 	first, last := points[0], points[len(points)-1]
 	raw[first.member] = append(raw[first.member], Range{First: 0, Last: first.at})
-	if last.at != Full.Last {
-		raw[first.member] = append(raw[first.member], Range{First: last.at + 1, Last: Full.Last})
+	if last.at != math.MaxUint64 {
+		raw[first.member] = append(raw[first.member], Range{First: last.at + 1, Last: math.MaxUint64})
 	}
 	for i := 1; i < len(points); i++ {
 		prev, p := points[i-1], points[i]
