@@ -62,12 +62,19 @@ type listener[T Object] struct {
 	resyncing    bool
 
 	panics atomic.Int64
+
+	// obs watches the backlog (nil: not watched); hm is its handler
+	// metrics (nil: none). See listener_backlog.go.
+	obs *listenerObs
+	hm  HandlerMetrics
+	// running is the size of the batch run is working through (mu).
+	running int
 }
 
 func newListener[T Object](h ResourceEventHandler[T], resync time.Duration, now time.Time, synced func() bool) *listener[T] {
 	return &listener[T]{
 		handler:        h,
-		name:           fmt.Sprintf("%T", h),
+		name:           handlerName(h),
 		wake:           make(chan struct{}, 1),
 		informerSynced: synced,
 		resyncPeriod:   resync,
@@ -114,6 +121,9 @@ func (l *listener[T]) enqueue(ns []notification[T], withResync bool) {
 		l.initialPending.Add(initial)
 	}
 	added := len(l.pending) > before
+	if l.obs != nil && added {
+		l.obs.note(l.name, len(l.pending)+l.running)
+	}
 	l.mu.Unlock()
 	if !added {
 		return
@@ -136,6 +146,10 @@ func (l *listener[T]) run(ctx context.Context) {
 		batch := l.pending
 		l.pending = l.spare[:0]
 		l.spare = nil
+		l.running = len(batch)
+		if l.obs != nil {
+			l.obs.note(l.name, len(batch))
+		}
 		l.mu.Unlock()
 
 		if len(batch) == 0 {
@@ -153,7 +167,11 @@ func (l *listener[T]) run(ctx context.Context) {
 			if l.removed.Load() || ctx.Err() != nil {
 				return
 			}
-			l.deliver(logger, &batch[i])
+			if l.hm != nil {
+				l.deliverTimed(logger, &batch[i])
+			} else {
+				l.deliver(logger, &batch[i])
+			}
 		}
 		clear(batch)
 		l.mu.Lock()
@@ -194,6 +212,9 @@ func (l *listener[T]) remove() {
 	l.syncedAtRemoval.Store(l.synced())
 	l.removed.Store(true)
 	l.pending = nil
+	if l.hm != nil {
+		l.hm.SetBacklog(0)
+	}
 	l.mu.Unlock()
 	select {
 	case l.wake <- struct{}{}:

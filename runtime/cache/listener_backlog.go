@@ -1,0 +1,58 @@
+package cache
+
+import (
+	"fmt"
+	"time"
+
+	"k8s.io/klog/v2"
+)
+
+// listenerObs watches one listener's backlog: it logs a warning when the
+// backlog reaches the threshold (once per crossing) and feeds the handler's
+// metrics. Its fields other than over are set before the listener is
+// registered and read-only afterwards; over is guarded by the listener's mu.
+type listenerObs struct {
+	informer  string
+	threshold int // <= 0: no warning
+	metrics   HandlerMetrics
+	// logger returns the logger of the informer's Run (klog.Background()
+	// before Run); it is called under the processor's or listener's lock.
+	logger func() klog.Logger
+	over   bool
+}
+
+// note records the listener's current backlog n. The caller holds l.mu.
+func (o *listenerObs) note(l string, n int) {
+	if o.metrics != nil {
+		o.metrics.SetBacklog(n)
+	}
+	if o.threshold <= 0 {
+		return
+	}
+	if n < o.threshold {
+		o.over = false
+		return
+	}
+	if !o.over {
+		o.over = true
+		o.logger().Info("Event handler is falling behind: its backlog passed the threshold",
+			"informer", o.informer, "handler", l, "backlog", n, "threshold", o.threshold)
+	}
+}
+
+// handlerName is how a handler is named in logs and metrics.
+func handlerName(h any) string {
+	if n, ok := h.(HandlerName); ok {
+		if s := n.HandlerName(); s != "" {
+			return s
+		}
+	}
+	return fmt.Sprintf("%T", h)
+}
+
+// deliverTimed is deliver plus the handler latency metric.
+func (l *listener[T]) deliverTimed(logger klog.Logger, n *notification[T]) {
+	start := time.Now()
+	l.deliver(logger, n)
+	l.hm.ObserveLatency(time.Since(start))
+}
