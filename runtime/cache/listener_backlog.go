@@ -21,15 +21,18 @@ type listenerObs struct {
 	over   bool
 }
 
-// note records the listener's current backlog n. The caller holds l.mu.
-func (o *listenerObs) note(l string, n int) {
+// note records the listener's current backlog n, of which initial are
+// initial-list adds. The caller holds l.mu. The warning counts only the
+// rest: handing a large initial list to a handler is normal, a pile-up of
+// live events behind it is not.
+func (o *listenerObs) note(l string, n int, initial int64) {
 	if o.metrics != nil {
 		o.metrics.SetBacklog(n)
 	}
 	if o.threshold <= 0 {
 		return
 	}
-	if n < o.threshold {
+	if int64(n)-initial < int64(o.threshold) {
 		o.over = false
 		return
 	}

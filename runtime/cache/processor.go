@@ -122,7 +122,7 @@ func (l *listener[T]) enqueue(ns []notification[T], withResync bool) {
 	}
 	added := len(l.pending) > before
 	if l.obs != nil && added {
-		l.obs.note(l.name, len(l.pending)+l.running)
+		l.obs.note(l.name, len(l.pending)+l.running, l.initialPending.Load())
 	}
 	l.mu.Unlock()
 	if !added {
@@ -148,7 +148,7 @@ func (l *listener[T]) run(ctx context.Context) {
 		l.spare = nil
 		l.running = len(batch)
 		if l.obs != nil {
-			l.obs.note(l.name, len(batch))
+			l.obs.note(l.name, len(batch), l.initialPending.Load())
 		}
 		l.mu.Unlock()
 

@@ -142,9 +142,10 @@ type SharedIndexInformerOptions[T Object] struct {
 	// Metrics, when not nil, receives the informer's metrics (see
 	// InformerMetrics). Default: none, at no cost.
 	Metrics InformerMetricsProvider
-	// HandlerBacklogThreshold is the number of notifications queued for one
-	// handler above which the informer logs a warning naming the handler
-	// and its backlog, once per crossing (again only after the backlog fell
-	// below it). 0 means DefaultHandlerBacklogThreshold; negative disables.
+	// HandlerBacklogThreshold is the number of live notifications (initial
+	// list adds not counted) queued for one handler at which the informer
+	// logs a warning naming the handler and its backlog, once per crossing
+	// (again only after the backlog fell below it). 0 means
+	// DefaultHandlerBacklogThreshold; negative disables.
 	HandlerBacklogThreshold int
 }
