@@ -2,6 +2,7 @@ package cache_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -11,6 +12,8 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
 
@@ -191,4 +194,29 @@ func atoi(s string) int {
 		return -1
 	}
 	return n
+}
+
+func TestErrorReason(t *testing.T) {
+	gr := schema.GroupResource{Resource: "pods"}
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{nil, "none"},
+		{apierrors.NewResourceExpired("too old resource version: 1 (5)"), "expired"},
+		{apierrors.NewGone("gone"), "expired"},
+		{fmt.Errorf("list pods: %w", apierrors.NewForbidden(gr, "", errors.New("no"))), "forbidden"},
+		{apierrors.NewUnauthorized("who"), "unauthorized"},
+		{apierrors.NewNotFound(gr, ""), "not_found"},
+		{apierrors.NewTooManyRequests("slow down", 1), "too_many_requests"},
+		{fmt.Errorf("watch pods: %w", cache.ErrVeryShortWatch), "very_short_watch"},
+		{cache.ErrWrongType, "wrong_type"},
+		{apierrors.NewServiceUnavailable("restarting"), "unavailable"},
+		{apierrors.NewInternalError(errors.New("boom")), "internal"},
+		{errors.New("something else"), "other"},
+	} {
+		if got := cache.ErrorReason(tc.err); got != tc.want {
+			t.Errorf("ErrorReason(%v) = %q, want %q", tc.err, got, tc.want)
+		}
+	}
 }
