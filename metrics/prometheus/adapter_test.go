@@ -145,11 +145,16 @@ func TestInformerMetricsOnTheRegistry(t *testing.T) {
 		return testutil.ToFloat64(v.backlog.WithLabelValues("pods", "blocked")) == 0 &&
 			histogramCount(t, reg, "typedinformer_informer_handler_duration_seconds", map[string]string{"informer": "pods", "handler": "blocked"}) == 7
 	})
-	if got, want := testutil.ToFloat64(v.lastRV.WithLabelValues("pods")), srv.ResourceVersion(); fmt.Sprint(got) != want {
-		t.Fatalf("last resource version %v, want %s", got, want)
+	want := fmt.Sprintf(`
+# HELP typedinformer_informer_last_resource_version The informer's last resourceVersion, when numeric (as etcd's are).
+# TYPE typedinformer_informer_last_resource_version gauge
+typedinformer_informer_last_resource_version{informer="pods"} %s
+`, srv.ResourceVersion())
+	if err := testutil.CollectAndCompare(v.age, strings.NewReader(want), "typedinformer_informer_last_resource_version"); err != nil {
+		t.Fatal(err)
 	}
-	if n := testutil.CollectAndCount(v.age, "typedinformer_informer_last_event_age_seconds"); n != 1 {
-		t.Fatalf("event age series: %d, want 1", n)
+	if n := testutil.CollectAndCount(v.age, "typedinformer_informer_last_event_age_seconds", "typedinformer_informer_last_event_timestamp_seconds"); n != 2 {
+		t.Fatalf("event time and age series: %d, want 2", n)
 	}
 
 	srv.Compact()
