@@ -163,14 +163,17 @@ func (l *listener[T]) run(ctx context.Context) {
 			l.mu.Unlock()
 			continue
 		}
+		var last time.Time
+		if l.hm != nil {
+			last = time.Now()
+		}
 		for i := range batch {
 			if l.removed.Load() || ctx.Err() != nil {
 				return
 			}
+			l.deliver(logger, &batch[i])
 			if l.hm != nil {
-				l.deliverTimed(logger, &batch[i])
-			} else {
-				l.deliver(logger, &batch[i])
+				last = l.observeSince(last)
 			}
 		}
 		clear(batch)
