@@ -36,7 +36,7 @@ func main() {
 	kubeconfig := flag.String("kubeconfig", "", "path to a kubeconfig; empty runs the demo on an embedded fake cluster")
 	workers := flag.Int("workers", 2, "concurrent reconciles")
 	resync := flag.Duration("resync", 10*time.Minute, "informer resync period (0 disables)")
-	metricsAddr := flag.String("metrics-bind-address", "", "address serving /metrics, /healthz and /readyz (e.g. :8080); empty disables")
+	metricsAddr := flag.String("metrics-bind-address", "", "with --kubeconfig: address serving /metrics, /healthz and /readyz (e.g. :8080); empty disables")
 	klog.InitFlags(nil)
 	flag.Parse()
 
