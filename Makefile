@@ -11,10 +11,12 @@ MIGRATION := examples/migration
 # `unit-newest` tests it again against the newest one.
 K8S_NEWEST ?= v0.37.2
 NEWEST_DIR := bin/newest-k8s
+# The Prometheus adapter: its own module so the runtime never imports Prometheus.
+METRICS := metrics/prometheus
 # Modules besides the main one, each with its own go.mod.
-SUBMODULES := $(EXAMPLE) $(MIGRATION) test/corpus test/e2e bench
+SUBMODULES := $(EXAMPLE) $(MIGRATION) $(METRICS) test/corpus test/e2e bench
 
-.PHONY: all build test unit unit-newest examples verify corpus e2e bench bench-smoke demo \
+.PHONY: all build test unit unit-newest examples metrics verify corpus e2e bench bench-smoke demo \
         generate goldens lint vet fmt-check clean
 
 all: build test
@@ -26,9 +28,9 @@ build:
 	for m in $(SUBMODULES); do (cd $$m && $(GO) build ./...) || exit 1; done
 
 ## test: everything CI runs. Lint, race-enabled unit tests, the example CRD
-## repo's tests, verify-codegen (stale generated code fails), the k8s.io/api
+## repo's tests, the Prometheus adapter's tests, verify-codegen (stale generated code fails), the k8s.io/api
 ## corpus build, the real-apiserver e2e suite and one pass of every benchmark.
-test: lint unit unit-newest examples verify corpus e2e bench-smoke
+test: lint unit unit-newest examples metrics verify corpus e2e bench-smoke
 
 unit:
 	$(GO) test -race -count=1 ./...
@@ -41,6 +43,10 @@ unit-newest:
 examples:
 	cd $(EXAMPLE) && $(GO) test -race -count=1 ./...
 	cd $(MIGRATION) && $(GO) test -race -count=1 ./...
+
+## metrics: the Prometheus adapter's tests (they scrape its registry).
+metrics:
+	cd $(METRICS) && $(GO) test -race -count=1 ./...
 
 ## verify: fail with a diff if any generated file is out of date.
 verify:

@@ -54,6 +54,11 @@ type sharedIndexInformer[T Object] struct {
 	errMu         sync.Mutex
 	transformErrs map[objKey]error
 	nTransformErr atomic.Int64
+
+	// metrics is nil unless a provider was given (informer_metrics.go);
+	// logger is Run's context logger, for the backlog warning.
+	metrics InformerMetrics
+	logger  atomic.Pointer[klog.Logger]
 }
 
 func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformerOptions[T]) SharedIndexInformer[T] {
@@ -74,6 +79,9 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 	s.transformErrs = map[objKey]error{}
 	if lw == nil {
 		s.initErr = fmt.Errorf("informer %s: nil ListerWatcher", s.name)
+	}
+	if opts.Metrics != nil {
+		s.metrics = opts.Metrics.NewInformerMetrics(s.name)
 	}
 	return s
 }
@@ -111,6 +119,9 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	}
 	s.refl = newReflector[T](s.name, s.lw, informerSink[T]{s.fifo, s}, s.opts.Reflector)
 	s.refl.transform = s.checkedTransform()
+	s.refl.metrics = s.metrics
+	logger := klog.FromContext(ctx)
+	s.logger.Store(&logger)
 	if h := s.onError; h != nil {
 		s.refl.onError = func(ctx context.Context, err error) { h(ctx, err) }
 	}
@@ -142,6 +153,9 @@ func (s *sharedIndexInformer[T]) processLoop(ctx context.Context) {
 		err := s.fifo.PopBatch(maxPopBatch, s.processBatch)
 		if errors.Is(err, ErrFIFOClosed) {
 			return
+		}
+		if s.metrics != nil {
+			s.noteBatch()
 		}
 		if err != nil {
 			logger.Error(err, "Applying deltas failed", "informer", s.name)
@@ -308,6 +322,7 @@ func (s *sharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(handler Resourc
 		resyncPeriod = minimumResyncPeriod
 	}
 	l := newListener(handler, resyncPeriod, s.clock.Now(), s.HasSynced)
+	s.observe(l)
 	s.proc.mu.Lock()
 	if s.started {
 		// Replay the cache as initial adds; processBatch cannot change the

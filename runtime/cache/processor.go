@@ -62,12 +62,19 @@ type listener[T Object] struct {
 	resyncing    bool
 
 	panics atomic.Int64
+
+	// obs watches the backlog (nil: not watched); hm is its handler
+	// metrics (nil: none). See listener_backlog.go.
+	obs *listenerObs
+	hm  HandlerMetrics
+	// running is the size of the batch run is working through (mu).
+	running int
 }
 
 func newListener[T Object](h ResourceEventHandler[T], resync time.Duration, now time.Time, synced func() bool) *listener[T] {
 	return &listener[T]{
 		handler:        h,
-		name:           fmt.Sprintf("%T", h),
+		name:           handlerName(h),
 		wake:           make(chan struct{}, 1),
 		informerSynced: synced,
 		resyncPeriod:   resync,
@@ -114,6 +121,9 @@ func (l *listener[T]) enqueue(ns []notification[T], withResync bool) {
 		l.initialPending.Add(initial)
 	}
 	added := len(l.pending) > before
+	if l.obs != nil && added {
+		l.obs.note(l.name, len(l.pending)+l.running, l.initialPending.Load())
+	}
 	l.mu.Unlock()
 	if !added {
 		return
@@ -136,6 +146,10 @@ func (l *listener[T]) run(ctx context.Context) {
 		batch := l.pending
 		l.pending = l.spare[:0]
 		l.spare = nil
+		l.running = len(batch)
+		if l.obs != nil {
+			l.obs.note(l.name, len(batch), l.initialPending.Load())
+		}
 		l.mu.Unlock()
 
 		if len(batch) == 0 {
@@ -149,11 +163,18 @@ func (l *listener[T]) run(ctx context.Context) {
 			l.mu.Unlock()
 			continue
 		}
+		var last time.Time
+		if l.hm != nil {
+			last = time.Now()
+		}
 		for i := range batch {
 			if l.removed.Load() || ctx.Err() != nil {
 				return
 			}
 			l.deliver(logger, &batch[i])
+			if l.hm != nil {
+				last = l.observeSince(last)
+			}
 		}
 		clear(batch)
 		l.mu.Lock()
@@ -194,6 +215,9 @@ func (l *listener[T]) remove() {
 	l.syncedAtRemoval.Store(l.synced())
 	l.removed.Store(true)
 	l.pending = nil
+	if l.hm != nil {
+		l.hm.SetBacklog(0)
+	}
 	l.mu.Unlock()
 	select {
 	case l.wake <- struct{}{}:

@@ -51,6 +51,8 @@ type reflector[T Object] struct {
 	clock     clock.Clock
 	transform TransformFunc[T]
 	onError   func(ctx context.Context, err error)
+	// metrics is nil unless the informer has metrics (see reflector_metrics.go).
+	metrics InformerMetrics
 	// noWatchList: the client cannot stream (see DisableWatchList). Only
 	// the reflector's goroutine reads and writes it after construction.
 	noWatchList bool
@@ -113,6 +115,7 @@ func (r *reflector[T]) report(ctx context.Context, err error) {
 	r.mu.Lock()
 	r.lastErr = err
 	r.mu.Unlock()
+	r.noteError(err)
 	if r.onError != nil {
 		r.onError(ctx, err)
 	} else {
@@ -180,6 +183,7 @@ func (r *reflector[T]) listAndWatch(ctx context.Context) error {
 				// A fake watcher: list, then consume it as the watch, as
 				// a test that hands out one watcher expects.
 				w = wl
+				r.noteWatch()
 			}
 		}
 	}
@@ -196,9 +200,11 @@ func (r *reflector[T]) listAndWatch(ctx context.Context) error {
 
 // list fetches the full state, page by page, and replaces the sink's content.
 func (r *reflector[T]) list(ctx context.Context) error {
+	relist := r.isRelist()
 	rv := r.relistResourceVersion()
 	items, listRV, err := r.listPages(ctx, rv)
 	if err != nil && isExpired(err) && rv != "" {
+		relist = true
 		// The RV we asked for is gone; ask for the current state.
 		r.mu.Lock()
 		r.rvUnavailable = true
@@ -216,6 +222,7 @@ func (r *reflector[T]) list(ctx context.Context) error {
 	r.rvUnavailable = false
 	r.lastErr = nil
 	r.mu.Unlock()
+	r.noteList(relist, listRV)
 	return nil
 }
 
@@ -391,6 +398,7 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 		r.noWatchList = true
 		return w, true, fmt.Errorf("watch-list %s: %w", r.name, errNoStreaming)
 	}
+	r.noteWatch()
 	var items []T
 	index := map[objKey]int{}
 	put := func(obj T) {
@@ -456,10 +464,12 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 						return nil, false, fmt.Errorf("watch-list %s: storing the initial events: %w", r.name, err)
 					}
 					r.mu.Lock()
+					relist := r.rvUnavailable
 					r.lastSyncRV = finalRV
 					r.rvUnavailable = false
 					r.lastErr = nil
 					r.mu.Unlock()
+					r.noteList(relist, finalRV)
 					return w, false, nil
 				}
 			}
@@ -510,10 +520,14 @@ func (r *reflector[T]) watchLoop(ctx context.Context, first watch.Interface) err
 				return fmt.Errorf("watch %s: %w", r.name, err)
 			}
 			r.clearError()
+			r.noteWatch()
 		}
 		err := r.handleWatch(ctx, w)
 		w.Stop()
 		w = nil
+		if ctx.Err() == nil {
+			r.noteWatchEnd(err)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil
@@ -582,6 +596,7 @@ func (r *reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error
 			}
 			if rv != "" {
 				r.setLastSyncRV(rv)
+				r.noteEvent(rv)
 			}
 		}
 	}

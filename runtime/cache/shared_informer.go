@@ -139,4 +139,13 @@ type SharedIndexInformerOptions[T Object] struct {
 	Name string
 	// Reflector tunes list/watch behaviour; the zero value is the default.
 	Reflector ReflectorOptions
+	// Metrics, when not nil, receives the informer's metrics (see
+	// InformerMetrics). Default: none, at no cost.
+	Metrics InformerMetricsProvider
+	// HandlerBacklogThreshold is the number of live notifications (initial
+	// list adds not counted) queued for one handler at which the informer
+	// logs a warning naming the handler and its backlog, once per crossing
+	// (again only after the backlog fell below it). 0 means
+	// DefaultHandlerBacklogThreshold; negative disables.
+	HandlerBacklogThreshold int
 }

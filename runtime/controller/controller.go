@@ -118,6 +118,10 @@ func (c *Controller) Start(ctx context.Context) error {
 		return fmt.Errorf("controller %q: already started", c.name)
 	}
 	c.started = true
+	if c.opts.Logger == nil {
+		// Contextual logging: the caller's logger, named after us.
+		c.logger = klog.FromContext(ctx).WithValues("controller", c.name)
+	}
 	ctx = klog.NewContext(ctx, c.logger)
 	c.running = ctx
 	watches := c.watches

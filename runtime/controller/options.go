@@ -31,7 +31,8 @@ type Options struct {
 	// panics crash the process.
 	RecoverPanic *bool
 	// Logger is the base logger; the controller adds "controller"=name.
-	// Default klog.Background().
+	// Default: the logger of the context passed to Start
+	// (klog.FromContext, which is klog.Background() when it has none).
 	Logger *klog.Logger
 	// Gate, when set, holds the workers after the caches synced until it is
 	// closed (e.g. by leader election). Events are queued meanwhile.

@@ -27,6 +27,7 @@ type Factory struct {
 	customResync  map[reflect.Type]time.Duration
 	transform     func(runtime.Object) (runtime.Object, error)
 	lean          func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
+	metrics       cache.InformerMetricsProvider                // WithInformerMetrics
 
 	// configErr reports options NewFactory had to ignore (nil ones).
 	configErr error

@@ -69,6 +69,9 @@ func newInformer[T cache.Object](f *Factory, typ reflect.Type, namespaced bool, 
 		if inf == nil {
 			return nil, fmt.Errorf("informers: InformerFor[%v]: the NewInformerFunc returned nil for namespace %q", typ, ns)
 		}
+		if err := f.installMetrics(typ, ns, inf); err != nil {
+			return nil, err
+		}
 		return inf, nil
 	}
 	var inf cache.SharedIndexInformer[T]

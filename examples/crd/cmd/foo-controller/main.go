@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/kubernetes"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/clientcmd"
@@ -26,13 +27,16 @@ import (
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/fakecluster"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned"
 	samplesfake "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
+	tiprom "github.com/typedinformer/typedinformer/metrics/prometheus"
 	runtimecontroller "github.com/typedinformer/typedinformer/runtime/controller"
+	"github.com/typedinformer/typedinformer/runtime/informers"
 )
 
 func main() {
 	kubeconfig := flag.String("kubeconfig", "", "path to a kubeconfig; empty runs the demo on an embedded fake cluster")
 	workers := flag.Int("workers", 2, "concurrent reconciles")
 	resync := flag.Duration("resync", 10*time.Minute, "informer resync period (0 disables)")
+	metricsAddr := flag.String("metrics-bind-address", "", "with --kubeconfig: address serving /metrics, /healthz and /readyz (e.g. :8080); empty disables")
 	klog.InitFlags(nil)
 	flag.Parse()
 
@@ -43,7 +47,7 @@ func main() {
 	if *kubeconfig == "" {
 		err = runDemo(ctx, *workers)
 	} else {
-		err = runCluster(ctx, *kubeconfig, *workers, *resync)
+		err = runCluster(ctx, *kubeconfig, *workers, *resync, *metricsAddr)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "foo-controller:", err)
@@ -51,7 +55,10 @@ func main() {
 	}
 }
 
-func runCluster(ctx context.Context, kubeconfig string, workers int, resync time.Duration) error {
+// runCluster runs the controller until ctx ends; then Start lets the
+// reconciles in flight finish before it returns, and the ops server shuts
+// down last, so /metrics stays scrapable while draining.
+func runCluster(ctx context.Context, kubeconfig string, workers int, resync time.Duration, metricsAddr string) error {
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
 		return fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
@@ -64,12 +71,35 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	if err != nil {
 		return err
 	}
-	inf := controller.NewInformers(kube, samples, resync)
-	c, err := controller.New(controller.NewReconciler(kube, samples, inf), inf, runtimecontroller.Options{MaxConcurrentReconciles: workers}, nil)
+	opts := runtimecontroller.Options{MaxConcurrentReconciles: workers}
+	var infOpts []informers.Option
+	reg := prometheus.NewRegistry()
+	if metricsAddr != "" {
+		m, err := tiprom.New(reg)
+		if err != nil {
+			return err
+		}
+		infOpts = append(infOpts, informers.WithInformerMetrics(m.Informers()))
+		opts.Metrics, opts.QueueMetricsProvider = m.Controllers(), m.Workqueues()
+	}
+	inf := controller.NewInformers(kube, samples, resync, infOpts...)
+	c, err := controller.New(controller.NewReconciler(kube, samples, inf), inf, opts, nil)
 	if err != nil {
 		return err
 	}
+	ready := &readiness{wait: inf.WaitForCacheSync}
+	if metricsAddr != "" {
+		srvCtx, stopSrv := context.WithCancel(klog.NewContext(context.Background(), klog.FromContext(ctx)))
+		wait, err := serveOps(srvCtx, metricsAddr, newOpsMux(reg, ready.check))
+		if err != nil {
+			stopSrv()
+			return err
+		}
+		defer wait()
+		defer stopSrv()
+	}
 	inf.Start(ctx)
+	ready.markStarted()
 	defer inf.Shutdown()
 	return c.Start(ctx)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned"
 	samplesinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions"
 	kubeinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions"
+	"github.com/typedinformer/typedinformer/runtime/informers"
 )
 
 // Informers are the shared informer factories the controller reads from.
@@ -17,12 +18,12 @@ type Informers struct {
 	Kube    kubeinformers.SharedInformerFactory
 }
 
-// NewInformers builds the factories for the two clientsets. resync 0
-// disables periodic resync.
-func NewInformers(kube kubernetes.Interface, samples versioned.Interface, resync time.Duration) Informers {
+// NewInformers builds the factories for the two clientsets, both with opts
+// (e.g. informers.WithInformerMetrics). resync 0 disables periodic resync.
+func NewInformers(kube kubernetes.Interface, samples versioned.Interface, resync time.Duration, opts ...informers.Option) Informers {
 	return Informers{
-		Samples: samplesinformers.NewSharedInformerFactory(samples, resync),
-		Kube:    kubeinformers.NewSharedInformerFactory(kube, resync),
+		Samples: samplesinformers.NewSharedInformerFactoryWithOptions(samples, resync, opts...),
+		Kube:    kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, opts...),
 	}
 }
 

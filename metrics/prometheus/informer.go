@@ -1,0 +1,177 @@
+package prometheus
+
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/typedinformer/typedinformer/runtime/cache"
+)
+
+// informerVecs are the informer metrics, labelled "informer" (and "handler").
+type informerVecs struct {
+	lists, watches, relists *prometheus.CounterVec
+	restarts, errors        *prometheus.CounterVec
+	objects, depth          *prometheus.GaugeVec
+	backlog                 *prometheus.GaugeVec
+	handlerDuration         *prometheus.HistogramVec
+	age                     *eventAge
+}
+
+func newInformerVecs() *informerVecs {
+	const sub = "typedinformer_informer"
+	inf := []string{"informer"}
+	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
+		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: sub + "_" + name, Help: help}, append(inf, labels...))
+	}
+	gauge := func(name, help string, labels ...string) *prometheus.GaugeVec {
+		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: sub + "_" + name, Help: help}, append(inf, labels...))
+	}
+	return &informerVecs{
+		lists:    counter("lists_total", "Lists (or watch-list streams) that stored their result."),
+		watches:  counter("watches_total", "Watches the server accepted."),
+		relists:  counter("relists_total", "Lists made because the held resourceVersion expired (410 Gone)."),
+		restarts: counter("watch_restarts_total", "Watches that ended and were restarted, by reason (closed: ended normally).", "reason"),
+		errors:   counter("errors_total", "List and watch errors, by reason.", "reason"),
+		objects:  gauge("objects", "Objects in the informer's store."),
+		depth:    gauge("queue_depth", "Keys waiting in the informer's DeltaFIFO."),
+		backlog:  gauge("handler_backlog", "Notifications queued for a handler and not yet delivered.", "handler"),
+		handlerDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: sub + "_handler_duration_seconds",
+			Help:    "Seconds per event handler call.",
+			Buckets: prometheus.ExponentialBuckets(1e-6, 4, 14)}, []string{"informer", "handler"}),
+		age: &eventAge{now: time.Now},
+	}
+}
+
+func (v *informerVecs) collectors() []prometheus.Collector {
+	return []prometheus.Collector{v.lists, v.watches, v.relists, v.restarts, v.errors, v.objects, v.depth,
+		v.backlog, v.handlerDuration, v.age}
+}
+
+// NewInformerMetrics implements cache.InformerMetricsProvider.
+func (v *informerVecs) NewInformerMetrics(name string) cache.InformerMetrics {
+	m := &informerMetrics{
+		v:       v,
+		name:    name,
+		lists:   v.lists.WithLabelValues(name),
+		watches: v.watches.WithLabelValues(name),
+		relists: v.relists.WithLabelValues(name),
+		objects: v.objects.WithLabelValues(name),
+		depth:   v.depth.WithLabelValues(name),
+	}
+	v.age.add(m)
+	return m
+}
+
+// informerMetrics is one informer's view of informerVecs, with its
+// label-free series looked up once.
+type informerMetrics struct {
+	v                       *informerVecs
+	name                    string
+	lists, watches, relists prometheus.Counter
+	objects, depth          prometheus.Gauge
+	// lastEventNanos (Unix nanoseconds, 0: none yet) and lastRV (0: none
+	// numeric) are read at scrape time by eventAge: an event costs two
+	// atomic stores.
+	lastEventNanos, lastRV atomic.Int64
+}
+
+func (m *informerMetrics) IncLists()               { m.lists.Inc() }
+func (m *informerMetrics) IncWatches()             { m.watches.Inc() }
+func (m *informerMetrics) IncRelistsAfterExpired() { m.relists.Inc() }
+func (m *informerMetrics) IncWatchRestarts(reason string) {
+	m.v.restarts.WithLabelValues(m.name, reason).Inc()
+}
+func (m *informerMetrics) IncErrors(reason string) { m.v.errors.WithLabelValues(m.name, reason).Inc() }
+func (m *informerMetrics) SetObjects(n int)        { m.objects.Set(float64(n)) }
+func (m *informerMetrics) SetQueueDepth(n int)     { m.depth.Set(float64(n)) }
+
+// ObserveEvent records the event's time and, when it is a number, its
+// resourceVersion (resourceVersions are opaque; etcd's are integers).
+func (m *informerMetrics) ObserveEvent(at time.Time, rv string) {
+	m.lastEventNanos.Store(at.UnixNano())
+	if n, err := strconv.ParseInt(rv, 10, 64); err == nil {
+		m.lastRV.Store(n)
+	}
+}
+
+func (m *informerMetrics) NewHandlerMetrics(handler string) cache.HandlerMetrics {
+	return handlerMetrics{
+		backlog:  m.v.backlog.WithLabelValues(m.name, handler),
+		duration: m.v.handlerDuration.WithLabelValues(m.name, handler),
+	}
+}
+
+type handlerMetrics struct {
+	backlog  prometheus.Gauge
+	duration prometheus.Observer
+}
+
+func (h handlerMetrics) SetBacklog(n int)               { h.backlog.Set(float64(n)) }
+func (h handlerMetrics) ObserveLatency(d time.Duration) { h.duration.Observe(d.Seconds()) }
+
+// eventAge reports, at scrape time, each informer's last event as a Unix
+// time and as an age, and its last numeric resourceVersion:
+// typedinformer_informer_last_event_timestamp_seconds,
+// typedinformer_informer_last_event_age_seconds and
+// typedinformer_informer_last_resource_version, labelled "informer". An
+// informer reports none of them before its first list.
+type eventAge struct {
+	mu        sync.Mutex
+	informers []*informerMetrics
+	now       func() time.Time
+}
+
+var (
+	eventAgeDesc = prometheus.NewDesc("typedinformer_informer_last_event_age_seconds",
+		"Seconds since the informer's last list or watch event (bookmarks included), at scrape time.",
+		[]string{"informer"}, nil)
+	eventTimeDesc = prometheus.NewDesc("typedinformer_informer_last_event_timestamp_seconds",
+		"Unix time of the informer's last list or watch event (bookmarks included).",
+		[]string{"informer"}, nil)
+	lastRVDesc = prometheus.NewDesc("typedinformer_informer_last_resource_version",
+		"The informer's last resourceVersion, when numeric (as etcd's are).",
+		[]string{"informer"}, nil)
+)
+
+func (a *eventAge) add(m *informerMetrics) {
+	a.mu.Lock()
+	a.informers = append(a.informers, m)
+	a.mu.Unlock()
+}
+
+// Describe implements prometheus.Collector.
+func (a *eventAge) Describe(ch chan<- *prometheus.Desc) {
+	ch <- eventAgeDesc
+	ch <- eventTimeDesc
+	ch <- lastRVDesc
+}
+
+// Collect implements prometheus.Collector. Two informers of one name (e.g.
+// two factories' informers of one resource) report once, the latest event.
+func (a *eventAge) Collect(ch chan<- prometheus.Metric) {
+	a.mu.Lock()
+	last := map[string]*informerMetrics{}
+	for _, m := range a.informers {
+		if prev, ok := last[m.name]; !ok || m.lastEventNanos.Load() > prev.lastEventNanos.Load() {
+			last[m.name] = m
+		}
+	}
+	a.mu.Unlock()
+	now := a.now()
+	for name, m := range last {
+		ns := m.lastEventNanos.Load()
+		if ns == 0 {
+			continue
+		}
+		at := time.Unix(0, ns)
+		ch <- prometheus.MustNewConstMetric(eventAgeDesc, prometheus.GaugeValue, now.Sub(at).Seconds(), name)
+		ch <- prometheus.MustNewConstMetric(eventTimeDesc, prometheus.GaugeValue, float64(ns)/1e9, name)
+		if rv := m.lastRV.Load(); rv > 0 {
+			ch <- prometheus.MustNewConstMetric(lastRVDesc, prometheus.GaugeValue, float64(rv), name)
+		}
+	}
+}

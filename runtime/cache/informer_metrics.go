@@ -1,0 +1,69 @@
+package cache
+
+import (
+	"fmt"
+
+	"k8s.io/klog/v2"
+)
+
+// MetricsSetter is implemented by the informers this package builds: a
+// factory uses it to give its informers a metrics provider after the
+// generated constructor built them.
+type MetricsSetter interface {
+	// SetMetricsProvider replaces the informer's metrics provider (nil: no
+	// metrics). It must be called before Run and before any handler is
+	// added; afterwards it returns an error and changes nothing.
+	SetMetricsProvider(p InformerMetricsProvider) error
+}
+
+// SetMetricsProvider implements MetricsSetter.
+func (s *sharedIndexInformer[T]) SetMetricsProvider(p InformerMetricsProvider) error {
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.started {
+		return fmt.Errorf("informer %s: SetMetricsProvider: %w", s.name, errAlreadyStarted)
+	}
+	s.proc.mu.Lock()
+	n := len(s.proc.listeners)
+	s.proc.mu.Unlock()
+	if n > 0 {
+		return fmt.Errorf("informer %s: SetMetricsProvider: called after %d event handler(s) were added", s.name, n)
+	}
+	s.opts.Metrics = p
+	s.metrics = nil
+	if p != nil {
+		s.metrics = p.NewInformerMetrics(s.name)
+	}
+	return nil
+}
+
+// observe sets up l's backlog warning and metrics before it is registered.
+func (s *sharedIndexInformer[T]) observe(l *listener[T]) {
+	th := s.opts.HandlerBacklogThreshold
+	if th == 0 {
+		th = DefaultHandlerBacklogThreshold
+	}
+	if th < 0 && s.metrics == nil {
+		return
+	}
+	o := &listenerObs{informer: s.name, threshold: th, logger: s.runLogger}
+	if s.metrics != nil {
+		o.metrics = s.metrics.NewHandlerMetrics(l.name)
+		l.hm = o.metrics
+	}
+	l.obs = o
+}
+
+// runLogger is the logger of Run's context, or klog.Background() before Run.
+func (s *sharedIndexInformer[T]) runLogger() klog.Logger {
+	if p := s.logger.Load(); p != nil {
+		return *p
+	}
+	return klog.Background()
+}
+
+// noteBatch feeds the store and queue gauges after a batch was applied.
+func (s *sharedIndexInformer[T]) noteBatch() {
+	s.metrics.SetObjects(s.indexer.Len())
+	s.metrics.SetQueueDepth(s.fifo.Len())
+}
