@@ -6,9 +6,9 @@ import "slices"
 // one contiguous copy and so that each stored object costs few bytes:
 //
 //   - Objects live in one nsBucket per namespace: objs is dense (it is the
-//     NamespaceIndex result for that namespace) and pos maps each name to its
-//     position in objs. The map's key strings are the stored objects' own
-//     names, so keys cost no extra string bytes.
+//     NamespaceIndex result for that namespace) and names finds an object's
+//     position in objs by name (see nameTable: 4 bytes per slot, no key
+//     strings of its own).
 //   - A custom index keeps, per value, a posting whose objs slice is dense
 //     too. Which postings an object is in, and where, is recorded beside the
 //     object in its bucket (nsBucket.mem), so removing it is a swap-delete
@@ -48,9 +48,9 @@ type posting[T Object] struct {
 // nsBucket holds the objects of one namespace. mem[j] runs parallel to
 // objs and holds each object's membership in the custom index j.
 type nsBucket[T Object] struct {
-	objs []T
-	pos  map[string]int32
-	mem  [][]member
+	objs  []T
+	names nameTable
+	mem   [][]member
 }
 
 // customIndex is one named index other than NamespaceIndex.

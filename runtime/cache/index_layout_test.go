@@ -25,13 +25,22 @@ func (s *threadSafeIndexer[T]) checkInvariants() error {
 		if len(b.objs) == 0 {
 			return fmt.Errorf("namespace %q: empty bucket kept", ns)
 		}
-		if len(b.pos) != len(b.objs) || len(b.mem) != len(s.custom) {
-			return fmt.Errorf("namespace %q: %d names, %d objects, %d membership arrays for %d indexes", ns, len(b.pos), len(b.objs), len(b.mem), len(s.custom))
+		used := 0
+		for _, v := range b.names.slots {
+			if v != 0 {
+				used++
+			}
+		}
+		if b.names.n != len(b.objs) || used != len(b.objs) || len(b.mem) != len(s.custom) {
+			return fmt.Errorf("namespace %q: %d names (%d slots used), %d objects, %d membership arrays for %d indexes", ns, b.names.n, used, len(b.objs), len(b.mem), len(s.custom))
 		}
 		total += len(b.objs)
-		for name, i := range b.pos {
-			if o := b.objs[i]; o.GetNamespace() != ns || o.GetName() != name {
-				return fmt.Errorf("key %s/%s points at position %d holding %s", ns, name, i, keyOf(o))
+		for i, o := range b.objs {
+			if o.GetNamespace() != ns {
+				return fmt.Errorf("namespace %q holds %s", ns, keyOf(o))
+			}
+			if _, p, ok := nameFind(&b.names, b.objs, o.GetName()); !ok || p != int32(i) {
+				return fmt.Errorf("%s at position %d: the name table finds %d, %v", keyOf(o), i, p, ok)
 			}
 		}
 		for j, ci := range s.custom {

@@ -117,7 +117,14 @@ var errNilIndexFunc = errors.New("nil IndexFunc")
 
 // newBucket returns an empty bucket with room for n objects.
 func (s *threadSafeIndexer[T]) newBucket(n int) *nsBucket[T] {
-	b := &nsBucket[T]{objs: make([]T, 0, n), pos: make(map[string]int32, n)}
+	b := &nsBucket[T]{objs: make([]T, 0, n)}
+	if n > 0 {
+		size := 8
+		for size*3 < n*4 {
+			size *= 2
+		}
+		b.names.slots = make([]int32, size)
+	}
 	if len(s.custom) > 0 {
 		b.mem = make([][]member, len(s.custom))
 		for j := range b.mem {
@@ -133,7 +140,7 @@ func (s *threadSafeIndexer[T]) locateLocked(k objKey) (*nsBucket[T], int32, bool
 	if b == nil {
 		return nil, 0, false
 	}
-	i, ok := b.pos[k.name]
+	_, i, ok := nameFind(&b.names, b.objs, k.name)
 	return b, i, ok
 }
 
@@ -141,7 +148,8 @@ func (s *threadSafeIndexer[T]) locateLocked(k objKey) (*nsBucket[T], int32, bool
 // stored. The caller holds mu for writing.
 func (s *threadSafeIndexer[T]) memberOf(j int, obj T) *member {
 	b := s.buckets[obj.GetNamespace()]
-	return &b.mem[j][b.pos[obj.GetName()]]
+	_, i, _ := nameFind(&b.names, b.objs, obj.GetName())
+	return &b.mem[j][i]
 }
 
 // removeMember takes the object whose membership in custom index j is m out
@@ -219,20 +227,18 @@ func (s *threadSafeIndexer[T]) putLocked(k objKey, obj T) error {
 		b = s.newBucket(0)
 		s.buckets[k.namespace] = b
 	}
-	i, existed := b.pos[k.name]
+	_, i, existed := nameFind(&b.names, b.objs, k.name)
 	if existed {
 		b.objs[i] = obj
 	} else {
 		i = int32(len(b.objs))
 		b.objs = append(b.objs, obj)
+		nameInsert(&b.names, b.objs, k.name, i)
 		for j := range b.mem {
 			b.mem[j] = append(b.mem[j], noMember)
 		}
 		s.count++
 	}
-	// Also for an existing key: the map then holds the new object's name
-	// string rather than keeping the old object's alive.
-	b.pos[k.name] = i
 	var errs []error
 	for j, ci := range s.custom {
 		m := &b.mem[j][i]
@@ -276,20 +282,24 @@ func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
 	for j := range s.custom {
 		s.removeMember(j, &b.mem[j][i])
 	}
-	var moved bool
-	b.objs, moved = removeAt(b.objs, i)
+	// The name table is fixed up while objs still holds both the removed
+	// object and the last one, which moves into its place.
+	slot, _, _ := nameFind(&b.names, b.objs, k.name)
+	nameRemove(&b.names, b.objs, slot)
+	if last := int32(len(b.objs) - 1); i != last {
+		ms, _, _ := nameFind(&b.names, b.objs, b.objs[last].GetName())
+		b.names.slots[ms] = i + 1
+	}
+	b.objs, _ = removeAt(b.objs, i)
 	for j := range b.mem {
 		b.mem[j], _ = removeAt(b.mem[j], i)
-	}
-	delete(b.pos, k.name)
-	if moved {
-		b.pos[b.objs[i].GetName()] = i
 	}
 	s.count--
 	if len(b.objs) == 0 {
 		delete(s.buckets, k.namespace)
 	} else {
 		b.objs = shrinkSlice(b.objs)
+		nameShrink(&b.names, b.objs)
 		for j := range b.mem {
 			b.mem[j] = shrinkSlice(b.mem[j])
 		}
@@ -387,8 +397,8 @@ func (s *threadSafeIndexer[T]) ListKeys() []string {
 	defer s.mu.RUnlock()
 	out := make([]string, 0, s.count)
 	for ns, b := range s.buckets {
-		for name := range b.pos {
-			out = append(out, KeyFor(ns, name))
+		for _, o := range b.objs {
+			out = append(out, KeyFor(ns, o.GetName()))
 		}
 	}
 	return out
