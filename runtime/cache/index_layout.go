@@ -7,7 +7,7 @@ import "slices"
 //
 //   - Objects live in one nsBucket per namespace: objs is dense (it is the
 //     NamespaceIndex result for that namespace) and names finds an object's
-//     position in objs by name (see nameTable: 4 bytes per slot, no key
+//     position in objs by name (see nameTable: 8 bytes per slot, no key
 //     strings of its own).
 //   - A custom index keeps, per value, a posting whose objs slice is dense
 //     too. Which postings an object is in, and where, is recorded beside the

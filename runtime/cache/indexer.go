@@ -119,11 +119,7 @@ var errNilIndexFunc = errors.New("nil IndexFunc")
 func (s *threadSafeIndexer[T]) newBucket(n int) *nsBucket[T] {
 	b := &nsBucket[T]{objs: make([]T, 0, n)}
 	if n > 0 {
-		size := 8
-		for size*3 < n*4 {
-			size *= 2
-		}
-		b.names.slots = make([]int32, size)
+		b.names.slots = make([]uint64, nameTableSize(n))
 	}
 	if len(s.custom) > 0 {
 		b.mem = make([][]member, len(s.custom))
@@ -233,7 +229,7 @@ func (s *threadSafeIndexer[T]) putLocked(k objKey, obj T) error {
 	} else {
 		i = int32(len(b.objs))
 		b.objs = append(b.objs, obj)
-		nameInsert(&b.names, b.objs, k.name, i)
+		nameInsert(&b.names, k.name, i)
 		for j := range b.mem {
 			b.mem[j] = append(b.mem[j], noMember)
 		}
@@ -285,10 +281,10 @@ func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
 	// The name table is fixed up while objs still holds both the removed
 	// object and the last one, which moves into its place.
 	slot, _, _ := nameFind(&b.names, b.objs, k.name)
-	nameRemove(&b.names, b.objs, slot)
+	b.names.remove(slot)
 	if last := int32(len(b.objs) - 1); i != last {
 		ms, _, _ := nameFind(&b.names, b.objs, b.objs[last].GetName())
-		b.names.slots[ms] = i + 1
+		b.names.setPos(ms, i)
 	}
 	b.objs, _ = removeAt(b.objs, i)
 	for j := range b.mem {
@@ -299,7 +295,7 @@ func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
 		delete(s.buckets, k.namespace)
 	} else {
 		b.objs = shrinkSlice(b.objs)
-		nameShrink(&b.names, b.objs)
+		b.names.shrink()
 		for j := range b.mem {
 			b.mem[j] = shrinkSlice(b.mem[j])
 		}
