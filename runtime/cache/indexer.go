@@ -218,6 +218,13 @@ func refreshMember[T Object](ci *customIndex[T], m *member, obj T) {
 // remembered for k (see objectErrors) until a later put of k indexes cleanly
 // or k is deleted, and returned. The caller holds mu for writing.
 func (s *threadSafeIndexer[T]) putLocked(k objKey, obj T) error {
+	_, _, err := s.upsertLocked(k, obj)
+	return err
+}
+
+// upsertLocked is putLocked also returning the object k held before, if
+// it existed, from the same lookup.
+func (s *threadSafeIndexer[T]) upsertLocked(k objKey, obj T) (old T, existed bool, err error) {
 	b := s.buckets[k.namespace]
 	if b == nil {
 		b = s.newBucket(0)
@@ -225,6 +232,7 @@ func (s *threadSafeIndexer[T]) putLocked(k objKey, obj T) error {
 	}
 	_, i, existed := nameFind(&b.names, b.objs, k.name)
 	if existed {
+		old = b.objs[i]
 		b.objs[i] = obj
 	} else {
 		i = int32(len(b.objs))
@@ -253,20 +261,14 @@ func (s *threadSafeIndexer[T]) putLocked(k objKey, obj T) error {
 		addMember(ci, m, vals, obj)
 	}
 	if errs != nil {
-		err := errors.Join(errs...)
+		err = errors.Join(errs...)
 		s.errs[k] = err
-		return err
+		return old, existed, err
 	}
 	if len(s.errs) > 0 {
 		delete(s.errs, k)
 	}
-	return nil
-}
-
-// replaceLocked is putLocked for a caller that already looked k up (old
-// and existed are what getLocked returned; putLocked finds them again).
-func (s *threadSafeIndexer[T]) replaceLocked(k objKey, obj, _ T, _ bool) error {
-	return s.putLocked(k, obj)
+	return old, existed, nil
 }
 
 // deleteLocked removes k. The caller holds mu for writing.
