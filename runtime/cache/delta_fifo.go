@@ -204,10 +204,11 @@ func (f *DeltaFIFO[T]) queueLocked(_ objKey, d Delta[T]) {
 }
 
 // shrinkAbove is the number of queued deltas above which a drained queue
-// drops its backing array: large enough that a busy event stream does not
-// regrow it again and again, small enough that a big initial list does not
-// stay allocated.
-const shrinkAbove = 1 << 16
+// drops its backing array: large enough that a steady event stream does not
+// regrow it again and again, small enough that the burst of an initial list
+// (even of a few thousand objects: 1<<16 kept about 26 bytes per object of
+// a 10k list) does not stay allocated.
+const shrinkAbove = 1 << 10
 
 // Replace queues Replaced for every object in list, in list order, then a
 // tombstone for every queued or known key missing from it. The first Replace

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sort"
 	"sync"
 )
 
@@ -28,19 +27,18 @@ func parseKey(key string) (objKey, error) {
 	return objKey{namespace: ns, name: name}, nil
 }
 
-// keySet is a set of store keys sharing one index value.
-type keySet map[objKey]struct{}
-
-// threadSafeIndexer is the Indexer implementation. One RWMutex guards items
-// and every index. The namespace index is maintained without calling an index
-// function: an object's namespace is part of its key and never changes for a
-// key, so updates skip it entirely.
+// threadSafeIndexer is the Indexer implementation; index_layout.go
+// describes how objects and index postings are laid out. One RWMutex guards
+// everything. The namespace index costs nothing extra: an object's namespace
+// is part of its key, and its namespace's bucket is its posting.
 type threadSafeIndexer[T Object] struct {
-	mu       sync.RWMutex
-	items    map[objKey]T
-	byNS     map[string]keySet
-	indexers Indexers[T]                  // custom index functions (never NamespaceIndex)
-	indices  map[string]map[string]keySet // index name -> value -> keys
+	mu      sync.RWMutex
+	buckets map[string]*nsBucket[T]
+	count   int
+	// custom holds the index functions other than NamespaceIndex, in name
+	// order; byName maps a name to its position in custom.
+	custom []*customIndex[T]
+	byName map[string]int
 	// errs holds, per key, the error of the index functions that failed on
 	// its stored object (which is left out of those indexes).
 	errs map[objKey]error
@@ -61,22 +59,39 @@ func NewStore[T Object]() Store[T] {
 
 func newThreadSafeIndexer[T Object](indexers Indexers[T]) *threadSafeIndexer[T] {
 	s := &threadSafeIndexer[T]{
-		items:    map[objKey]T{},
-		byNS:     map[string]keySet{},
-		indexers: Indexers[T]{},
-		indices:  map[string]map[string]keySet{},
-		errs:     map[objKey]error{},
+		buckets: map[string]*nsBucket[T]{},
+		byName:  map[string]int{},
+		errs:    map[objKey]error{},
 	}
-	for name, fn := range indexers {
-		if name == NamespaceIndex {
-			continue
+	names := make([]string, 0, len(indexers))
+	for name := range indexers {
+		if name != NamespaceIndex {
+			names = append(names, name)
 		}
+	}
+	slices.Sort(names)
+	for _, name := range names {
 		// A nil function is kept: every object then fails that index
 		// with an error naming it, instead of a panic.
-		s.indexers[name] = fn
-		s.indices[name] = map[string]keySet{}
+		s.addIndexLocked(name, indexers[name])
 	}
 	return s
+}
+
+// addIndexLocked registers an empty custom index; the caller indexes the
+// stored objects (see AddIndexers) and holds mu for writing.
+func (s *threadSafeIndexer[T]) addIndexLocked(name string, fn IndexFunc[T]) *customIndex[T] {
+	ci := &customIndex[T]{name: name, fn: fn, values: map[string]*posting[T]{}}
+	s.byName[name] = len(s.custom)
+	s.custom = append(s.custom, ci)
+	for _, b := range s.buckets {
+		mem := make([]member, len(b.objs))
+		for i := range mem {
+			mem[i] = noMember
+		}
+		b.mem = append(b.mem, mem)
+	}
+	return ci
 }
 
 // callIndex runs one index function, turning a nil function or a panic into
@@ -100,36 +115,102 @@ func callIndex[T Object](name string, fn IndexFunc[T], obj T) (vals []string, er
 // errNilIndexFunc is wrapped by errors about nil index functions.
 var errNilIndexFunc = errors.New("nil IndexFunc")
 
-func addToIndex(idx map[string]keySet, value string, k objKey) {
-	set := idx[value]
-	if set == nil {
-		set = keySet{}
-		idx[value] = set
+// newBucket returns an empty bucket with room for n objects.
+func (s *threadSafeIndexer[T]) newBucket(n int) *nsBucket[T] {
+	b := &nsBucket[T]{objs: make([]T, 0, n)}
+	if n > 0 {
+		b.names.slots = make([]uint64, nameTableSize(n))
 	}
-	set[k] = struct{}{}
-}
-
-func removeFromIndex(idx map[string]keySet, value string, k objKey) {
-	set := idx[value]
-	if set == nil {
-		return
-	}
-	delete(set, k)
-	if len(set) == 0 {
-		delete(idx, value)
-	}
-}
-
-func sameValues(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
+	if len(s.custom) > 0 {
+		b.mem = make([][]member, len(s.custom))
+		for j := range b.mem {
+			b.mem[j] = make([]member, 0, n)
 		}
 	}
-	return true
+	return b
+}
+
+// locateLocked returns k's bucket and position; the caller holds mu.
+func (s *threadSafeIndexer[T]) locateLocked(k objKey) (*nsBucket[T], int32, bool) {
+	b := s.buckets[k.namespace]
+	if b == nil {
+		return nil, 0, false
+	}
+	_, i, ok := nameFind(&b.names, b.objs, k.name)
+	return b, i, ok
+}
+
+// memberOf returns the membership in custom index j of obj, which is
+// stored. The caller holds mu for writing.
+func (s *threadSafeIndexer[T]) memberOf(j int, obj T) *member {
+	b := s.buckets[obj.GetNamespace()]
+	_, i, _ := nameFind(&b.names, b.objs, obj.GetName())
+	return &b.mem[j][i]
+}
+
+// removeMember takes the object whose membership in custom index j is m out
+// of every posting of that index, and clears m. The caller holds mu for
+// writing.
+func (s *threadSafeIndexer[T]) removeMember(j int, m *member) {
+	if m.pos < 0 {
+		return
+	}
+	ci := s.custom[j]
+	s.removeFromPosting(j, ci, m.val, m.pos)
+	for _, vp := range m.more {
+		s.removeFromPosting(j, ci, vp.val, vp.pos)
+	}
+	*m = noMember
+}
+
+// removeFromPosting swap-deletes position i of value's posting in custom
+// index j, updating the recorded position of the element moved into i.
+func (s *threadSafeIndexer[T]) removeFromPosting(j int, ci *customIndex[T], value string, i int32) {
+	p := ci.values[value]
+	var moved bool
+	p.objs, moved = removeAt(p.objs, i)
+	if moved {
+		s.memberOf(j, p.objs[i]).setPos(value, i)
+	}
+	if len(p.objs) == 0 {
+		delete(ci.values, value)
+		return
+	}
+	p.objs = shrinkSlice(p.objs)
+}
+
+// addMember appends obj to the postings of vals (distinct values) in ci and
+// records where in m, which is clear.
+func addMember[T Object](ci *customIndex[T], m *member, vals []string, obj T) {
+	for n, v := range vals {
+		p := ci.values[v]
+		if p == nil {
+			p = &posting[T]{}
+			ci.values[v] = p
+		}
+		p.objs = append(p.objs, obj)
+		pos := int32(len(p.objs) - 1)
+		if n == 0 {
+			m.val, m.pos = v, pos
+			continue
+		}
+		if m.more == nil {
+			m.more = make([]valPos, 0, len(vals)-1)
+		}
+		m.more = append(m.more, valPos{val: v, pos: pos})
+	}
+}
+
+// refreshMember writes obj, the new object of a key whose values in ci did
+// not change, into each posting the key is in.
+func refreshMember[T Object](ci *customIndex[T], m *member, obj T) {
+	if m.pos < 0 {
+		return
+	}
+	ci.values[m.val].objs[m.pos] = obj
+	for _, vp := range m.more {
+		ci.values[vp.val].objs[vp.pos] = obj
+	}
 }
 
 // putLocked stores obj under k, keeping the indexes in step. An index
@@ -137,84 +218,92 @@ func sameValues(a, b []string) bool {
 // remembered for k (see objectErrors) until a later put of k indexes cleanly
 // or k is deleted, and returned. The caller holds mu for writing.
 func (s *threadSafeIndexer[T]) putLocked(k objKey, obj T) error {
-	old, existed := s.items[k]
-	return s.replaceLocked(k, obj, old, existed)
+	_, _, err := s.upsertLocked(k, obj)
+	return err
 }
 
-// replaceLocked is putLocked for a caller that already looked k up: old is
-// its stored object, if existed.
-func (s *threadSafeIndexer[T]) replaceLocked(k objKey, obj, old T, existed bool) error {
-	var errs []error
-	for name, fn := range s.indexers {
-		nv, nerr := callIndex(name, fn, obj)
-		var ov []string
-		if existed {
-			// A failure here means old was not in this index.
-			ov, _ = callIndex(name, fn, old)
-		}
-		if nerr == nil && existed && sameValues(ov, nv) {
-			continue
-		}
-		idx := s.indices[name]
-		for _, v := range ov {
-			removeFromIndex(idx, v, k)
-		}
-		if nerr != nil {
-			errs = append(errs, nerr)
-			continue
-		}
-		for _, v := range nv {
-			addToIndex(idx, v, k)
-		}
+// upsertLocked is putLocked also returning the object k held before, if
+// it existed, from the same lookup.
+func (s *threadSafeIndexer[T]) upsertLocked(k objKey, obj T) (old T, existed bool, err error) {
+	b := s.buckets[k.namespace]
+	if b == nil {
+		b = s.newBucket(0)
+		s.buckets[k.namespace] = b
 	}
-	s.items[k] = obj
-	if !existed {
-		addToIndex(s.byNS, k.namespace, k)
+	_, i, existed := nameFind(&b.names, b.objs, k.name)
+	if existed {
+		old = b.objs[i]
+		b.objs[i] = obj
+	} else {
+		i = int32(len(b.objs))
+		b.objs = append(b.objs, obj)
+		nameInsert(&b.names, k.name, i)
+		for j := range b.mem {
+			b.mem[j] = append(b.mem[j], noMember)
+		}
+		s.count++
+	}
+	var errs []error
+	for j, ci := range s.custom {
+		m := &b.mem[j][i]
+		vals, err := callIndex(ci.name, ci.fn, obj)
+		if err != nil {
+			s.removeMember(j, m)
+			errs = append(errs, err)
+			continue
+		}
+		vals = dedupValues(vals)
+		if m.sameAs(vals) {
+			refreshMember(ci, m, obj)
+			continue
+		}
+		s.removeMember(j, m)
+		addMember(ci, m, vals, obj)
 	}
 	if errs != nil {
-		err := errors.Join(errs...)
+		err = errors.Join(errs...)
 		s.errs[k] = err
-		return err
+		return old, existed, err
 	}
 	if len(s.errs) > 0 {
 		delete(s.errs, k)
 	}
-	return nil
+	return old, existed, nil
 }
 
 // deleteLocked removes k. The caller holds mu for writing.
 func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
-	old, existed := s.items[k]
-	if !existed {
+	b, i, ok := s.locateLocked(k)
+	if !ok {
 		return
 	}
-	for name, fn := range s.indexers {
-		idx := s.indices[name]
-		ov, err := callIndex(name, fn, old)
-		if err != nil {
-			// Normally old is not in this index; make sure.
-			purgeKey(idx, k)
-			continue
-		}
-		for _, v := range ov {
-			removeFromIndex(idx, v, k)
+	for j := range s.custom {
+		s.removeMember(j, &b.mem[j][i])
+	}
+	// The name table is fixed up while objs still holds both the removed
+	// object and the last one, which moves into its place.
+	slot, _, _ := nameFind(&b.names, b.objs, k.name)
+	b.names.remove(slot)
+	if last := int32(len(b.objs) - 1); i != last {
+		ms, _, _ := nameFind(&b.names, b.objs, b.objs[last].GetName())
+		b.names.setPos(ms, i)
+	}
+	b.objs, _ = removeAt(b.objs, i)
+	for j := range b.mem {
+		b.mem[j], _ = removeAt(b.mem[j], i)
+	}
+	s.count--
+	if len(b.objs) == 0 {
+		delete(s.buckets, k.namespace)
+	} else {
+		b.objs = shrinkSlice(b.objs)
+		b.names.shrink()
+		for j := range b.mem {
+			b.mem[j] = shrinkSlice(b.mem[j])
 		}
 	}
-	delete(s.items, k)
-	removeFromIndex(s.byNS, k.namespace, k)
 	if len(s.errs) > 0 {
 		delete(s.errs, k)
-	}
-}
-
-// purgeKey removes k from every value of one index by scanning it; used only
-// when an index function cannot recompute an object's old values.
-func purgeKey(idx map[string]keySet, k objKey) {
-	for v, set := range idx {
-		delete(set, k)
-		if len(set) == 0 {
-			delete(idx, v)
-		}
 	}
 }
 
@@ -257,7 +346,7 @@ func (s *threadSafeIndexer[T]) Delete(obj T) error {
 func (s *threadSafeIndexer[T]) Get(obj T) (T, bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	item, ok := s.items[keyOfObj(obj)]
+	item, ok := s.getLocked(keyOfObj(obj))
 	return item, ok, nil
 }
 
@@ -269,7 +358,7 @@ func (s *threadSafeIndexer[T]) GetByKey(key string) (T, bool, error) {
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	item, ok := s.items[k]
+	item, ok := s.getLocked(k)
 	return item, ok, nil
 }
 
@@ -277,22 +366,26 @@ func (s *threadSafeIndexer[T]) GetByKey(key string) (T, bool, error) {
 func (s *threadSafeIndexer[T]) hasKey(k objKey) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	_, ok := s.items[k]
+	_, _, ok := s.locateLocked(k)
 	return ok
 }
 
 // getLocked looks k up; the caller holds mu.
 func (s *threadSafeIndexer[T]) getLocked(k objKey) (T, bool) {
-	item, ok := s.items[k]
-	return item, ok
+	b, i, ok := s.locateLocked(k)
+	if !ok {
+		var zero T
+		return zero, false
+	}
+	return b.objs[i], true
 }
 
 func (s *threadSafeIndexer[T]) List() []T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]T, 0, len(s.items))
-	for _, item := range s.items {
-		out = append(out, item)
+	out := make([]T, 0, s.count)
+	for _, b := range s.buckets {
+		out = append(out, b.objs...)
 	}
 	return out
 }
@@ -300,9 +393,11 @@ func (s *threadSafeIndexer[T]) List() []T {
 func (s *threadSafeIndexer[T]) ListKeys() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make([]string, 0, len(s.items))
-	for k := range s.items {
-		out = append(out, k.String())
+	out := make([]string, 0, s.count)
+	for ns, b := range s.buckets {
+		for _, o := range b.objs {
+			out = append(out, KeyFor(ns, o.GetName()))
+		}
 	}
 	return out
 }
@@ -310,39 +405,61 @@ func (s *threadSafeIndexer[T]) ListKeys() []string {
 func (s *threadSafeIndexer[T]) Len() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return len(s.items)
+	return s.count
 }
 
 // Replace swaps the whole content for items. Objects an index function
 // fails on are stored and left out of that index; the errors are returned.
+// Each namespace's storage is sized for its objects up front.
 func (s *threadSafeIndexer[T]) Replace(items []T, _ string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	fresh := newThreadSafeIndexer[T](s.indexers)
-	fresh.items = make(map[objKey]T, len(items))
+	fresh := &threadSafeIndexer[T]{
+		buckets: map[string]*nsBucket[T]{},
+		byName:  map[string]int{},
+		errs:    map[objKey]error{},
+	}
+	for _, ci := range s.custom {
+		fresh.addIndexLocked(ci.name, ci.fn)
+	}
+	perNS := map[string]int{}
+	for _, obj := range items {
+		perNS[obj.GetNamespace()]++
+	}
+	for ns, n := range perNS {
+		fresh.buckets[ns] = fresh.newBucket(n)
+	}
 	var errs []error
 	for _, obj := range items {
 		if err := fresh.putLocked(keyOfObj(obj), obj); err != nil && len(errs) < 10 {
 			errs = append(errs, err)
 		}
 	}
-	s.items, s.byNS, s.indices, s.errs = fresh.items, fresh.byNS, fresh.indices, fresh.errs
+	s.buckets, s.count, s.custom, s.byName, s.errs = fresh.buckets, fresh.count, fresh.custom, fresh.byName, fresh.errs
 	if n := len(s.errs); n > len(errs) {
 		errs = append(errs, fmt.Errorf("and %d more objects failing an index", n-len(errs)))
 	}
 	return errors.Join(errs...)
 }
 
-// lookupLocked returns the key set of one index value; the caller holds mu.
-func (s *threadSafeIndexer[T]) lookupLocked(indexName, value string) (keySet, error) {
+// postingLocked returns the stored objects having value in indexName, in
+// the posting's own order; the caller holds mu and must not keep or modify
+// the slice.
+func (s *threadSafeIndexer[T]) postingLocked(indexName, value string) ([]T, error) {
 	if indexName == NamespaceIndex {
-		return s.byNS[value], nil
+		if b := s.buckets[value]; b != nil {
+			return b.objs, nil
+		}
+		return nil, nil
 	}
-	idx, ok := s.indices[indexName]
+	j, ok := s.byName[indexName]
 	if !ok {
 		return nil, fmt.Errorf("index %q does not exist", indexName)
 	}
-	return idx[value], nil
+	if p := s.custom[j].values[value]; p != nil {
+		return p.objs, nil
+	}
+	return nil, nil
 }
 
 func (s *threadSafeIndexer[T]) Index(indexName string, obj T) ([]T, error) {
@@ -351,43 +468,44 @@ func (s *threadSafeIndexer[T]) Index(indexName string, obj T) ([]T, error) {
 		values = []string{obj.GetNamespace()}
 	} else {
 		s.mu.RLock()
-		fn, ok := s.indexers[indexName]
+		j, ok := s.byName[indexName]
+		var ci *customIndex[T]
+		if ok {
+			ci = s.custom[j]
+		}
 		s.mu.RUnlock()
 		if !ok {
 			return nil, fmt.Errorf("index %q does not exist", indexName)
 		}
-		v, err := callIndex(indexName, fn, obj)
+		v, err := callIndex(indexName, ci.fn, obj)
 		if err != nil {
 			return nil, err
 		}
-		values = v
+		values = dedupValues(v)
 	}
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if len(values) == 1 {
-		set, err := s.lookupLocked(indexName, values[0])
+		objs, err := s.postingLocked(indexName, values[0])
 		if err != nil {
 			return nil, err
 		}
-		out := make([]T, 0, len(set))
-		for k := range set {
-			out = append(out, s.items[k])
-		}
-		return out, nil
+		return append(make([]T, 0, len(objs)), objs...), nil
 	}
-	seen := keySet{}
+	seen := map[objKey]struct{}{}
 	var out []T
 	for _, v := range values {
-		set, err := s.lookupLocked(indexName, v)
+		objs, err := s.postingLocked(indexName, v)
 		if err != nil {
 			return nil, err
 		}
-		for k := range set {
+		for _, o := range objs {
+			k := keyOfObj(o)
 			if _, dup := seen[k]; dup {
 				continue
 			}
 			seen[k] = struct{}{}
-			out = append(out, s.items[k])
+			out = append(out, o)
 		}
 	}
 	return out, nil
@@ -396,27 +514,33 @@ func (s *threadSafeIndexer[T]) Index(indexName string, obj T) ([]T, error) {
 func (s *threadSafeIndexer[T]) ByIndex(indexName, indexedValue string) ([]T, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	set, err := s.lookupLocked(indexName, indexedValue)
+	objs, err := s.postingLocked(indexName, indexedValue)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]T, 0, len(set))
-	for k := range set {
-		out = append(out, s.items[k])
+	return append(make([]T, 0, len(objs)), objs...), nil
+}
+
+func (s *threadSafeIndexer[T]) AppendByIndex(dst []T, indexName, indexedValue string) ([]T, error) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	objs, err := s.postingLocked(indexName, indexedValue)
+	if err != nil {
+		return dst, err
 	}
-	return out, nil
+	return append(dst, objs...), nil
 }
 
 func (s *threadSafeIndexer[T]) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	set, err := s.lookupLocked(indexName, indexedValue)
+	objs, err := s.postingLocked(indexName, indexedValue)
 	if err != nil {
 		return nil, err
 	}
-	out := make([]string, 0, len(set))
-	for k := range set {
-		out = append(out, k.String())
+	out := make([]string, 0, len(objs))
+	for _, o := range objs {
+		out = append(out, keyOf(o))
 	}
 	return out, nil
 }
@@ -424,26 +548,30 @@ func (s *threadSafeIndexer[T]) IndexKeys(indexName, indexedValue string) ([]stri
 func (s *threadSafeIndexer[T]) ListIndexFuncValues(indexName string) []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	var idx map[string]keySet
+	var out []string
 	if indexName == NamespaceIndex {
-		idx = s.byNS
+		out = make([]string, 0, len(s.buckets))
+		for v := range s.buckets {
+			out = append(out, v)
+		}
+	} else if j, ok := s.byName[indexName]; ok {
+		out = make([]string, 0, len(s.custom[j].values))
+		for v := range s.custom[j].values {
+			out = append(out, v)
+		}
 	} else {
-		idx = s.indices[indexName]
+		out = []string{}
 	}
-	out := make([]string, 0, len(idx))
-	for v := range idx {
-		out = append(out, v)
-	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out
 }
 
 func (s *threadSafeIndexer[T]) GetIndexers() Indexers[T] {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	out := make(Indexers[T], len(s.indexers)+1)
-	for name, fn := range s.indexers {
-		out[name] = fn
+	out := make(Indexers[T], len(s.custom)+1)
+	for _, ci := range s.custom {
+		out[ci.name] = ci.fn
 	}
 	out[NamespaceIndex] = NamespaceIndexFunc[T]
 	return out
@@ -454,7 +582,7 @@ func (s *threadSafeIndexer[T]) AddIndexers(newIndexers Indexers[T]) error {
 	defer s.mu.Unlock()
 	names := make([]string, 0, len(newIndexers))
 	for name, fn := range newIndexers {
-		switch _, exists := s.indexers[name]; {
+		switch _, exists := s.byName[name]; {
 		case name == "":
 			return errors.New("AddIndexers: an index needs a name")
 		case fn == nil:
@@ -468,22 +596,22 @@ func (s *threadSafeIndexer[T]) AddIndexers(newIndexers Indexers[T]) error {
 	var errs []error
 	for _, name := range names {
 		fn := newIndexers[name]
-		idx := map[string]keySet{}
-		for k, obj := range s.items {
-			vals, err := callIndex(name, fn, obj)
-			if err != nil {
-				s.errs[k] = errors.Join(s.errs[k], err)
-				if len(errs) < 10 {
-					errs = append(errs, err)
+		ci := s.addIndexLocked(name, fn)
+		j := len(s.custom) - 1
+		for _, b := range s.buckets {
+			for i, obj := range b.objs {
+				vals, err := callIndex(name, fn, obj)
+				if err != nil {
+					k := keyOfObj(obj)
+					s.errs[k] = errors.Join(s.errs[k], err)
+					if len(errs) < 10 {
+						errs = append(errs, err)
+					}
+					continue
 				}
-				continue
-			}
-			for _, v := range vals {
-				addToIndex(idx, v, k)
+				addMember(ci, &b.mem[j][i], dedupValues(vals), obj)
 			}
 		}
-		s.indexers[name] = fn
-		s.indices[name] = idx
 	}
 	if len(errs) > 0 {
 		return fmt.Errorf("AddIndexers: the indexes were added, leaving out objects their functions failed on: %w", errors.Join(errs...))

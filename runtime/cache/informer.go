@@ -180,8 +180,8 @@ func (s *sharedIndexInformer[T]) processBatch(batch []Delta[T], initial bool) er
 		k := keyOfObj(d.Object)
 		switch d.Type {
 		case Added, Updated, Replaced, Sync:
-			old, existed := s.indexer.getLocked(k)
-			if err := s.indexer.replaceLocked(k, d.Object, old, existed); err != nil && len(indexErrs) < 10 {
+			old, existed, err := s.indexer.upsertLocked(k, d.Object)
+			if err != nil && len(indexErrs) < 10 {
 				indexErrs = append(indexErrs, err)
 			}
 			if existed {

@@ -60,8 +60,15 @@ type Indexer[T Object] interface {
 	// indexName with obj.
 	Index(indexName string, obj T) ([]T, error)
 	// ByIndex returns the stored objects whose indexName values include
-	// indexedValue.
+	// indexedValue, in no particular order (the order may change whenever
+	// the store changes), in a new slice the caller owns.
 	ByIndex(indexName, indexedValue string) ([]T, error)
+	// AppendByIndex appends what ByIndex would return to dst and returns
+	// the extended slice; it allocates only when dst lacks the capacity, so
+	// a caller reusing one buffer (dst[:0]) looks up without allocating.
+	// The appended objects are in no particular order. On error (an index
+	// that does not exist) dst is returned unchanged.
+	AppendByIndex(dst []T, indexName, indexedValue string) ([]T, error)
 	// IndexKeys is ByIndex returning keys.
 	IndexKeys(indexName, indexedValue string) ([]string, error)
 	// ListIndexFuncValues returns every value indexName currently has.

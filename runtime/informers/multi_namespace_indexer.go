@@ -154,6 +154,24 @@ func (m *multiNamespaceIndexer[T]) ByIndex(indexName, indexedValue string) ([]T,
 	return out, nil
 }
 
+func (m *multiNamespaceIndexer[T]) AppendByIndex(dst []T, indexName, indexedValue string) ([]T, error) {
+	if indexName == cache.NamespaceIndex {
+		idx, ok := m.byNS[indexedValue]
+		if !ok {
+			return dst, nil
+		}
+		return idx.AppendByIndex(dst, indexName, indexedValue)
+	}
+	start := len(dst)
+	for _, idx := range m.all {
+		var err error
+		if dst, err = idx.AppendByIndex(dst, indexName, indexedValue); err != nil {
+			return dst[:start], err
+		}
+	}
+	return dst, nil
+}
+
 func (m *multiNamespaceIndexer[T]) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	var out []string
 	for _, idx := range m.all {

@@ -63,10 +63,19 @@ func TestIndex(t *testing.T) {
 			}
 			want := map[string]int{"namespace": n / fixture.Namespaces, NodeIndex: n / fixture.Nodes}
 			values := map[string]int{"namespace": fixture.Namespaces, NodeIndex: fixture.Nodes}
-			if len(rs) != len(want) {
-				t.Fatalf("got %d results, want %d", len(rs), len(want))
+			// Ours measures each index twice: ByIndex, and AppendByIndex
+			// into a caller's buffer (which must not allocate).
+			perIndex := 1
+			if side == Ours {
+				perIndex = 2
+			}
+			if len(rs) != perIndex*len(want) {
+				t.Fatalf("got %d results, want %d", len(rs), perIndex*len(want))
 			}
 			for _, r := range rs {
+				if r.Buffer && (side != Ours || r.AllocsPerOp != 0) {
+					t.Errorf("%s %s with a buffer: %v allocations per lookup", side, r.Index, r.AllocsPerOp)
+				}
 				if r.Hits != want[r.Index] || r.Values != values[r.Index] || r.NsPerOp <= 0 {
 					t.Errorf("%s: %+v, want %d hits", r.Index, r, want[r.Index])
 				}
