@@ -32,6 +32,7 @@ func runChild(args []string) error {
 	minDur := fs.Duration("mindur", 200*time.Millisecond, "minimum measured time per lookup kind (index)")
 	mode := fs.String("mode", "", "sync mode (decode): list, watchlist or lean")
 	fixtureFile := fs.String("fixture", "", "decode fixture file (decode)")
+	noShare := fs.Bool("no-share", false, "ours keeps each object's managedFields bytes its own (sync; for the bookkeeping row)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -44,7 +45,7 @@ func runChild(args []string) error {
 	var res any
 	switch name {
 	case "sync":
-		res, err = scenario.Sync(side, *n)
+		res, err = scenario.Sync(side, *n, *noShare)
 	case "events":
 		res, err = scenario.Events(side, *keys, *handlers, *total)
 	case "index":

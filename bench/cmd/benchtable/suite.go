@@ -172,11 +172,24 @@ func (s *suite) runSync(ctx context.Context) {
 				d.peakTotal.add(float64(r.PeakHeap))
 				d.rss.add(float64(res.MaxRSS))
 				d.retained.add(r.RetainedPerObject())
-				d.bookkeeping.add(r.BookkeepingPerObject())
 				d.secsPerObj.add(r.Seconds / float64(n))
 				d.peakPerObj.add(r.PeakGrowth() / float64(n))
+				bk := r.BookkeepingPerObject()
+				if side == scenario.Ours {
+					// Ours holds equal managedFields documents once by
+					// default, so its objects are smaller than the served
+					// ones and the subtraction would go negative: its
+					// bookkeeping comes from a run with that sharing off.
+					ns, err := runScenario[scenario.SyncResult](ctx, "sync", "-side", string(side), "-n", strconv.Itoa(n), "-no-share")
+					if err != nil {
+						s.fail(err)
+						continue
+					}
+					bk = ns.Result.BookkeepingPerObject()
+				}
+				d.bookkeeping.add(bk)
 				s.logf("sync n=%d %-9s run %d/%d: %.3fs, peak heap +%.1f MB, rss %.1f MB, retained %.0f B/obj (list live), bookkeeping %.0f B/obj (list dropped)",
-					n, side, run+1, runs, r.Seconds, r.PeakGrowth()/1e6, float64(res.MaxRSS)/1e6, r.RetainedPerObject(), r.BookkeepingPerObject())
+					n, side, run+1, runs, r.Seconds, r.PeakGrowth()/1e6, float64(res.MaxRSS)/1e6, r.RetainedPerObject(), bk)
 			}
 		}
 	}
@@ -188,7 +201,7 @@ func (s *suite) runSync(ctx context.Context) {
 			compareRow("1", bench, "peak heap above the served list (sampled HeapAlloc)", o.peak, a.peak, fmtMB, atMost(0.7)),
 			compareRow("1", bench, "peak heap of the process, list included (info)", o.peakTotal, a.peakTotal, fmtMB, nil),
 			compareRow("1", bench, "peak RSS of the process, list included (info)", o.rss, a.rss, fmtMB, nil),
-			compareRow("1", bench, "bookkeeping bytes per object, served list dropped", o.bookkeeping, a.bookkeeping, fmtBytes, atMost(0.5)),
+			compareRow("1", bench, "bookkeeping bytes per object, served list dropped (ours: managedFields sharing off)", o.bookkeeping, a.bookkeeping, fmtBytes, atMost(0.5)),
 			compareRow("1", bench, "bytes retained per object beyond the list, list live (info, old row)", o.retained, a.retained, fmtBytes, nil),
 		)
 	}

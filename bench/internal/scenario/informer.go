@@ -42,9 +42,15 @@ func (c clientGoInformer) hasSynced() bool         { return c.inf.HasSynced() }
 // index, the namespace index: built in for ours, and the one client-go's
 // generated informers register.
 func newInformer(side Side, src *fixture.Source, hs []handlerCounters) (informerUnderTest, error) {
+	return newInformerWith(side, src, hs, cache.ReflectorOptions{})
+}
+
+// newInformerWith is newInformer with reflector options for ours (client-go
+// has no equivalent knobs and ignores them).
+func newInformerWith(side Side, src *fixture.Source, hs []handlerCounters, ropts cache.ReflectorOptions) (informerUnderTest, error) {
 	switch side {
 	case Ours:
-		inf := cache.NewSharedIndexInformer[*corev1.Pod](src, 0, nil)
+		inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](src, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: ropts})
 		for _, h := range hs {
 			if _, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
 				AddFunc:    func(*corev1.Pod, bool) { h.adds.hit() },

@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 func TestSync(t *testing.T) {
 	for _, side := range bothSides {
 		t.Run(string(side), func(t *testing.T) {
-			r, err := Sync(side, 300)
+			r, err := Sync(side, 300, true)
 			if err != nil {
 				t.Fatal(err)
 			}
