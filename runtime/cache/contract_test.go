@@ -15,42 +15,53 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/fake"
 )
 
+// blockedHandlerRun serves n Pods to a running informer whose one handler
+// blocks inside its blockAt-th add until release is closed; it returns once
+// that call has begun and every other goroutine is idle. calls counts the
+// handler's calls; the informer stops when the test ends.
+func blockedHandlerRun(t *testing.T, n int, blockAt int64) (inf cache.SharedIndexInformer[*corev1.Pod], reg cache.ResourceEventHandlerRegistration, calls *atomic.Int64, release chan struct{}) {
+	t.Helper()
+	srv := fake.NewServer[*corev1.Pod]()
+	for i := range n {
+		create(t, srv, newPod("ns", fmt.Sprintf("p%03d", i)))
+	}
+	inf = podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{})
+	entered := make(chan struct{})
+	release = make(chan struct{})
+	calls = new(atomic.Int64)
+	reg, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
+		AddFunc: func(*corev1.Pod, bool) {
+			if calls.Add(1) == blockAt {
+				close(entered)
+				<-release
+			}
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		inf.Run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+	})
+	<-entered
+	synctest.Wait() // the informer has applied and distributed what it could
+	return inf, reg, calls, release
+}
+
 // A handler is removed while it is inside its first call and hundreds more
 // calls are already handed to its listener. Once RemoveEventHandler has
 // returned, the handler may finish that call and receive nothing else; its
 // registration's HasSynced stays false (it had not been handed everything).
 func TestRemoveEventHandler_AtMostInFlightCallAfterReturn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv := fake.NewServer[*corev1.Pod]()
-		for i := range 300 {
-			create(t, srv, newPod("ns", fmt.Sprintf("p%03d", i)))
-		}
-		inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{})
-		entered, release := make(chan struct{}), make(chan struct{})
-		var calls atomic.Int64
-		reg, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
-			AddFunc: func(*corev1.Pod, bool) {
-				if calls.Add(1) == 1 {
-					close(entered)
-					<-release
-				}
-			},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			inf.Run(ctx)
-		}()
-		defer func() {
-			cancel()
-			<-done
-		}()
-		<-entered
-		synctest.Wait() // the informer has applied and distributed the list
+		inf, reg, calls, release := blockedHandlerRun(t, 300, 1)
 		if !inf.HasSynced() {
 			t.Fatal("informer not synced while the handler holds its first call")
 		}
@@ -259,36 +270,7 @@ func byNodeName(p *corev1.Pod) ([]string, error) { return []string{p.Spec.NodeNa
 // synced then and must not turn synced when that call returns.
 func TestRemoveEventHandler_RegistrationHasSyncedKeepsItsValue(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		srv := fake.NewServer[*corev1.Pod]()
-		for i := range 3 {
-			create(t, srv, newPod("ns", fmt.Sprintf("p%d", i)))
-		}
-		inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{})
-		entered, release := make(chan struct{}), make(chan struct{})
-		var calls atomic.Int64
-		reg, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
-			AddFunc: func(*corev1.Pod, bool) {
-				if calls.Add(1) == 3 {
-					close(entered)
-					<-release
-				}
-			},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() {
-			defer close(done)
-			inf.Run(ctx)
-		}()
-		defer func() {
-			cancel()
-			<-done
-		}()
-		<-entered
-		synctest.Wait()
+		inf, reg, _, release := blockedHandlerRun(t, 3, 3)
 		if reg.HasSynced() {
 			t.Fatal("registration synced while its last initial add is under way")
 		}
