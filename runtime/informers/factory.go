@@ -14,6 +14,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/typedinformer/typedinformer/runtime/cache"
+	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
 // Factory holds at most one informer per Go type and runs them together.
@@ -28,6 +29,7 @@ type Factory struct {
 	transform     func(runtime.Object) (runtime.Object, error)
 	lean          func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
 	metrics       cache.InformerMetricsProvider                // WithInformerMetrics
+	shardScope    *sharding.Scope                              // WithShardScope
 
 	// configErr reports options NewFactory had to ignore (nil ones).
 	configErr error

@@ -11,6 +11,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/typedinformer/typedinformer/runtime/cache"
+	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
 // multiNamespaceInformer presents one informer per namespace as a single
@@ -224,4 +225,53 @@ func (s *serialHandler[T]) OnDelete(obj T, finalStateUnknown bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.handler.OnDelete(obj, finalStateUnknown)
+}
+
+// SetShardScope sets scope on every namespace's informer; see
+// cache.ShardedInformer.
+func (m *multiNamespaceInformer[T]) SetShardScope(scope *sharding.Scope) error {
+	return m.each(func(c cache.SharedIndexInformer[T]) error {
+		si, ok := c.(cache.ShardedInformer)
+		if !ok {
+			return fmt.Errorf("informer %T cannot be sharded", c)
+		}
+		return si.SetShardScope(scope)
+	})
+}
+
+// ShardStatus merges the namespaces' statuses: the first namespace's
+// ranges and selector, ServerSide only if every namespace's list was
+// sharded by the server, Listed only if every one listed, and the first
+// reason for client-side filtering. ok is false until every namespace has
+// a status.
+func (m *multiNamespaceInformer[T]) ShardStatus() (cache.ShardStatus, bool) {
+	var out cache.ShardStatus
+	for i, c := range m.children {
+		si, ok := c.(cache.ShardedInformer)
+		if !ok {
+			return cache.ShardStatus{}, false
+		}
+		st, ok := si.ShardStatus()
+		if !ok {
+			return cache.ShardStatus{}, false
+		}
+		if i == 0 {
+			out = st
+			continue
+		}
+		out.ServerSide = out.ServerSide && st.ServerSide
+		out.Listed = out.Listed && st.Listed
+		if out.ClientSide == "" {
+			out.ClientSide = st.ClientSide
+		}
+	}
+	return out, len(m.children) > 0
+}
+
+// OnScopeExit forwards a scope exit under the lock (see
+// cache.ScopeExitHandler): the wrapped handler decides how it is told.
+func (s *serialHandler[T]) OnScopeExit(obj T) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	cache.DeliverScopeExit(s.handler, obj)
 }
