@@ -25,17 +25,18 @@ type Factory struct {
 	// namespaces, which SetNamespaces replaces under mu.
 	defaultResync time.Duration
 	namespaces    []string
+	tweak         TweakListOptionsFunc
+	customResync  map[reflect.Type]time.Duration
+	transform     func(runtime.Object) (runtime.Object, error)
+	lean          func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
+	metrics       cache.InformerMetricsProvider                // WithInformerMetrics
+	shardScope    *sharding.Scope                              // WithShardScope
+
 	// namespaceSet: WithNamespaces chose specific namespaces, so namespaced
 	// informers are multi-namespace ones whose set SetNamespaces changes.
 	namespaceSet bool
 	// setNSMu serializes SetNamespaces calls.
-	setNSMu      sync.Mutex
-	tweak        TweakListOptionsFunc
-	customResync map[reflect.Type]time.Duration
-	transform    func(runtime.Object) (runtime.Object, error)
-	lean         func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
-	metrics      cache.InformerMetricsProvider                // WithInformerMetrics
-	shardScope   *sharding.Scope                              // WithShardScope
+	setNSMu sync.Mutex
 
 	// configErr reports options NewFactory had to ignore (nil ones).
 	configErr error
