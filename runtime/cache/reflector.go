@@ -148,7 +148,7 @@ func (r *reflector[T]) run(ctx context.Context) {
 		if err != nil {
 			r.report(ctx, err)
 		}
-		if !b.wait(ctx.Done(), b.next()) {
+		if !r.waitBackoff(ctx, b) {
 			return
 		}
 	}

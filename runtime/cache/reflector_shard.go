@@ -189,3 +189,26 @@ func (r *reflector[T]) shardStatusCopy() (ShardStatus, bool) {
 	st.Ranges = slices.Clone(st.Ranges)
 	return st, true
 }
+
+// waitBackoff waits out the backoff after a failed list/watch. It returns
+// false when ctx ended. A sharded reflector also stops waiting when its
+// scope changes: the new ranges are worth a list at once (the failure may
+// have been about the old ones).
+func (r *reflector[T]) waitBackoff(ctx context.Context, b *backoff) bool {
+	if r.shard == nil {
+		return b.wait(ctx.Done(), b.next())
+	}
+	done := make(chan struct{})
+	quit := make(chan struct{})
+	defer close(quit)
+	go func() {
+		defer close(done)
+		select {
+		case <-ctx.Done():
+		case <-r.shard.changed:
+		case <-quit:
+		}
+	}()
+	b.wait(done, b.next())
+	return ctx.Err() == nil
+}

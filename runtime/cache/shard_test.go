@@ -2,6 +2,7 @@ package cache_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -10,8 +11,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -328,4 +331,26 @@ func TestShardEmptyScope(t *testing.T) {
 	if !inf.HasSynced() {
 		t.Error("HasSynced is false")
 	}
+}
+
+// TestShardScopeChangeEndsTheBackoff fails every list while the informer
+// backs off for an hour, then changes the scope: the informer lists the
+// new ranges at once instead of waiting.
+func TestShardScopeChangeEndsTheBackoff(t *testing.T) {
+	srv := fake.NewServer[*corev1.Pod]()
+	create(t, srv, newPod("a", "p0"))
+	create(t, srv, newPod("b", "p0"))
+	scope := nsScope(t, "a")
+	lw := &shardLW{t: t, lw: srv.ListerWatcher(""), serverSide: true}
+	opts := fastReflector()
+	opts.InitialBackoff, opts.MaxBackoff = time.Hour, time.Hour
+	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](lw, cache.SharedIndexInformerOptions[*corev1.Pod]{
+		Name: "pods", Reflector: opts, ShardScope: scope,
+	})
+	srv.FailNextList(apierrors.NewInternalError(errors.New("boom")))
+	runLogged(t, inf)
+	eventually(t, "the failed list", func() bool { return inf.LastError() != nil })
+	setScope(t, scope, "b")
+	waitSynced(t, inf)
+	waitStore(t, inf, "b/p0@3")
 }
