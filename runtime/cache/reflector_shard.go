@@ -198,6 +198,7 @@ func (r *reflector[T]) waitBackoff(ctx context.Context, b *backoff) bool {
 	if r.shard == nil {
 		return b.wait(ctx.Done(), b.next())
 	}
+	changed := r.shard.changed // r.shard is the reflector goroutine's
 	done := make(chan struct{})
 	quit := make(chan struct{})
 	defer close(quit)
@@ -205,7 +206,7 @@ func (r *reflector[T]) waitBackoff(ctx context.Context, b *backoff) bool {
 		defer close(done)
 		select {
 		case <-ctx.Done():
-		case <-r.shard.changed:
+		case <-changed:
 		case <-quit:
 		}
 	}()

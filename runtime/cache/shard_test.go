@@ -366,3 +366,31 @@ func TestShardScopeChangeEndsTheBackoff(t *testing.T) {
 	waitSynced(t, inf)
 	waitStore(t, inf, "b/p0@3")
 }
+
+// TestShardRelistDeleteIsNotAScopeExit checks that a sharded informer that
+// learns of a deletion from a relist (its watch is broken) reports an
+// object still inside its ranges as deleted, also to a handler that
+// ignores scope exits: only objects outside the ranges left the scope.
+func TestShardRelistDeleteIsNotAScopeExit(t *testing.T) {
+	srv := fake.NewServer[*corev1.Pod]()
+	create(t, srv, newPod("b", "p0"))
+	create(t, srv, newPod("b", "p1"))
+	scope := nsScope(t, "b")
+	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](&shardLW{t: t, lw: srv.ListerWatcher("")}, cache.SharedIndexInformerOptions[*corev1.Pod]{
+		Name: "pods", Reflector: fastReflector(), ShardScope: scope,
+	})
+	opted := newRecorder()
+	if _, err := inf.AddEventHandler(cache.IgnoreScopeExits[*corev1.Pod](opted)); err != nil {
+		t.Fatal(err)
+	}
+	runLogged(t, inf)
+	waitSynced(t, inf)
+	// Every watch fails as expired, so the informer relists at the
+	// current state (resourceVersion "") until the faults are cleared.
+	srv.FailWatches(apierrors.NewResourceExpired("too old resource version"))
+	srv.DropWatches()
+	del(t, srv, "b", "p1")
+	opted.waitEvent(t, "delete b/p1@3 unknown=true")
+	srv.ClearFaults()
+	waitStore(t, inf, "b/p0@2")
+}
