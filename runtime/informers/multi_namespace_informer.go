@@ -460,20 +460,32 @@ func (m *multiNamespaceInformer[T]) addNamespace(ns string) error {
 			return err
 		}
 	}
-	if err := m.indexer.addNamespace(ns, inf.GetIndexer()); err != nil {
-		return err
-	}
-	for _, h := range m.handlers {
+	// Register every handler, then publish the namespace; on an error
+	// nothing of it stays behind.
+	regs := make([]cache.ResourceEventHandlerRegistration, len(m.handlers))
+	for i, h := range m.handlers {
 		var eh cache.ResourceEventHandler[T] = h.serial
 		if m.started {
 			eh = enteringHandler[T]{h.serial}
 		}
 		r, err := register(inf, eh, h.resync)
 		if err != nil {
+			for _, done := range regs[:i] {
+				_ = inf.RemoveEventHandler(done)
+			}
 			return fmt.Errorf("registering handler %s: %w", handlerNameOf(h.serial.handler), err)
 		}
+		regs[i] = r
+	}
+	if err := m.indexer.addNamespace(ns, inf.GetIndexer()); err != nil {
+		for _, done := range regs {
+			_ = inf.RemoveEventHandler(done)
+		}
+		return err
+	}
+	for i, h := range m.handlers {
 		h.reg.mu.Lock()
-		h.reg.regs = append(h.reg.regs, childReg{inf: inf, reg: r})
+		h.reg.regs = append(h.reg.regs, childReg{inf: inf, reg: regs[i]})
 		h.reg.mu.Unlock()
 	}
 	c := &nsChild[T]{ns: ns, inf: inf}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -132,5 +133,36 @@ func TestFactory_SetNamespacesRefusesWhatItCannotDo(t *testing.T) {
 	f.Shutdown()
 	if err := f.SetNamespaces(ctx, "b"); err == nil || !strings.Contains(err.Error(), informers.ErrShutdown.Error()) {
 		t.Fatalf("after Shutdown: err = %v", err)
+	}
+}
+
+// TestFactory_SetNamespacesReportsANamespaceItCannotBuild: a NewInformerFunc
+// that fails for one namespace fails that namespace only, by name; the
+// others are applied and the cache never mentions the failed one.
+func TestFactory_SetNamespacesReportsANamespaceItCannotBuild(t *testing.T) {
+	pods := newPodSource(newPod("a", "p1"), newPod("b", "p2"))
+	f := informers.NewFactory(0, informers.WithNamespaces("a"))
+	inf := informers.InformerFor(f, true, func(ns string, resync time.Duration) cache.SharedIndexInformer[*corev1.Pod] {
+		if ns == "bad" {
+			return nil
+		}
+		return pods.newInformer(ns, resync)
+	})
+	err := f.SetNamespaces(context.Background(), "a", "b", "bad")
+	if err == nil || !strings.Contains(err.Error(), `"bad"`) {
+		t.Fatalf("err = %v, want one naming namespace \"bad\"", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer f.Shutdown()
+	defer cancel()
+	f.Start(ctx)
+	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
+		t.Fatal(err)
+	}
+	if got := storeKeys(inf); !slices.Equal(got, []string{"a/p1", "b/p2"}) {
+		t.Fatalf("store = %q", got)
+	}
+	if name := inf.Name(); strings.Contains(name, "bad") {
+		t.Fatalf("Name() = %q mentions the failed namespace", name)
 	}
 }
