@@ -36,6 +36,7 @@ type config struct {
 	Workers     []int
 	GenRuns     int
 	GenPackages int // 0: every +genclient package
+	MaxRuns     int // set by capRuns: at most this many runs per side and cell of any row (0: no cap)
 }
 
 func fullConfig() config {
@@ -137,6 +138,7 @@ func (c config) capRuns(n int) config {
 	for _, r := range []*int{&c.SyncRuns, &c.SyncRunsMin, &c.EventRuns, &c.IndexRuns, &c.QueueRuns, &c.GenRuns} {
 		*r = min(*r, n)
 	}
+	c.MaxRuns = n
 	return c
 }
 
@@ -413,8 +415,8 @@ func (s *suite) runQueue(ctx context.Context) {
 					secs[side].add(r.Seconds)
 					proc[side].add(float64(r.Processed))
 					rate[side].add(r.DrainRate())
-					s.logf("queue %s workers=%d %-9s run %d/%d: drained in %.3fs (%.0f adds/s), %d items processed, %.2f allocs/add",
-						variant.label, w, side, run+1, s.cfg.QueueRuns, r.Seconds, r.DrainRate(), r.Processed, r.AllocsPerAdd())
+					s.logf("queue %s workers=%d %-9s run %d/%d: drained in %.3fs (%.0f adds/s; the producer's adds took %.3fs), %d items processed, %.2f allocs/add",
+						variant.label, w, side, run+1, s.cfg.QueueRuns, r.Seconds, r.DrainRate(), r.AddSeconds, r.Processed, r.AllocsPerAdd())
 				}
 			}
 			bench := fmt.Sprintf("workqueue, %s adds over %s keys, %s, %s", kilo(s.cfg.QueueAdds), kilo(s.cfg.QueueKeys), variant.label, plural(w, "worker"))
@@ -423,6 +425,7 @@ func (s *suite) runQueue(ctx context.Context) {
 					compareRow("4", bench, "time to drain the adds", *secs[scenario.Ours], *secs[scenario.ClientGo], fmtMs, atMost(1)),
 					compareRow("4", bench, "items processed (reconciles)", *proc[scenario.Ours], *proc[scenario.ClientGo], fmtItems, atMost(1)))
 				s.chart.queueWork = append(s.chart.queueWork, point(float64(w), *rate[scenario.Ours], *rate[scenario.ClientGo]))
+				s.chart.queueProcessed = append(s.chart.queueProcessed, point(float64(w), *proc[scenario.Ours], *proc[scenario.ClientGo]))
 			} else {
 				s.rows = append(s.rows,
 					compareRow("4", bench, "adds drained per second", *rate[scenario.Ours], *rate[scenario.ClientGo], fmtRate, atLeast(1.5)),
