@@ -2,17 +2,21 @@
 # Side-by-side bench suite: this project against client-go v0.37.2 and
 # k8s.io/code-generator v0.37.2 (see bench/ and docs/benchmarks.md).
 #
-#   hack/bench.sh          full suite (about 12-15 minutes on 2 quiet cores:
-#                          sync ~2, decode ~4, events ~1, index ~2,
-#                          workqueue ~4, generator ~1); writes
-#                          docs/benchmarks.md and its SVG charts
-#                          (docs/bench-*.svg) and prints the same report
+#   hack/bench.sh          full suite, about 20-25 minutes on 2 quiet cores
+#                          (estimated from per-part times; minutes: decode
+#                          12-14, 3 passes of 14 processes at 10k and 100k
+#                          Pods; sync ~2; workqueue ~2.5; index ~2;
+#                          events ~1.5; generator ~1; each part logs its
+#                          time); writes docs/benchmarks.md and its SVG
+#                          charts (docs/bench-*.svg) and prints the report
 #   BENCH_RUNS=N hack/bench.sh
 #                          the same suite with at most N runs per side and
-#                          cell (the default counts are 3 to 9): every row
-#                          measures the same thing, each median just rests
-#                          on fewer runs. BENCH_RUNS=3 takes about half as
-#                          long; the report header gives the counts used.
+#                          cell (the defaults are 3 to 9; decode 3): every
+#                          row measures the same thing, each median just
+#                          rests on fewer runs, so single-run noise shows
+#                          more. BENCH_RUNS=1 takes about 8-10 minutes,
+#                          BENCH_RUNS=2 about 13-15; the report header
+#                          gives the counts used.
 #   hack/bench.sh -smoke   for CI: vets and tests the bench module, runs every
 #                          go benchmark once (-benchtime=1x -short) and every
 #                          suite row once on tiny inputs; asserts no timing
@@ -32,7 +36,7 @@ case "${1:-}" in
   "") ;;
   -smoke | --smoke) mode=smoke ;;
   -h | --help)
-    sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 )
@@ -80,8 +81,13 @@ func renderReport(m machine, cfg config, s *suite, charts []chart) string {
 	if m.LoadStart != "" {
 		fmt.Fprintf(&b, "- load average (1, 5, 15 min) at the start: %s; at the end: %s. Above the CPU count, other work shared the machine and single runs of one cell can differ by 2x or more; the medians and the ratios between them are what to read.\n", m.LoadStart, m.LoadEnd)
 	}
-	fmt.Fprintf(&b, "- runs per side and cell: sync %d (%d at the largest size), events %d, indexer %d, workqueue %d (each the median of %d), generator %d (suite %q)\n\n",
-		cfg.SyncRunsMin, cfg.SyncRuns, cfg.EventRuns, cfg.IndexRuns, cfg.QueueRuns, cfg.QueueReps, cfg.GenRuns, cfg.Name)
+	dc := decodeConfigFor(cfg)
+	fmt.Fprintf(&b, "- runs per side and cell: sync %d (%d at the largest size), decode %d, events %d, indexer %d, workqueue %d (each the median of %d), generator %d (suite %q)",
+		cfg.SyncRunsMin, cfg.SyncRuns, dc.Runs[slices.Max(dc.Sizes)], cfg.EventRuns, cfg.IndexRuns, cfg.QueueRuns, cfg.QueueReps, cfg.GenRuns, cfg.Name)
+	if cfg.MaxRuns > 0 {
+		fmt.Fprintf(&b, ", capped at %d by BENCH_RUNS (-max-runs)", cfg.MaxRuns)
+	}
+	b.WriteString("\n\n")
 	b.WriteString(renderTable(rows))
 	if len(charts) > 0 {
 		b.WriteString("\n## Charts\n\nDrawn by the bench tool from the medians above (ours in blue, client-go in grey).\n\n")
