@@ -36,7 +36,7 @@ case "${1:-}" in
   "") ;;
   -smoke | --smoke) mode=smoke ;;
   -h | --help)
-    sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
