@@ -2,9 +2,21 @@
 # Side-by-side bench suite: this project against client-go v0.37.2 and
 # k8s.io/code-generator v0.37.2 (see bench/ and docs/benchmarks.md).
 #
-#   hack/bench.sh          full suite (about 10-15 minutes on 2 cores); writes
-#                          docs/benchmarks.md and its SVG charts
-#                          (docs/bench-*.svg) and prints the same report
+#   hack/bench.sh          full suite, about 20-25 minutes on 2 quiet cores
+#                          (estimated from per-part times; minutes: decode
+#                          12-14, 3 passes of 14 processes at 10k and 100k
+#                          Pods; sync ~2; workqueue ~2.5; index ~2;
+#                          events ~1.5; generator ~1; each part logs its
+#                          time); writes docs/benchmarks.md and its SVG
+#                          charts (docs/bench-*.svg) and prints the report
+#   BENCH_RUNS=N hack/bench.sh
+#                          the same suite with at most N runs per side and
+#                          cell (the defaults are 3 to 9; decode 3): every
+#                          row measures the same thing, each median just
+#                          rests on fewer runs, so single-run noise shows
+#                          more. BENCH_RUNS=1 takes about 8-10 minutes,
+#                          BENCH_RUNS=2 about 13-15; the report header
+#                          gives the counts used.
 #   hack/bench.sh -smoke   for CI: vets and tests the bench module, runs every
 #                          go benchmark once (-benchtime=1x -short) and every
 #                          suite row once on tiny inputs; asserts no timing
@@ -24,13 +36,17 @@ case "${1:-}" in
   "") ;;
   -smoke | --smoke) mode=smoke ;;
   -h | --help)
-    sed -n '2,18p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
     echo "usage: hack/bench.sh [-smoke]" >&2
     exit 2
     ;;
+esac
+
+case "${BENCH_RUNS:-}" in
+  *[!0-9]*) echo "hack/bench.sh: BENCH_RUNS must be a number of runs, got '$BENCH_RUNS'" >&2; exit 2 ;;
 esac
 
 # The bench module replaces the main module with ../, so a requirement the
@@ -63,6 +79,9 @@ if [ -n "$(git -C "$root" status --porcelain 2>/dev/null)" ]; then
   commit="$commit with uncommitted changes"
 fi
 run_args+=(-commit "$commit")
+if [ -n "${BENCH_RUNS:-}" ]; then
+  run_args+=(-max-runs "$BENCH_RUNS")
+fi
 
 if [ "$mode" = smoke ]; then
   say "vet and race-enabled tests of the bench module"

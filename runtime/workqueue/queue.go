@@ -12,7 +12,9 @@ package workqueue
 //     the metric timestamps. Every Add, Get, Done, Len and ShutDown takes it
 //     once; nothing blocks while holding it except Get and ShutDownWithDrain
 //     waiting on its conditions (which release it). Item hashes are computed
-//     before taking it.
+//     before taking it. Add takes it through lockSpin, which retries TryLock
+//     for a moment before blocking, so that the producer is not parked
+//     behind workers that hold the mutex for a few dozen nanoseconds each.
 //   - q.delay.mu guards the items waiting on AddAfter (see delayed). The one
 //     delay goroutine collects the due items under q.delay.mu, releases it,
 //     and only then takes q.mu to queue them; AddAfter takes only
@@ -179,12 +181,39 @@ func (q *Queue[T]) Add(item T) {
 }
 
 // add queues item at priority prio: one hash outside the lock, one
-// critical section. Add never blocks beyond waiting for q.mu.
+// critical section. Add never blocks beyond waiting for q.mu (see
+// lockSpin).
 func (q *Queue[T]) add(item T, prio int) {
 	h := q.hash(item)
-	q.mu.Lock()
+	q.lockSpin()
 	q.addLocked(item, h, prio)
 	q.mu.Unlock()
+}
+
+// addSpins is how many times lockSpin tries q.mu before it blocks: a few
+// hundred nanoseconds to a few microseconds, several times the longest
+// critical section of Get or Done.
+const addSpins = 200
+
+// lockSpin takes q.mu for Add: it retries TryLock up to addSpins times and
+// only then blocks in Lock. A producer (an informer's event handler) that
+// blocks on the mutex while workers hold it for a moment is parked; on a
+// machine with as many busy workers as cores it then waits for a CPU behind
+// them, and each Add after that meets a worker again. The producer then
+// makes about one Add per item handed out, the backlog never builds up and
+// de-duplication stops: for 1M Adds over 10k keys with 4 workers doing 5µs
+// of work each, half a million items were processed instead of about 15k
+// (sync.Mutex itself spins only while the spinning goroutine's processor
+// has nothing else to run, which is never the case there). Spinning is
+// bounded, so a holder descheduled by the OS costs the producer at most
+// addSpins failed attempts before it blocks as before.
+func (q *Queue[T]) lockSpin() {
+	for i := 0; i < addSpins; i++ {
+		if q.mu.TryLock() {
+			return
+		}
+	}
+	q.mu.Lock()
 }
 
 // hash returns item's hash for the index. It needs no lock, so callers

@@ -33,6 +33,7 @@ type chartData struct {
 	syncTime, syncPeak, syncBookkeeping []chartPoint // per object, against N
 	events                              []chartPoint // updates/s against handlers
 	queueWork, queueNoWork              []chartPoint // adds drained per second against workers
+	queueProcessed                      []chartPoint // items processed with work, against workers
 	queueWorkLabel                      string       // the work per item, e.g. "5µs"
 }
 
@@ -54,6 +55,7 @@ func (d chartData) charts() []chart {
 		{File: "bench-sync-bookkeeping.svg", Title: "Bookkeeping per object, served list dropped", XLabel: "Pods", YLabel: "bytes per object", XFormat: count, YFormat: fmtG, Points: d.syncBookkeeping},
 		{File: "bench-events.svg", Title: "Update events delivered to every handler", XLabel: "handlers", YLabel: "updates/s (thousands)", XFormat: count, YFormat: func(v float64) string { return fmtG(v / 1e3) }, Points: d.events},
 		{File: "bench-queue-work.svg", Title: "Workqueue, " + d.queueWorkLabel + " of work per item: adds drained per second", XLabel: "workers", YLabel: "adds/s (thousands)", XFormat: count, YFormat: func(v float64) string { return fmtG(v / 1e3) }, Points: d.queueWork},
+		{File: "bench-queue-processed.svg", Title: "Workqueue, " + d.queueWorkLabel + " of work per item: items processed (reconciles; fewer is better)", XLabel: "workers", YLabel: "items (thousands)", XFormat: count, YFormat: func(v float64) string { return fmtG(v / 1e3) }, Points: d.queueProcessed},
 		{File: "bench-queue-nowork.svg", Title: "Workqueue, no work: adds drained per second", XLabel: "workers", YLabel: "adds/s (thousands)", XFormat: count, YFormat: func(v float64) string { return fmtG(v / 1e3) }, Points: d.queueNoWork},
 	}
 	var out []chart

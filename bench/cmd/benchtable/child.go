@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/typedinformer/typedinformer/bench/internal/scenario"
@@ -34,6 +35,7 @@ func runChild(args []string) error {
 	fixtureFile := fs.String("fixture", "", "decode fixture file (decode)")
 	shards := fs.Int("shards", 1, "members of the ring (shard)")
 	noShare := fs.Bool("no-share", false, "ours keeps each object's managedFields bytes its own (sync; for the bookkeeping row)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the scenario to this file (for looking into a row by hand)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -42,6 +44,17 @@ func runChild(args []string) error {
 		return fmt.Errorf("child %s: -side: %w", name, err)
 	}
 	scenario.QuietLogs()
+	if *cpuProfile != "" {
+		f, err := os.Create(*cpuProfile)
+		if err != nil {
+			return fmt.Errorf("child %s: -cpuprofile: %w", name, err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("child %s: -cpuprofile: %w", name, err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 
 	var res any
 	switch name {

@@ -36,3 +36,26 @@ func TestChartSVG(t *testing.T) {
 		t.Error("a side without data is not marked n/a")
 	}
 }
+
+// The zero-allocation verdict takes a fraction of allocations per lookup,
+// so one allocation every few lookups must miss it and none must meet it.
+func TestZeroAllocRow(t *testing.T) {
+	for _, c := range []struct {
+		ours series
+		want string
+	}{
+		{series{0, 0, 0}, "met"},
+		{series{0.004, 0.001, 0.002}, "met"},
+		{series{0.02, 0.03, 0.02}, "**MISSED**"},
+		{series{1, 1, 1}, "**MISSED**"},
+		{nil, "not measured"},
+	} {
+		r := zeroAllocRow("3", "b", c.ours, series{1}, series{5000, 6000})
+		if r.Result != c.want {
+			t.Errorf("ours %v: result %q, want %q", c.ours, r.Result, c.want)
+		}
+		if c.ours.ok() && !strings.Contains(r.Ours, "5,000 lookups") {
+			t.Errorf("ours %v: cell %q does not say over how many lookups", c.ours, r.Ours)
+		}
+	}
+}

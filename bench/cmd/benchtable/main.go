@@ -1,7 +1,7 @@
 // Command benchtable runs the side-by-side bench suite and writes its
 // results as one markdown table.
 //
-//	benchtable run [-smoke] [-out FILE] [-ours-gen BIN -upstream-informer-gen BIN -upstream-lister-gen BIN] [-gen-dir DIR]
+//	benchtable run [-smoke] [-only PARTS] [-max-runs N] [-out FILE] [-ours-gen BIN -upstream-informer-gen BIN -upstream-lister-gen BIN] [-gen-dir DIR]
 //	benchtable child sync|events|index|queue -side ours|client-go [sizes]
 //
 // `run` starts one `child` process per measurement (so each side gets a
@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -48,6 +49,8 @@ func runSuite(args []string) error {
 	upLister := fs.String("upstream-lister-gen", "", "k8s.io/code-generator lister-gen binary")
 	genDir := fs.String("gen-dir", ".", "working directory of the generator runs: a module requiring k8s.io/api")
 	commit := fs.String("commit", "", "the project commit measured, for the report header")
+	only := fs.String("only", "", "comma-separated parts to run ("+strings.Join(partNames, ",")+"); empty: all. A partial report is for looking into rows, not for docs/benchmarks.md")
+	maxRuns := fs.Int("max-runs", 0, "at most this many runs per side and cell (0: the suite's own counts); the same measurements, fewer repetitions, so wider noise")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -55,8 +58,15 @@ func runSuite(args []string) error {
 	if *smoke {
 		cfg = smokeConfig()
 	}
+	if *maxRuns < 0 {
+		return fmt.Errorf("-max-runs: want 0 or more, got %d", *maxRuns)
+	}
+	cfg = cfg.capRuns(*maxRuns)
+	parts, err := parseParts(*only)
+	if err != nil {
+		return err
+	}
 	var tools genTools
-	var err error
 	for _, p := range []struct {
 		dst *string
 		src string
@@ -70,7 +80,7 @@ func runSuite(args []string) error {
 	defer stop()
 	start := time.Now()
 	loadStart := loadAverage()
-	s := &suite{cfg: cfg, tools: tools, log: os.Stderr}
+	s := &suite{cfg: cfg, tools: tools, log: os.Stderr, parts: parts}
 	s.run(ctx)
 	s.logf("suite %q done in %s", cfg.Name, time.Since(start).Round(time.Second))
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/typedinformer/typedinformer/bench/internal/scenario"
@@ -35,6 +36,7 @@ type config struct {
 	Workers     []int
 	GenRuns     int
 	GenPackages int // 0: every +genclient package
+	MaxRuns     int // set by capRuns: at most this many runs per side and cell of any row (0: no cap)
 }
 
 func fullConfig() config {
@@ -103,6 +105,41 @@ type suite struct {
 	chart chartData
 	// queueWorkIters is the calibrated busy work per item of row 4.
 	queueWorkIters int
+	// parts are the parts to run; nil: all of them.
+	parts []string
+}
+
+// partNames are the suite's parts in table order, as -only names them.
+var partNames = []string{"sync", "shard", "decode", "events", "index", "queue", "generator"}
+
+// parseParts parses -only: a comma-separated subset of partNames, or ""
+// for all of them.
+func parseParts(only string) ([]string, error) {
+	if only == "" {
+		return nil, nil
+	}
+	var parts []string
+	for _, p := range strings.Split(only, ",") {
+		p = strings.TrimSpace(p)
+		if !slices.Contains(partNames, p) {
+			return nil, fmt.Errorf("-only: unknown part %q (want some of %s)", p, strings.Join(partNames, ","))
+		}
+		parts = append(parts, p)
+	}
+	return parts, nil
+}
+
+// capRuns returns c with every per-side run count at most n (n <= 0: c
+// unchanged). What each run measures stays the same.
+func (c config) capRuns(n int) config {
+	if n <= 0 {
+		return c
+	}
+	for _, r := range []*int{&c.SyncRuns, &c.SyncRunsMin, &c.EventRuns, &c.IndexRuns, &c.QueueRuns, &c.GenRuns} {
+		*r = min(*r, n)
+	}
+	c.MaxRuns = n
+	return c
 }
 
 func (s *suite) logf(format string, args ...any) {
@@ -290,7 +327,7 @@ func (s *suite) runIndex(ctx context.Context) {
 		index  string
 		buffer bool // ours through AppendByIndex into a reused buffer
 	}
-	ns, allocs := map[key]*series{}, map[key]*series{}
+	ns, allocs, lookups := map[key]*series{}, map[key]*series{}, map[key]*series{}
 	hits, values := map[string]int{}, map[string]int{}
 	var order []string
 	for run := 0; run < s.cfg.IndexRuns; run++ {
@@ -304,7 +341,7 @@ func (s *suite) runIndex(ctx context.Context) {
 			for _, r := range res.Result {
 				k := key{side, r.Index, r.Buffer}
 				if ns[k] == nil {
-					ns[k], allocs[k] = &series{}, &series{}
+					ns[k], allocs[k], lookups[k] = &series{}, &series{}, &series{}
 				}
 				if !slices.Contains(order, r.Index) {
 					order = append(order, r.Index)
@@ -313,12 +350,13 @@ func (s *suite) runIndex(ctx context.Context) {
 				values[r.Index] = r.Values
 				ns[k].add(r.NsPerOp)
 				allocs[k].add(r.AllocsPerOp)
+				lookups[k].add(float64(r.Lookups))
 				via := "ByIndex"
 				if r.Buffer {
 					via = "AppendByIndex"
 				}
-				s.logf("index %-9s %-9s %-13s run %d/%d: %.0f ns/op, %.1f allocs/op, %d hits",
-					r.Index, side, via, run+1, s.cfg.IndexRuns, r.NsPerOp, r.AllocsPerOp, r.Hits)
+				s.logf("index %-9s %-9s %-13s run %d/%d: %.0f ns/op, %.4f allocs/op over %d lookups, %d hits",
+					r.Index, side, via, run+1, s.cfg.IndexRuns, r.NsPerOp, r.AllocsPerOp, r.Lookups, r.Hits)
 			}
 		}
 	}
@@ -333,7 +371,7 @@ func (s *suite) runIndex(ctx context.Context) {
 		cg := func(m map[key]*series) series { return get(m, scenario.ClientGo, index, false) }
 		s.rows = append(s.rows,
 			compareRow("3", bench, "time per lookup, ours AppendByIndex into the caller's buffer", get(ns, scenario.Ours, index, true), cg(ns), fmtNs, atMost(0.5)),
-			zeroAllocRow("3", bench, get(allocs, scenario.Ours, index, true), cg(allocs)),
+			zeroAllocRow("3", bench, get(allocs, scenario.Ours, index, true), cg(allocs), get(lookups, scenario.Ours, index, true)),
 			compareRow("3", bench, "time per lookup, ours plain ByIndex (new slice per call)", get(ns, scenario.Ours, index, false), cg(ns), fmtNs, atMost(0.5)),
 			compareRow("3", bench, "allocations per lookup, ours plain ByIndex (info)", get(allocs, scenario.Ours, index, false), cg(allocs), fmtCount, nil),
 		)
@@ -377,8 +415,8 @@ func (s *suite) runQueue(ctx context.Context) {
 					secs[side].add(r.Seconds)
 					proc[side].add(float64(r.Processed))
 					rate[side].add(r.DrainRate())
-					s.logf("queue %s workers=%d %-9s run %d/%d: drained in %.3fs (%.0f adds/s), %d items processed, %.2f allocs/add",
-						variant.label, w, side, run+1, s.cfg.QueueRuns, r.Seconds, r.DrainRate(), r.Processed, r.AllocsPerAdd())
+					s.logf("queue %s workers=%d %-9s run %d/%d: drained in %.3fs (%.0f adds/s; the producer's adds took %.3fs), %d items processed, %.2f allocs/add",
+						variant.label, w, side, run+1, s.cfg.QueueRuns, r.Seconds, r.DrainRate(), r.AddSeconds, r.Processed, r.AllocsPerAdd())
 				}
 			}
 			bench := fmt.Sprintf("workqueue, %s adds over %s keys, %s, %s", kilo(s.cfg.QueueAdds), kilo(s.cfg.QueueKeys), variant.label, plural(w, "worker"))
@@ -387,6 +425,7 @@ func (s *suite) runQueue(ctx context.Context) {
 					compareRow("4", bench, "time to drain the adds", *secs[scenario.Ours], *secs[scenario.ClientGo], fmtMs, atMost(1)),
 					compareRow("4", bench, "items processed (reconciles)", *proc[scenario.Ours], *proc[scenario.ClientGo], fmtItems, atMost(1)))
 				s.chart.queueWork = append(s.chart.queueWork, point(float64(w), *rate[scenario.Ours], *rate[scenario.ClientGo]))
+				s.chart.queueProcessed = append(s.chart.queueProcessed, point(float64(w), *proc[scenario.Ours], *proc[scenario.ClientGo]))
 			} else {
 				s.rows = append(s.rows,
 					compareRow("4", bench, "adds drained per second", *rate[scenario.Ours], *rate[scenario.ClientGo], fmtRate, atLeast(1.5)),
@@ -471,19 +510,21 @@ func (s *suite) runGenerator(ctx context.Context) {
 
 // run executes every part of the suite in table order.
 func (s *suite) run(ctx context.Context) {
-	s.logf("suite %q: sync", s.cfg.Name)
-	s.runSync(ctx)
-	s.runShard(ctx)
-	s.logf("suite %q: decode", s.cfg.Name)
-	s.runDecode(ctx)
-	s.logf("suite %q: events", s.cfg.Name)
-	s.runEvents(ctx)
-	s.logf("suite %q: index", s.cfg.Name)
-	s.runIndex(ctx)
-	s.logf("suite %q: workqueue", s.cfg.Name)
-	s.runQueue(ctx)
-	s.logf("suite %q: generator", s.cfg.Name)
-	s.runGenerator(ctx)
+	for _, p := range []struct {
+		name string
+		run  func(context.Context)
+	}{
+		{"sync", s.runSync}, {"shard", s.runShard}, {"decode", s.runDecode}, {"events", s.runEvents},
+		{"index", s.runIndex}, {"queue", s.runQueue}, {"generator", s.runGenerator},
+	} {
+		if s.parts != nil && !slices.Contains(s.parts, p.name) {
+			continue
+		}
+		start := time.Now()
+		s.logf("suite %q: %s", s.cfg.Name, p.name)
+		p.run(ctx)
+		s.logf("suite %q: %s took %s", s.cfg.Name, p.name, time.Since(start).Round(time.Second))
+	}
 	slices.SortStableFunc(s.rows, func(a, b row) int { return compareNum(a.Num, b.Num) })
 }
 

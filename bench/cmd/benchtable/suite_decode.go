@@ -23,7 +23,11 @@ func decodeConfigFor(cfg config) decodeConfig {
 	}
 	// Peak RSS varies by ±20% from run to run with GC timing: three runs
 	// at 100k give a median.
-	return decodeConfig{Sizes: []int{10_000, 100_000}, Runs: map[int]int{10_000: 3, 100_000: 3}}
+	runs := 3
+	if cfg.MaxRuns > 0 {
+		runs = min(runs, cfg.MaxRuns)
+	}
+	return decodeConfig{Sizes: []int{10_000, 100_000}, Runs: map[int]int{10_000: runs, 100_000: runs}}
 }
 
 // decodeRun names one side in one mode.

@@ -25,10 +25,14 @@ type IndexResult struct {
 	// Buffer is set on ours' second measurement of each index: the lookups
 	// go through AppendByIndex into one buffer the caller reuses, instead
 	// of ByIndex's new slice per call.
-	Buffer      bool    `json:"buffer,omitempty"`
-	Hits        int     `json:"hits"`
-	NsPerOp     float64 `json:"nsPerOp"`
+	Buffer  bool    `json:"buffer,omitempty"`
+	Hits    int     `json:"hits"`
+	NsPerOp float64 `json:"nsPerOp"`
+	// AllocsPerOp is the heap allocations (runtime.MemStats.Mallocs) over
+	// the whole timed batch divided by Lookups, the lookups in that batch:
+	// a fraction, not a rounded per-call count.
 	AllocsPerOp float64 `json:"allocsPerOp"`
+	Lookups     int     `json:"lookups"`
 }
 
 // Index fills side's indexer with n Pods and measures ByIndex on the
@@ -135,14 +139,14 @@ func Index(side Side, n int, minDur time.Duration) ([]IndexResult, error) {
 				hits = h
 			}
 			next := 0
-			ns, allocs := measureOp(minDur, func() {
+			ns, allocs, lookups := measureOp(minDur, func() {
 				_, _ = lookup(q.index, q.values[next])
 				next++
 				if next == len(q.values) {
 					next = 0
 				}
 			})
-			out = append(out, IndexResult{Side: side, N: n, Index: q.index, Values: len(q.values), Buffer: buffer, Hits: hits, NsPerOp: ns, AllocsPerOp: allocs})
+			out = append(out, IndexResult{Side: side, N: n, Index: q.index, Values: len(q.values), Buffer: buffer, Hits: hits, NsPerOp: ns, AllocsPerOp: allocs, Lookups: lookups})
 		}
 	}
 	return out, nil
@@ -159,8 +163,9 @@ func cycle(n int, name func(int) string) []string {
 }
 
 // measureOp runs op in growing batches until one batch lasts at least
-// minDur and returns that batch's time and allocations per call.
-func measureOp(minDur time.Duration, op func()) (nsPerOp, allocsPerOp float64) {
+// minDur and returns that batch's time and allocations per call, and the
+// number of calls in it.
+func measureOp(minDur time.Duration, op func()) (nsPerOp, allocsPerOp float64, calls int) {
 	op()
 	WarmHeap(0)
 	for n := 1; ; {
@@ -172,7 +177,7 @@ func measureOp(minDur time.Duration, op func()) (nsPerOp, allocsPerOp float64) {
 		el := time.Since(start)
 		m1, _ := mallocs()
 		if el >= minDur || n >= 1<<30 {
-			return float64(el.Nanoseconds()) / float64(n), float64(m1-m0) / float64(n)
+			return float64(el.Nanoseconds()) / float64(n), float64(m1-m0) / float64(n), n
 		}
 		// Aim for 1.2x minDur with the rate seen so far, at most 100x more.
 		next := int(float64(n) * 1.2 * float64(minDur) / float64(max(el, time.Microsecond)))

@@ -39,7 +39,11 @@ type QueueResult struct {
 	// the queue shut down and empty after the last Done: the time to drain
 	// the Adds.
 	Seconds float64 `json:"seconds"`
-	Mallocs uint64  `json:"mallocs"`
+	// AddSeconds runs from the first Add to the return of the last: how
+	// long the producer took, which decides how much de-duplication the
+	// workers leave room for.
+	AddSeconds float64 `json:"addSeconds"`
+	Mallocs    uint64  `json:"mallocs"`
 }
 
 // DrainRate is Adds drained per second: the same Adds on both sides, so a
@@ -125,6 +129,7 @@ func Queue(side Side, workers, adds, keys, workIters int) (QueueResult, error) {
 	for i := 0; i < adds; i++ {
 		q.Add(ks[i%keys])
 	}
+	res.AddSeconds = time.Since(start).Seconds()
 	q.ShutDown()
 	wg.Wait()
 	res.Seconds = time.Since(start).Seconds()

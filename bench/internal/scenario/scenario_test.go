@@ -106,9 +106,9 @@ func TestQueue(t *testing.T) {
 
 func TestMeasureOp(t *testing.T) {
 	calls := 0
-	ns, allocs := measureOp(time.Millisecond, func() { calls++ })
-	if calls < 2 || ns <= 0 || allocs < 0 {
-		t.Fatalf("calls %d, ns %v, allocs %v", calls, ns, allocs)
+	ns, allocs, n := measureOp(time.Millisecond, func() { calls++ })
+	if calls < 2 || ns <= 0 || allocs < 0 || n < 1 || n >= calls {
+		t.Fatalf("calls %d, ns %v, allocs %v, timed calls %d", calls, ns, allocs, n)
 	}
 }
 
