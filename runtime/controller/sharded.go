@@ -172,6 +172,16 @@ func (s *sharded) end(req Request) {
 	s.finished = make(chan struct{})
 }
 
+// forget drops the remembered uid of req, whose object left the cache
+// without being deleted.
+func (s *sharded) forget(req Request) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, running := s.inflight[req]; !running {
+		delete(s.uids, req)
+	}
+}
+
 // Drain implements sharding.Drainer: it returns once no reconcile of a key
 // outside held is running, cancelling them first when abandon is set.
 func (s *sharded) Drain(ctx context.Context, held []sharding.Range, abandon bool) error {
