@@ -267,9 +267,24 @@ func (r *Ring) Run(ctx context.Context) error {
 }
 
 func (r *Ring) callWithTimeout(ctx context.Context, f func(context.Context) error) error {
-	ctx, cancel := context.WithTimeout(ctx, r.cfg.RenewPeriod)
+	ctx, cancel := r.callContext(ctx)
 	defer cancel()
 	return f(ctx)
+}
+
+// callContext bounds one apiserver call: by the time left before the
+// fencing deadline (a renewal that lands later is of no use), but never
+// less than RenewPeriod, so that a loaded apiserver still gets a chance.
+func (r *Ring) callContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	limit := r.cfg.RenewPeriod
+	r.mu.Lock()
+	if !r.lastRenew.IsZero() {
+		if left := r.lastRenew.Add(r.cfg.LeaseDuration - r.cfg.SafetyMargin).Sub(r.clock.Now()); left > limit {
+			limit = left
+		}
+	}
+	r.mu.Unlock()
+	return context.WithTimeout(ctx, limit)
 }
 
 // renewLoop renews every RenewPeriod and fences at the deadline.
@@ -288,7 +303,7 @@ func (r *Ring) renewLoop(ctx context.Context) {
 			return
 		case <-r.clock.After(wait):
 		}
-		if err := r.callWithTimeout(ctx, r.write); err != nil && ctx.Err() == nil {
+		if err := r.write(ctx); err != nil && ctx.Err() == nil {
 			r.logger.Error(err, "Renewing the Lease")
 		}
 		r.fenceIfExpired(ctx)
@@ -366,6 +381,8 @@ func (r *Ring) write(ctx context.Context) error {
 	// A replica past its deadline (paused, cut off) must drop what it held
 	// before a renewal makes it valid again: others may own it by now.
 	r.fenceIfExpired(ctx)
+	ctx, cancel := r.callContext(ctx)
+	defer cancel()
 	sent := r.clock.Now().Truncate(time.Microsecond)
 	r.mu.Lock()
 	claims := FormatRanges(r.claims)
@@ -470,6 +487,8 @@ type ringView struct {
 }
 
 func (r *Ring) read(ctx context.Context) (ringView, error) {
+	ctx, cancel := r.callContext(ctx)
+	defer cancel()
 	list, err := r.cfg.Leases.List(ctx, metav1.ListOptions{LabelSelector: RingLabel + "=" + r.cfg.Name})
 	if err != nil {
 		return ringView{}, fmt.Errorf("listing the ring's Leases: %w", err)
