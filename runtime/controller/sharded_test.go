@@ -346,3 +346,35 @@ func TestShardedDropsQueuedKeysOfALostRangeAtDequeue(t *testing.T) {
 		t.Fatalf("a key queued before its range was lost was reconciled %d times after the initial one", n-1)
 	}
 }
+
+// TestShardedDeleteReachesTheOwner checks that the delete of an owned
+// object is reconciled although the object, and so its uid, left the
+// cache before the Request was enqueued; a deleted object of another
+// replica is not.
+func TestShardedDeleteReachesTheOwner(t *testing.T) {
+	f := newShardedFixture(t, nil, 1, lowHalf)
+	var owned, other Request
+	for _, req := range f.reqs {
+		if f.in(req, lowHalf) {
+			owned = req
+		} else {
+			other = req
+		}
+	}
+	eventually(t, "the owned key reconciled", func() bool { return f.rec.count(owned) == 1 })
+	for _, req := range []Request{other, owned} {
+		if err := f.srv.Delete(req.Namespace, req.Name); err != nil {
+			t.Fatal(err)
+		}
+	}
+	eventually(t, "the owned key's delete reconciled", func() bool { return f.rec.count(owned) == 2 })
+	if n := f.rec.count(other); n != 0 {
+		t.Fatalf("another replica's deleted object was reconciled %d times", n)
+	}
+	f.c.shard.mu.Lock()
+	_, remembered := f.c.shard.uids[owned]
+	f.c.shard.mu.Unlock()
+	if remembered {
+		t.Fatal("the uid of a deleted, reconciled key is still remembered")
+	}
+}
