@@ -34,6 +34,9 @@ type Controller struct {
 
 	activeMu sync.Mutex
 	active   int
+
+	// shard is the sharded mode's state, nil without Options.Sharding.
+	shard *sharded
 }
 
 // watch is one informer wired to the controller; start registers its
@@ -90,6 +93,14 @@ func New(name string, r Reconciler, opts Options) (*Controller, error) {
 			MetricsProvider: opts.QueueMetricsProvider,
 		})
 	}
+	if opts.Sharding != nil {
+		if opts.Sharding.Ring == nil || opts.Sharding.List == nil || opts.Sharding.UID == nil {
+			return nil, fmt.Errorf("controller %q: Options.Sharding needs Ring, UID and List (see ShardingFor)", name)
+		}
+		c.shard = newSharded(c, opts.Sharding)
+		c.queue = shardQueue{Queue: c.queue, s: c.shard}
+		opts.Sharding.Ring.AddDrainer(c.shard)
+	}
 	return c, nil
 }
 
@@ -126,6 +137,9 @@ func (c *Controller) Start(ctx context.Context) error {
 	c.running = ctx
 	watches := c.watches
 	c.mu.Unlock()
+	if c.shard != nil {
+		c.shard.snapshotHeld()
+	}
 
 	defer c.queue.ShutDown()
 
@@ -167,6 +181,9 @@ func (c *Controller) Start(ctx context.Context) error {
 		}
 	}
 
+	if c.shard != nil {
+		go c.shard.sweep(ctx)
+	}
 	workers := c.opts.MaxConcurrentReconciles
 	c.logger.Info("Starting workers", "count", workers)
 	c.metrics.SetMaxWorkers(c.name, workers)
@@ -197,6 +214,15 @@ func (c *Controller) processNext(ctx context.Context) bool {
 	if ctx.Err() != nil {
 		// Stopping: drop what is still queued.
 		return true
+	}
+	if c.shard != nil {
+		rctx, ok := c.shard.begin(ctx, req)
+		if !ok {
+			c.queue.Forget(req) // not ours (any more): the owner reconciles it
+			return true
+		}
+		defer c.shard.end(req)
+		ctx = rctx
 	}
 	c.setActive(+1)
 	defer c.setActive(-1)

@@ -51,6 +51,9 @@ type Options struct {
 	// NewQueue builds the work queue instead of workqueue.New. It is given
 	// the controller's name and the rate limiter (after defaulting).
 	NewQueue func(name string, rateLimiter workqueue.RateLimiter[Request]) workqueue.PriorityInterface[Request]
+	// Sharding, when set, makes the controller reconcile only the keys its
+	// ring holds; see Sharding and ShardingFor. Default: every key.
+	Sharding *Sharding
 }
 
 func isTrueOr(b *bool, def bool) bool {

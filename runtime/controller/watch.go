@@ -140,6 +140,15 @@ func (a *adapter[T]) OnDelete(obj T, finalStateUnknown bool) {
 	a.handler.Delete(a.ctx, e, a.c.queue)
 }
 
+// OnScopeExit is told of an object that left a sharded informer's scope
+// (it moved to another replica, it was not deleted): no event reaches the
+// handler, and the sharded mode forgets the key's uid.
+func (a *adapter[T]) OnScopeExit(obj T) {
+	if a.c.shard != nil {
+		a.c.shard.forget(RequestFor(obj))
+	}
+}
+
 // lowPriorityQueue is the queue handlers see for initial-list events: plain
 // adds become adds at workqueue.PriorityLow.
 type lowPriorityQueue struct {

@@ -37,6 +37,7 @@ func main() {
 	workers := flag.Int("workers", 2, "concurrent reconciles")
 	resync := flag.Duration("resync", 10*time.Minute, "informer resync period (0 disables)")
 	metricsAddr := flag.String("metrics-bind-address", "", "with --kubeconfig: address serving /metrics, /healthz and /readyz (e.g. :8080); empty disables")
+	shards := addShardFlags()
 	klog.InitFlags(nil)
 	flag.Parse()
 
@@ -47,7 +48,7 @@ func main() {
 	if *kubeconfig == "" {
 		err = runDemo(ctx, *workers)
 	} else {
-		err = runCluster(ctx, *kubeconfig, *workers, *resync, *metricsAddr)
+		err = runCluster(ctx, *kubeconfig, *workers, *resync, *metricsAddr, shards)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "foo-controller:", err)
@@ -58,7 +59,7 @@ func main() {
 // runCluster runs the controller until ctx ends; then Start lets the
 // reconciles in flight finish before it returns, and the ops server shuts
 // down last, so /metrics stays scrapable while draining.
-func runCluster(ctx context.Context, kubeconfig string, workers int, resync time.Duration, metricsAddr string) error {
+func runCluster(ctx context.Context, kubeconfig string, workers int, resync time.Duration, metricsAddr string, shards *shardFlags) error {
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
 		return fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
@@ -68,6 +69,10 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		return err
 	}
 	samples, err := versioned.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	sh, err := shards.setup(kube)
 	if err != nil {
 		return err
 	}
@@ -82,8 +87,8 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		infOpts = append(infOpts, informers.WithInformerMetrics(m.Informers()))
 		opts.Metrics, opts.QueueMetricsProvider = m.Controllers(), m.Workqueues()
 	}
-	inf := controller.NewInformers(kube, samples, resync, infOpts...)
-	c, err := controller.New(controller.NewReconciler(kube, samples, inf), inf, opts, nil)
+	inf := sh.informers(kube, samples, resync, infOpts...)
+	c, err := controller.New(controller.NewReconciler(kube, samples, inf), inf, sh.options(opts, inf), nil)
 	if err != nil {
 		return err
 	}
@@ -98,6 +103,7 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		defer wait()
 		defer stopSrv()
 	}
+	defer sh.run(ctx)()
 	inf.Start(ctx)
 	ready.markStarted()
 	defer inf.Shutdown()

@@ -1,0 +1,53 @@
+package main
+
+import (
+	"testing"
+	"time"
+
+	kubefake "k8s.io/client-go/kubernetes/fake"
+
+	"github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
+	samplesfake "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
+	runtimecontroller "github.com/typedinformer/typedinformer/runtime/controller"
+	"github.com/typedinformer/typedinformer/runtime/sharding"
+)
+
+func TestShardFlagsSetup(t *testing.T) {
+	kube := kubefake.NewClientset()
+	base := shardFlags{identity: "pod-0", leaseNamespace: "default", field: "namespace",
+		leaseDuration: sharding.DefaultLeaseDuration, renewPeriod: sharding.DefaultRenewPeriod}
+
+	off := base
+	sh, err := off.setup(kube)
+	if err != nil || sh != nil {
+		t.Fatalf("without --shards or --shard-ring: %v, %v; want no sharding", sh, err)
+	}
+	if opts := sh.options(runtimecontroller.Options{}, controller.Informers{}); opts.Sharding != nil {
+		t.Fatal("sharded mode set without --shards")
+	}
+
+	on := base
+	on.ring = "foos"
+	sh, err = on.setup(kube)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sh.ring.LeaseName() != "foos-pod-0" || sh.ring.Field() != sharding.FieldNamespace {
+		t.Fatalf("ring Lease %q field %q", sh.ring.LeaseName(), sh.ring.Field())
+	}
+	inf := sh.informers(kube, samplesfake.NewSimpleClientset(), 0)
+	if opts := sh.options(runtimecontroller.Options{}, inf); opts.Sharding == nil {
+		t.Fatal("--shard-ring did not turn on the sharded mode")
+	}
+
+	for name, f := range map[string]shardFlags{
+		"bad field":       func() shardFlags { f := base; f.shards, f.field = true, "name"; return f }(),
+		"no identity":     func() shardFlags { f := base; f.shards, f.identity = true, ""; return f }(),
+		"bad durations":   func() shardFlags { f := base; f.shards, f.renewPeriod = true, time.Minute; return f }(),
+		"bad lease names": func() shardFlags { f := base; f.ring = "Foo Ring"; return f }(),
+	} {
+		if _, err := f.setup(kube); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}

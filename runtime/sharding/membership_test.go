@@ -1,0 +1,239 @@
+package sharding
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	clocktesting "k8s.io/utils/clock/testing"
+
+	"github.com/typedinformer/typedinformer/runtime/sharding/shardingtest"
+)
+
+// ungated returns a replica whose Lease calls run straight through.
+func ungated(t *testing.T, store *shardingtest.Leases, base *clocktesting.FakeClock, id string) *replica {
+	rep := newTestReplica(t, store, base, id, 0)
+	rep.leases.pending = nil
+	if err := rep.ring.join(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+// round renews and steps every replica given, in order.
+func round(t *testing.T, reps ...*replica) {
+	t.Helper()
+	for _, rep := range reps {
+		if err := rep.ring.write(context.Background()); err != nil {
+			t.Fatalf("%s renewing: %v", rep.ring.Identity(), err)
+		}
+		if err := rep.ring.step(context.Background()); err != nil {
+			t.Fatalf("%s stepping: %v", rep.ring.Identity(), err)
+		}
+	}
+}
+
+func sameRanges(a, b []Range) bool { return len(Subtract(a, b)) == 0 && len(Subtract(b, a)) == 0 }
+
+func TestRingJoinAssignsAndRecordsHeldRanges(t *testing.T) {
+	base := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	store := shardingtest.NewLeases()
+	a := ungated(t, store, base, "a")
+	round(t, a)
+	if got := a.effective(); len(got) != 1 || got[0] != Full {
+		t.Fatalf("alone, a holds %v, want the whole space", got)
+	}
+	b := ungated(t, store, base, "b")
+	// b sees a's claim on everything: it acquires nothing until a releases.
+	round(t, b)
+	if got := b.effective(); len(got) != 0 {
+		t.Fatalf("b acquired %v while a still claimed it", got)
+	}
+	round(t, a, b)
+	want, _ := Assign([]string{"a", "b"}, 16)
+	for _, rep := range []*replica{a, b} {
+		id := rep.ring.Identity()
+		if !slices.Equal(rep.ring.Members(), []string{"a", "b"}) {
+			t.Fatalf("%s sees members %v", id, rep.ring.Members())
+		}
+		if !sameRanges(rep.effective(), want[id]) {
+			t.Fatalf("%s holds %.3f of the space, Assign gives %.3f", id, SpaceOf(rep.effective()), SpaceOf(want[id]))
+		}
+		l, err := store.Get(context.Background(), rep.ring.LeaseName(), metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Labels[RingLabel] != "ring" || *l.Spec.HolderIdentity != id || *l.Spec.LeaseDurationSeconds != 3 {
+			t.Fatalf("%s's Lease: labels %v holder %v duration %v", id, l.Labels, *l.Spec.HolderIdentity, *l.Spec.LeaseDurationSeconds)
+		}
+		recorded, err := ParseRanges(l.Annotations[HeldAnnotation])
+		if err != nil || !sameRanges(recorded, want[id]) {
+			t.Fatalf("%s's Lease records %v (%v), want its held ranges", id, recorded, err)
+		}
+	}
+}
+
+func TestRingLossByExpiryMovesRangesWithinDurationPlusPeriod(t *testing.T) {
+	base := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	store := shardingtest.NewLeases()
+	a, b := ungated(t, store, base, "a"), ungated(t, store, base, "b")
+	round(t, a, b)
+	round(t, a, b)
+	// b crashes right after renewing: its Lease stays, unreleased.
+	crashed := base.Now()
+	bHeld := b.effective()
+	if len(bHeld) == 0 {
+		t.Fatal("b held nothing before crashing")
+	}
+	var movedAt time.Time
+	for base.Since(crashed) <= testD+2*testP {
+		base.Step(testP / 4)
+		round(t, a)
+		if b.ring.OwnsNow("", "x") && base.Since(crashed) >= testD-testM {
+			t.Fatal("b still owns work past its own deadline")
+		}
+		if len(Intersect(a.effective(), bHeld)) > 0 && movedAt.IsZero() {
+			movedAt = base.Now()
+			if base.Since(crashed) < testD {
+				t.Fatalf("a took b's ranges %v after the crash, before b's Lease expired", base.Since(crashed))
+			}
+		}
+	}
+	if got := a.effective(); len(got) != 1 || got[0] != Full {
+		t.Fatalf("a holds %.3f of the space after b expired, want all", SpaceOf(got))
+	}
+	if d := movedAt.Sub(crashed); d > testD+testP {
+		t.Fatalf("ranges moved %v after the crash, want within D+P = %v", d, testD+testP)
+	}
+	if !slices.Equal(a.ring.Members(), []string{"a"}) {
+		t.Fatalf("a sees members %v after b expired", a.ring.Members())
+	}
+}
+
+func TestRingFencesItselfWhenItCannotRenew(t *testing.T) {
+	base := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	store := shardingtest.NewLeases()
+	a := ungated(t, store, base, "a")
+	round(t, a)
+	if !a.ring.OwnsNow("ns", "uid") {
+		t.Fatal("a does not own a key while holding the whole space")
+	}
+	a.leases.cut = true
+	base.Step(testD - testM - time.Millisecond)
+	if !a.ring.OwnsNow("ns", "uid") {
+		t.Fatal("a stopped before its deadline")
+	}
+	base.Step(2 * time.Millisecond)
+	if a.ring.OwnsNow("ns", "uid") {
+		t.Fatal("a still owns keys after last renewal + D - M")
+	}
+	_ = a.ring.write(context.Background()) // fails, and fences
+	if got := a.ring.Held().Ranges(); len(got) != 0 {
+		t.Fatalf("a still holds %v after fencing", got)
+	}
+	// Healed: a renews with nothing held, then acquires through the protocol.
+	a.leases.cut = false
+	round(t, a)
+	if got := a.effective(); len(got) != 1 || got[0] != Full {
+		t.Fatalf("after healing a holds %v", got)
+	}
+}
+
+func TestRingRestartWaitsForItsEarlierIncarnation(t *testing.T) {
+	base := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	store := shardingtest.NewLeases()
+	a := ungated(t, store, base, "a")
+	round(t, a)
+	// The process restarts under the same identity while its Lease is live.
+	again := ungated(t, store, base, "a")
+	round(t, again)
+	if got := again.effective(); len(got) != 0 {
+		t.Fatalf("the new incarnation acquired %v while the old one's Lease was live", got)
+	}
+	base.Step(testD)
+	round(t, again)
+	round(t, again)
+	if got := again.effective(); len(got) != 1 || got[0] != Full {
+		t.Fatalf("after the old Lease's term the new incarnation holds %v", got)
+	}
+}
+
+func TestNewRingRejectsBadConfig(t *testing.T) {
+	store := shardingtest.NewLeases()
+	ok := RingConfig{Name: "r", Identity: "a", Field: FieldUID, Leases: store}
+	for name, mut := range map[string]func(*RingConfig){
+		"no leases":    func(c *RingConfig) { c.Leases = nil },
+		"no identity":  func(c *RingConfig) { c.Identity = "" },
+		"bad name":     func(c *RingConfig) { c.Name = "a b" },
+		"fractional D": func(c *RingConfig) { c.LeaseDuration = 1500 * time.Millisecond },
+		"P + M >= D": func(c *RingConfig) {
+			c.LeaseDuration, c.RenewPeriod, c.SafetyMargin = 3*time.Second, 2*time.Second, time.Second
+		},
+		"bad field":         func(c *RingConfig) { c.Field = "spec.x" },
+		"bad identity name": func(c *RingConfig) { c.Identity = "A_B" },
+		"too many vnodes":   func(c *RingConfig) { c.VNodes = MaxVNodes + 1 },
+	} {
+		c := ok
+		mut(&c)
+		if _, err := NewRing(c); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+	if _, err := NewRing(ok); err != nil {
+		t.Fatalf("valid config rejected: %v", err)
+	}
+}
+
+// TestRingRunJoinsAndLeaves runs two rings on the real clock with short
+// periods and checks they split the space, then that a graceful stop
+// deletes the Lease and the survivor takes everything.
+func TestRingRunJoinsAndLeaves(t *testing.T) {
+	store := shardingtest.NewLeases()
+	mk := func(id string) *Ring {
+		r, err := NewRing(RingConfig{Name: "ring", Identity: id, Field: FieldUID, Leases: store,
+			LeaseDuration: time.Second, RenewPeriod: 50 * time.Millisecond, SafetyMargin: 200 * time.Millisecond, VNodes: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	a, b := mk("a"), mk("b")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	bctx, bstop := context.WithCancel(ctx)
+	doneA, doneB := make(chan error, 1), make(chan error, 1)
+	go func() { doneA <- a.Run(ctx) }()
+	go func() { doneB <- b.Run(bctx) }()
+	want, _ := Assign([]string{"a", "b"}, 16)
+	poll(t, 10*time.Second, "a and b split the space", func() bool {
+		return sameRanges(a.Held().Ranges(), want["a"]) && sameRanges(b.Held().Ranges(), want["b"])
+	})
+	bstop()
+	if err := <-doneB; err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Get(ctx, b.LeaseName(), metav1.GetOptions{}); err == nil {
+		t.Fatal("b's Lease still exists after a graceful stop")
+	}
+	poll(t, 10*time.Second, "a takes the whole space", func() bool {
+		h := a.Held().Ranges()
+		return len(h) == 1 && h[0] == Full
+	})
+	cancel()
+	if err := <-doneA; err != nil {
+		t.Fatal(err)
+	}
+}
+
+func poll(t *testing.T, limit time.Duration, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(limit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting until %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
