@@ -272,7 +272,7 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 		}
 		if r.shard != nil {
 			r.checkShardInfo(page, obj, listMeta)
-			items = r.filterShard(items)
+			items = r.filterShard(page, items)
 		}
 		if all == nil {
 			all = items

@@ -39,6 +39,12 @@ type ShardStatus struct {
 	// server did not shard the latest list ("" when it did, or the scope
 	// is empty). The informer drops out-of-range objects in any case.
 	ClientSide string
+	// Received and Dropped count the objects of the latest list and those
+	// of them outside Ranges, which the informer dropped. Dropped 0 of a
+	// non-empty list without ServerSide usually means the server filtered
+	// but did not say so (v1.37 apiservers filter custom resources without
+	// filling ShardInfo).
+	Received, Dropped int
 }
 
 // ShardedInformer is implemented by informers that can cache a shard of
@@ -102,8 +108,9 @@ func (r *reflector[T]) inShard(obj T) bool {
 	return sharding.Contains(c.ranges, sharding.Hash(c.field.Value(obj.GetNamespace(), string(obj.GetUID()))))
 }
 
-// filterShard drops the items outside the cycle's ranges, in place.
-func (r *reflector[T]) filterShard(items []T) []T {
+// filterShard drops the items outside the cycle's ranges, in place, and
+// counts them into the status (page 0 starts a new count).
+func (r *reflector[T]) filterShard(page int, items []T) []T {
 	if r.shard == nil {
 		return items
 	}
@@ -114,6 +121,13 @@ func (r *reflector[T]) filterShard(items []T) []T {
 		}
 	}
 	clear(items[len(out):])
+	r.mu.Lock()
+	if page == 0 {
+		r.shardStatus.Received, r.shardStatus.Dropped = 0, 0
+	}
+	r.shardStatus.Received += len(items)
+	r.shardStatus.Dropped += len(items) - len(out)
+	r.mu.Unlock()
 	return out
 }
 
@@ -128,7 +142,7 @@ func (r *reflector[T]) checkShardInfo(page int, list any, lm metav1.ListInterfac
 	if why == "" {
 		switch echoed, ok := shardInfoSelector(list, lm); {
 		case !ok:
-			why = "the server did not echo the shard selector in ListMeta.ShardInfo (a server before v1.36, or its ShardedListAndWatch feature gate is off)"
+			why = "the list did not echo the shard selector in ListMeta.ShardInfo (a server before v1.36, its ShardedListAndWatch feature gate off, or a custom resource, whose lists v1.37 filters without filling ShardInfo)"
 		case echoed != c.selector:
 			why = fmt.Sprintf("the server echoed another shard selector in ListMeta.ShardInfo: %q", echoed)
 		}
@@ -150,10 +164,11 @@ func (r *reflector[T]) shardListed(ctx context.Context) {
 	r.mu.Lock()
 	r.shardStatus.Listed = true
 	why := r.shardStatus.ClientSide
+	received, dropped := r.shardStatus.Received, r.shardStatus.Dropped
 	r.mu.Unlock()
 	if why != "" && !r.shardLogged {
 		r.shardLogged = true
-		klog.FromContext(ctx).Info("Sharded informer filters on the client; every object of the resource is sent to it", "informer", r.name, "reason", why, "field", r.shard.field, "ranges", len(r.shard.ranges))
+		klog.FromContext(ctx).Info("Sharded informer filters on the client", "informer", r.name, "reason", why, "field", r.shard.field, "ranges", len(r.shard.ranges), "listed", received, "outOfRange", dropped)
 	}
 }
 

@@ -261,6 +261,11 @@ func TestShardScopeChange(t *testing.T) {
 			if !ok || st.Generation != 1 || !st.Listed || st.Selector != sel2 || st.ServerSide != serverSide || (st.ClientSide == "") == !serverSide {
 				t.Errorf("ShardStatus = %+v, %t", st, ok)
 			}
+			// The second list kept b's two Pods and c's three; a client-side
+			// list also received a's three and dropped them.
+			if wantDropped := map[bool]int{true: 0, false: 3}[serverSide]; st.Received-st.Dropped != 5 || st.Dropped != wantDropped {
+				t.Errorf("ShardStatus counted %d received, %d dropped; want %d kept and %d dropped", st.Received, st.Dropped, 5, wantDropped)
+			}
 			logs := logBuffer(logger)
 			if n := strings.Count(logs, clientSideLog); serverSide && n != 0 || !serverSide && n != 1 {
 				t.Errorf("client-side filtering logged %d times (server-side %t):\n%s", n, serverSide, logs)
