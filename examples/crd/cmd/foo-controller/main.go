@@ -37,6 +37,8 @@ func main() {
 	workers := flag.Int("workers", 2, "concurrent reconciles")
 	resync := flag.Duration("resync", 10*time.Minute, "informer resync period (0 disables)")
 	metricsAddr := flag.String("metrics-bind-address", "", "with --kubeconfig: address serving /metrics, /healthz and /readyz (e.g. :8080); empty disables")
+	namespace := flag.String("namespace", "", "with --kubeconfig: watch and reconcile only this namespace's Foos and ConfigMaps; empty watches all")
+	le := addLeaderElectionFlags(flag.CommandLine)
 	klog.InitFlags(nil)
 	flag.Parse()
 
@@ -47,7 +49,7 @@ func main() {
 	if *kubeconfig == "" {
 		err = runDemo(ctx, *workers)
 	} else {
-		err = runCluster(ctx, *kubeconfig, *workers, *resync, *metricsAddr)
+		err = runCluster(ctx, *kubeconfig, *workers, *resync, *metricsAddr, *namespace, le)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "foo-controller:", err)
@@ -57,8 +59,9 @@ func main() {
 
 // runCluster runs the controller until ctx ends; then Start lets the
 // reconciles in flight finish before it returns, and the ops server shuts
-// down last, so /metrics stays scrapable while draining.
-func runCluster(ctx context.Context, kubeconfig string, workers int, resync time.Duration, metricsAddr string) error {
+// down last, so /metrics stays scrapable while draining. With
+// --leader-elect the caches sync at once but the workers wait for the Lease.
+func runCluster(ctx context.Context, kubeconfig string, workers int, resync time.Duration, metricsAddr, namespace string, le *leaderElection) error {
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
 		return fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
@@ -73,6 +76,9 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	}
 	opts := runtimecontroller.Options{MaxConcurrentReconciles: workers}
 	var infOpts []informers.Option
+	if namespace != "" {
+		infOpts = append(infOpts, informers.WithNamespace(namespace))
+	}
 	reg := prometheus.NewRegistry()
 	if metricsAddr != "" {
 		m, err := tiprom.New(reg)
@@ -81,6 +87,10 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		}
 		infOpts = append(infOpts, informers.WithInformerMetrics(m.Informers()))
 		opts.Metrics, opts.QueueMetricsProvider = m.Controllers(), m.Workqueues()
+	}
+	gate := make(chan struct{})
+	if le.enabled {
+		opts.Gate = gate
 	}
 	inf := controller.NewInformers(kube, samples, resync, infOpts...)
 	c, err := controller.New(controller.NewReconciler(kube, samples, inf), inf, opts, nil)
@@ -101,6 +111,13 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	inf.Start(ctx)
 	ready.markStarted()
 	defer inf.Shutdown()
+	if le.enabled {
+		status, err := leaderStatus(reg)
+		if err != nil {
+			return err
+		}
+		return runElected(ctx, le, kube, gate, status, c.Start)
+	}
 	return c.Start(ctx)
 }
 
