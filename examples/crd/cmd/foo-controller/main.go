@@ -19,14 +19,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/kubernetes"
-	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
-	"github.com/typedinformer/typedinformer/examples/crd/pkg/fakecluster"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned"
-	samplesfake "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
 	tiprom "github.com/typedinformer/typedinformer/metrics/prometheus"
 	runtimecontroller "github.com/typedinformer/typedinformer/runtime/controller"
 	"github.com/typedinformer/typedinformer/runtime/informers"
@@ -119,46 +116,4 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		return runElected(ctx, le, kube, gate, status, c.Start)
 	}
 	return c.Start(ctx)
-}
-
-// runDemo runs the controller on fake clientsets and a script of changes.
-func runDemo(ctx context.Context, workers int) error {
-	kube := kubefake.NewClientset()
-	samples := samplesfake.NewSimpleClientset()
-	fakecluster.Simulate(kube, samples)
-	inf := controller.NewInformers(kube, samples, 0)
-	printEvents(inf)
-
-	reconciled := make(chan string, 64)
-	observe := func(req runtimecontroller.Request, outcome controller.Outcome, err error) {
-		line := fmt.Sprintf("reconcile %-12s -> %s", req, outcome)
-		if err != nil {
-			line = fmt.Sprintf("reconcile %-12s -> error: %v", req, err)
-		}
-		fmt.Println(line)
-		reconciled <- line
-	}
-	c, err := controller.New(controller.NewReconciler(kube, samples, inf), inf, runtimecontroller.Options{MaxConcurrentReconciles: workers}, observe)
-	if err != nil {
-		return err
-	}
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	inf.Start(ctx)
-	defer inf.Shutdown()
-	done := make(chan error, 1)
-	go func() { done <- c.Start(ctx) }()
-
-	fmt.Println("== demo: seeding a FooClass and three Foos")
-	s := &script{ctx: ctx, kube: kube, samples: samples, reconciled: reconciled}
-	if err := s.run(); err != nil {
-		return err
-	}
-	cancel()
-	if err := <-done; err != nil {
-		return err
-	}
-	fmt.Println("== demo: done")
-	return nil
 }
