@@ -477,6 +477,8 @@ func (s *suite) run(ctx context.Context) {
 	s.runDecode(ctx)
 	s.logf("suite %q: events", s.cfg.Name)
 	s.runEvents(ctx)
+	s.logf("suite %q: events with metrics", s.cfg.Name)
+	s.runEventsMetrics(ctx)
 	s.logf("suite %q: index", s.cfg.Name)
 	s.runIndex(ctx)
 	s.logf("suite %q: workqueue", s.cfg.Name)

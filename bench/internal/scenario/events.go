@@ -38,6 +38,13 @@ func (r EventsResult) AllocsPerEvent() float64 { return float64(r.Mallocs) / flo
 // fixture.DistinctUpdates), and measures the time until every handler has
 // seen them all.
 func Events(side Side, keys, handlers, total int) (EventsResult, error) {
+	return events(side, keys, handlers, total, func(src *fixture.Source, hs []handlerCounters) (informerUnderTest, error) {
+		return newInformer(side, src, hs)
+	})
+}
+
+// events is Events with the informer under test built by build.
+func events(side Side, keys, handlers, total int, build func(*fixture.Source, []handlerCounters) (informerUnderTest, error)) (EventsResult, error) {
 	res := EventsResult{Side: side, Keys: keys, Handlers: handlers, Events: total}
 	list := fixture.PodList(keys, "1")
 	updates := fixture.DistinctUpdates(list, total, 2)
@@ -46,7 +53,7 @@ func Events(side Side, keys, handlers, total int) (EventsResult, error) {
 	for i := range hs {
 		hs[i] = handlerCounters{adds: newCounter(keys), updates: newCounter(total)}
 	}
-	inf, err := newInformer(side, src, hs)
+	inf, err := build(src, hs)
 	if err != nil {
 		return res, err
 	}
