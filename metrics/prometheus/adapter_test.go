@@ -70,6 +70,27 @@ func histogramCount(t *testing.T, reg *prometheus.Registry, name string, labels 
 	return 0
 }
 
+// gaugeValue returns the value of the gauge series name{labels} scraped
+// from reg (-1 when there is none).
+func gaugeValue(t *testing.T, reg *prometheus.Registry, name string, labels map[string]string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			if matches(m, labels) {
+				return m.GetGauge().GetValue()
+			}
+		}
+	}
+	return -1
+}
+
 func matches(m *dto.Metric, labels map[string]string) bool {
 	n := 0
 	for _, lp := range m.GetLabel() {
@@ -134,7 +155,7 @@ func TestInformerMetricsOnTheRegistry(t *testing.T) {
 
 	mustCreate(t, srv, "c", "d", "e", "f", "g")
 	eventually(t, "a backlog of 7 behind the stuck handler", func() bool {
-		return testutil.ToFloat64(v.backlog.WithLabelValues("pods", "blocked")) == 7 &&
+		return gaugeValue(t, reg, "typedinformer_informer_handler_backlog", map[string]string{"informer": "pods", "handler": "blocked"}) == 7 &&
 			testutil.ToFloat64(v.objects.WithLabelValues("pods")) == 7
 	})
 	if n := strings.Count(logs.String(), "falling behind"); n != 1 || !strings.Contains(logs.String(), `handler="blocked"`) {
@@ -142,7 +163,7 @@ func TestInformerMetricsOnTheRegistry(t *testing.T) {
 	}
 	release()
 	eventually(t, "the backlog drained", func() bool {
-		return testutil.ToFloat64(v.backlog.WithLabelValues("pods", "blocked")) == 0 &&
+		return gaugeValue(t, reg, "typedinformer_informer_handler_backlog", map[string]string{"informer": "pods", "handler": "blocked"}) == 0 &&
 			histogramCount(t, reg, "typedinformer_informer_handler_duration_seconds", map[string]string{"informer": "pods", "handler": "blocked"}) == 7
 	})
 	want := fmt.Sprintf(`
@@ -240,8 +261,8 @@ func TestControllerAndWorkqueueMetricsOnTheRegistry(t *testing.T) {
 			t.Errorf("%s count %d, want 3", name, n)
 		}
 	}
-	if n := testutil.ToFloat64(m.informers.backlog.WithLabelValues("pods", "controller/foo")); n != 0 {
-		t.Errorf("the controller's handler backlog %v, want 0", n)
+	if n := gaugeValue(t, reg, "typedinformer_informer_handler_backlog", map[string]string{"informer": "pods", "handler": "controller/foo"}); n != 0 {
+		t.Errorf("the controller's handler backlog %v, want 0 (-1: no series)", n)
 	}
 	cancel()
 	if err := <-errc; err != nil {

@@ -16,8 +16,7 @@ type informerVecs struct {
 	lists, watches, relists *prometheus.CounterVec
 	restarts, errors        *prometheus.CounterVec
 	objects, depth          *prometheus.GaugeVec
-	backlog                 *prometheus.GaugeVec
-	handlerDuration         *prometheus.HistogramVec
+	handlers                *handlerCollector
 	age                     *eventAge
 }
 
@@ -38,17 +37,14 @@ func newInformerVecs() *informerVecs {
 		errors:   counter("errors_total", "List and watch errors, by reason.", "reason"),
 		objects:  gauge("objects", "Objects in the informer's store."),
 		depth:    gauge("queue_depth", "Keys waiting in the informer's DeltaFIFO."),
-		backlog:  gauge("handler_backlog", "Notifications queued for a handler and not yet delivered.", "handler"),
-		handlerDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: sub + "_handler_duration_seconds",
-			Help:    "Seconds per event handler call.",
-			Buckets: prometheus.ExponentialBuckets(1e-6, 4, 14)}, []string{"informer", "handler"}),
-		age: &eventAge{now: time.Now},
+		handlers: &handlerCollector{},
+		age:      &eventAge{now: time.Now},
 	}
 }
 
 func (v *informerVecs) collectors() []prometheus.Collector {
 	return []prometheus.Collector{v.lists, v.watches, v.relists, v.restarts, v.errors, v.objects, v.depth,
-		v.backlog, v.handlerDuration, v.age}
+		v.handlers, v.age}
 }
 
 // NewInformerMetrics implements cache.InformerMetricsProvider.
@@ -98,20 +94,11 @@ func (m *informerMetrics) ObserveEvent(at time.Time, rv string) {
 	}
 }
 
+// NewHandlerMetrics implements cache.InformerMetrics: the handler's series,
+// shared with any other handler of the same informer and handler names.
 func (m *informerMetrics) NewHandlerMetrics(handler string) cache.HandlerMetrics {
-	return handlerMetrics{
-		backlog:  m.v.backlog.WithLabelValues(m.name, handler),
-		duration: m.v.handlerDuration.WithLabelValues(m.name, handler),
-	}
+	return m.v.handlers.get(m.name, handler)
 }
-
-type handlerMetrics struct {
-	backlog  prometheus.Gauge
-	duration prometheus.Observer
-}
-
-func (h handlerMetrics) SetBacklog(n int)               { h.backlog.Set(float64(n)) }
-func (h handlerMetrics) ObserveLatency(d time.Duration) { h.duration.Observe(d.Seconds()) }
 
 // eventAge reports, at scrape time, each informer's last event as a Unix
 // time and as an age, and its last numeric resourceVersion:
