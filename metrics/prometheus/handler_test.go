@@ -91,3 +91,19 @@ func TestHandlerBatchLatency(t *testing.T) {
 		}
 	}
 }
+
+// TestParseRV: decimal resourceVersions parse as strconv would; anything
+// else (empty, signs, letters, too long) is not numeric.
+func TestParseRV(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want int64
+		ok   bool
+	}{{"1", 1, true}, {"0", 0, true}, {"123456789012345678", 123456789012345678, true}, {"1234567890123456789", 0, false},
+		{"", 0, false}, {"-1", 0, false}, {"+1", 0, false}, {"12a", 0, false}, {"a", 0, false}, {"1 ", 0, false}} {
+		got, ok := parseRV(c.in)
+		if got != c.want || ok != c.ok {
+			t.Errorf("parseRV(%q) = %d, %v; want %d, %v", c.in, got, ok, c.want, c.ok)
+		}
+	}
+}
