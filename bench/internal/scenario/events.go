@@ -24,6 +24,9 @@ type EventsResult struct {
 	// allocates nothing: its events are prepared beforehand.
 	Mallocs uint64 `json:"mallocs"`
 	Bytes   uint64 `json:"bytes"`
+	// CPUSeconds is the process's user+system CPU time over the same span:
+	// less disturbed than Seconds by other load on a shared machine.
+	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
 // EventsPerSecond is updates fully delivered (to every handler) per second.
@@ -85,6 +88,7 @@ func events(side Side, keys, handlers, total int, build func(*fixture.Source, []
 	WarmHeap(0) // start from a collected, touched heap on both sides
 
 	m0, b0 := mallocs()
+	cpu0 := cpuSeconds()
 	start := time.Now()
 	sent := make(chan int, 1)
 	go func() { sent <- src.SendAll(updates, total) }()
@@ -94,6 +98,7 @@ func events(side Side, keys, handlers, total int, build func(*fixture.Source, []
 		}
 	}
 	res.Seconds = time.Since(start).Seconds()
+	res.CPUSeconds = cpuSeconds() - cpu0
 	m1, b1 := mallocs()
 	res.Mallocs, res.Bytes = m1-m0, b1-b0
 	if n := <-sent; n != total {

@@ -2,6 +2,8 @@ package scenario
 
 import (
 	"fmt"
+	"syscall"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
@@ -50,3 +52,13 @@ type namedHandler struct {
 
 // HandlerName implements cache.HandlerName.
 func (h namedHandler) HandlerName() string { return h.name }
+
+// cpuSeconds returns the process's user+system CPU time so far (0 if the
+// system does not say).
+func cpuSeconds() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
+}
