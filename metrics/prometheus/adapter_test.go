@@ -146,7 +146,7 @@ func TestInformerMetricsOnTheRegistry(t *testing.T) {
 	v := m.informers
 	eventually(t, "the first list scraped", func() bool {
 		return testutil.ToFloat64(v.lists.WithLabelValues("pods")) == 1 &&
-			testutil.ToFloat64(v.objects.WithLabelValues("pods")) == 2 &&
+			gaugeValue(t, reg, "typedinformer_informer_objects", map[string]string{"informer": "pods"}) == 2 &&
 			testutil.ToFloat64(v.watches.WithLabelValues("pods")) >= 1
 	})
 	if got := testutil.ToFloat64(v.relists.WithLabelValues("pods")); got != 0 {
@@ -156,7 +156,7 @@ func TestInformerMetricsOnTheRegistry(t *testing.T) {
 	mustCreate(t, srv, "c", "d", "e", "f", "g")
 	eventually(t, "a backlog of 7 behind the stuck handler", func() bool {
 		return gaugeValue(t, reg, "typedinformer_informer_handler_backlog", map[string]string{"informer": "pods", "handler": "blocked"}) == 7 &&
-			testutil.ToFloat64(v.objects.WithLabelValues("pods")) == 7
+			gaugeValue(t, reg, "typedinformer_informer_objects", map[string]string{"informer": "pods"}) == 7
 	})
 	if n := strings.Count(logs.String(), "falling behind"); n != 1 || !strings.Contains(logs.String(), `handler="blocked"`) {
 		t.Fatalf("backlog warnings: %d, want 1 naming the handler; log:\n%s", n, logs.String())

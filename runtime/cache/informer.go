@@ -120,6 +120,7 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	s.refl = newReflector[T](s.name, s.lw, informerSink[T]{s.fifo, s}, s.opts.Reflector)
 	s.refl.transform = s.checkedTransform()
 	s.refl.metrics = s.metrics
+	s.handOverGauges()
 	logger := klog.FromContext(ctx)
 	s.logger.Store(&logger)
 	if h := s.onError; h != nil {

@@ -163,9 +163,9 @@ func (l *listener[T]) run(ctx context.Context) {
 			l.mu.Unlock()
 			continue
 		}
-		var start time.Time
+		var start time.Duration
 		if l.hm != nil {
-			start = time.Now()
+			start = monoNow()
 		}
 		for i := range batch {
 			if l.removed.Load() || ctx.Err() != nil {
