@@ -193,7 +193,13 @@ func (f *follower) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int
 		return false, fmt.Sprintf("%s: %v", written, p.err)
 	}
 	d, found := p.decls[ref.Name]
+	if !found && ref.Qualifier == "" && len(ref.Dot) > 0 {
+		target, p, d, found = f.dotImported(dir, ref)
+	}
 	if !found {
+		if len(ref.Dot) > 0 {
+			return false, fmt.Sprintf("%s: no type %s in package %s nor in its file's dot imports (%s)", written, ref.Name, pkgPath, strings.Join(ref.Dot, ", "))
+		}
 		return false, fmt.Sprintf("%s: no type %s in package %s", written, ref.Name, target)
 	}
 	if embedsObjectMeta(d.typ) {
@@ -240,8 +246,14 @@ func (f *follower) aliasIdentity(pkgPath, dir string, ref *typeRef, depth int) (
 		}
 	}
 	p := f.load(target, dir)
+	if p.err != nil {
+		return "", false
+	}
 	d, found := p.decls[ref.Name]
-	if p.err != nil || !found {
+	if !found && ref.Qualifier == "" && len(ref.Dot) > 0 {
+		target, p, d, found = f.dotImported(dir, ref)
+	}
+	if !found {
 		return "", false
 	}
 	if d.alias {
@@ -251,6 +263,25 @@ func (f *follower) aliasIdentity(pkgPath, dir string, ref *typeRef, depth int) (
 		return "", false
 	}
 	return target + "." + ref.Name, true
+}
+
+// dotImported looks an unqualified name up in the packages the file of ref
+// imports with ".", in import order, as seen from a package in dir. It
+// returns the package that declares it, or found false.
+func (f *follower) dotImported(dir string, ref *typeRef) (target string, p *declPackage, d declared, found bool) {
+	if !token.IsExported(ref.Name) {
+		return "", nil, declared{}, false
+	}
+	for _, ip := range ref.Dot {
+		lp := f.load(ip, dir)
+		if lp.err != nil {
+			continue
+		}
+		if d, ok := lp.decls[ref.Name]; ok {
+			return ip, lp, d, true
+		}
+	}
+	return "", nil, declared{}, false
 }
 
 // qualifierPath returns the import path a qualifier stands for in the file

@@ -62,6 +62,9 @@ type typeRef struct {
 	// imported without one (whose package name is known only by reading it).
 	Named   map[string]string
 	Unnamed []string
+	// Dot are the paths the file imports with ".": an unqualified name
+	// not declared in the file's own package comes from one of them.
+	Dot []string
 }
 
 // stringConst is a top-level string constant found in a package.
@@ -383,22 +386,25 @@ func refOf(expr ast.Expr, f *ast.File) *typeRef {
 			return nil
 		}
 		ref = &typeRef{Qualifier: q.Name, Name: x.Sel.Name}
-		for _, imp := range f.Imports {
-			p, err := strconv.Unquote(imp.Path.Value)
-			if err != nil {
-				continue
-			}
-			if imp.Name != nil {
-				if ref.Named == nil {
-					ref.Named = map[string]string{}
-				}
-				ref.Named[imp.Name.Name] = p
-			} else {
-				ref.Unnamed = append(ref.Unnamed, p)
-			}
-		}
 	default:
 		return nil
+	}
+	for _, imp := range f.Imports {
+		p, err := strconv.Unquote(imp.Path.Value)
+		if err != nil {
+			continue
+		}
+		switch {
+		case imp.Name == nil:
+			ref.Unnamed = append(ref.Unnamed, p)
+		case imp.Name.Name == ".":
+			ref.Dot = append(ref.Dot, p)
+		default:
+			if ref.Named == nil {
+				ref.Named = map[string]string{}
+			}
+			ref.Named[imp.Name.Name] = p
+		}
 	}
 	return ref
 }

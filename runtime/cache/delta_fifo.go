@@ -48,6 +48,10 @@ type Delta[T Object] struct {
 	// FinalStateUnknown marks a Deleted delta inferred from a relist: the
 	// delete itself was missed and Object is the last known state.
 	FinalStateUnknown bool
+	// LeftScope marks a Deleted delta (always with FinalStateUnknown) for
+	// an object that left the informer's scope (its shard ranges changed,
+	// see ReplaceInScope): it may well still exist on the server.
+	LeftScope bool
 }
 
 // Key returns the store key of the delta's object.
@@ -213,7 +217,17 @@ const shrinkAbove = 1 << 10
 // Replace queues Replaced for every object in list, in list order, then a
 // tombstone for every queued or known key missing from it. The first Replace
 // defines the initial population that HasSynced waits for.
-func (f *DeltaFIFO[T]) Replace(list []T, _ string) error {
+func (f *DeltaFIFO[T]) Replace(list []T, rv string) error {
+	return f.ReplaceInScope(list, rv, nil)
+}
+
+// ReplaceInScope is Replace for an informer whose scope (the part of the
+// resource it caches, e.g. its shard ranges) may have changed since the
+// last list: each tombstone of a key missing from list whose last known
+// object inScope rejects is marked LeftScope (the object moved out of the
+// scope rather than being deleted). A nil inScope accepts every object,
+// which makes it Replace. list must hold only objects inScope accepts.
+func (f *DeltaFIFO[T]) ReplaceInScope(list []T, _ string, inScope func(obj T) bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 
@@ -282,10 +296,10 @@ func (f *DeltaFIFO[T]) Replace(list []T, _ string) error {
 		if d.Type == Deleted {
 			continue // already going away
 		}
-		f.queueLocked(k, Delta[T]{Type: Deleted, Object: d.Object, FinalStateUnknown: true})
+		f.queueLocked(k, Delta[T]{Type: Deleted, Object: d.Object, FinalStateUnknown: true, LeftScope: inScope != nil && !inScope(d.Object)})
 	}
 	for _, obj := range knownObjs {
-		f.queueLocked(keyOfObj(obj), Delta[T]{Type: Deleted, Object: obj, FinalStateUnknown: true})
+		f.queueLocked(keyOfObj(obj), Delta[T]{Type: Deleted, Object: obj, FinalStateUnknown: true, LeftScope: inScope != nil && !inScope(obj)})
 	}
 	if !f.populated {
 		f.populated = true

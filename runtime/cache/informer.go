@@ -10,6 +10,8 @@ import (
 
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+
+	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
 // minimumResyncPeriod is the smallest handler resync period honoured.
@@ -40,6 +42,8 @@ type sharedIndexInformer[T Object] struct {
 	stopping  bool
 	transform TransformFunc[T]
 	onError   WatchErrorHandler
+	// scope limits the informer to shard ranges (nil: everything).
+	scope *sharding.Scope
 
 	resyncChanged chan struct{}
 	// notes is processBatch's reused notification buffer (one popper).
@@ -73,6 +77,7 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		indexer:       newThreadSafeIndexer[T](opts.Indexers),
 		proc:          &processor[T]{clock: c},
 		resyncChanged: make(chan struct{}, 1),
+		scope:         opts.ShardScope,
 	}
 	s.name = informerName(opts)
 	s.fifo = NewDeltaFIFO[T](s.indexer)
@@ -121,6 +126,13 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	s.refl.transform = s.checkedTransform()
 	s.refl.metrics = s.metrics
 	s.handOverGauges()
+	if s.scope != nil {
+		// A sharded informer lists (paginated) instead of streaming:
+		// only a list's ListMeta.ShardInfo says whether the server
+		// applied the selector (see reflector_shard.go).
+		s.refl.scope = s.scope
+		s.refl.noWatchList = true
+	}
 	logger := klog.FromContext(ctx)
 	s.logger.Store(&logger)
 	if h := s.onError; h != nil {
@@ -196,7 +208,7 @@ func (s *sharedIndexInformer[T]) processBatch(batch []Delta[T], initial bool) er
 				continue
 			}
 			s.indexer.deleteLocked(k)
-			notes = append(notes, notification[T]{kind: notifyDelete, obj: d.Object, flag: d.FinalStateUnknown})
+			notes = append(notes, notification[T]{kind: notifyDelete, obj: d.Object, flag: d.FinalStateUnknown, leftScope: d.LeftScope})
 		}
 	}
 	s.indexer.mu.Unlock()
@@ -386,4 +398,28 @@ func (s *sharedIndexInformer[T]) SetWatchErrorHandler(handler WatchErrorHandler)
 	}
 	s.onError = handler
 	return nil
+}
+
+// SetShardScope limits the informer to the ranges of scope; see
+// SharedIndexInformerOptions.ShardScope. It must be called before Run.
+func (s *sharedIndexInformer[T]) SetShardScope(scope *sharding.Scope) error {
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.started {
+		return fmt.Errorf("informer %s: SetShardScope: %w", s.name, errAlreadyStarted)
+	}
+	s.scope = scope
+	return nil
+}
+
+// ShardStatus reports the informer's latest sharded list; see
+// ShardedInformer.
+func (s *sharedIndexInformer[T]) ShardStatus() (ShardStatus, bool) {
+	s.startMu.Lock()
+	r := s.refl
+	s.startMu.Unlock()
+	if r == nil {
+		return ShardStatus{}, false
+	}
+	return r.shardStatusCopy()
 }

@@ -19,6 +19,13 @@ func (w informerSink[T]) Replace(list []T, rv string) error {
 	return w.DeltaFIFO.Replace(list, rv)
 }
 
+// ReplaceInScope forgets the transform errors and queues the list, marking
+// the objects that left the scope (see DeltaFIFO.ReplaceInScope).
+func (w informerSink[T]) ReplaceInScope(list []T, rv string, inScope func(T) bool) error {
+	w.s.clearTransformErrors()
+	return w.DeltaFIFO.ReplaceInScope(list, rv, inScope)
+}
+
 // checkedTransform wraps the user's transform so that misuse is an error the
 // reflector reports (the list fails, or the watch event is dropped) instead
 // of a panic or a nil object in the store: a nil result, a result with

@@ -28,8 +28,11 @@ type notification[T Object] struct {
 	flag bool
 	// resync marks an update that re-delivers an unchanged object; only
 	// listeners due for resync receive it.
-	resync   bool
-	old, obj T
+	resync bool
+	// leftScope marks a delete of an object that left the informer's
+	// scope (see ScopeExitHandler).
+	leftScope bool
+	old, obj  T
 }
 
 // listener delivers notifications to one handler from its own goroutine. The
@@ -203,6 +206,10 @@ func (l *listener[T]) deliver(logger klog.Logger, n *notification[T]) {
 	case notifyUpdate:
 		l.handler.OnUpdate(n.old, n.obj)
 	case notifyDelete:
+		if n.leftScope {
+			DeliverScopeExit(l.handler, n.obj)
+			return
+		}
 		l.handler.OnDelete(n.obj, n.flag)
 	}
 }

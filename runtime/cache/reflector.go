@@ -18,6 +18,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+
+	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
 // initialEventsEndAnnotation marks the bookmark that ends the initial events
@@ -39,6 +41,7 @@ type reflectorSink[T Object] interface {
 	Update(obj T) error
 	Delete(obj T) error
 	Replace(list []T, resourceVersion string) error
+	ReplaceInScope(list []T, resourceVersion string, inScope func(T) bool) error
 }
 
 // reflector lists and then watches a ListerWatcher, feeding a sink. One
@@ -56,8 +59,16 @@ type reflector[T Object] struct {
 	// noWatchList: the client cannot stream (see DisableWatchList). Only
 	// the reflector's goroutine reads and writes it after construction.
 	noWatchList bool
+	// scope, when not nil, limits the reflector to its ranges (see
+	// reflector_shard.go); shard is the current cycle's snapshot and
+	// shardLogged whether the client-side filtering was logged. Only the
+	// reflector's goroutine uses shard and shardLogged.
+	scope       *sharding.Scope
+	shard       *shardCycle
+	shardLogged bool
 
 	mu            sync.Mutex
+	shardStatus   ShardStatus
 	lastSyncRV    string
 	rvUnavailable bool // the last RV expired: relist with "" (consistent)
 	lastErr       error
@@ -131,10 +142,13 @@ func (r *reflector[T]) run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
+		if errors.Is(err, errScopeChanged) {
+			continue
+		}
 		if err != nil {
 			r.report(ctx, err)
 		}
-		if !b.wait(ctx.Done(), b.next()) {
+		if !r.waitBackoff(ctx, b) {
 			return
 		}
 	}
@@ -166,6 +180,12 @@ func isExpired(err error) bool {
 // listAndWatch performs one list (or watch-list) and then watches until an
 // error needs a relist. It returns nil only when ctx ended.
 func (r *reflector[T]) listAndWatch(ctx context.Context) error {
+	if r.scope != nil {
+		r.beginShardCycle()
+		if len(r.shard.ranges) == 0 {
+			return r.emptyShard(ctx)
+		}
+	}
 	var w watch.Interface
 	listFirst := true
 	if !r.noWatchList {
@@ -214,9 +234,14 @@ func (r *reflector[T]) list(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("list %s: %w", r.name, err)
 	}
-	if err := r.sink.Replace(items, listRV); err != nil {
+	var inScope func(T) bool
+	if r.shard != nil {
+		inScope = r.inShard
+	}
+	if err := r.sink.ReplaceInScope(items, listRV, inScope); err != nil {
 		return fmt.Errorf("list %s: storing the list: %w", r.name, err)
 	}
+	r.shardListed(ctx)
 	r.mu.Lock()
 	r.lastSyncRV = listRV
 	r.rvUnavailable = false
@@ -232,7 +257,7 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 	opts := metav1.ListOptions{ResourceVersion: rv, Limit: r.opts.PageSize}
 	var all []T
 	for page := 0; ; page++ {
-		obj, err := r.lw.List(ctx, opts)
+		obj, err := r.lw.List(ctx, r.withShard(opts))
 		if err != nil {
 			if page > 0 && isExpired(err) {
 				opts = metav1.ListOptions{ResourceVersion: ""}
@@ -244,6 +269,10 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 		items, listMeta, err := extractList[T](obj)
 		if err != nil {
 			return nil, "", err
+		}
+		if r.shard != nil {
+			r.checkShardInfo(page, obj, listMeta)
+			items = r.filterShard(items)
 		}
 		if all == nil {
 			all = items
@@ -497,7 +526,7 @@ func (r *reflector[T]) watchLoop(ctx context.Context, first watch.Interface) err
 				TimeoutSeconds:      r.watchTimeout(),
 			}
 			var err error
-			w, err = r.lw.Watch(ctx, opts)
+			w, err = r.lw.Watch(ctx, r.withShard(opts))
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil
@@ -543,10 +572,16 @@ func (r *reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error
 	start := r.clock.Now()
 	events := 0
 	ch := w.ResultChan()
+	var scopeChanged <-chan struct{} // nil (never ready) when unsharded
+	if r.shard != nil {
+		scopeChanged = r.shard.changed
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-scopeChanged:
+			return errScopeChanged
 		case ev, ok := <-ch:
 			if !ok {
 				if events == 0 && r.clock.Since(start) < time.Second {
@@ -570,6 +605,15 @@ func (r *reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error
 				continue
 			}
 			rv := obj.GetResourceVersion()
+			if ev.Type != watch.Bookmark && !r.inShard(obj) {
+				// Out of the ranges: the server ignored the selector, or
+				// (defensively) sent it anyway. Objects never move between
+				// ranges by themselves, so the store cannot hold it.
+				if rv != "" {
+					r.setLastSyncRV(rv)
+				}
+				continue
+			}
 			if ev.Type != watch.Bookmark {
 				t, err := r.prepare(obj)
 				if err != nil {

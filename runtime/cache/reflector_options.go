@@ -37,7 +37,8 @@ type ReflectorOptions struct {
 	// returning true (client-go's fake clientsets have one), and from the
 	// first time a watch-list request is answered by one of apimachinery's
 	// fake watchers (what client-go's fake clientsets return; they never
-	// send the bookmark).
+	// send the bookmark). An informer with a ShardScope never streams: only
+	// a list response carries the ListMeta.ShardInfo it checks.
 	DisableWatchList bool
 	// DisableManagedFieldsSharing keeps every object's managedFields
 	// documents (FieldsV1 bytes) its own. By default an object's documents

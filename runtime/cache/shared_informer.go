@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
 // AnyInformer is the part of a SharedIndexInformer that does not depend on
@@ -148,4 +150,31 @@ type SharedIndexInformerOptions[T Object] struct {
 	// (again only after the backlog fell below it). 0 means
 	// DefaultHandlerBacklogThreshold; negative disables.
 	HandlerBacklogThreshold int
+	// ShardScope, when not nil, makes the informer cache only the objects
+	// whose hashed field (Scope.Field) lies in the scope's ranges, which
+	// may change while it runs:
+	//
+	//   - Every list and watch carries ListOptions.ShardSelector =
+	//     sharding.Selector(field, ranges), so a server with KEP-5866
+	//     sharding (v1.36+, ShardedListAndWatch gate) sends only those
+	//     objects. A scope with no ranges lists nothing and holds nothing
+	//     (an empty selector would mean everything); the informer still
+	//     syncs.
+	//   - The informer also drops every received object outside the
+	//     ranges itself (one FNV-1a hash per object). When a list's
+	//     ListMeta.ShardInfo does not echo the selector (older server,
+	//     gate off, or k8s.io/apimachinery before v0.36 at build time,
+	//     which cannot send it) that filtering is what shards the cache,
+	//     and the informer logs so once. See ShardStatus.
+	//   - Sharded informers list (paginated) instead of using watch-list
+	//     streaming, because only a list response carries ShardInfo.
+	//   - When the ranges change the informer ends its watch and lists
+	//     again with the new selector, without restarting: objects that
+	//     entered the ranges arrive as OnAdd(obj, false); objects still
+	//     in range are replaced like any relist (OnUpdate only if their
+	//     resourceVersion changed, or a due resync); objects that left
+	//     are removed from the store and handlers are told as described
+	//     on ScopeExitHandler (by default OnDelete(obj, true)). HasSynced
+	//     never turns false again.
+	ShardScope *sharding.Scope
 }

@@ -14,13 +14,15 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/typedinformer/typedinformer/runtime/cache"
+	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
 // Factory holds at most one informer per Go type and runs them together.
 // All methods are safe for concurrent use. Configuration is fixed at
 // NewFactory; informers are added by InformerFor and started by Start.
 type Factory struct {
-	// Set once by NewFactory and read without locking afterwards.
+	// Set once by NewFactory and read without locking afterwards, except
+	// namespaces, which SetNamespaces replaces under mu.
 	defaultResync time.Duration
 	namespaces    []string
 	tweak         TweakListOptionsFunc
@@ -28,6 +30,13 @@ type Factory struct {
 	transform     func(runtime.Object) (runtime.Object, error)
 	lean          func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
 	metrics       cache.InformerMetricsProvider                // WithInformerMetrics
+	shardScope    *sharding.Scope                              // WithShardScope
+
+	// namespaceSet: WithNamespaces chose specific namespaces, so namespaced
+	// informers are multi-namespace ones whose set SetNamespaces changes.
+	namespaceSet bool
+	// setNSMu serializes SetNamespaces calls.
+	setNSMu sync.Mutex
 
 	// configErr reports options NewFactory had to ignore (nil ones).
 	configErr error
@@ -84,7 +93,11 @@ func (f *Factory) TweakListOptions() TweakListOptionsFunc { return f.tweak }
 // Namespaces returns the namespaces the factory's namespaced informers
 // watch, sorted; [""] means every namespace. The caller must not modify the
 // result.
-func (f *Factory) Namespaces() []string { return f.namespaces }
+func (f *Factory) Namespaces() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.namespaces
+}
 
 // ResyncPeriodFor returns the resync period informers of typ get.
 func (f *Factory) ResyncPeriodFor(typ reflect.Type) time.Duration {

@@ -72,6 +72,9 @@ func newInformer[T cache.Object](f *Factory, typ reflect.Type, namespaced bool, 
 		if err := f.installMetrics(typ, ns, inf); err != nil {
 			return nil, err
 		}
+		if err := f.installShardScope(typ, ns, inf); err != nil {
+			return nil, err
+		}
 		return inf, nil
 	}
 	var inf cache.SharedIndexInformer[T]
@@ -82,7 +85,7 @@ func newInformer[T cache.Object](f *Factory, typ reflect.Type, namespaced bool, 
 			return nil, err
 		}
 		inf = i
-	case len(f.namespaces) == 1:
+	case len(f.namespaces) == 1 && !f.namespaceSet:
 		i, err := call(f.namespaces[0])
 		if err != nil {
 			return nil, err
@@ -97,7 +100,13 @@ func newInformer[T cache.Object](f *Factory, typ reflect.Type, namespaced bool, 
 			}
 			children[i] = c
 		}
-		inf = newMultiNamespaceInformer(f.namespaces, children)
+		multi := newMultiNamespaceInformer(f.namespaces, children)
+		multi.newChild = func(ns string) (cache.SharedIndexInformer[T], error) {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			return call(ns)
+		}
+		inf = multi
 	}
 	if t := f.factoryTransform(); t != nil {
 		// SetTransform fails only on an informer that already runs.

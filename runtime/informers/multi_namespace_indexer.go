@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -14,20 +15,85 @@ import (
 // merge the namespaces' indexers, and writes go to the indexer of the
 // object's namespace (an object of an unwatched namespace is an error).
 // Locking is per namespace: a List sees each namespace at a consistent
-// point, not all of them at one instant.
+// point, not all of them at one instant. The set of namespaces may change
+// at run time (Factory.SetNamespaces): mu guards it, and every read works
+// on the set as it was when the read began.
 type multiNamespaceIndexer[T cache.Object] struct {
+	mu         sync.RWMutex
 	namespaces []string
 	byNS       map[string]cache.Indexer[T]
 	all        []cache.Indexer[T]
+	// added are the indexers AddIndexers added, in order, for namespaces
+	// that join later.
+	added []cache.Indexers[T]
+}
+
+// view returns the current namespaces and their indexers.
+func (m *multiNamespaceIndexer[T]) view() ([]string, []cache.Indexer[T]) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	return m.namespaces, m.all
+}
+
+// lookup returns the indexer of namespace ns, if watched.
+func (m *multiNamespaceIndexer[T]) lookup(ns string) (cache.Indexer[T], bool) {
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	idx, ok := m.byNS[ns]
+	return idx, ok
+}
+
+// addNamespace adds ns's indexer (after giving it every indexer added so
+// far) and keeps the namespaces sorted.
+func (m *multiNamespaceIndexer[T]) addNamespace(ns string, idx cache.Indexer[T]) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, ix := range m.added {
+		if err := idx.AddIndexers(ix); err != nil {
+			return fmt.Errorf("namespace %q: %w", ns, err)
+		}
+	}
+	byNS := make(map[string]cache.Indexer[T], len(m.byNS)+1)
+	for k, v := range m.byNS {
+		byNS[k] = v
+	}
+	byNS[ns] = idx
+	namespaces := append(slices.Clone(m.namespaces), ns)
+	slices.Sort(namespaces)
+	all := make([]cache.Indexer[T], len(namespaces))
+	for i, n := range namespaces {
+		all[i] = byNS[n]
+	}
+	m.namespaces, m.byNS, m.all = namespaces, byNS, all
+	return nil
+}
+
+// removeNamespace drops ns's indexer from the merged view.
+func (m *multiNamespaceIndexer[T]) removeNamespace(ns string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	byNS := make(map[string]cache.Indexer[T], len(m.byNS))
+	for k, v := range m.byNS {
+		if k != ns {
+			byNS[k] = v
+		}
+	}
+	namespaces := slices.DeleteFunc(slices.Clone(m.namespaces), func(n string) bool { return n == ns })
+	all := make([]cache.Indexer[T], len(namespaces))
+	for i, n := range namespaces {
+		all[i] = byNS[n]
+	}
+	m.namespaces, m.byNS, m.all = namespaces, byNS, all
 }
 
 var _ cache.Indexer[*metav1.PartialObjectMetadata] = (*multiNamespaceIndexer[*metav1.PartialObjectMetadata])(nil)
 
 func (m *multiNamespaceIndexer[T]) forNamespace(ns string) (cache.Indexer[T], error) {
-	if idx, ok := m.byNS[ns]; ok {
+	if idx, ok := m.lookup(ns); ok {
 		return idx, nil
 	}
-	return nil, fmt.Errorf("informers: namespace %q is not one of the watched namespaces %v", ns, m.namespaces)
+	namespaces, _ := m.view()
+	return nil, fmt.Errorf("informers: namespace %q is not one of the watched namespaces %v", ns, namespaces)
 }
 
 func (m *multiNamespaceIndexer[T]) forObject(obj T) (cache.Indexer[T], error) {
@@ -59,7 +125,7 @@ func (m *multiNamespaceIndexer[T]) Delete(obj T) error {
 }
 
 func (m *multiNamespaceIndexer[T]) Get(obj T) (T, bool, error) {
-	idx, ok := m.byNS[obj.GetNamespace()]
+	idx, ok := m.lookup(obj.GetNamespace())
 	if !ok {
 		var zero T
 		return zero, false, nil
@@ -73,7 +139,7 @@ func (m *multiNamespaceIndexer[T]) GetByKey(key string) (T, bool, error) {
 	if err != nil {
 		return zero, false, err
 	}
-	idx, ok := m.byNS[ns]
+	idx, ok := m.lookup(ns)
 	if !ok {
 		return zero, false, nil
 	}
@@ -82,7 +148,8 @@ func (m *multiNamespaceIndexer[T]) GetByKey(key string) (T, bool, error) {
 
 func (m *multiNamespaceIndexer[T]) List() []T {
 	var out []T
-	for _, idx := range m.all {
+	_, all := m.view()
+	for _, idx := range all {
 		out = append(out, idx.List()...)
 	}
 	return out
@@ -90,7 +157,8 @@ func (m *multiNamespaceIndexer[T]) List() []T {
 
 func (m *multiNamespaceIndexer[T]) ListKeys() []string {
 	var out []string
-	for _, idx := range m.all {
+	_, all := m.view()
+	for _, idx := range all {
 		out = append(out, idx.ListKeys()...)
 	}
 	return out
@@ -98,7 +166,8 @@ func (m *multiNamespaceIndexer[T]) ListKeys() []string {
 
 func (m *multiNamespaceIndexer[T]) Len() int {
 	n := 0
-	for _, idx := range m.all {
+	_, all := m.view()
+	for _, idx := range all {
 		n += idx.Len()
 	}
 	return n
@@ -107,7 +176,8 @@ func (m *multiNamespaceIndexer[T]) Len() int {
 // Replace splits items by namespace and replaces each namespace's contents;
 // an item of an unwatched namespace fails the call before anything changes.
 func (m *multiNamespaceIndexer[T]) Replace(items []T, resourceVersion string) error {
-	split := make(map[string][]T, len(m.all))
+	namespaces, all := m.view()
+	split := make(map[string][]T, len(all))
 	for _, obj := range items {
 		if _, err := m.forObject(obj); err != nil {
 			return err
@@ -115,8 +185,8 @@ func (m *multiNamespaceIndexer[T]) Replace(items []T, resourceVersion string) er
 		split[obj.GetNamespace()] = append(split[obj.GetNamespace()], obj)
 	}
 	var errs []error
-	for _, ns := range m.namespaces {
-		if err := m.byNS[ns].Replace(split[ns], resourceVersion); err != nil {
+	for i, ns := range namespaces {
+		if err := all[i].Replace(split[ns], resourceVersion); err != nil {
 			errs = append(errs, fmt.Errorf("namespace %q: %w", ns, err))
 		}
 	}
@@ -125,7 +195,8 @@ func (m *multiNamespaceIndexer[T]) Replace(items []T, resourceVersion string) er
 
 func (m *multiNamespaceIndexer[T]) Index(indexName string, obj T) ([]T, error) {
 	var out []T
-	for _, idx := range m.all {
+	_, all := m.view()
+	for _, idx := range all {
 		objs, err := idx.Index(indexName, obj)
 		if err != nil {
 			return nil, err
@@ -137,14 +208,15 @@ func (m *multiNamespaceIndexer[T]) Index(indexName string, obj T) ([]T, error) {
 
 func (m *multiNamespaceIndexer[T]) ByIndex(indexName, indexedValue string) ([]T, error) {
 	if indexName == cache.NamespaceIndex {
-		idx, ok := m.byNS[indexedValue]
+		idx, ok := m.lookup(indexedValue)
 		if !ok {
 			return nil, nil
 		}
 		return idx.ByIndex(indexName, indexedValue)
 	}
 	var out []T
-	for _, idx := range m.all {
+	_, all := m.view()
+	for _, idx := range all {
 		objs, err := idx.ByIndex(indexName, indexedValue)
 		if err != nil {
 			return nil, err
@@ -156,14 +228,15 @@ func (m *multiNamespaceIndexer[T]) ByIndex(indexName, indexedValue string) ([]T,
 
 func (m *multiNamespaceIndexer[T]) AppendByIndex(dst []T, indexName, indexedValue string) ([]T, error) {
 	if indexName == cache.NamespaceIndex {
-		idx, ok := m.byNS[indexedValue]
+		idx, ok := m.lookup(indexedValue)
 		if !ok {
 			return dst, nil
 		}
 		return idx.AppendByIndex(dst, indexName, indexedValue)
 	}
 	start := len(dst)
-	for _, idx := range m.all {
+	_, all := m.view()
+	for _, idx := range all {
 		var err error
 		if dst, err = idx.AppendByIndex(dst, indexName, indexedValue); err != nil {
 			return dst[:start], err
@@ -174,7 +247,8 @@ func (m *multiNamespaceIndexer[T]) AppendByIndex(dst []T, indexName, indexedValu
 
 func (m *multiNamespaceIndexer[T]) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	var out []string
-	for _, idx := range m.all {
+	_, all := m.view()
+	for _, idx := range all {
 		keys, err := idx.IndexKeys(indexName, indexedValue)
 		if err != nil {
 			return nil, err
@@ -186,7 +260,8 @@ func (m *multiNamespaceIndexer[T]) IndexKeys(indexName, indexedValue string) ([]
 
 func (m *multiNamespaceIndexer[T]) ListIndexFuncValues(indexName string) []string {
 	var out []string
-	for _, idx := range m.all {
+	_, all := m.view()
+	for _, idx := range all {
 		out = append(out, idx.ListIndexFuncValues(indexName)...)
 	}
 	slices.Sort(out)
@@ -194,7 +269,8 @@ func (m *multiNamespaceIndexer[T]) ListIndexFuncValues(indexName string) []strin
 }
 
 func (m *multiNamespaceIndexer[T]) GetIndexers() cache.Indexers[T] {
-	return m.all[0].GetIndexers()
+	_, all := m.view()
+	return all[0].GetIndexers()
 }
 
 // AddIndexers adds indexers to every namespace. Indexers every namespace
@@ -202,6 +278,10 @@ func (m *multiNamespaceIndexer[T]) GetIndexers() cache.Indexers[T] {
 // before any namespace changes; objects an index function fails on are
 // reported per namespace after the indexes were added everywhere.
 func (m *multiNamespaceIndexer[T]) AddIndexers(indexers cache.Indexers[T]) error {
+	// The write lock keeps a namespace from joining half-way; it only
+	// excludes changes of the namespace set, not reads of the namespaces.
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	existing := m.all[0].GetIndexers()
 	for name, fn := range indexers {
 		switch _, clash := existing[name]; {
@@ -219,5 +299,6 @@ func (m *multiNamespaceIndexer[T]) AddIndexers(indexers cache.Indexers[T]) error
 			errs = append(errs, fmt.Errorf("namespace %q: %w", m.namespaces[i], err))
 		}
 	}
+	m.added = append(m.added, indexers)
 	return errors.Join(errs...)
 }

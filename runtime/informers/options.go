@@ -21,23 +21,26 @@ type Option func(*Factory)
 // metav1.NamespaceAll ("", the default) watches every namespace.
 // Cluster-scoped informers are not affected.
 func WithNamespace(namespace string) Option {
-	return func(f *Factory) { f.namespaces = []string{namespace} }
+	return func(f *Factory) { f.namespaces, f.namespaceSet = []string{namespace}, false }
 }
 
 // WithNamespaces limits the factory's namespaced informers to a set of
 // namespaces: each informer runs one list/watch per namespace and presents
 // them as one informer with one merged cache. Duplicates are ignored; an
 // empty list, or one that contains metav1.NamespaceAll, means every
-// namespace. Cluster-scoped informers are not affected.
+// namespace. Cluster-scoped informers are not affected. Factory.SetNamespaces
+// changes the set later (only for a factory built with specific namespaces
+// here, even just one).
 func WithNamespaces(namespaces ...string) Option {
 	return func(f *Factory) {
 		if len(namespaces) == 0 || slices.Contains(namespaces, metav1.NamespaceAll) {
-			f.namespaces = []string{metav1.NamespaceAll}
+			f.namespaces, f.namespaceSet = []string{metav1.NamespaceAll}, false
 			return
 		}
 		ns := slices.Clone(namespaces)
 		slices.Sort(ns)
 		f.namespaces = slices.Compact(ns)
+		f.namespaceSet = true
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/informers"
 	"github.com/typedinformer/typedinformer/runtime/lean"
 	"github.com/typedinformer/typedinformer/runtime/metadatainformer"
+	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
 var deployments = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "deployments"}
@@ -194,5 +195,21 @@ func TestClientFuncs_NilFuncIsAnError(t *testing.T) {
 	}
 	if _, err := c.Watch(context.Background(), deployments, "", metav1.ListOptions{}); err == nil {
 		t.Fatal("nil WatchFunc: no error")
+	}
+}
+
+func TestNewFactoryFromBase_CarriesTheShardScope(t *testing.T) {
+	fc := newFakeClient(t, meta("a", "web"), meta("b", "db"))
+	h := sharding.Hash("a")
+	scope, err := sharding.NewScope(sharding.FieldNamespace, []sharding.Range{{First: h, Last: h}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := metadatainformer.NewFactoryFromBase(fc.client(), informers.NewFactory(0, informers.WithShardScope(scope)))
+	deps := f.ForResource(deployments)
+	startFactory(t, f)
+	all, _ := deps.Lister().List(labels.Everything())
+	if len(all) != 1 || all[0].Namespace != "a" {
+		t.Fatalf("lister holds %v, want only the shard's object a/web", all)
 	}
 }

@@ -33,6 +33,7 @@ func runChild(args []string) error {
 	mode := fs.String("mode", "", "sync mode (decode): list, watchlist or lean")
 	fixtureFile := fs.String("fixture", "", "decode fixture file (decode)")
 	adapter := fs.Bool("adapter", false, "ours with the Prometheus adapter as informer metrics (events-metrics)")
+	shards := fs.Int("shards", 1, "members of the ring (shard)")
 	noShare := fs.Bool("no-share", false, "ours keeps each object's managedFields bytes its own (sync; for the bookkeeping row)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -55,6 +56,8 @@ func runChild(args []string) error {
 		res, err = scenario.Index(side, *n, *minDur)
 	case "queue":
 		res, err = scenario.QueueMedian(side, *workers, *adds, *queueKeys, *workIters, *reps)
+	case "shard":
+		res, err = scenario.Shard(*n, *shards)
 	case "decode":
 		res, err = scenario.Decode(side, *mode, *n, *fixtureFile)
 	default:

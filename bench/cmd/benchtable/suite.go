@@ -473,6 +473,7 @@ func (s *suite) runGenerator(ctx context.Context) {
 func (s *suite) run(ctx context.Context) {
 	s.logf("suite %q: sync", s.cfg.Name)
 	s.runSync(ctx)
+	s.runShard(ctx)
 	s.logf("suite %q: decode", s.cfg.Name)
 	s.runDecode(ctx)
 	s.logf("suite %q: events", s.cfg.Name)

@@ -1,0 +1,215 @@
+package cache
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/klog/v2"
+
+	"github.com/typedinformer/typedinformer/runtime/sharding"
+)
+
+// errScopeChanged ends a list/watch cycle of a sharded reflector whose
+// scope changed: it lists again at once with the new ranges, without
+// backing off and without reporting an error.
+var errScopeChanged = errors.New("the shard scope changed; listing the new ranges")
+
+// ShardStatus describes what a sharded informer asked for and what the
+// server did with it, as of the informer's latest list.
+type ShardStatus struct {
+	// Field is the hashed field; Ranges the ranges of the latest list
+	// (empty: the scope owns nothing and the informer lists nothing);
+	// Generation the Scope generation they came from.
+	Field      sharding.Field
+	Ranges     []sharding.Range
+	Generation uint64
+	// Listed is true once a list of Generation's ranges has been queued for
+	// the store (the handlers see it in order after that).
+	Listed bool
+	// Selector is the ShardSelector sent with the latest list and watch;
+	// "" when none could be sent (see ClientSide) or the scope is empty.
+	Selector string
+	// ServerSide is true when the server echoed Selector in the latest
+	// list's ListMeta.ShardInfo, i.e. it sent only the requested ranges.
+	ServerSide bool
+	// ClientSide says why the informer filters on the client, when the
+	// server did not shard the latest list ("" when it did, or the scope
+	// is empty). The informer drops out-of-range objects in any case.
+	ClientSide string
+}
+
+// ShardedInformer is implemented by informers that can cache a shard of
+// their resource: this package's informers and the factory's
+// multi-namespace informers. SetShardScope must be called before Run.
+type ShardedInformer interface {
+	// SetShardScope limits the informer to the ranges of scope (nil: the
+	// whole resource). It fails once the informer runs.
+	SetShardScope(scope *sharding.Scope) error
+	// ShardStatus reports the informer's latest sharded list; ok is false
+	// for an informer without a scope or that has not listed yet.
+	ShardStatus() (status ShardStatus, ok bool)
+}
+
+// shardCycle is the scope snapshot one list/watch cycle of a sharded
+// reflector works with. Only the reflector's goroutine uses it.
+type shardCycle struct {
+	field    sharding.Field
+	ranges   []sharding.Range
+	gen      uint64
+	changed  <-chan struct{}
+	selector string // "" when none is sent
+	whyNot   string // why no selector is sent, when ranges is not empty
+}
+
+// beginShardCycle takes the scope's snapshot for the next cycle.
+func (r *reflector[T]) beginShardCycle() {
+	ranges, gen, changed := r.scope.Snapshot()
+	c := &shardCycle{field: r.scope.Field(), ranges: ranges, gen: gen, changed: changed}
+	if len(ranges) > 0 {
+		switch sel, err := sharding.Selector(c.field, ranges); {
+		case err != nil:
+			c.whyNot = fmt.Sprintf("the shard selector cannot be sent: %v", err)
+		case shardSelectorIndex == nil:
+			c.whyNot = "the k8s.io/apimachinery this program is built with (before v0.36) has no ListOptions.ShardSelector"
+		default:
+			c.selector = sel
+		}
+	}
+	r.shard = c
+	r.mu.Lock()
+	r.shardStatus = ShardStatus{Field: c.field, Ranges: ranges, Generation: gen, Selector: c.selector}
+	r.mu.Unlock()
+}
+
+// withShard sets the cycle's selector on opts, when there is one.
+func (r *reflector[T]) withShard(opts metav1.ListOptions) metav1.ListOptions {
+	if r.shard != nil && r.shard.selector != "" {
+		setShardSelector(&opts, r.shard.selector)
+	}
+	return opts
+}
+
+// inShard reports whether obj lies in the cycle's ranges (always true for
+// an unsharded reflector).
+func (r *reflector[T]) inShard(obj T) bool {
+	c := r.shard
+	if c == nil {
+		return true
+	}
+	return sharding.Contains(c.ranges, sharding.Hash(c.field.Value(obj.GetNamespace(), string(obj.GetUID()))))
+}
+
+// filterShard drops the items outside the cycle's ranges, in place.
+func (r *reflector[T]) filterShard(items []T) []T {
+	if r.shard == nil {
+		return items
+	}
+	out := items[:0]
+	for _, obj := range items {
+		if r.inShard(obj) {
+			out = append(out, obj)
+		}
+	}
+	clear(items[len(out):])
+	return out
+}
+
+// checkShardInfo records whether a list page's ShardInfo echoed the
+// selector; a sharded list is server-side only if every page did.
+func (r *reflector[T]) checkShardInfo(page int, list any, lm metav1.ListInterface) {
+	c := r.shard
+	if c == nil {
+		return
+	}
+	why := c.whyNot
+	if why == "" {
+		switch echoed, ok := shardInfoSelector(list, lm); {
+		case !ok:
+			why = "the server did not echo the shard selector in ListMeta.ShardInfo (a server before v1.36, or its ShardedListAndWatch feature gate is off)"
+		case echoed != c.selector:
+			why = fmt.Sprintf("the server echoed another shard selector in ListMeta.ShardInfo: %q", echoed)
+		}
+	}
+	r.mu.Lock()
+	if page == 0 || why != "" {
+		r.shardStatus.ClientSide = why
+		r.shardStatus.ServerSide = why == ""
+	}
+	r.mu.Unlock()
+}
+
+// shardListed marks the cycle's list as queued and logs, once per
+// informer, that it filters on the client when the server did not shard.
+func (r *reflector[T]) shardListed(ctx context.Context) {
+	if r.shard == nil {
+		return
+	}
+	r.mu.Lock()
+	r.shardStatus.Listed = true
+	why := r.shardStatus.ClientSide
+	r.mu.Unlock()
+	if why != "" && !r.shardLogged {
+		r.shardLogged = true
+		klog.FromContext(ctx).Info("Sharded informer filters on the client; every object of the resource is sent to it", "informer", r.name, "reason", why, "field", r.shard.field, "ranges", len(r.shard.ranges))
+	}
+}
+
+// emptyShard is a cycle over no ranges: the informer owns nothing, so it
+// lists nothing (an empty selector would select everything), empties its
+// store (every object left the scope) and waits for the scope to change.
+// It returns errScopeChanged, or nil once ctx ended.
+func (r *reflector[T]) emptyShard(ctx context.Context) error {
+	rv := r.lastSyncResourceVersion()
+	if err := r.sink.ReplaceInScope(nil, rv, r.inShard); err != nil {
+		return fmt.Errorf("emptying %s for an empty shard scope: %w", r.name, err)
+	}
+	r.mu.Lock()
+	r.lastErr = nil
+	r.shardStatus.Listed = true
+	r.mu.Unlock()
+	select {
+	case <-ctx.Done():
+		return nil
+	case <-r.shard.changed:
+		return errScopeChanged
+	}
+}
+
+// shardStatusCopy returns the status, ok false when unsharded or unlisted.
+func (r *reflector[T]) shardStatusCopy() (ShardStatus, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.scope == nil || r.shardStatus.Field == "" {
+		return ShardStatus{}, false
+	}
+	st := r.shardStatus
+	st.Ranges = slices.Clone(st.Ranges)
+	return st, true
+}
+
+// waitBackoff waits out the backoff after a failed list/watch. It returns
+// false when ctx ended. A sharded reflector also stops waiting when its
+// scope changes: the new ranges are worth a list at once (the failure may
+// have been about the old ones).
+func (r *reflector[T]) waitBackoff(ctx context.Context, b *backoff) bool {
+	if r.shard == nil {
+		return b.wait(ctx.Done(), b.next())
+	}
+	changed := r.shard.changed // r.shard is the reflector goroutine's
+	done := make(chan struct{})
+	quit := make(chan struct{})
+	defer close(quit)
+	go func() {
+		defer close(done)
+		select {
+		case <-ctx.Done():
+		case <-changed:
+		case <-quit:
+		}
+	}()
+	b.wait(done, b.next())
+	return ctx.Err() == nil
+}
