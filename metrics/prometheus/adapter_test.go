@@ -70,6 +70,27 @@ func histogramCount(t *testing.T, reg *prometheus.Registry, name string, labels 
 	return 0
 }
 
+// gaugeValue returns the value of the gauge series name{labels} scraped
+// from reg (-1 when there is none).
+func gaugeValue(t *testing.T, reg *prometheus.Registry, name string, labels map[string]string) float64 {
+	t.Helper()
+	mfs, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() != name {
+			continue
+		}
+		for _, m := range mf.GetMetric() {
+			if matches(m, labels) {
+				return m.GetGauge().GetValue()
+			}
+		}
+	}
+	return -1
+}
+
 func matches(m *dto.Metric, labels map[string]string) bool {
 	n := 0
 	for _, lp := range m.GetLabel() {
@@ -125,7 +146,7 @@ func TestInformerMetricsOnTheRegistry(t *testing.T) {
 	v := m.informers
 	eventually(t, "the first list scraped", func() bool {
 		return testutil.ToFloat64(v.lists.WithLabelValues("pods")) == 1 &&
-			testutil.ToFloat64(v.objects.WithLabelValues("pods")) == 2 &&
+			gaugeValue(t, reg, "typedinformer_informer_objects", map[string]string{"informer": "pods"}) == 2 &&
 			testutil.ToFloat64(v.watches.WithLabelValues("pods")) >= 1
 	})
 	if got := testutil.ToFloat64(v.relists.WithLabelValues("pods")); got != 0 {
@@ -134,15 +155,15 @@ func TestInformerMetricsOnTheRegistry(t *testing.T) {
 
 	mustCreate(t, srv, "c", "d", "e", "f", "g")
 	eventually(t, "a backlog of 7 behind the stuck handler", func() bool {
-		return testutil.ToFloat64(v.backlog.WithLabelValues("pods", "blocked")) == 7 &&
-			testutil.ToFloat64(v.objects.WithLabelValues("pods")) == 7
+		return gaugeValue(t, reg, "typedinformer_informer_handler_backlog", map[string]string{"informer": "pods", "handler": "blocked"}) == 7 &&
+			gaugeValue(t, reg, "typedinformer_informer_objects", map[string]string{"informer": "pods"}) == 7
 	})
 	if n := strings.Count(logs.String(), "falling behind"); n != 1 || !strings.Contains(logs.String(), `handler="blocked"`) {
 		t.Fatalf("backlog warnings: %d, want 1 naming the handler; log:\n%s", n, logs.String())
 	}
 	release()
 	eventually(t, "the backlog drained", func() bool {
-		return testutil.ToFloat64(v.backlog.WithLabelValues("pods", "blocked")) == 0 &&
+		return gaugeValue(t, reg, "typedinformer_informer_handler_backlog", map[string]string{"informer": "pods", "handler": "blocked"}) == 0 &&
 			histogramCount(t, reg, "typedinformer_informer_handler_duration_seconds", map[string]string{"informer": "pods", "handler": "blocked"}) == 7
 	})
 	want := fmt.Sprintf(`
@@ -240,8 +261,8 @@ func TestControllerAndWorkqueueMetricsOnTheRegistry(t *testing.T) {
 			t.Errorf("%s count %d, want 3", name, n)
 		}
 	}
-	if n := testutil.ToFloat64(m.informers.backlog.WithLabelValues("pods", "controller/foo")); n != 0 {
-		t.Errorf("the controller's handler backlog %v, want 0", n)
+	if n := gaugeValue(t, reg, "typedinformer_informer_handler_backlog", map[string]string{"informer": "pods", "handler": "controller/foo"}); n != 0 {
+		t.Errorf("the controller's handler backlog %v, want 0 (-1: no series)", n)
 	}
 	cancel()
 	if err := <-errc; err != nil {

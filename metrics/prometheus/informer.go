@@ -1,7 +1,6 @@
 package prometheus
 
 import (
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -15,9 +14,7 @@ import (
 type informerVecs struct {
 	lists, watches, relists *prometheus.CounterVec
 	restarts, errors        *prometheus.CounterVec
-	objects, depth          *prometheus.GaugeVec
-	backlog                 *prometheus.GaugeVec
-	handlerDuration         *prometheus.HistogramVec
+	handlers                *handlerCollector
 	age                     *eventAge
 }
 
@@ -27,28 +24,20 @@ func newInformerVecs() *informerVecs {
 	counter := func(name, help string, labels ...string) *prometheus.CounterVec {
 		return prometheus.NewCounterVec(prometheus.CounterOpts{Name: sub + "_" + name, Help: help}, append(inf, labels...))
 	}
-	gauge := func(name, help string, labels ...string) *prometheus.GaugeVec {
-		return prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: sub + "_" + name, Help: help}, append(inf, labels...))
-	}
 	return &informerVecs{
 		lists:    counter("lists_total", "Lists (or watch-list streams) that stored their result."),
 		watches:  counter("watches_total", "Watches the server accepted."),
 		relists:  counter("relists_total", "Lists made because the held resourceVersion expired (410 Gone)."),
 		restarts: counter("watch_restarts_total", "Watches that ended and were restarted, by reason (closed: ended normally).", "reason"),
 		errors:   counter("errors_total", "List and watch errors, by reason.", "reason"),
-		objects:  gauge("objects", "Objects in the informer's store."),
-		depth:    gauge("queue_depth", "Keys waiting in the informer's DeltaFIFO."),
-		backlog:  gauge("handler_backlog", "Notifications queued for a handler and not yet delivered.", "handler"),
-		handlerDuration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Name: sub + "_handler_duration_seconds",
-			Help:    "Seconds per event handler call.",
-			Buckets: prometheus.ExponentialBuckets(1e-6, 4, 14)}, []string{"informer", "handler"}),
-		age: &eventAge{now: time.Now},
+		handlers: &handlerCollector{},
+		age:      &eventAge{now: time.Now},
 	}
 }
 
 func (v *informerVecs) collectors() []prometheus.Collector {
-	return []prometheus.Collector{v.lists, v.watches, v.relists, v.restarts, v.errors, v.objects, v.depth,
-		v.backlog, v.handlerDuration, v.age}
+	return []prometheus.Collector{v.lists, v.watches, v.relists, v.restarts, v.errors, storeGauges{v.age},
+		v.handlers, v.age}
 }
 
 // NewInformerMetrics implements cache.InformerMetricsProvider.
@@ -59,8 +48,6 @@ func (v *informerVecs) NewInformerMetrics(name string) cache.InformerMetrics {
 		lists:   v.lists.WithLabelValues(name),
 		watches: v.watches.WithLabelValues(name),
 		relists: v.relists.WithLabelValues(name),
-		objects: v.objects.WithLabelValues(name),
-		depth:   v.depth.WithLabelValues(name),
 	}
 	v.age.add(m)
 	return m
@@ -72,7 +59,11 @@ type informerMetrics struct {
 	v                       *informerVecs
 	name                    string
 	lists, watches, relists prometheus.Counter
-	objects, depth          prometheus.Gauge
+	// objects and depth are the store and queue gauges as last set;
+	// readGauges, once the informer handed its functions over
+	// (cache.StoreGaugeReader), replaces them at scrape time.
+	objects, depth atomic.Int64
+	readGauges     atomic.Pointer[gaugeFuncs]
 	// lastEventNanos (Unix nanoseconds, 0: none yet) and lastRV (0: none
 	// numeric) are read at scrape time by eventAge: an event costs two
 	// atomic stores.
@@ -86,32 +77,91 @@ func (m *informerMetrics) IncWatchRestarts(reason string) {
 	m.v.restarts.WithLabelValues(m.name, reason).Inc()
 }
 func (m *informerMetrics) IncErrors(reason string) { m.v.errors.WithLabelValues(m.name, reason).Inc() }
-func (m *informerMetrics) SetObjects(n int)        { m.objects.Set(float64(n)) }
-func (m *informerMetrics) SetQueueDepth(n int)     { m.depth.Set(float64(n)) }
+func (m *informerMetrics) SetObjects(n int)        { m.objects.Store(int64(n)) }
+func (m *informerMetrics) SetQueueDepth(n int)     { m.depth.Store(int64(n)) }
+
+// ReadStoreGauges implements cache.StoreGaugeReader: the store and queue
+// gauges are read when scraped.
+func (m *informerMetrics) ReadStoreGauges(objects, queueDepth func() int) {
+	m.readGauges.Store(&gaugeFuncs{objects: objects, depth: queueDepth})
+}
+
+// gaugeFuncs read an informer's store size and queue depth.
+type gaugeFuncs struct{ objects, depth func() int }
+
+// gauges returns the informer's store size and queue depth now.
+func (m *informerMetrics) gauges() (objects, depth int64) {
+	if f := m.readGauges.Load(); f != nil {
+		return int64(f.objects()), int64(f.depth())
+	}
+	return m.objects.Load(), m.depth.Load()
+}
 
 // ObserveEvent records the event's time and, when it is a number, its
 // resourceVersion (resourceVersions are opaque; etcd's are integers).
 func (m *informerMetrics) ObserveEvent(at time.Time, rv string) {
 	m.lastEventNanos.Store(at.UnixNano())
-	if n, err := strconv.ParseInt(rv, 10, 64); err == nil {
+	if n, ok := parseRV(rv); ok {
 		m.lastRV.Store(n)
 	}
 }
 
+// parseRV parses a decimal resourceVersion of up to 18 digits (etcd's
+// revisions are int64s): strconv.ParseInt's generality costs several times
+// more, on every event.
+func parseRV(rv string) (int64, bool) {
+	if len(rv) == 0 || len(rv) > 18 {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(rv); i++ {
+		c := rv[i] - '0'
+		if c > 9 {
+			return 0, false
+		}
+		n = n*10 + int64(c)
+	}
+	return n, true
+}
+
+// NewHandlerMetrics implements cache.InformerMetrics: the handler's series,
+// shared with any other handler of the same informer and handler names.
 func (m *informerMetrics) NewHandlerMetrics(handler string) cache.HandlerMetrics {
-	return handlerMetrics{
-		backlog:  m.v.backlog.WithLabelValues(m.name, handler),
-		duration: m.v.handlerDuration.WithLabelValues(m.name, handler),
+	return m.v.handlers.get(m.name, handler)
+}
+
+var (
+	objectsDesc = prometheus.NewDesc("typedinformer_informer_objects",
+		"Objects in the informer's store.", []string{"informer"}, nil)
+	queueDepthDesc = prometheus.NewDesc("typedinformer_informer_queue_depth",
+		"Keys waiting in the informer's DeltaFIFO.", []string{"informer"}, nil)
+)
+
+// storeGauges reports typedinformer_informer_objects and
+// typedinformer_informer_queue_depth for every informer at scrape time.
+// Two informers of one name report once: the one created last.
+type storeGauges struct{ a *eventAge }
+
+// Describe implements prometheus.Collector.
+func (g storeGauges) Describe(ch chan<- *prometheus.Desc) {
+	ch <- objectsDesc
+	ch <- queueDepthDesc
+}
+
+// Collect implements prometheus.Collector.
+func (g storeGauges) Collect(ch chan<- prometheus.Metric) {
+	g.a.mu.Lock()
+	last := map[string]*informerMetrics{}
+	for _, m := range g.a.informers {
+		last[m.name] = m
+	}
+	g.a.mu.Unlock()
+	for name, m := range last {
+		objects, depth := m.gauges()
+		ch <- prometheus.MustNewConstMetric(objectsDesc, prometheus.GaugeValue, float64(objects), name)
+		ch <- prometheus.MustNewConstMetric(queueDepthDesc, prometheus.GaugeValue, float64(depth), name)
 	}
 }
-
-type handlerMetrics struct {
-	backlog  prometheus.Gauge
-	duration prometheus.Observer
-}
-
-func (h handlerMetrics) SetBacklog(n int)               { h.backlog.Set(float64(n)) }
-func (h handlerMetrics) ObserveLatency(d time.Duration) { h.duration.Observe(d.Seconds()) }
 
 // eventAge reports, at scrape time, each informer's last event as a Unix
 // time and as an age, and its last numeric resourceVersion:

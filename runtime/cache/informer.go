@@ -125,6 +125,7 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	s.refl = newReflector[T](s.name, s.lw, informerSink[T]{s.fifo, s}, s.opts.Reflector)
 	s.refl.transform = s.checkedTransform()
 	s.refl.metrics = s.metrics
+	s.handOverGauges()
 	if s.scope != nil {
 		// A sharded informer lists (paginated) instead of streaming:
 		// only a list's ListMeta.ShardInfo says whether the server

@@ -62,8 +62,32 @@ func (s *sharedIndexInformer[T]) runLogger() klog.Logger {
 	return klog.Background()
 }
 
-// noteBatch feeds the store and queue gauges after a batch was applied.
+// StoreGaugeReader is an optional interface of InformerMetrics: metrics
+// that implement it read the store's size and the DeltaFIFO's depth when
+// they are collected, instead of being told after every batch (which costs
+// two lock round trips per batch, often per event). When Run starts, the
+// informer calls ReadStoreGauges once with two functions that are safe to
+// call from any goroutine at any time, and from then on never calls
+// SetObjects or SetQueueDepth.
+type StoreGaugeReader interface {
+	// ReadStoreGauges hands over functions returning the number of objects
+	// in the store and of keys waiting in the DeltaFIFO.
+	ReadStoreGauges(objects, queueDepth func() int)
+}
+
+// handOverGauges gives a StoreGaugeReader its functions; Run calls it once.
+func (s *sharedIndexInformer[T]) handOverGauges() {
+	if r, ok := s.metrics.(StoreGaugeReader); ok {
+		r.ReadStoreGauges(s.indexer.Len, s.fifo.Len)
+	}
+}
+
+// noteBatch feeds the store and queue gauges after a batch was applied,
+// unless the metrics read them at collection time.
 func (s *sharedIndexInformer[T]) noteBatch() {
+	if _, ok := s.metrics.(StoreGaugeReader); ok {
+		return
+	}
 	s.metrics.SetObjects(s.indexer.Len())
 	s.metrics.SetQueueDepth(s.fifo.Len())
 }

@@ -53,11 +53,33 @@ func handlerName(h any) string {
 	return fmt.Sprintf("%T", h)
 }
 
-// observeSince records a handler call that started at start and returns its
-// end, the start of the next call of the batch (calls run back to back, so
-// one clock read per call suffices).
-func (l *listener[T]) observeSince(start time.Time) time.Time {
-	now := time.Now()
-	l.hm.ObserveLatency(now.Sub(start))
-	return now
+// BatchLatencyObserver is an optional interface of HandlerMetrics. A
+// listener hands its handler a batch of notifications back to back and
+// times the batch, not each call: a clock read per call costs about as much
+// as a cheap handler. ObserveBatchLatency records calls handler calls that
+// took total together; implementations count them as calls observations of
+// total/calls each, so that the count and the sum stay exact (a batch of one
+// is one exact observation). HandlerMetrics without it get
+// ObserveLatency(total/calls) calls times.
+type BatchLatencyObserver interface {
+	// ObserveBatchLatency records calls (>= 1) calls that took total.
+	ObserveBatchLatency(calls int, total time.Duration)
+}
+
+// monoNow returns the monotonic time since metricsEpoch: one clock read,
+// about half of time.Now's (which also reads the wall clock).
+func monoNow() time.Duration { return time.Since(metricsEpoch) }
+
+// observeBatch records a batch of calls handler calls that started at
+// start (a monoNow reading) and ended now.
+func (l *listener[T]) observeBatch(start time.Duration, calls int) {
+	total := monoNow() - start
+	if b, ok := l.hm.(BatchLatencyObserver); ok {
+		b.ObserveBatchLatency(calls, total)
+		return
+	}
+	mean := total / time.Duration(calls)
+	for range calls {
+		l.hm.ObserveLatency(mean)
+	}
 }

@@ -59,7 +59,9 @@ type HandlerMetrics interface {
 	// not yet delivered (including the batch it is working through); 0
 	// once it is removed.
 	SetBacklog(n int)
-	// ObserveLatency records how long one handler call took.
+	// ObserveLatency records how long one handler call took. Listeners
+	// time whole batches of calls (see BatchLatencyObserver); without that
+	// interface they report each call of a batch at the batch's mean.
 	ObserveLatency(d time.Duration)
 }
 

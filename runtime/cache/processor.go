@@ -166,18 +166,18 @@ func (l *listener[T]) run(ctx context.Context) {
 			l.mu.Unlock()
 			continue
 		}
-		var last time.Time
+		var start time.Duration
 		if l.hm != nil {
-			last = time.Now()
+			start = monoNow()
 		}
 		for i := range batch {
 			if l.removed.Load() || ctx.Err() != nil {
 				return
 			}
 			l.deliver(logger, &batch[i])
-			if l.hm != nil {
-				last = l.observeSince(last)
-			}
+		}
+		if l.hm != nil {
+			l.observeBatch(start, len(batch))
 		}
 		clear(batch)
 		l.mu.Lock()

@@ -1,5 +1,11 @@
 package cache
 
+import (
+	"time"
+
+	"k8s.io/utils/clock"
+)
+
 // The reflector's metric hooks. Each is a no-op when the informer has no
 // metrics (r.metrics == nil), which is the default, so that the list/watch
 // code pays one nil check per call site.
@@ -48,8 +54,25 @@ func (r *reflector[T]) noteError(err error) {
 // noteEvent records a watch event carrying rv.
 func (r *reflector[T]) noteEvent(rv string) {
 	if r.metrics != nil {
-		r.metrics.ObserveEvent(r.clock.Now(), rv)
+		r.metrics.ObserveEvent(r.eventTime(), rv)
 	}
+}
+
+// metricsEpoch anchors eventTime's wall-clock times.
+var metricsEpoch = time.Now()
+
+// eventTime returns the time of a watch event for the metrics. With the
+// real clock it is metricsEpoch plus the monotonic time since: one
+// monotonic clock read, about half of time.Now's wall and monotonic pair
+// (a cost paid per event); its wall time may drift from the system's by
+// as much as the system clock was stepped since the process started, which
+// an event age measured in seconds does not notice. Other clocks (tests)
+// are read as they are.
+func (r *reflector[T]) eventTime() time.Time {
+	if _, ok := r.clock.(clock.RealClock); ok {
+		return metricsEpoch.Add(time.Since(metricsEpoch))
+	}
+	return r.clock.Now()
 }
 
 // isRelist reports whether the next list is made because the held

@@ -33,6 +33,7 @@ func runChild(args []string) error {
 	minDur := fs.Duration("mindur", 200*time.Millisecond, "minimum measured time per lookup kind (index)")
 	mode := fs.String("mode", "", "sync mode (decode): list, watchlist or lean")
 	fixtureFile := fs.String("fixture", "", "decode fixture file (decode)")
+	adapter := fs.Bool("adapter", false, "ours with the Prometheus adapter as informer metrics (events-metrics)")
 	shards := fs.Int("shards", 1, "members of the ring (shard)")
 	noShare := fs.Bool("no-share", false, "ours keeps each object's managedFields bytes its own (sync; for the bookkeeping row)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the scenario to this file (for looking into a row by hand)")
@@ -62,6 +63,8 @@ func runChild(args []string) error {
 		res, err = scenario.Sync(side, *n, *noShare)
 	case "events":
 		res, err = scenario.Events(side, *keys, *handlers, *total)
+	case "events-metrics":
+		res, err = scenario.EventsMetrics(*adapter, *keys, *handlers, *total)
 	case "index":
 		res, err = scenario.Index(side, *n, *minDur)
 	case "queue":

@@ -24,6 +24,9 @@ type EventsResult struct {
 	// allocates nothing: its events are prepared beforehand.
 	Mallocs uint64 `json:"mallocs"`
 	Bytes   uint64 `json:"bytes"`
+	// CPUSeconds is the process's user+system CPU time over the same span:
+	// less disturbed than Seconds by other load on a shared machine.
+	CPUSeconds float64 `json:"cpu_seconds"`
 }
 
 // EventsPerSecond is updates fully delivered (to every handler) per second.
@@ -38,6 +41,13 @@ func (r EventsResult) AllocsPerEvent() float64 { return float64(r.Mallocs) / flo
 // fixture.DistinctUpdates), and measures the time until every handler has
 // seen them all.
 func Events(side Side, keys, handlers, total int) (EventsResult, error) {
+	return events(side, keys, handlers, total, func(src *fixture.Source, hs []handlerCounters) (informerUnderTest, error) {
+		return newInformer(side, src, hs)
+	})
+}
+
+// events is Events with the informer under test built by build.
+func events(side Side, keys, handlers, total int, build func(*fixture.Source, []handlerCounters) (informerUnderTest, error)) (EventsResult, error) {
 	res := EventsResult{Side: side, Keys: keys, Handlers: handlers, Events: total}
 	list := fixture.PodList(keys, "1")
 	updates := fixture.DistinctUpdates(list, total, 2)
@@ -46,7 +56,7 @@ func Events(side Side, keys, handlers, total int) (EventsResult, error) {
 	for i := range hs {
 		hs[i] = handlerCounters{adds: newCounter(keys), updates: newCounter(total)}
 	}
-	inf, err := newInformer(side, src, hs)
+	inf, err := build(src, hs)
 	if err != nil {
 		return res, err
 	}
@@ -78,6 +88,7 @@ func Events(side Side, keys, handlers, total int) (EventsResult, error) {
 	WarmHeap(0) // start from a collected, touched heap on both sides
 
 	m0, b0 := mallocs()
+	cpu0 := cpuSeconds()
 	start := time.Now()
 	sent := make(chan int, 1)
 	go func() { sent <- src.SendAll(updates, total) }()
@@ -87,6 +98,7 @@ func Events(side Side, keys, handlers, total int) (EventsResult, error) {
 		}
 	}
 	res.Seconds = time.Since(start).Seconds()
+	res.CPUSeconds = cpuSeconds() - cpu0
 	m1, b1 := mallocs()
 	res.Mallocs, res.Bytes = m1-m0, b1-b0
 	if n := <-sent; n != total {

@@ -10,6 +10,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -19,14 +20,11 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"k8s.io/client-go/kubernetes"
-	kubefake "k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/tools/clientcmd"
 	"k8s.io/klog/v2"
 
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
-	"github.com/typedinformer/typedinformer/examples/crd/pkg/fakecluster"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned"
-	samplesfake "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
 	tiprom "github.com/typedinformer/typedinformer/metrics/prometheus"
 	runtimecontroller "github.com/typedinformer/typedinformer/runtime/controller"
 	"github.com/typedinformer/typedinformer/runtime/informers"
@@ -38,6 +36,8 @@ func main() {
 	resync := flag.Duration("resync", 10*time.Minute, "informer resync period (0 disables)")
 	metricsAddr := flag.String("metrics-bind-address", "", "with --kubeconfig: address serving /metrics, /healthz and /readyz (e.g. :8080); empty disables")
 	shards := addShardFlags()
+	namespace := flag.String("namespace", "", "with --kubeconfig: watch and reconcile only this namespace's Foos and ConfigMaps; empty watches all")
+	le := addLeaderElectionFlags(flag.CommandLine)
 	klog.InitFlags(nil)
 	flag.Parse()
 
@@ -48,7 +48,7 @@ func main() {
 	if *kubeconfig == "" {
 		err = runDemo(ctx, *workers)
 	} else {
-		err = runCluster(ctx, *kubeconfig, *workers, *resync, *metricsAddr, shards)
+		err = runCluster(ctx, *kubeconfig, *workers, *resync, *metricsAddr, *namespace, le, shards)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "foo-controller:", err)
@@ -58,8 +58,14 @@ func main() {
 
 // runCluster runs the controller until ctx ends; then Start lets the
 // reconciles in flight finish before it returns, and the ops server shuts
-// down last, so /metrics stays scrapable while draining.
-func runCluster(ctx context.Context, kubeconfig string, workers int, resync time.Duration, metricsAddr string, shards *shardFlags) error {
+// down last, so /metrics stays scrapable while draining. With
+// --leader-elect the caches sync at once but the workers wait for the Lease;
+// with --shards the replica reconciles only its ring's ranges. The two are
+// exclusive: a ring of replicas replaces the single leader.
+func runCluster(ctx context.Context, kubeconfig string, workers int, resync time.Duration, metricsAddr, namespace string, le *leaderElection, shards *shardFlags) error {
+	if le.enabled && shards.enabled() {
+		return errors.New("--leader-elect and --shards/--shard-ring are exclusive: every replica of a shard ring works on its own ranges, so there is no single leader to elect")
+	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
 	if err != nil {
 		return fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
@@ -78,6 +84,9 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	}
 	opts := runtimecontroller.Options{MaxConcurrentReconciles: workers}
 	var infOpts []informers.Option
+	if namespace != "" {
+		infOpts = append(infOpts, informers.WithNamespace(namespace))
+	}
 	reg := prometheus.NewRegistry()
 	if metricsAddr != "" {
 		m, err := tiprom.New(reg)
@@ -86,6 +95,10 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		}
 		infOpts = append(infOpts, informers.WithInformerMetrics(m.Informers()))
 		opts.Metrics, opts.QueueMetricsProvider = m.Controllers(), m.Workqueues()
+	}
+	gate := make(chan struct{})
+	if le.enabled {
+		opts.Gate = gate
 	}
 	inf := sh.informers(kube, samples, resync, infOpts...)
 	c, err := controller.New(controller.NewReconciler(kube, samples, inf), inf, sh.options(opts, inf), nil)
@@ -107,47 +120,12 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	inf.Start(ctx)
 	ready.markStarted()
 	defer inf.Shutdown()
-	return c.Start(ctx)
-}
-
-// runDemo runs the controller on fake clientsets and a script of changes.
-func runDemo(ctx context.Context, workers int) error {
-	kube := kubefake.NewClientset()
-	samples := samplesfake.NewSimpleClientset()
-	fakecluster.Simulate(kube, samples)
-	inf := controller.NewInformers(kube, samples, 0)
-	printEvents(inf)
-
-	reconciled := make(chan string, 64)
-	observe := func(req runtimecontroller.Request, outcome controller.Outcome, err error) {
-		line := fmt.Sprintf("reconcile %-12s -> %s", req, outcome)
+	if le.enabled {
+		status, err := leaderStatus(reg)
 		if err != nil {
-			line = fmt.Sprintf("reconcile %-12s -> error: %v", req, err)
+			return err
 		}
-		fmt.Println(line)
-		reconciled <- line
+		return runElected(ctx, le, kube, gate, status, c.Start)
 	}
-	c, err := controller.New(controller.NewReconciler(kube, samples, inf), inf, runtimecontroller.Options{MaxConcurrentReconciles: workers}, observe)
-	if err != nil {
-		return err
-	}
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	inf.Start(ctx)
-	defer inf.Shutdown()
-	done := make(chan error, 1)
-	go func() { done <- c.Start(ctx) }()
-
-	fmt.Println("== demo: seeding a FooClass and three Foos")
-	s := &script{ctx: ctx, kube: kube, samples: samples, reconciled: reconciled}
-	if err := s.run(); err != nil {
-		return err
-	}
-	cancel()
-	if err := <-done; err != nil {
-		return err
-	}
-	fmt.Println("== demo: done")
-	return nil
+	return c.Start(ctx)
 }

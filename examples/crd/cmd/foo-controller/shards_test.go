@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,5 +51,12 @@ func TestShardFlagsSetup(t *testing.T) {
 		if _, err := f.setup(kube); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+func TestShardsAndLeaderElectionAreExclusive(t *testing.T) {
+	err := runCluster(context.Background(), "no-such-kubeconfig", 1, 0, "", "", &leaderElection{enabled: true}, &shardFlags{shards: true})
+	if err == nil || !strings.Contains(err.Error(), "--leader-elect and --shards") {
+		t.Fatalf("runCluster with both modes: %v, want the exclusivity error", err)
 	}
 }
