@@ -100,7 +100,10 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	if le.enabled {
 		opts.Gate = gate
 	}
-	inf := sh.informers(kube, samples, resync, infOpts...)
+	inf, err := sh.informers(kube, samples, resync, infOpts...)
+	if err != nil {
+		return err
+	}
 	c, err := controller.New(controller.NewReconciler(kube, samples, inf), inf, sh.options(opts, inf), nil)
 	if err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned"
 	samplesinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions"
 	kubeinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions"
+	"github.com/typedinformer/typedinformer/runtime/cache"
 	runtimecontroller "github.com/typedinformer/typedinformer/runtime/controller"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
@@ -92,25 +93,34 @@ func (f *shardFlags) setup(kube kubernetes.Interface) (*sharded, error) {
 	return &sharded{ring: r}, nil
 }
 
-// informers builds the factories. With namespace sharding the ConfigMaps
-// are cached only for the replica's namespaces (a Foo's ConfigMap lives in
-// its namespace); the samples factory stays whole, because FooClasses and
-// MaintenanceWindows are cluster-scoped and every replica needs all of
-// them (hashing would put them all on the replica owning namespace "").
-// With uid sharding nothing can be scoped (a ConfigMap's uid is not its
-// Foo's): the controller filters on its own.
-func (s *sharded) informers(kube kubernetes.Interface, samples versioned.Interface, resync time.Duration, opts ...informers.Option) controller.Informers {
+// informers builds the factories. The Foo informer caches only the ring's
+// scope (the ranges held or about to be acquired), on either field. With
+// namespace sharding the ConfigMaps are scoped too (a Foo's ConfigMap lives
+// in its namespace); with uid sharding they cannot be (a ConfigMap's uid is
+// not its Foo's). FooClasses and MaintenanceWindows are cluster-scoped and
+// every replica needs all of them (hashing would put them all on the
+// replica owning namespace ""), so the rest of the samples factory stays
+// whole.
+func (s *sharded) informers(kube kubernetes.Interface, samples versioned.Interface, resync time.Duration, opts ...informers.Option) (controller.Informers, error) {
 	if s == nil {
-		return controller.NewInformers(kube, samples, resync, opts...)
+		return controller.NewInformers(kube, samples, resync, opts...), nil
 	}
 	kubeOpts := opts
 	if s.ring.Field() == sharding.FieldNamespace {
 		kubeOpts = append(append([]informers.Option(nil), opts...), informers.WithShardScope(s.ring.Cache()))
 	}
-	return controller.Informers{
+	inf := controller.Informers{
 		Samples: samplesinformers.NewSharedInformerFactoryWithOptions(samples, resync, opts...),
 		Kube:    kubeinformers.NewSharedInformerFactoryWithOptions(kube, resync, kubeOpts...),
 	}
+	foos, ok := inf.Samples.Samples().V1alpha1().Foos().Informer().(cache.ShardedInformer)
+	if !ok {
+		return inf, fmt.Errorf("the Foo informer (%T) cannot be sharded", inf.Samples.Samples().V1alpha1().Foos().Informer())
+	}
+	if err := foos.SetShardScope(s.ring.Cache()); err != nil {
+		return inf, fmt.Errorf("sharding the Foo informer: %w", err)
+	}
+	return inf, nil
 }
 
 // options turns on the controller's sharded mode over the Foo informer.

@@ -6,10 +6,13 @@ import (
 	"testing"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	kubefake "k8s.io/client-go/kubernetes/fake"
 
+	"github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
 	samplesfake "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
+	"github.com/typedinformer/typedinformer/runtime/cache"
 	runtimecontroller "github.com/typedinformer/typedinformer/runtime/controller"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
@@ -37,9 +40,29 @@ func TestShardFlagsSetup(t *testing.T) {
 	if sh.ring.LeaseName() != "foos-pod-0" || sh.ring.Field() != sharding.FieldNamespace {
 		t.Fatalf("ring Lease %q field %q", sh.ring.LeaseName(), sh.ring.Field())
 	}
-	inf := sh.informers(kube, samplesfake.NewSimpleClientset(), 0)
+	samples := samplesfake.NewSimpleClientset(&v1alpha1.Foo{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web"}})
+	inf, err := sh.informers(kube, samples, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if opts := sh.options(runtimecontroller.Options{}, inf); opts.Sharding == nil {
 		t.Fatal("--shard-ring did not turn on the sharded mode")
+	}
+	// The ring has not run, so the replica's scope is empty: its Foo
+	// informer syncs holding nothing, and says it is sharded.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	inf.Samples.Start(ctx)
+	defer inf.Samples.Shutdown()
+	if _, err := inf.Samples.WaitForCacheSync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	fooInformer := inf.Samples.Samples().V1alpha1().Foos().Informer()
+	if st, ok := fooInformer.(cache.ShardedInformer).ShardStatus(); !ok || len(st.Ranges) != 0 {
+		t.Fatalf("Foo informer ShardStatus = %+v, %t; want a sharded informer over no ranges", st, ok)
+	}
+	if n := len(fooInformer.GetStore().List()); n != 0 {
+		t.Fatalf("Foo informer of a replica owning nothing holds %d Foos", n)
 	}
 
 	for name, f := range map[string]shardFlags{
