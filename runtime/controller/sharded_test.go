@@ -201,31 +201,47 @@ func TestShardedAcquiredRangeEnqueuesEveryCachedObject(t *testing.T) {
 	}
 }
 
+// blocker holds the reconciles of chosen requests until they are
+// released, and reports each one it holds on started.
+type blocker struct {
+	mu      sync.Mutex
+	blocked map[Request]chan struct{}
+	started chan Request
+}
+
+func newBlocker() *blocker {
+	return &blocker{blocked: map[Request]chan struct{}{}, started: make(chan Request, 100)}
+}
+
+// block makes every later reconcile of req wait until the returned
+// function is called (which the test's cleanup also does, once).
+func (b *blocker) block(t *testing.T, req Request) (unblock func()) {
+	ch := make(chan struct{})
+	b.mu.Lock()
+	b.blocked[req] = ch
+	b.mu.Unlock()
+	var once sync.Once
+	unblock = func() { once.Do(func() { close(ch) }) }
+	t.Cleanup(unblock)
+	return unblock
+}
+
+// wrap returns a Reconciler that waits for blocked requests, then calls rec.
+func (b *blocker) wrap(rec *recorder) Reconciler {
+	return ReconcilerFunc(func(ctx context.Context, req Request) (Result, error) {
+		b.mu.Lock()
+		ch := b.blocked[req]
+		b.mu.Unlock()
+		if ch != nil {
+			b.started <- req
+			<-ch
+		}
+		return rec.Reconcile(ctx, req)
+	})
+}
+
 func TestShardedReleaseWaitsForInFlightReconciles(t *testing.T) {
-	var (
-		mu      sync.Mutex
-		blocked = map[Request]chan struct{}{}
-		started = make(chan Request, 100)
-	)
-	block := func(req Request) chan struct{} {
-		mu.Lock()
-		defer mu.Unlock()
-		ch := make(chan struct{})
-		blocked[req] = ch
-		return ch
-	}
-	wrap := func(rec *recorder) Reconciler {
-		return ReconcilerFunc(func(ctx context.Context, req Request) (Result, error) {
-			mu.Lock()
-			ch := blocked[req]
-			mu.Unlock()
-			if ch != nil {
-				started <- req
-				<-ch
-			}
-			return rec.Reconcile(ctx, req)
-		})
-	}
+	b := newBlocker()
 	// The key to release, blocked in its reconcile, and a key that stays.
 	var lost, kept Request
 	pre := newShardedFixture(t, nil, 1) // only to learn the uids
@@ -236,11 +252,9 @@ func TestShardedReleaseWaitsForInFlightReconciles(t *testing.T) {
 			lost = req
 		}
 	}
-	unblock := block(lost)
-	var once sync.Once
-	t.Cleanup(func() { once.Do(func() { close(unblock) }) })
-	f := newShardedFixture(t, wrap, 2, sharding.Full)
-	if got := <-started; got != lost {
+	unblock := b.block(t, lost)
+	f := newShardedFixture(t, b.wrap, 2, sharding.Full)
+	if got := <-b.started; got != lost {
 		t.Fatalf("blocked reconcile of %s, want %s", got, lost)
 	}
 	waiting := make(chan struct{})
@@ -259,7 +273,7 @@ func TestShardedReleaseWaitsForInFlightReconciles(t *testing.T) {
 	before := f.rec.count(kept)
 	f.c.Queue().Add(kept)
 	eventually(t, "a kept key reconciled during the release", func() bool { return f.rec.count(kept) > before })
-	once.Do(func() { close(unblock) })
+	unblock()
 	if err := <-released; err != nil {
 		t.Fatal(err)
 	}
@@ -290,24 +304,8 @@ func TestShardedAbandonCancelsInFlightReconciles(t *testing.T) {
 }
 
 func TestShardedDropsQueuedKeysOfALostRangeAtDequeue(t *testing.T) {
-	var (
-		mu      sync.Mutex
-		blocked = map[Request]chan struct{}{}
-		started = make(chan Request, 100)
-	)
-	wrap := func(rec *recorder) Reconciler {
-		return ReconcilerFunc(func(ctx context.Context, req Request) (Result, error) {
-			mu.Lock()
-			ch := blocked[req]
-			mu.Unlock()
-			if ch != nil {
-				started <- req
-				<-ch
-			}
-			return rec.Reconcile(ctx, req)
-		})
-	}
-	f := newShardedFixture(t, wrap, 1, sharding.Full)
+	b := newBlocker()
+	f := newShardedFixture(t, b.wrap, 1, sharding.Full)
 	eventually(t, "every key reconciled once", func() bool {
 		for _, req := range f.reqs {
 			if f.rec.count(req) == 0 {
@@ -327,19 +325,14 @@ func TestShardedDropsQueuedKeysOfALostRangeAtDequeue(t *testing.T) {
 			other = req
 		}
 	}
-	unblock := make(chan struct{})
-	var once sync.Once
-	t.Cleanup(func() { once.Do(func() { close(unblock) }) })
-	mu.Lock()
-	blocked[kept] = unblock
-	mu.Unlock()
+	unblock := b.block(t, kept)
 	f.c.Queue().Add(kept)
-	<-started
+	<-b.started
 	f.c.Queue().Add(lost) // queued behind the only worker
 	if err := f.ring.set(lowHalf); err != nil {
 		t.Fatal(err)
 	}
-	once.Do(func() { close(unblock) })
+	unblock()
 	f.c.Queue().Add(other) // queued after lost: once it ran, lost was dequeued
 	eventually(t, "a kept key queued after the lost one reconciled", func() bool { return f.rec.count(other) == 2 })
 	if n := f.rec.count(lost); n != 1 {
