@@ -50,8 +50,8 @@ func mustCreate(t *testing.T, srv *fake.Server[*corev1.Pod], names ...string) {
 	}
 }
 
-// histogramCount is the sample count of the histogram name{labels} in reg.
-func histogramCount(t *testing.T, reg *prometheus.Registry, name string, labels map[string]string) uint64 {
+// series returns the scraped series name{labels} of reg, or nil.
+func series(t *testing.T, reg *prometheus.Registry, name string, labels map[string]string) *dto.Metric {
 	t.Helper()
 	mfs, err := reg.Gather()
 	if err != nil {
@@ -63,32 +63,29 @@ func histogramCount(t *testing.T, reg *prometheus.Registry, name string, labels 
 		}
 		for _, m := range mf.GetMetric() {
 			if matches(m, labels) {
-				return m.GetHistogram().GetSampleCount()
+				return m
 			}
 		}
 	}
-	return 0
+	return nil
+}
+
+// histogramCount is the sample count of the histogram name{labels} in reg
+// (0 when there is none).
+func histogramCount(t *testing.T, reg *prometheus.Registry, name string, labels map[string]string) uint64 {
+	t.Helper()
+	return series(t, reg, name, labels).GetHistogram().GetSampleCount()
 }
 
 // gaugeValue returns the value of the gauge series name{labels} scraped
 // from reg (-1 when there is none).
 func gaugeValue(t *testing.T, reg *prometheus.Registry, name string, labels map[string]string) float64 {
 	t.Helper()
-	mfs, err := reg.Gather()
-	if err != nil {
-		t.Fatal(err)
+	m := series(t, reg, name, labels)
+	if m == nil {
+		return -1
 	}
-	for _, mf := range mfs {
-		if mf.GetName() != name {
-			continue
-		}
-		for _, m := range mf.GetMetric() {
-			if matches(m, labels) {
-				return m.GetGauge().GetValue()
-			}
-		}
-	}
-	return -1
+	return m.GetGauge().GetValue()
 }
 
 func matches(m *dto.Metric, labels map[string]string) bool {
