@@ -381,35 +381,17 @@ func (s *sharedIndexInformer[T]) AddIndexers(indexers Indexers[T]) error {
 }
 
 func (s *sharedIndexInformer[T]) SetTransform(f TransformFunc[T]) error {
-	s.startMu.Lock()
-	defer s.startMu.Unlock()
-	if s.started {
-		return fmt.Errorf("informer %s: SetTransform: %w", s.name, errAlreadyStarted)
-	}
-	s.transform = f
-	return nil
+	return s.beforeRun("SetTransform", func() { s.transform = f })
 }
 
 func (s *sharedIndexInformer[T]) SetWatchErrorHandler(handler WatchErrorHandler) error {
-	s.startMu.Lock()
-	defer s.startMu.Unlock()
-	if s.started {
-		return fmt.Errorf("informer %s: SetWatchErrorHandler: %w", s.name, errAlreadyStarted)
-	}
-	s.onError = handler
-	return nil
+	return s.beforeRun("SetWatchErrorHandler", func() { s.onError = handler })
 }
 
 // SetShardScope limits the informer to the ranges of scope; see
 // SharedIndexInformerOptions.ShardScope. It must be called before Run.
 func (s *sharedIndexInformer[T]) SetShardScope(scope *sharding.Scope) error {
-	s.startMu.Lock()
-	defer s.startMu.Unlock()
-	if s.started {
-		return fmt.Errorf("informer %s: SetShardScope: %w", s.name, errAlreadyStarted)
-	}
-	s.scope = scope
-	return nil
+	return s.beforeRun("SetShardScope", func() { s.scope = scope })
 }
 
 // ShardStatus reports the informer's latest sharded list; see
@@ -422,4 +404,16 @@ func (s *sharedIndexInformer[T]) ShardStatus() (ShardStatus, bool) {
 		return ShardStatus{}, false
 	}
 	return r.shardStatusCopy()
+}
+
+// beforeRun applies set under startMu unless the informer was started, in
+// which case it reports errAlreadyStarted for the setter what.
+func (s *sharedIndexInformer[T]) beforeRun(what string, set func()) error {
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.started {
+		return fmt.Errorf("informer %s: %s: %w", s.name, what, errAlreadyStarted)
+	}
+	set()
+	return nil
 }
