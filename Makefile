@@ -15,11 +15,23 @@ NEWEST_DIR := bin/newest-k8s
 METRICS := metrics/prometheus
 # Modules besides the main one, each with its own go.mod.
 SUBMODULES := $(EXAMPLE) $(MIGRATION) $(METRICS) test/corpus test/e2e bench
+# golangci-lint at the version pinned in tools/go.mod (its own module, so the
+# main module never requires the linter's dependencies). `go tool` builds it
+# on first use and keeps the binary in the Go build cache.
+GOLANGCI_LINT := $(GO) tool -modfile=$(CURDIR)/tools/go.mod golangci-lint
 
-.PHONY: all build test unit unit-newest examples metrics verify corpus e2e bench bench-smoke demo \
-        generate goldens lint vet fmt-check clean
+.PHONY: all help build test unit unit-newest examples metrics verify corpus e2e bench bench-smoke demo \
+        generate goldens lint vet clean
 
+## all: the default target: build, then test.
 all: build test
+
+## help: list the targets with what each does.
+help:
+	@awk '/^## [a-z-]+:/ { sub(/^## /, ""); i = index($$0, ":"); \
+		printf "  %-12s %s\n", substr($$0, 1, i - 1), substr($$0, i + 2); doc = 1; next } \
+		doc && /^## / { sub(/^## /, ""); printf "  %-12s %s\n", "", $$0; next } \
+		{ doc = 0 }' $(MAKEFILE_LIST)
 
 ## build: compile every module and put informer-gen into bin/.
 build:
@@ -28,10 +40,12 @@ build:
 	for m in $(SUBMODULES); do (cd $$m && $(GO) build ./...) || exit 1; done
 
 ## test: everything CI runs. Lint, race-enabled unit tests, the example CRD
-## repo's tests, the Prometheus adapter's tests, verify-codegen (stale generated code fails), the k8s.io/api
-## corpus build, the real-apiserver e2e suite and one pass of every benchmark.
+## repo's tests, the Prometheus adapter's tests, verify-codegen (stale
+## generated code fails), the k8s.io/api corpus build, the real-apiserver
+## e2e suite and one pass of every benchmark.
 test: lint unit unit-newest examples metrics verify corpus e2e bench-smoke
 
+## unit: race-enabled unit tests of the main module.
 unit:
 	$(GO) test -race -count=1 ./...
 
@@ -40,6 +54,7 @@ unit-newest:
 	hack/newest-k8s-modfile.sh $(K8S_NEWEST) $(NEWEST_DIR)
 	$(GO) test -race -count=1 -modfile=$(NEWEST_DIR)/go.mod ./...
 
+## examples: the tests of examples/crd and examples/migration.
 examples:
 	cd $(EXAMPLE) && $(GO) test -race -count=1 ./...
 	cd $(MIGRATION) && $(GO) test -race -count=1 ./...
@@ -66,6 +81,7 @@ e2e:
 bench:
 	hack/bench.sh
 
+## bench-smoke: one short pass of every benchmark (what CI runs).
 bench-smoke:
 	hack/bench.sh -smoke
 
@@ -81,15 +97,17 @@ generate:
 goldens:
 	$(GO) test -count=1 -run 'Golden' ./generators/ -update
 
-lint: vet fmt-check
+## lint: golangci-lint (.golangci.yml: go vet's checks, staticcheck, revive's
+## doc-comment rule, gofmt and goimports, ...) over every module.
+lint:
+	$(GOLANGCI_LINT) run ./...
+	for m in $(SUBMODULES); do (cd $$m && $(GOLANGCI_LINT) run ./...) || exit 1; done
 
+## vet: go vet over every module (lint runs the same checks).
 vet:
 	$(GO) vet ./...
 	for m in $(SUBMODULES); do (cd $$m && $(GO) vet ./...) || exit 1; done
 
-fmt-check:
-	@out=$$(gofmt -l $$(git ls-files '*.go' | grep -v '/testdata/')); \
-	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
-
+## clean: remove bin/.
 clean:
 	rm -rf bin

@@ -11,7 +11,11 @@ const okTypes = `package v1
 
 import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-// +genclient
+` + okTypeDecl
+
+// okTypeDecl is okTypes from its +genclient tag on: Foo's declaration alone,
+// for a test to append a renamed copy to a types.go.
+const okTypeDecl = `// +genclient
 
 // Foo is fine.
 type Foo struct {
@@ -154,7 +158,7 @@ func TestBadInput(t *testing.T) {
 			name: "Foo and FooNamespace make FooNamespaceLister twice",
 			files: map[string]string{
 				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": okTypes + strings.Replace(okTypes[strings.Index(okTypes, "// +genclient"):], "Foo", "FooNamespace", 2),
+				"apis/foo/v1/types.go": okTypes + strings.Replace(okTypeDecl, "Foo", "FooNamespace", 2),
 			},
 			want: "apis/foo/v1/types.go:15: type FooNamespace would generate the identifier FooNamespaceLister in package listers/foo/v1, which type Foo (",
 		},
@@ -162,7 +166,7 @@ func TestBadInput(t *testing.T) {
 			name: "Foo and FilteredFoo make NewFilteredFooInformer twice",
 			files: map[string]string{
 				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": okTypes + strings.Replace(okTypes[strings.Index(okTypes, "// +genclient"):], "Foo", "FilteredFoo", 2),
+				"apis/foo/v1/types.go": okTypes + strings.Replace(okTypeDecl, "Foo", "FilteredFoo", 2),
 			},
 			want: "apis/foo/v1/types.go:8: type Foo would generate the identifier NewFilteredFooInformer in package informers/foo/v1, which type FilteredFoo (apis/foo/v1/types.go:15) generates too",
 		},
@@ -170,7 +174,7 @@ func TestBadInput(t *testing.T) {
 			name: "Foo and FOO make foo.go twice",
 			files: map[string]string{
 				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": okTypes + strings.Replace(strings.Replace(okTypes[strings.Index(okTypes, "// +genclient"):], "Foo", "FOO", 2), "+genclient\n", "+genclient\n// +resourceName=capitalfoos\n", 1),
+				"apis/foo/v1/types.go": okTypes + strings.Replace(strings.Replace(okTypeDecl, "Foo", "FOO", 2), "+genclient\n", "+genclient\n// +resourceName=capitalfoos\n", 1),
 			},
 			want: "apis/foo/v1/types.go:8: type Foo would generate the file foo.go in directory informers/foo/v1, which type FOO (apis/foo/v1/types.go:16) generates too",
 		},
@@ -195,7 +199,7 @@ func TestBadInput(t *testing.T) {
 			files: map[string]string{
 				"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n",
 				"apis/foo/v1/types.go": strings.Replace(okTypes, "// +genclient\n", "// +genclient\n// +resourceName=bars\n", 1) +
-					strings.Replace(okTypes[strings.Index(okTypes, "// +genclient"):], "Foo", "Bar", 2),
+					strings.Replace(okTypeDecl, "Foo", "Bar", 2),
 			},
 			want: `apis/foo/v1/types.go:6: types Bar and Foo both serve resource "bars" of foo.example.com/v1`,
 		},

@@ -340,7 +340,7 @@ func (f *follower) load(ip, dir string) *declPackage {
 	for _, name := range files {
 		af, err := parser.ParseFile(fset, name, nil, parser.SkipObjectResolution)
 		if err != nil {
-			p.err = fmt.Errorf("reading package %s: %v", ip, err)
+			p.err = fmt.Errorf("reading package %s: %w", ip, err)
 			return p
 		}
 		if p.name == "" {

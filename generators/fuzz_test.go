@@ -3,6 +3,7 @@ package generators
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/importer"
@@ -116,10 +117,9 @@ func FuzzGenerate(f *testing.F) {
 		}
 		if err != nil {
 			var ie *InputError
-			if !IsInputError(err) {
+			if !errors.As(err, &ie) {
 				t.Fatalf("not an input error: %v", err)
 			}
-			ie = err.(*InputError)
 			if !regexp.MustCompile(`^apis/foo/v1/[a-z]+\.go:[0-9]+$`).MatchString(filepath.ToSlash(ie.Pos)) {
 				t.Fatalf("input error without file:line: %v", err)
 			}
@@ -276,7 +276,7 @@ func exportData(t *testing.T) {
 			thisModule+"/runtime/cache", thisModule+"/runtime/informers", thisModule+"/runtime/listers")
 		out, err := cmd.Output()
 		if err != nil {
-			exportErr = fmt.Errorf("go list -export: %v", err)
+			exportErr = fmt.Errorf("go list -export: %w", err)
 			return
 		}
 		exportFiles = map[string]string{}

@@ -3,6 +3,7 @@ package generators
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -216,7 +217,7 @@ func firstError(errs []error) error {
 		return nil
 	}
 	sort.SliceStable(found, func(i, j int) bool { return found[i].Error() < found[j].Error() })
-	if ie, ok := found[0].(*InputError); ok {
+	if ie, ok := found[0].(*InputError); ok { //nolint:errorlint // only an unwrapped InputError gets the count: rebuilding a wrapped one would drop its wrapper
 		cp := *ie
 		cp.More += len(found) - 1
 		return &cp
@@ -237,7 +238,8 @@ func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
 	}
 	f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
-		if list, ok := err.(interface{ Len() int }); ok && list.Len() > 0 {
+		var list interface{ Len() int }
+		if errors.As(err, &list) && list.Len() > 0 {
 			return nil, syntaxError(err)
 		}
 		return nil, inputErrorf(filename, "%v", err)

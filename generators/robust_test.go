@@ -40,7 +40,7 @@ func TestNonListableOnly(t *testing.T) {
 	writeTree(t, dir, map[string]string{
 		"gen/listers/foo/v1/foo_expansion.go": "package v1\n\n// FooListerExpansion is mine.\ntype FooListerExpansion interface{}\n",
 		"apis/foo/v1/types.go": strings.Replace(okTypes, "// +genclient\n", "// +genclient\n// +genclient:onlyVerbs=create\n", 1) +
-			strings.Replace(okTypes[strings.Index(okTypes, "// +genclient"):], "Foo", "Bar", 2),
+			strings.Replace(okTypeDecl, "Foo", "Bar", 2),
 	})
 	// Bar still has every verb: only Bar is generated.
 	res, err := Generate(context.Background(), fooOptions(dir))
@@ -52,7 +52,7 @@ func TestNonListableOnly(t *testing.T) {
 	}
 	writeTree(t, dir, map[string]string{
 		"apis/foo/v1/types.go": strings.Replace(okTypes, "// +genclient\n", "// +genclient\n// +genclient:onlyVerbs=create\n", 1) +
-			strings.Replace(strings.Replace(okTypes[strings.Index(okTypes, "// +genclient"):], "Foo", "Bar", 2), "// +genclient\n", "// +genclient\n// +genclient:noVerbs\n", 1),
+			strings.Replace(strings.Replace(okTypeDecl, "Foo", "Bar", 2), "// +genclient\n", "// +genclient\n// +genclient:noVerbs\n", 1),
 	})
 	res, err = Generate(context.Background(), fooOptions(dir))
 	if err != nil {

@@ -232,7 +232,7 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 
 // relativize rewrites the positions of an InputError relative to workDir.
 func relativize(err error, workDir string) error {
-	ie, ok := err.(*InputError)
+	ie, ok := err.(*InputError) //nolint:errorlint // only an unwrapped InputError is rewritten: rebuilding a wrapped one would drop its wrapper
 	if !ok {
 		return err
 	}

@@ -2,6 +2,11 @@
 // Each template reads like the Go file it emits; the generator supplies the
 // "// Code generated" marker and the license header, and gofmt's the result.
 //
+// The package is the generator's (package generators), not an API: the
+// templates, the data they receive and FS change with the generated code,
+// without notice. Import github.com/typedinformer/typedinformer/runtime/...
+// for the runtime and run cmd/informer-gen for the generated code.
+//
 // Templates and the data they receive (see package generators):
 //
 //	factory_interfaces.go.tmpl  internalinterfaces/factory_interfaces.go

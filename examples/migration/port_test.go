@@ -1,6 +1,7 @@
 package migration_test
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"strings"
@@ -15,7 +16,8 @@ func controllerDiff(t *testing.T) string {
 	}
 	out, err := exec.Command("git", "diff", "--no-index", "--no-color", "before/controller.go", "after/controller.go").Output()
 	// Exit status 1 means "differs", which is expected.
-	if ee, ok := err.(*exec.ExitError); err != nil && (!ok || ee.ExitCode() != 1) {
+	var ee *exec.ExitError
+	if err != nil && (!errors.As(err, &ee) || ee.ExitCode() != 1) {
 		t.Fatalf("git diff: %v", err)
 	}
 	return strings.TrimRight(string(out), "\n")

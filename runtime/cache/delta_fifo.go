@@ -11,16 +11,16 @@ import (
 type DeltaType uint8
 
 const (
-	// Added: a watch reported a new object.
+	// Added means a watch reported a new object.
 	Added DeltaType = iota + 1
-	// Updated: a watch reported a change.
+	// Updated means a watch reported a change.
 	Updated
-	// Deleted: the object is gone. With FinalStateUnknown set, the delete
-	// was inferred from a relist and Object is the last state known.
+	// Deleted means the object is gone. With FinalStateUnknown set, the
+	// delete was inferred from a relist and Object is the last state known.
 	Deleted
-	// Replaced: the object was part of a (re)list.
+	// Replaced means the object was part of a (re)list.
 	Replaced
-	// Sync: a periodic resync re-delivers an unchanged object.
+	// Sync means a periodic resync re-delivers an unchanged object.
 	Sync
 )
 

@@ -103,19 +103,6 @@ func dedupValues(vals []string) []string {
 	return vals
 }
 
-// values returns m's values in order.
-func (m *member) values() []string {
-	if m.pos < 0 {
-		return nil
-	}
-	out := make([]string, 0, 1+len(m.more))
-	out = append(out, m.val)
-	for _, vp := range m.more {
-		out = append(out, vp.val)
-	}
-	return out
-}
-
 // sameAs reports whether m holds exactly the (deduplicated) values vals.
 func (m *member) sameAs(vals []string) bool {
 	if m.pos < 0 {

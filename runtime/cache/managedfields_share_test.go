@@ -45,7 +45,7 @@ func TestReflector_EqualManagedFieldsAreHeldOnce(t *testing.T) {
 		if string(m1) != doc || string(m3) != doc || string(other) != `{"f:spec":{}}` {
 			t.Fatal("managedFields content changed")
 		}
-		shared := &m1[0] == &m2[0] && &m1[0] == &m3[0]
+		shared := &m1[0] == &m2[0] && &m2[0] == &m3[0]
 		if shared == disable {
 			t.Fatalf("DisableManagedFieldsSharing=%v: equal documents shared=%v", disable, shared)
 		}

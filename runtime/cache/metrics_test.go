@@ -204,7 +204,7 @@ func TestErrorReason(t *testing.T) {
 	}{
 		{nil, "none"},
 		{apierrors.NewResourceExpired("too old resource version: 1 (5)"), "expired"},
-		{apierrors.NewGone("gone"), "expired"},
+		{apierrors.NewGone("gone"), "expired"}, //nolint:staticcheck // servers still send 410 with reason Gone, which NewGone builds
 		{fmt.Errorf("list pods: %w", apierrors.NewForbidden(gr, "", errors.New("no"))), "forbidden"},
 		{apierrors.NewUnauthorized("who"), "unauthorized"},
 		{apierrors.NewNotFound(gr, ""), "not_found"},

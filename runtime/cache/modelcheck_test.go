@@ -549,7 +549,7 @@ func (m *modelRun) waitHandlersHave(p *corev1.Pod) bool {
 func modelError(rng *rand.Rand) error {
 	switch rng.IntN(5) {
 	case 0:
-		return connRefused
+		return errConnRefused
 	case 1:
 		return apierrors.NewServiceUnavailable("apiserver restarting")
 	case 2:

@@ -51,8 +51,8 @@ func (l *errorLog) String() string {
 	return fmt.Sprint(l.errs)
 }
 
-// connRefused is what a dial to a stopped API server returns.
-var connRefused = fmt.Errorf("dial tcp 127.0.0.1:6443: connect: %w", syscall.ECONNREFUSED)
+// errConnRefused is what a dial to a stopped API server returns.
+var errConnRefused = fmt.Errorf("dial tcp 127.0.0.1:6443: connect: %w", syscall.ECONNREFUSED)
 
 func seedServer(t testing.TB, opts ...fake.ServerOption) *fake.Server[*corev1.Pod] {
 	t.Helper()
@@ -128,7 +128,7 @@ func TestReflector_RelistsWithEmptyRVAfter410(t *testing.T) {
 			provoke: func(t *testing.T, srv *fake.Server[*corev1.Pod]) {
 				// Hold re-watches back while the server moves on and
 				// compacts, then let the reflector watch from its old RV.
-				srv.FailWatches(connRefused)
+				srv.FailWatches(errConnRefused)
 				create(t, srv, newPod("a", "seen")) // delivered, so the close is not "very short"
 				srv.DropWatches()
 				eventually(t, "a refused re-watch", func() bool {
@@ -359,7 +359,7 @@ func TestReflector_ConnectionRefusedWatchRetriesWithoutRelist(t *testing.T) {
 	run(t, inf)
 	waitSynced(t, inf)
 	waitWatchers(t, srv, 1)
-	srv.FailWatches(connRefused)
+	srv.FailWatches(errConnRefused)
 	create(t, srv, newPod("a", "p4"))
 	srv.DropWatches()
 	eventually(t, "refused re-watches", func() bool { return countRequests(srv, "watch", nil) >= 3 })
@@ -472,7 +472,7 @@ func TestReflector_WatchListRelistsAfter410(t *testing.T) {
 	run(t, inf)
 	waitSynced(t, inf)
 	waitWatchers(t, srv, 1)
-	srv.FailWatches(connRefused)
+	srv.FailWatches(errConnRefused)
 	srv.ExpireWatches()
 	eventually(t, "a failed re-watch", func() bool { return countRequests(srv, "watch", nil) >= 2 })
 	del(t, srv, "a", "p2")
@@ -565,7 +565,7 @@ func TestReflector_StopsPromptlyNoLeakedGoroutines(t *testing.T) {
 			srv.FailLists(apierrors.NewForbidden(srv.Resource(), "", errors.New("no")))
 		}},
 		{name: "retrying refused watches", opts: slow, synced: true, setup: func(srv *fake.Server[*corev1.Pod]) {
-			srv.FailWatches(connRefused)
+			srv.FailWatches(errConnRefused)
 		}},
 	}
 	for _, tt := range tests {

@@ -225,7 +225,7 @@ func TestShardScopeChange(t *testing.T) {
 			}
 			entered := []string{"add c/late@8 initial=false", "add c/p0@6 initial=false", "add c/p1@7 initial=false"}
 			after := []string{"add c/sentinel2@11 initial=false", "add b/sentinel3@13 initial=false"}
-			join := func(parts ...[]string) []string { return slices.Concat(parts...) }
+			join := slices.Concat[[]string]
 			want := map[string][]string{
 				"default": join(initial, entered, []string{"delete a/p0@2 unknown=true", "delete a/p1@3 unknown=true", "delete a/sentinel@9 unknown=true"}, after),
 				"opted":   join(initial, entered, after),

@@ -113,7 +113,7 @@ func (a *adapter[T]) OnAdd(obj T, isInInitialList bool) {
 			return
 		}
 	}
-	var q Queue = a.c.queue
+	q := a.c.queue
 	if isInInitialList && a.c.lowInitial {
 		q = lowPriorityQueue{q}
 	}

@@ -1,6 +1,7 @@
 package listers_test
 
 import (
+	"errors"
 	"slices"
 	"testing"
 
@@ -104,7 +105,11 @@ func TestNamespaceLister_GetReturnsNotFoundWithGroupResource(t *testing.T) {
 	if !apierrors.IsNotFound(err) {
 		t.Fatalf("Get(b/db-1) err = %v, want NotFound", err)
 	}
-	status := err.(apierrors.APIStatus).Status()
+	var apiStatus apierrors.APIStatus
+	if !errors.As(err, &apiStatus) {
+		t.Fatalf("Get(b/db-1) err = %T, want an APIStatus", err)
+	}
+	status := apiStatus.Status()
 	if status.Details.Group != "example.com" || status.Details.Kind != "foos" || status.Details.Name != "db-1" {
 		t.Fatalf("NotFound details = %+v, want group example.com, resource foos, name db-1", status.Details)
 	}
@@ -172,7 +177,11 @@ func TestLister_GetReturnsNotFoundForAnyNameNotInTheCache(t *testing.T) {
 		if !apierrors.IsNotFound(err) {
 			t.Fatalf("%s Get(%q) = %v, want NotFound", what, name, err)
 		}
-		status := err.(apierrors.APIStatus).Status()
+		var apiStatus apierrors.APIStatus
+		if !errors.As(err, &apiStatus) {
+			t.Fatalf("%s Get(%q) err = %T, want an APIStatus", what, name, err)
+		}
+		status := apiStatus.Status()
 		if d := status.Details; d == nil || d.Group != gr.Group || d.Kind != gr.Resource || d.Name != name {
 			t.Fatalf("%s Get(%q): details %+v, want %v named %q", what, name, status.Details, gr, name)
 		}

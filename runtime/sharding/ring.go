@@ -439,7 +439,7 @@ func (r *Ring) write(ctx context.Context) error {
 		case apierrors.IsNotFound(gerr):
 			r.lease = nil
 		case gerr != nil:
-			return fmt.Errorf("writing Lease %s: %w (re-reading: %v)", r.leaseName, err, gerr)
+			return fmt.Errorf("writing Lease %s: %w (re-reading: %v)", r.leaseName, err, gerr) //nolint:errorlint // callers match the write's error; the re-read's is context
 		default:
 			r.lease = cur
 		}

@@ -235,7 +235,7 @@ func TestCompatConfigsReportMetricsOnlyWhenNamed(t *testing.T) {
 // NewTyped is a plain queue with the Interface guarantees: FIFO, duplicates
 // collapse, and shutdown still hands out queued items.
 func TestCompatNewTypedIsAPlainQueue(t *testing.T) {
-	var q *workqueue.Typed[int] = workqueue.NewTyped[int]()
+	var q *workqueue.Typed[int] = workqueue.NewTyped[int]() //nolint:staticcheck // the declared type checks NewTyped returns client-go's *Typed[T]
 	q.Add(1)
 	q.Add(2)
 	q.Add(1)

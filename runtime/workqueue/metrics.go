@@ -33,23 +33,23 @@ type HistogramMetric interface {
 // Prometheus adapter can be passed as is. Each method is called once per
 // queue, from New.
 type MetricsProvider interface {
-	// NewDepthMetric: items queued (Len).
+	// NewDepthMetric returns the gauge of items queued (Len).
 	NewDepthMetric(name string) GaugeMetric
-	// NewAddsMetric: adds that queued an item (collapsed duplicates are not
-	// counted).
+	// NewAddsMetric returns the counter of adds that queued an item
+	// (collapsed duplicates are not counted).
 	NewAddsMetric(name string) CounterMetric
-	// NewLatencyMetric: seconds from Add to Get.
+	// NewLatencyMetric returns the histogram of seconds from Add to Get.
 	NewLatencyMetric(name string) HistogramMetric
-	// NewWorkDurationMetric: seconds from Get to Done.
+	// NewWorkDurationMetric returns the histogram of seconds from Get to Done.
 	NewWorkDurationMetric(name string) HistogramMetric
-	// NewUnfinishedWorkSecondsMetric: the sum of the ages of the items being
-	// processed, updated periodically.
+	// NewUnfinishedWorkSecondsMetric returns the gauge of the sum of the ages
+	// of the items being processed, updated periodically.
 	NewUnfinishedWorkSecondsMetric(name string) SettableGaugeMetric
-	// NewLongestRunningProcessorSecondsMetric: the age of the oldest item
-	// being processed, updated periodically.
+	// NewLongestRunningProcessorSecondsMetric returns the gauge of the age of
+	// the oldest item being processed, updated periodically.
 	NewLongestRunningProcessorSecondsMetric(name string) SettableGaugeMetric
-	// NewRetriesMetric: calls to AddAfter, AddRateLimited, and AddWithOpts
-	// with a delay or rate limit.
+	// NewRetriesMetric returns the counter of calls to AddAfter,
+	// AddRateLimited, and AddWithOpts with a delay or rate limit.
 	NewRetriesMetric(name string) CounterMetric
 }
 

@@ -61,7 +61,7 @@ func buildFooController(t *testing.T) string {
 		cmd.Dir = filepath.Join(root, "examples", "crd")
 		cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=mod")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			fooControllerErr = fmt.Errorf("building examples/crd/cmd/foo-controller: %v\n%s", err, out)
+			fooControllerErr = fmt.Errorf("building examples/crd/cmd/foo-controller: %w\n%s", err, out)
 			return
 		}
 		fooControllerBin = bin

@@ -47,7 +47,7 @@ func genClientPackages(ctx context.Context, dir string) ([]string, error) {
 	}
 	var mod struct{ Path, Version, Dir string }
 	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
-		return nil, fmt.Errorf("go list -m k8s.io/api in %s: no module directory (run go mod download): %v", dir, err)
+		return nil, fmt.Errorf("go list -m k8s.io/api in %s: no module directory (run go mod download): %v", dir, err) //nolint:errorlint // err may be nil here
 	}
 	seen := map[string]bool{}
 	err = filepath.WalkDir(mod.Dir, func(path string, d fs.DirEntry, err error) error {

@@ -68,7 +68,7 @@ func DecodePod(i int) corev1.Pod {
 	at := p.CreationTimestamp
 	entry := func(manager string, op metav1.ManagedFieldsOperationType, sub, fields string) metav1.ManagedFieldsEntry {
 		return metav1.ManagedFieldsEntry{Manager: manager, Operation: op, APIVersion: "v1", Time: &at, FieldsType: "FieldsV1",
-			FieldsV1: &metav1.FieldsV1{Raw: []byte(fields)}, Subresource: sub}
+			FieldsV1: metav1.NewFieldsV1(fields), Subresource: sub}
 	}
 	p.ManagedFields = []metav1.ManagedFieldsEntry{
 		entry("kube-controller-manager", metav1.ManagedFieldsOperationUpdate, "", kcmFields(t)),

@@ -64,7 +64,7 @@ func Shard(n, shards int) (ShardResult, error) {
 	res.EmptyHeap = liveHeap()
 	list := fixture.PodList(n, "1")
 	src := fixture.NewSource(list)
-	list = nil // from here on only the source holds it
+	list = nil //nolint:ineffassign // says that from here on only the source holds it
 	WarmHeap(uint64(n) * 4096)
 
 	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](src, cache.SharedIndexInformerOptions[*corev1.Pod]{
@@ -81,7 +81,7 @@ func Shard(n, shards int) (ShardResult, error) {
 	deadline := time.Now().Add(10 * time.Minute)
 	for !inf.HasSynced() {
 		if time.Now().After(deadline) {
-			return res, fmt.Errorf("shard: not synced after 10 minutes: %v", inf.LastError())
+			return res, fmt.Errorf("shard: not synced after 10 minutes: %v", inf.LastError()) //nolint:errorlint // LastError may be nil
 		}
 		time.Sleep(100 * time.Microsecond)
 	}

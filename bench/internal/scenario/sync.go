@@ -3,11 +3,11 @@ package scenario
 import (
 	"context"
 	"fmt"
-	"github.com/typedinformer/typedinformer/runtime/cache"
 	"runtime"
 	"time"
 
 	"github.com/typedinformer/typedinformer/bench/internal/fixture"
+	"github.com/typedinformer/typedinformer/runtime/cache"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -77,7 +77,7 @@ func Sync(side Side, n int, noShare bool) (SyncResult, error) {
 	list := fixture.PodList(n, "1")
 	listHeap := liveHeap() - empty
 	src := fixture.NewSource(list)
-	list = nil // from here on only the source holds it
+	list = nil //nolint:ineffassign // says that from here on only the source holds it
 	res, inf, stop, err := syncRun(side, src, n, cache.ReflectorOptions{DisableManagedFieldsSharing: noShare})
 	if err != nil {
 		return res, err

@@ -99,7 +99,7 @@ func demo(ctx context.Context, w io.Writer, workers int) error {
 	select {
 	case <-activity.workersStarted:
 	case err := <-done:
-		return fmt.Errorf("controller stopped before its workers started: %v", err)
+		return fmt.Errorf("controller stopped before its workers started: %w", err)
 	}
 
 	s := &script{ctx: ctx, kube: kube, samples: samples, out: out, reconciled: reconciled,

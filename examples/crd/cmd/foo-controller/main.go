@@ -42,14 +42,13 @@ func main() {
 	flag.Parse()
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-
 	var err error
 	if *kubeconfig == "" {
 		err = runDemo(ctx, *workers)
 	} else {
 		err = runCluster(ctx, *kubeconfig, *workers, *resync, *metricsAddr, *namespace, le, shards)
 	}
+	stop() // not deferred: os.Exit below would skip it
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "foo-controller:", err)
 		os.Exit(1)

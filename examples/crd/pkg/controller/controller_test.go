@@ -115,8 +115,7 @@ func TestController_CreateUpdateDeleteProduceReconciles(t *testing.T) {
 	ctx := context.Background()
 	foos := samples.SamplesV1alpha1().Foos("shop")
 
-	f, err := foos.Create(ctx, foo("shop", "web", map[string]string{"v": "1"}), metav1.CreateOptions{})
-	if err != nil {
+	if _, err := foos.Create(ctx, foo("shop", "web", map[string]string{"v": "1"}), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	rec.waitOutcome(t, "shop/web", Created)
@@ -125,7 +124,7 @@ func TestController_CreateUpdateDeleteProduceReconciles(t *testing.T) {
 		got, _ := foos.Get(ctx, "web", metav1.GetOptions{})
 		return got.Status.Phase == PhaseReady
 	})
-	f, _ = foos.Get(ctx, "web", metav1.GetOptions{})
+	f, _ := foos.Get(ctx, "web", metav1.GetOptions{})
 	f.Spec.Data["v"] = "2"
 	if _, err := foos.Update(ctx, f, metav1.UpdateOptions{}); err != nil {
 		t.Fatal(err)
@@ -230,11 +229,13 @@ func TestController_RecoversFromExpiredWatchesOnTheRuntimeFake(t *testing.T) {
 func forwardConfigMaps(kube *kubefake.Clientset, srv *fake.Server[*corev1.ConfigMap]) {
 	kube.PrependReactor("*", "configmaps", func(a clienttesting.Action) (bool, runtime.Object, error) {
 		switch a := a.(type) {
-		case clienttesting.CreateAction:
-			obj, err := srv.Create(a.GetObject().(*corev1.ConfigMap))
-			return true, obj, err
 		case clienttesting.UpdateAction:
-			obj, err := srv.Update(a.GetObject().(*corev1.ConfigMap))
+			// CreateAction has the same methods: only the verb tells them apart.
+			if a.GetVerb() == "update" {
+				obj, err := srv.Update(a.GetObject().(*corev1.ConfigMap))
+				return true, obj, err
+			}
+			obj, err := srv.Create(a.GetObject().(*corev1.ConfigMap))
 			return true, obj, err
 		case clienttesting.DeleteAction:
 			return true, nil, srv.Delete(a.GetNamespace(), a.GetName())

@@ -32,7 +32,10 @@ import (
 
 // Fake is what generated fake clientsets embed.
 type Fake interface {
+	// PrependReactor runs reaction before the reactors already installed
+	// for verb on resource ("*" matches any).
 	PrependReactor(verb, resource string, reaction clienttesting.ReactionFunc)
+	// Tracker returns the object store behind the clientset.
 	Tracker() clienttesting.ObjectTracker
 }
 

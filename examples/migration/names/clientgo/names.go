@@ -94,7 +94,7 @@ func Observe() []string {
 	cq.ShutDownWithDrain()
 
 	clk := testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	var dq workqueue.TypedDelayingInterface[string] = workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[string]{Clock: clk})
+	var dq workqueue.TypedDelayingInterface[string] = workqueue.NewTypedDelayingQueueWithConfig(workqueue.TypedDelayingQueueConfig[string]{Clock: clk}) //nolint:staticcheck // the file uses every name a controller does, this interface's too
 	dq.AddAfter("later", time.Hour)
 	dq.AddAfter("now", 0)
 	log("delaying: len %d", dq.Len())
