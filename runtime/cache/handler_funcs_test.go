@@ -13,7 +13,7 @@ import (
 // The one-argument Funcs forward every notification, drop the flags, and
 // ignore nil functions; a tombstone reaches DeleteFunc as the typed last
 // known object.
-func TestResourceEventHandlerFuncs_OneArgumentShapes(t *testing.T) {
+func TestResourceEventHandlerFuncsOneArgumentShapes(t *testing.T) {
 	pod := func(name, rv string) *corev1.Pod {
 		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: name, ResourceVersion: rv}}
 	}
