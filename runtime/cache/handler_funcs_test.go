@@ -26,7 +26,7 @@ func TestResourceEventHandlerFuncsOneArgumentShapes(t *testing.T) {
 	enqueue := func(p *corev1.Pod) { got = append(got, "enqueue "+p.Name+"@"+p.ResourceVersion) }
 	h = cache.ResourceEventHandlerFuncs[*corev1.Pod]{
 		AddFunc:    enqueue,
-		UpdateFunc: func(old, new *corev1.Pod) { got = append(got, "update "+old.ResourceVersion+"->"+new.ResourceVersion) },
+		UpdateFunc: func(o, n *corev1.Pod) { got = append(got, "update "+o.ResourceVersion+"->"+n.ResourceVersion) },
 		DeleteFunc: func(p *corev1.Pod) { got = append(got, "delete "+p.Name+"@"+p.ResourceVersion) },
 	}
 	h.OnAdd(pod("p", "1"), true)

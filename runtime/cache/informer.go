@@ -201,14 +201,14 @@ func (s *sharedIndexInformer[T]) processBatch(batch []Delta[T], initial bool) er
 				resync := d.Type == Sync || (d.Type != Added && old.GetResourceVersion() == d.Object.GetResourceVersion())
 				notes = append(notes, notification[T]{kind: notifyUpdate, old: old, obj: d.Object, resync: resync})
 			} else {
-				notes = append(notes, notification[T]{kind: notifyAdd, obj: d.Object, flag: initial})
+				notes = append(notes, notification[T]{kind: notifyAdd, obj: d.Object, initial: initial})
 			}
 		case Deleted:
 			if _, existed := s.indexer.getLocked(k); !existed {
 				continue
 			}
 			s.indexer.deleteLocked(k)
-			notes = append(notes, notification[T]{kind: notifyDelete, obj: d.Object, flag: d.FinalStateUnknown, leftScope: d.LeftScope})
+			notes = append(notes, notification[T]{kind: notifyDelete, obj: d.Object, finalStateUnknown: d.FinalStateUnknown, leftScope: d.LeftScope})
 		}
 	}
 	s.indexer.mu.Unlock()
@@ -343,7 +343,7 @@ func (s *sharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(handler Resourc
 		items := s.indexer.List()
 		replay := make([]notification[T], len(items))
 		for i, obj := range items {
-			replay[i] = notification[T]{kind: notifyAdd, obj: obj, flag: true}
+			replay[i] = notification[T]{kind: notifyAdd, obj: obj, initial: true}
 		}
 		l.enqueue(replay, false)
 	}

@@ -24,8 +24,13 @@ const (
 // that distributing an event allocates nothing.
 type notification[T Object] struct {
 	kind notificationKind
-	// flag is isInInitialList for adds and finalStateUnknown for deletes.
-	flag bool
+	// initial is an add's isInInitialList: the object is one of the first
+	// list's, or replayed to a handler that joined late. Only adds set it.
+	initial bool
+	// finalStateUnknown is a delete's finalStateUnknown: the informer
+	// missed the delete and obj is the last state it knew. Only deletes
+	// set it.
+	finalStateUnknown bool
 	// resync marks an update that re-delivers an unchanged object; only
 	// listeners due for resync receive it.
 	resync bool
@@ -115,7 +120,7 @@ func (l *listener[T]) enqueue(ns []notification[T], withResync bool) {
 		if ns[i].resync && !withResync {
 			continue
 		}
-		if ns[i].kind == notifyAdd && ns[i].flag {
+		if ns[i].kind == notifyAdd && ns[i].initial {
 			initial++
 		}
 		l.pending = append(l.pending, ns[i])
@@ -191,7 +196,7 @@ func (l *listener[T]) run(ctx context.Context) {
 // deliver runs one handler call, recovering and reporting a panic.
 func (l *listener[T]) deliver(logger klog.Logger, n *notification[T]) {
 	defer func() {
-		if n.kind == notifyAdd && n.flag {
+		if n.kind == notifyAdd && n.initial {
 			l.initialPending.Add(-1)
 		}
 		if r := recover(); r != nil {
@@ -202,7 +207,7 @@ func (l *listener[T]) deliver(logger klog.Logger, n *notification[T]) {
 	}()
 	switch n.kind {
 	case notifyAdd:
-		l.handler.OnAdd(n.obj, n.flag)
+		l.handler.OnAdd(n.obj, n.initial)
 	case notifyUpdate:
 		l.handler.OnUpdate(n.old, n.obj)
 	case notifyDelete:
@@ -210,7 +215,7 @@ func (l *listener[T]) deliver(logger klog.Logger, n *notification[T]) {
 			DeliverScopeExit(l.handler, n.obj)
 			return
 		}
-		l.handler.OnDelete(n.obj, n.flag)
+		l.handler.OnDelete(n.obj, n.finalStateUnknown)
 	}
 }
 
@@ -292,14 +297,14 @@ func (p *processor[T]) resyncDue() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.clock.Now()
-	any := false
+	due := false
 	for _, l := range p.listeners {
 		l.resyncing = false
 		if l.resyncPeriod > 0 && !now.Before(l.nextResync) {
 			l.resyncing = true
 			l.nextResync = now.Add(l.resyncPeriod)
-			any = true
+			due = true
 		}
 	}
-	return any
+	return due
 }

@@ -80,7 +80,7 @@ func TestWaitForCacheSyncListsOnlyPendingSyncers(t *testing.T) {
 	run(t, goodInf)
 	run(t, badInf)
 	waitSynced(t, goodInf)
-	neverSynced := cache.SyncerFunc{Label: "custom", Func: func() bool { return false }}
+	neverSynced := cache.NamedSyncer{Label: "custom", Func: func() bool { return false }}
 	err = waitUnsynced(t, badInf, goodInf, badInf, reg, neverSynced)
 	var ns *cache.NotSyncedError
 	if !errors.As(err, &ns) {
