@@ -66,20 +66,17 @@ type sharedIndexInformer[T Object] struct {
 }
 
 func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformerOptions[T]) SharedIndexInformer[T] {
-	c := opts.Reflector.Clock
-	if c == nil {
-		c = clock.RealClock{}
-	}
+	opts = opts.withDefaults()
 	s := &sharedIndexInformer[T]{
 		lw:            lw,
 		opts:          opts,
-		clock:         c,
+		name:          opts.Name,
+		clock:         opts.Reflector.Clock,
 		indexer:       newThreadSafeIndexer[T](opts.Indexers),
-		proc:          &processor[T]{clock: c},
+		proc:          &processor[T]{clock: opts.Reflector.Clock},
 		resyncChanged: make(chan struct{}, 1),
 		scope:         opts.ShardScope,
 	}
-	s.name = informerName(opts)
 	s.fifo = NewDeltaFIFO[T](s.indexer)
 	s.transformErrs = map[objKey]error{}
 	if lw == nil {
@@ -89,18 +86,6 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		s.metrics = opts.Metrics.NewInformerMetrics(s.name)
 	}
 	return s
-}
-
-func informerName[T Object](opts SharedIndexInformerOptions[T]) string {
-	switch {
-	case opts.Name != "":
-		return opts.Name
-	case opts.Resource.Resource != "" && opts.Resource.Group != "":
-		return opts.Resource.Resource + "." + opts.Resource.Group
-	case opts.Resource.Resource != "":
-		return opts.Resource.Resource
-	}
-	return fmt.Sprintf("%T", *new(T))
 }
 
 func (s *sharedIndexInformer[T]) Name() string { return s.name }

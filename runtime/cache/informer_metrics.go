@@ -39,10 +39,7 @@ func (s *sharedIndexInformer[T]) SetMetricsProvider(p InformerMetricsProvider) e
 
 // observe sets up l's backlog warning and metrics before it is registered.
 func (s *sharedIndexInformer[T]) observe(l *listener[T]) {
-	th := s.opts.HandlerBacklogThreshold
-	if th == 0 {
-		th = DefaultHandlerBacklogThreshold
-	}
+	th := s.opts.HandlerBacklogThreshold // defaulted by withDefaults
 	if th < 0 && s.metrics == nil {
 		return
 	}

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -137,9 +138,12 @@ type SharedIndexInformerOptions[T Object] struct {
 	// Resource is the resource the ListerWatcher serves. It names the
 	// informer in errors when Name is empty.
 	Resource schema.GroupVersionResource
-	// Name overrides the informer's name in logs and errors.
+	// Name names the informer in logs, errors and metrics. Default: the
+	// Resource as "resource.group" ("resource" for the core group), else
+	// the Go type of T.
 	Name string
-	// Reflector tunes list/watch behaviour; the zero value is the default.
+	// Reflector tunes list/watch behaviour; each unset field takes the
+	// default documented on it.
 	Reflector ReflectorOptions
 	// Metrics, when not nil, receives the informer's metrics (see
 	// InformerMetrics). Default: none, at no cost.
@@ -147,7 +151,7 @@ type SharedIndexInformerOptions[T Object] struct {
 	// HandlerBacklogThreshold is the number of live notifications (initial
 	// list adds not counted) queued for one handler at which the informer
 	// logs a warning naming the handler and its backlog, once per crossing
-	// (again only after the backlog fell below it). 0 means
+	// (again only after the backlog fell below it). Default (0)
 	// DefaultHandlerBacklogThreshold; negative disables.
 	HandlerBacklogThreshold int
 	// ShardScope, when not nil, makes the informer cache only the objects
@@ -177,4 +181,29 @@ type SharedIndexInformerOptions[T Object] struct {
 	//     on ScopeExitHandler (by default OnDelete(obj, true)). HasSynced
 	//     never turns false again.
 	ShardScope *sharding.Scope
+}
+
+// withDefaults returns o with every unset field given its documented
+// default, Reflector's included. It is the only place those defaults are
+// applied.
+func (o SharedIndexInformerOptions[T]) withDefaults() SharedIndexInformerOptions[T] {
+	o.Reflector = o.Reflector.withDefaults()
+	if o.HandlerBacklogThreshold == 0 {
+		o.HandlerBacklogThreshold = DefaultHandlerBacklogThreshold
+	}
+	if o.Name == "" {
+		o.Name = defaultInformerName[T](o.Resource)
+	}
+	return o
+}
+
+// defaultInformerName is SharedIndexInformerOptions.Name's default.
+func defaultInformerName[T Object](r schema.GroupVersionResource) string {
+	switch {
+	case r.Resource != "" && r.Group != "":
+		return r.Resource + "." + r.Group
+	case r.Resource != "":
+		return r.Resource
+	}
+	return fmt.Sprintf("%T", *new(T))
 }

@@ -147,6 +147,7 @@ type Queue[T comparable] struct {
 // With a MetricsProvider it starts one goroutine that updates the
 // unfinished-work gauges; it and the delay goroutine end on ShutDown.
 func New[T comparable](opts Options[T]) *Queue[T] {
+	opts = opts.withDefaults()
 	q := &Queue[T]{
 		seed:    maphash.MakeSeed(),
 		clock:   opts.Clock,
@@ -159,15 +160,6 @@ func New[T comparable](opts Options[T]) *Queue[T] {
 	}
 	q.notEmpty.L = &q.mu
 	q.drained.L = &q.mu
-	if q.clock == nil {
-		q.clock = clock.RealClock{}
-	}
-	if q.limiter == nil {
-		q.limiter = newDefaultControllerRateLimiter[T](q.clock)
-	}
-	if q.period <= 0 {
-		q.period = DefaultUnfinishedWorkUpdatePeriod
-	}
 	q.delay.init()
 	if q.metrics != nil {
 		q.bg.Go(q.unfinishedWorkLoop)
