@@ -23,10 +23,7 @@ func (s *sharedIndexInformer[T]) SetMetricsProvider(p InformerMetricsProvider) e
 	if s.started {
 		return fmt.Errorf("informer %s: SetMetricsProvider: %w", s.name, errAlreadyStarted)
 	}
-	s.proc.mu.Lock()
-	n := len(s.proc.listeners)
-	s.proc.mu.Unlock()
-	if n > 0 {
+	if n := s.proc.listenerCount(); n > 0 {
 		return fmt.Errorf("informer %s: SetMetricsProvider: called after %d event handler(s) were added", s.name, n)
 	}
 	s.opts.Metrics = p
