@@ -18,8 +18,8 @@ type Options struct {
 	// Patterns name the API packages, as the go tool reads them
 	// ("./apis/...", "example.com/repo/apis/foo/v1", "k8s.io/api/...").
 	Patterns []string
-	// WorkDir is where patterns and relative paths are resolved; "" means
-	// the current directory.
+	// WorkDir is where patterns and relative paths are resolved. Default
+	// ("") the current directory.
 	WorkDir string
 	// OutputDir is the directory that receives informers/ and listers/ (or,
 	// with SingleDirectory, the informers themselves). With
@@ -60,8 +60,21 @@ type Options struct {
 	BuildTags []string
 	// Now supplies the year for "YEAR" in the header of a file that does not
 	// exist yet. A file that exists and carries the same header keeps its
-	// year, so regenerating never churns it. nil means time.Now.
+	// year, so regenerating never churns it. Default (nil) time.Now.
 	Now func() time.Time
+}
+
+// withDefaults returns o with every unset field that has a default given it:
+// WorkDir the current directory (see workDir) and Now time.Now. It is the
+// only place those defaults are applied; Build calls it first.
+func (o Options) withDefaults() Options {
+	if o.WorkDir == "" {
+		o.WorkDir = o.workDir()
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	return o
 }
 
 // layout is where the generated packages go.
@@ -209,6 +222,8 @@ func (o *Options) buildContext() *build.Context {
 	return &c
 }
 
+// workDir is WorkDir, or the current directory ("." if it cannot be read)
+// when WorkDir is "".
 func (o *Options) workDir() string {
 	if o.WorkDir != "" {
 		return o.WorkDir

@@ -49,6 +49,7 @@ type Result struct {
 func Build(ctx context.Context, opts Options) (*Result, error) {
 	logger := klog.FromContext(ctx)
 	start := time.Now()
+	opts = opts.withDefaults()
 	lay, err := opts.validate()
 	if err != nil {
 		return nil, err
@@ -122,11 +123,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if err := result.tree.checkOwned(planned, workDir); err != nil {
 		return nil, err
 	}
-	now := time.Now
-	if opts.Now != nil {
-		now = opts.Now
-	}
-	rendered, err := renderFiles(ctx, planned, hdr, result.tree.content, now().Year())
+	rendered, err := renderFiles(ctx, planned, hdr, result.tree.content, opts.Now().Year())
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	testingclock "k8s.io/utils/clock/testing"
 )
 
-func TestBackoff_JitteredDoublingCappedAndReset(t *testing.T) {
+func TestBackoffJitteredDoublingCappedAndReset(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	b := &backoff{initial: time.Second, max: 10 * time.Second, resetAfter: time.Minute, clock: clk}
 	// Each failure doubles the base; the delay lies in [base, 2*base],
@@ -33,7 +33,7 @@ func TestBackoff_JitteredDoublingCappedAndReset(t *testing.T) {
 	}
 }
 
-func TestBackoff_IsJittered(t *testing.T) {
+func TestBackoffIsJittered(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	seen := map[time.Duration]bool{}
 	for i := 0; i < 20; i++ {
@@ -45,7 +45,7 @@ func TestBackoff_IsJittered(t *testing.T) {
 	}
 }
 
-func TestBackoff_WaitEndsWhenDoneCloses(t *testing.T) {
+func TestBackoffWaitEndsWhenDoneCloses(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	b := &backoff{initial: time.Second, max: time.Minute, resetAfter: time.Minute, clock: clk}
 	done := make(chan struct{})

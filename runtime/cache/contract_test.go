@@ -59,7 +59,7 @@ func blockedHandlerRun(t *testing.T, n int, blockAt int64) (inf cache.SharedInde
 // calls are already handed to its listener. Once RemoveEventHandler has
 // returned, the handler may finish that call and receive nothing else; its
 // registration's HasSynced stays false (it had not been handed everything).
-func TestRemoveEventHandler_AtMostInFlightCallAfterReturn(t *testing.T) {
+func TestRemoveEventHandlerAtMostInFlightCallAfterReturn(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		inf, reg, calls, release := blockedHandlerRun(t, 300, 1)
 		if !inf.HasSynced() {
@@ -85,7 +85,7 @@ func TestRemoveEventHandler_AtMostInFlightCallAfterReturn(t *testing.T) {
 // SyncError, WaitForSync) until the object is fixed, then again for
 // another object until it is deleted. A later good event of another key
 // does not clear it.
-func TestIndexError_ObjectKeptSkippedInIndexAndReportedUntilFixedOrDeleted(t *testing.T) {
+func TestIndexErrorObjectKeptSkippedInIndexAndReportedUntilFixedOrDeleted(t *testing.T) {
 	srv := fake.NewServer[*corev1.Pod]()
 	create(t, srv, newPod("a", "good"))
 	bad := create(t, srv, newPod("a", "bad", "broken", "yes"))
@@ -156,7 +156,7 @@ func TestIndexError_ObjectKeptSkippedInIndexAndReportedUntilFixedOrDeleted(t *te
 // event it rejects is dropped and reported until a later event of the key
 // transforms cleanly; a list it rejects fails and is retried, and
 // WaitForSync names the error.
-func TestTransform_NilResultIsAnErrorNotAPanic(t *testing.T) {
+func TestTransformNilResultIsAnErrorNotAPanic(t *testing.T) {
 	nilFor := func(name string) cache.TransformFunc[*corev1.Pod] {
 		return func(p *corev1.Pod) (*corev1.Pod, error) {
 			if p.Name == name && p.Labels["fixed"] == "" {
@@ -218,7 +218,7 @@ func TestTransform_NilResultIsAnErrorNotAPanic(t *testing.T) {
 
 // Nil functions given to exported constructors and registrations are
 // errors naming what is missing, never panics on an informer goroutine.
-func TestConstructors_RejectNilFunctionsWithAnError(t *testing.T) {
+func TestConstructorsRejectNilFunctionsWithAnError(t *testing.T) {
 	// A nil ListerWatcher: Run runs nothing, the informer never syncs and
 	// says why.
 	inf := cache.NewSharedIndexInformer[*corev1.Pod](nil, 0, nil)
@@ -268,7 +268,7 @@ func byNodeName(p *corev1.Pod) ([]string, error) { return []string{p.Spec.NodeNa
 
 // A handler is removed inside its last initial add: its registration had not
 // synced then and must not turn synced when that call returns.
-func TestRemoveEventHandler_RegistrationHasSyncedKeepsItsValue(t *testing.T) {
+func TestRemoveEventHandlerRegistrationHasSyncedKeepsItsValue(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		inf, reg, _, release := blockedHandlerRun(t, 3, 3)
 		if reg.HasSynced() {

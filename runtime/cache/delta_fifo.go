@@ -384,7 +384,7 @@ func (f *DeltaFIFO[T]) Pop(process func(d Delta[T], isInInitialList bool) error)
 	})
 }
 
-// PopBatch waits until at least one delta is queued, takes up to max of them
+// PopBatch waits until at least one delta is queued, takes up to maxBatch of them
 // in queue order, and hands them to process outside the queue's lock, so that
 // the caller can apply them to its store under one lock, in order.
 // isInInitialList is true when the batch belongs to the first Replace; a
@@ -392,9 +392,9 @@ func (f *DeltaFIFO[T]) Pop(process func(d Delta[T], isInInitialList bool) error)
 // after it returns: its memory is reused. process's error is returned; the
 // deltas count as processed either way. PopBatch returns ErrFIFOClosed once
 // the queue is closed.
-func (f *DeltaFIFO[T]) PopBatch(max int, process func(batch []Delta[T], isInInitialList bool) error) error {
-	if max < 1 {
-		max = 1
+func (f *DeltaFIFO[T]) PopBatch(maxBatch int, process func(batch []Delta[T], isInInitialList bool) error) error {
+	if maxBatch < 1 {
+		maxBatch = 1
 	}
 	f.mu.Lock()
 	for len(f.items)-f.head == 0 && !f.closed {
@@ -404,7 +404,7 @@ func (f *DeltaFIFO[T]) PopBatch(max int, process func(batch []Delta[T], isInInit
 		f.mu.Unlock()
 		return ErrFIFOClosed
 	}
-	n := min(len(f.items)-f.head, max)
+	n := min(len(f.items)-f.head, maxBatch)
 	initial := f.initialRemaining > 0
 	if initial {
 		n = min(n, f.initialRemaining)

@@ -32,7 +32,7 @@ func popApplying(t *testing.T, f *DeltaFIFO[*corev1.Pod], store *threadSafeIndex
 	}
 }
 
-func TestDeltaFIFO_ResyncSkipsKeysBeingProcessed(t *testing.T) {
+func TestDeltaFIFOResyncSkipsKeysBeingProcessed(t *testing.T) {
 	store := knownWith(t, pod("ns", "a", "1"), pod("ns", "b", "1"))
 	f := NewDeltaFIFO[*corev1.Pod](store)
 	f.Update(pod("ns", "a", "2"))
@@ -49,7 +49,7 @@ func TestDeltaFIFO_ResyncSkipsKeysBeingProcessed(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_DeleteOfKeyBeingAddedIsQueued(t *testing.T) {
+func TestDeltaFIFODeleteOfKeyBeingAddedIsQueued(t *testing.T) {
 	store := knownWith(t)
 	f := NewDeltaFIFO[*corev1.Pod](store)
 	f.Add(pod("ns", "a", "1"))
@@ -63,7 +63,7 @@ func TestDeltaFIFO_DeleteOfKeyBeingAddedIsQueued(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_ReplaceTombstonesKeyBeingAdded(t *testing.T) {
+func TestDeltaFIFOReplaceTombstonesKeyBeingAdded(t *testing.T) {
 	store := knownWith(t)
 	f := NewDeltaFIFO[*corev1.Pod](store)
 	f.Replace(nil, "1")
@@ -79,7 +79,7 @@ func TestDeltaFIFO_ReplaceTombstonesKeyBeingAdded(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_ReplaceTombstoneOfKeyBeingUpdatedCarriesNewState(t *testing.T) {
+func TestDeltaFIFOReplaceTombstoneOfKeyBeingUpdatedCarriesNewState(t *testing.T) {
 	store := knownWith(t, pod("ns", "a", "1"))
 	f := NewDeltaFIFO[*corev1.Pod](store)
 	f.Update(pod("ns", "a", "2"))
@@ -93,7 +93,7 @@ func TestDeltaFIFO_ReplaceTombstoneOfKeyBeingUpdatedCarriesNewState(t *testing.T
 	}
 }
 
-func TestDeltaFIFO_ReplaceDoesNotTombstoneKeyBeingDeleted(t *testing.T) {
+func TestDeltaFIFOReplaceDoesNotTombstoneKeyBeingDeleted(t *testing.T) {
 	store := knownWith(t, pod("ns", "a", "1"))
 	f := NewDeltaFIFO[*corev1.Pod](store)
 	f.Delete(pod("ns", "a", "2"))

@@ -9,7 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-func TestDeltaFIFO_DeltasPopInArrivalOrderAcrossKeys(t *testing.T) {
+func TestDeltaFIFODeltasPopInArrivalOrderAcrossKeys(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](nil)
 	f.Add(pod("ns", "a", "1"))
 	f.Add(pod("ns", "b", "2"))
@@ -25,7 +25,7 @@ func TestDeltaFIFO_DeltasPopInArrivalOrderAcrossKeys(t *testing.T) {
 // The example: a is deleted and re-created while the first list is
 // still queued. Nothing of the watch may overtake b's initial add, and only
 // the list's deltas are initial.
-func TestDeltaFIFO_WatchEventsDuringTheFirstListStayBehindItAndAreNotInitial(t *testing.T) {
+func TestDeltaFIFOWatchEventsDuringTheFirstListStayBehindItAndAreNotInitial(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
 	if err := f.Replace([]*corev1.Pod{pod("ns", "a", "1"), pod("ns", "b", "2")}, "2"); err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func TestDeltaFIFO_WatchEventsDuringTheFirstListStayBehindItAndAreNotInitial(t *
 	}
 }
 
-func TestDeltaFIFO_DeleteOfUnknownUnqueuedKeyIsIgnored(t *testing.T) {
+func TestDeltaFIFODeleteOfUnknownUnqueuedKeyIsIgnored(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](knownWith(t, pod("ns", "known", "1")))
 	f.Delete(pod("ns", "ghost", "2"))
 	if f.Len() != 0 {
@@ -74,7 +74,7 @@ func TestDeltaFIFO_DeleteOfUnknownUnqueuedKeyIsIgnored(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_ReplaceQueuesItemsInListOrderThenTombstones(t *testing.T) {
+func TestDeltaFIFOReplaceQueuesItemsInListOrderThenTombstones(t *testing.T) {
 	known := knownWith(t, pod("ns", "stays", "1"), pod("ns", "gone", "2"), pod("ns", "also-gone", "3"))
 	f := NewDeltaFIFO[*corev1.Pod](known)
 	f.Add(pod("ns", "queued-only", "4")) // queued, never reached the store
@@ -94,7 +94,7 @@ func TestDeltaFIFO_ReplaceQueuesItemsInListOrderThenTombstones(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_ReplaceTombstoneCarriesNewestQueuedState(t *testing.T) {
+func TestDeltaFIFOReplaceTombstoneCarriesNewestQueuedState(t *testing.T) {
 	known := knownWith(t, pod("ns", "a", "1"))
 	f := NewDeltaFIFO[*corev1.Pod](known)
 	f.Update(pod("ns", "a", "2"))
@@ -104,7 +104,7 @@ func TestDeltaFIFO_ReplaceTombstoneCarriesNewestQueuedState(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_ReplaceSkipsTombstoneWhenLastQueuedDeltaIsADelete(t *testing.T) {
+func TestDeltaFIFOReplaceSkipsTombstoneWhenLastQueuedDeltaIsADelete(t *testing.T) {
 	known := knownWith(t, pod("ns", "a", "1"))
 	f := NewDeltaFIFO[*corev1.Pod](known)
 	f.Delete(pod("ns", "a", "2"))
@@ -114,7 +114,7 @@ func TestDeltaFIFO_ReplaceSkipsTombstoneWhenLastQueuedDeltaIsADelete(t *testing.
 	}
 }
 
-func TestDeltaFIFO_ResyncQueuesSyncOnlyForKnownKeysWithNothingQueued(t *testing.T) {
+func TestDeltaFIFOResyncQueuesSyncOnlyForKnownKeysWithNothingQueued(t *testing.T) {
 	known := knownWith(t, pod("ns", "idle", "1"), pod("ns", "busy", "2"))
 	f := NewDeltaFIFO[*corev1.Pod](known)
 	f.Update(pod("ns", "busy", "3"))
@@ -125,7 +125,7 @@ func TestDeltaFIFO_ResyncQueuesSyncOnlyForKnownKeysWithNothingQueued(t *testing.
 	}
 }
 
-func TestDeltaFIFO_HasSyncedAfterFirstReplaceIsPoppedAndProcessed(t *testing.T) {
+func TestDeltaFIFOHasSyncedAfterFirstReplaceIsPoppedAndProcessed(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
 	if f.HasSynced() {
 		t.Fatal("synced before anything happened")
@@ -154,7 +154,7 @@ func TestDeltaFIFO_HasSyncedAfterFirstReplaceIsPoppedAndProcessed(t *testing.T) 
 	}
 }
 
-func TestDeltaFIFO_HasSyncedWhenAnEventCameBeforeAnyReplace(t *testing.T) {
+func TestDeltaFIFOHasSyncedWhenAnEventCameBeforeAnyReplace(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](nil)
 	f.Add(pod("ns", "a", "1"))
 	if !f.HasSynced() {
@@ -162,7 +162,7 @@ func TestDeltaFIFO_HasSyncedWhenAnEventCameBeforeAnyReplace(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_EmptyFirstReplaceSyncsAtOnce(t *testing.T) {
+func TestDeltaFIFOEmptyFirstReplaceSyncsAtOnce(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
 	f.Replace(nil, "1")
 	if !f.HasSynced() {
@@ -170,7 +170,7 @@ func TestDeltaFIFO_EmptyFirstReplaceSyncsAtOnce(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_BatchNeverMixesInitialAndLaterDeltas(t *testing.T) {
+func TestDeltaFIFOBatchNeverMixesInitialAndLaterDeltas(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
 	f.Replace([]*corev1.Pod{pod("ns", "a", "1"), pod("ns", "b", "2")}, "2")
 	f.Add(pod("ns", "c", "3"))
@@ -201,7 +201,7 @@ func TestDeltaFIFO_BatchNeverMixesInitialAndLaterDeltas(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_ProcessErrorIsReturnedAndDeltasConsumed(t *testing.T) {
+func TestDeltaFIFOProcessErrorIsReturnedAndDeltasConsumed(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](nil)
 	f.Add(pod("ns", "b", "3"))
 	boom := errors.New("boom")
@@ -213,7 +213,7 @@ func TestDeltaFIFO_ProcessErrorIsReturnedAndDeltasConsumed(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_CloseWakesBlockedPop(t *testing.T) {
+func TestDeltaFIFOCloseWakesBlockedPop(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](nil)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
@@ -235,7 +235,7 @@ func TestDeltaFIFO_CloseWakesBlockedPop(t *testing.T) {
 	}
 }
 
-func TestDeltaFIFO_EveryDeltaIsQueued(t *testing.T) {
+func TestDeltaFIFOEveryDeltaIsQueued(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](nil)
 	for i := 0; i < 5; i++ {
 		f.Update(pod("ns", "a", "1"))
@@ -247,7 +247,7 @@ func TestDeltaFIFO_EveryDeltaIsQueued(t *testing.T) {
 
 // The queue's backing array is reused once drained and compacted when its
 // head grows: a long run keeps its order and its memory bounded.
-func TestDeltaFIFO_LongRunKeepsOrderAcrossCompaction(t *testing.T) {
+func TestDeltaFIFOLongRunKeepsOrderAcrossCompaction(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](nil)
 	next, want := 0, 0
 	for round := 0; round < 50; round++ {
@@ -287,7 +287,7 @@ func itoa(i int) string {
 
 // A drained queue does not keep the array of a large burst (an initial
 // list) alive.
-func TestDeltaFIFO_DrainedQueueDropsTheArraysOfABurst(t *testing.T) {
+func TestDeltaFIFODrainedQueueDropsTheArraysOfABurst(t *testing.T) {
 	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
 	list := make([]*corev1.Pod, 2*shrinkAbove)
 	for i := range list {

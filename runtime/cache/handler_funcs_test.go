@@ -13,7 +13,7 @@ import (
 // The one-argument Funcs forward every notification, drop the flags, and
 // ignore nil functions; a tombstone reaches DeleteFunc as the typed last
 // known object.
-func TestResourceEventHandlerFuncs_OneArgumentShapes(t *testing.T) {
+func TestResourceEventHandlerFuncsOneArgumentShapes(t *testing.T) {
 	pod := func(name, rv string) *corev1.Pod {
 		return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: name, ResourceVersion: rv}}
 	}
@@ -26,7 +26,7 @@ func TestResourceEventHandlerFuncs_OneArgumentShapes(t *testing.T) {
 	enqueue := func(p *corev1.Pod) { got = append(got, "enqueue "+p.Name+"@"+p.ResourceVersion) }
 	h = cache.ResourceEventHandlerFuncs[*corev1.Pod]{
 		AddFunc:    enqueue,
-		UpdateFunc: func(old, new *corev1.Pod) { got = append(got, "update "+old.ResourceVersion+"->"+new.ResourceVersion) },
+		UpdateFunc: func(o, n *corev1.Pod) { got = append(got, "update "+o.ResourceVersion+"->"+n.ResourceVersion) },
 		DeleteFunc: func(p *corev1.Pod) { got = append(got, "delete "+p.Name+"@"+p.ResourceVersion) },
 	}
 	h.OnAdd(pod("p", "1"), true)

@@ -3,25 +3,37 @@ package cache
 import "errors"
 
 // ResourceEventHandler receives the changes an informer observes for objects
-// of type T. The shared processor calls each registered handler from its own
-// goroutine, one notification at a time, in the order the informer applied
-// them to its store, which is the order the server produced them across all
-// keys (see SharedInformer). The store is updated before the notification is
-// handed out. Handlers must not mutate the objects they receive.
+// of type T, under the contract written on SharedIndexInformer. In short:
 //
-// Each object of the informer's first list is delivered exactly once with
-// OnAdd(obj, true); so is each cached object, to a handler added later. Every
-// other call has isInInitialList=false. After RemoveEventHandler returns, a
-// handler receives at most the one call that was already under way.
+//   - Which goroutine: each registration's own. The handler is called one
+//     notification at a time, never concurrently with itself; different
+//     handlers run concurrently. A call that blocks delays only this
+//     handler, whose notifications queue up meanwhile. A panic is recovered
+//     and logged.
+//   - Order: the order the informer applied the changes to its store, which
+//     is the order the server produced them across all keys. The store is
+//     updated before the call.
+//   - Exactly once: each applied change once per handler; resyncs only when
+//     the handler's resync period is due.
+//   - Objects are shared with the store and the other handlers: a handler
+//     must not mutate them (DeepCopy first).
+//   - After RemoveEventHandler returns, at most the one call already under
+//     way; after Run's context ends, no new call.
 //
-//   - OnAdd: obj was added to the cache. isInInitialList is true when obj came
-//     from the informer's initial list (or is a synthetic add replayed to a
-//     handler that joined after the informer started).
-//   - OnUpdate: the object changed, or a resync re-delivered it (then oldObj
-//     and newObj carry the same resourceVersion).
+// The methods:
+//
+//   - OnAdd: obj was added to the cache. isInInitialList is true exactly when
+//     obj came from the informer's first list, or is a synthetic add replayed
+//     to a handler that joined after the informer started; each such object
+//     reaches the handler once. A watch event never has it.
+//   - OnUpdate: the object changed (oldObj is the state the cache held), or a
+//     resync re-delivered it (then oldObj and newObj carry the same
+//     resourceVersion).
 //   - OnDelete: obj was removed. finalStateUnknown is true when the informer
 //     missed the delete (it found out on a relist); obj is then the last state
-//     the informer knew, which may be stale.
+//     the informer knew, which may be stale. An object that left the
+//     informer's scope also arrives as OnDelete(obj, true), unless the handler
+//     implements ScopeExitHandler.
 type ResourceEventHandler[T Object] interface {
 	// OnAdd is called for an object new to the cache.
 	OnAdd(obj T, isInInitialList bool)

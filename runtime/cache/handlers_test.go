@@ -9,7 +9,7 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
 
-func TestFilteringHandler_TranslatesUpdatesToKeepTheFilteredSetConsistent(t *testing.T) {
+func TestFilteringHandlerTranslatesUpdatesToKeepTheFilteredSetConsistent(t *testing.T) {
 	web := newPod("a", "p", "app", "web")
 	web.ResourceVersion = "1"
 	db := newPod("a", "p", "app", "db")
@@ -45,7 +45,7 @@ func TestFilteringHandler_TranslatesUpdatesToKeepTheFilteredSetConsistent(t *tes
 	}
 }
 
-func TestResourceEventHandlerFuncs_NilFuncsIgnored(t *testing.T) {
+func TestResourceEventHandlerFuncsNilFuncsIgnored(t *testing.T) {
 	var h cache.ResourceEventHandler[*corev1.Pod] = cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{}
 	p := newPod("a", "p")
 	h.OnAdd(p, false)

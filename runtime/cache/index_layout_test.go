@@ -264,7 +264,7 @@ func runIndexModel(t *testing.T, seed uint64, steps int) {
 	}
 }
 
-func TestIndexer_MatchesReferenceOverRandomOperations(t *testing.T) {
+func TestIndexerMatchesReferenceOverRandomOperations(t *testing.T) {
 	seeds := 200
 	if testing.Short() {
 		seeds = 20
@@ -281,7 +281,7 @@ func FuzzIndexerModel(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint64) { runIndexModel(t, seed, 200) })
 }
 
-func TestIndexer_AppendByIndex(t *testing.T) {
+func TestIndexerAppendByIndex(t *testing.T) {
 	newIdx := func() Indexer[*corev1.Pod] {
 		return NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"app": byLabelApp, "node": byNodeName})
 	}
@@ -400,7 +400,7 @@ func TestIndexer_AppendByIndex(t *testing.T) {
 	}
 }
 
-func TestIndexer_SwapDeleteOverManyObjects(t *testing.T) {
+func TestIndexerSwapDeleteOverManyObjects(t *testing.T) {
 	s := newThreadSafeIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"app": byLabelApp})
 	const n = 3000
 	for i := 0; i < n; i++ {
@@ -437,7 +437,7 @@ func TestIndexer_SwapDeleteOverManyObjects(t *testing.T) {
 	}
 }
 
-func TestIndexer_AppendByIndexWithABufferDoesNotAllocate(t *testing.T) {
+func TestIndexerAppendByIndexWithABufferDoesNotAllocate(t *testing.T) {
 	s := NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"node": byNodeName})
 	for i := 0; i < 100; i++ {
 		p := pod(fmt.Sprintf("ns%d", i%4), fmt.Sprintf("p%d", i), "1")

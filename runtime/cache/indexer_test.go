@@ -24,7 +24,7 @@ func byLabelApp(p *corev1.Pod) ([]string, error) {
 	return nil, nil
 }
 
-func TestIndexer_StoreOperations(t *testing.T) {
+func TestIndexerStoreOperations(t *testing.T) {
 	s := NewIndexer[*corev1.Pod](nil)
 	a, b := pod("ns1", "a", "1"), pod("ns2", "b", "2")
 	s.Add(a)
@@ -55,7 +55,7 @@ func TestIndexer_StoreOperations(t *testing.T) {
 	}
 }
 
-func TestIndexer_NamespaceIndexIsBuiltIn(t *testing.T) {
+func TestIndexerNamespaceIndexIsBuiltIn(t *testing.T) {
 	s := NewIndexer[*corev1.Pod](nil)
 	s.Add(pod("ns1", "a", "1"))
 	s.Add(pod("ns1", "b", "1"))
@@ -81,7 +81,7 @@ func TestIndexer_NamespaceIndexIsBuiltIn(t *testing.T) {
 	}
 }
 
-func TestIndexer_CustomIndexFollowsUpdatesAndDeletes(t *testing.T) {
+func TestIndexerCustomIndexFollowsUpdatesAndDeletes(t *testing.T) {
 	s := NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"app": byLabelApp})
 	s.Add(pod("ns", "a", "1", "app", "web"))
 	s.Add(pod("ns", "b", "1", "app", "web"))
@@ -104,7 +104,7 @@ func TestIndexer_CustomIndexFollowsUpdatesAndDeletes(t *testing.T) {
 	}
 }
 
-func TestIndexer_IndexFuncErrorKeepsTheObjectOutOfThatIndexAndIsReturned(t *testing.T) {
+func TestIndexerIndexFuncErrorKeepsTheObjectOutOfThatIndexAndIsReturned(t *testing.T) {
 	boom := errors.New("no app label")
 	strict := func(p *corev1.Pod) ([]string, error) {
 		if v, ok := p.Labels["app"]; ok {
@@ -153,7 +153,7 @@ func TestIndexer_IndexFuncErrorKeepsTheObjectOutOfThatIndexAndIsReturned(t *test
 	}
 }
 
-func TestIndexer_PanickingOrNilIndexFuncIsAnErrorNotAPanic(t *testing.T) {
+func TestIndexerPanickingOrNilIndexFuncIsAnErrorNotAPanic(t *testing.T) {
 	s := NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{
 		"panics": func(*corev1.Pod) ([]string, error) { panic("oops") },
 		"nil":    nil,
@@ -170,7 +170,7 @@ func TestIndexer_PanickingOrNilIndexFuncIsAnErrorNotAPanic(t *testing.T) {
 	}
 }
 
-func TestIndexer_AddIndexersRejectsNilAndClashingFunctions(t *testing.T) {
+func TestIndexerAddIndexersRejectsNilAndClashingFunctions(t *testing.T) {
 	s := NewIndexer[*corev1.Pod](nil)
 	s.Add(pod("ns", "a", "1"))
 	if err := s.AddIndexers(nil); err != nil {
@@ -190,7 +190,7 @@ func TestIndexer_AddIndexersRejectsNilAndClashingFunctions(t *testing.T) {
 	}
 }
 
-func TestIndexer_AddIndexersAfterStartReindexesExistingObjects(t *testing.T) {
+func TestIndexerAddIndexersAfterStartReindexesExistingObjects(t *testing.T) {
 	s := NewIndexer[*corev1.Pod](nil)
 	s.Add(pod("ns", "a", "1"))
 	s.Add(pod("ns", "b", "1"))
@@ -221,7 +221,7 @@ func TestIndexer_AddIndexersAfterStartReindexesExistingObjects(t *testing.T) {
 	}
 }
 
-func TestIndexer_ReplaceSwapsContentAndIndexes(t *testing.T) {
+func TestIndexerReplaceSwapsContentAndIndexes(t *testing.T) {
 	s := NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"app": byLabelApp})
 	s.Add(pod("old", "x", "1", "app", "web"))
 	s.Replace([]*corev1.Pod{pod("new", "y", "2", "app", "db")}, "2")

@@ -14,6 +14,38 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
+// Locking. An informer's mutexes are taken in this order, never against it
+// (a lock may be skipped, e.g. processBatch takes no startMu):
+//
+//	startMu → proc.mu → listener.mu → fifo.mu → indexer.mu
+//
+//   - startMu (sharedIndexInformer) guards the lifecycle (started, stopping,
+//     stopped), the reflector pointer and the settings that must be made
+//     before Run. AddEventHandler holds it while it registers the listener,
+//     so no handler joins a stopping informer; SetMetricsProvider holds it
+//     while it counts listeners.
+//   - proc.mu (processor) guards the listener list and their resync
+//     bookkeeping. A store change and its distribution happen under it
+//     (processor.applyAndDistribute), and so does a late handler's snapshot
+//     of the store (processor.addListener): that is what makes each change
+//     reach each handler exactly once.
+//   - listener.mu guards one handler's pending notifications. The processor
+//     takes it to enqueue and to remove; remove reads the informer's
+//     HasSynced under it, which takes fifo.mu.
+//   - fifo.mu (DeltaFIFO) guards the queue. PopBatch releases it before it
+//     calls processBatch. Delete, Replace and Resync read the store's keys
+//     and objects under it (the DeltaFIFO's KnownObjects), taking
+//     indexer.mu.
+//   - indexer.mu (threadSafeIndexer, an RWMutex) is innermost: nothing here
+//     takes another of these locks while holding it. The informer writes
+//     objects to the store only under proc.mu (applyDeltas) and releases
+//     indexer.mu before any listener.mu is taken; index functions run
+//     under it.
+//
+// Leaves, under which none of these is taken: errMu (transform errors) and
+// the reflector's mu (its status). The informer uses the processor and the
+// store only through their methods, never their mutexes or fields.
+
 // minimumResyncPeriod is the smallest handler resync period honoured.
 const minimumResyncPeriod = time.Second
 
@@ -66,20 +98,17 @@ type sharedIndexInformer[T Object] struct {
 }
 
 func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformerOptions[T]) SharedIndexInformer[T] {
-	c := opts.Reflector.Clock
-	if c == nil {
-		c = clock.RealClock{}
-	}
+	opts = opts.withDefaults()
 	s := &sharedIndexInformer[T]{
 		lw:            lw,
 		opts:          opts,
-		clock:         c,
+		name:          opts.Name,
+		clock:         opts.Reflector.Clock,
 		indexer:       newThreadSafeIndexer[T](opts.Indexers),
-		proc:          &processor[T]{clock: c},
+		proc:          &processor[T]{clock: opts.Reflector.Clock},
 		resyncChanged: make(chan struct{}, 1),
 		scope:         opts.ShardScope,
 	}
-	s.name = informerName(opts)
 	s.fifo = NewDeltaFIFO[T](s.indexer)
 	s.transformErrs = map[objKey]error{}
 	if lw == nil {
@@ -89,18 +118,6 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		s.metrics = opts.Metrics.NewInformerMetrics(s.name)
 	}
 	return s
-}
-
-func informerName[T Object](opts SharedIndexInformerOptions[T]) string {
-	switch {
-	case opts.Name != "":
-		return opts.Name
-	case opts.Resource.Resource != "" && opts.Resource.Group != "":
-		return opts.Resource.Resource + "." + opts.Resource.Group
-	case opts.Resource.Resource != "":
-		return opts.Resource.Resource
-	}
-	return fmt.Sprintf("%T", *new(T))
 }
 
 func (s *sharedIndexInformer[T]) Name() string { return s.name }
@@ -154,7 +171,7 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	s.startMu.Unlock()
 	s.fifo.Close()
 	wg.Wait()
-	s.proc.wg.Wait()
+	s.proc.wait()
 	s.startMu.Lock()
 	s.stopped = true
 	s.startMu.Unlock()
@@ -177,44 +194,18 @@ func (s *sharedIndexInformer[T]) processLoop(ctx context.Context) {
 }
 
 // processBatch applies popped deltas to the store in order and distributes
-// the resulting notifications in the same order, holding the processor's
-// lock throughout so that a handler joining concurrently sees each change
-// exactly once. initial marks the first list's deltas (see DeltaFIFO).
-// Objects an index function fails on are stored anyway (see putLocked); the
-// errors are returned for the log and stay reported by LastError/SyncError.
+// the resulting notifications in the same order, both under the processor's
+// lock, so that a handler joining concurrently sees each change exactly once
+// (see processor.applyAndDistribute). initial marks the first list's deltas
+// (see DeltaFIFO). Objects an index function fails on are stored anyway (see
+// putLocked); the errors are returned for the log and stay reported by
+// LastError/SyncError.
 func (s *sharedIndexInformer[T]) processBatch(batch []Delta[T], initial bool) error {
-	s.proc.mu.Lock()
-	defer s.proc.mu.Unlock()
-	notes := s.notes[:0]
 	var indexErrs []error
-	s.indexer.mu.Lock()
-	for i := range batch {
-		d := &batch[i]
-		k := keyOfObj(d.Object)
-		switch d.Type {
-		case Added, Updated, Replaced, Sync:
-			old, existed, err := s.indexer.upsertLocked(k, d.Object)
-			if err != nil && len(indexErrs) < 10 {
-				indexErrs = append(indexErrs, err)
-			}
-			if existed {
-				resync := d.Type == Sync || (d.Type != Added && old.GetResourceVersion() == d.Object.GetResourceVersion())
-				notes = append(notes, notification[T]{kind: notifyUpdate, old: old, obj: d.Object, resync: resync})
-			} else {
-				notes = append(notes, notification[T]{kind: notifyAdd, obj: d.Object, flag: initial})
-			}
-		case Deleted:
-			if _, existed := s.indexer.getLocked(k); !existed {
-				continue
-			}
-			s.indexer.deleteLocked(k)
-			notes = append(notes, notification[T]{kind: notifyDelete, obj: d.Object, flag: d.FinalStateUnknown, leftScope: d.LeftScope})
-		}
-	}
-	s.indexer.mu.Unlock()
-	s.proc.distributeLocked(notes)
-	clear(notes)
-	s.notes = notes[:0]
+	s.notes = s.proc.applyAndDistribute(s.notes, func(notes []notification[T]) []notification[T] {
+		notes, indexErrs = s.indexer.applyDeltas(batch, initial, notes)
+		return notes
+	})
 	if indexErrs != nil {
 		return fmt.Errorf("informer %s: objects stored but left out of an index: %w", s.name, errors.Join(indexErrs...))
 	}
@@ -225,7 +216,7 @@ func (s *sharedIndexInformer[T]) processBatch(batch []Delta[T], initial bool) er
 // when some handler is due.
 func (s *sharedIndexInformer[T]) resyncLoop(ctx context.Context) {
 	for {
-		period := s.minResyncPeriod()
+		period := s.proc.minResyncPeriod()
 		if period == 0 {
 			select {
 			case <-ctx.Done():
@@ -249,18 +240,6 @@ func (s *sharedIndexInformer[T]) resyncLoop(ctx context.Context) {
 			}
 		}
 	}
-}
-
-func (s *sharedIndexInformer[T]) minResyncPeriod() time.Duration {
-	s.proc.mu.Lock()
-	defer s.proc.mu.Unlock()
-	var m time.Duration
-	for _, l := range s.proc.listeners {
-		if l.resyncPeriod > 0 && (m == 0 || l.resyncPeriod < m) {
-			m = l.resyncPeriod
-		}
-	}
-	return m
 }
 
 func (s *sharedIndexInformer[T]) HasSynced() bool { return s.fifo.HasSynced() }
@@ -336,19 +315,13 @@ func (s *sharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(handler Resourc
 	}
 	l := newListener(handler, resyncPeriod, s.clock.Now(), s.HasSynced)
 	s.observe(l)
-	s.proc.mu.Lock()
+	// A handler joining a running informer first gets the cache replayed
+	// as initial adds (see processor.addListener).
+	var snapshot func() []T
 	if s.started {
-		// Replay the cache as initial adds; processBatch cannot change the
-		// store while we hold the processor's lock.
-		items := s.indexer.List()
-		replay := make([]notification[T], len(items))
-		for i, obj := range items {
-			replay[i] = notification[T]{kind: notifyAdd, obj: obj, flag: true}
-		}
-		l.enqueue(replay, false)
+		snapshot = s.indexer.List
 	}
-	s.proc.addLocked(l)
-	s.proc.mu.Unlock()
+	s.proc.addListener(l, snapshot)
 	select {
 	case s.resyncChanged <- struct{}{}:
 	default:

@@ -23,10 +23,7 @@ func (s *sharedIndexInformer[T]) SetMetricsProvider(p InformerMetricsProvider) e
 	if s.started {
 		return fmt.Errorf("informer %s: SetMetricsProvider: %w", s.name, errAlreadyStarted)
 	}
-	s.proc.mu.Lock()
-	n := len(s.proc.listeners)
-	s.proc.mu.Unlock()
-	if n > 0 {
+	if n := s.proc.listenerCount(); n > 0 {
 		return fmt.Errorf("informer %s: SetMetricsProvider: called after %d event handler(s) were added", s.name, n)
 	}
 	s.opts.Metrics = p
@@ -39,10 +36,7 @@ func (s *sharedIndexInformer[T]) SetMetricsProvider(p InformerMetricsProvider) e
 
 // observe sets up l's backlog warning and metrics before it is registered.
 func (s *sharedIndexInformer[T]) observe(l *listener[T]) {
-	th := s.opts.HandlerBacklogThreshold
-	if th == 0 {
-		th = DefaultHandlerBacklogThreshold
-	}
+	th := s.opts.HandlerBacklogThreshold // defaulted by withDefaults
 	if th < 0 && s.metrics == nil {
 		return
 	}

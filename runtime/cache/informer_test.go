@@ -67,7 +67,7 @@ func noViolations(t testing.TB, hs ...*replayHandler) {
 	}
 }
 
-func TestInformer_InitialListAddsAreMarkedInitial(t *testing.T) {
+func TestInformerInitialListAddsAreMarkedInitial(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	rec := newRecorder()
@@ -84,7 +84,7 @@ func TestInformer_InitialListAddsAreMarkedInitial(t *testing.T) {
 	}
 }
 
-func TestInformer_LateHandlerGetsSyntheticAddsInInitialList(t *testing.T) {
+func TestInformerLateHandlerGetsSyntheticAddsInInitialList(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	run(t, inf)
@@ -125,7 +125,7 @@ func sortedCopy(s []string) []string {
 
 // A handler joining while changes flow sees every object exactly once:
 // either in its synthetic adds or as a live event, never both or neither.
-func TestInformer_LateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
+func TestInformerLateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
 	srv := fake.NewServer[*corev1.Pod]()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	early := newReplayHandler()
@@ -198,7 +198,7 @@ func TestInformer_LateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
 	noViolations(t, all...)
 }
 
-func TestInformer_RegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T) {
+func TestInformerRegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	gate := make(chan struct{})
@@ -249,7 +249,7 @@ func TestInformer_RegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T)
 	}
 }
 
-func TestInformer_PanickingHandlerRecovered(t *testing.T) {
+func TestInformerPanickingHandlerRecovered(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	panicky := newRecorder()
@@ -285,7 +285,7 @@ func TestInformer_PanickingHandlerRecovered(t *testing.T) {
 	noViolations(t, other)
 }
 
-func TestInformer_SlowHandlerDoesNotBlockOthers(t *testing.T) {
+func TestInformerSlowHandlerDoesNotBlockOthers(t *testing.T) {
 	srv := fake.NewServer[*corev1.Pod]()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	gate := make(chan struct{})
@@ -334,7 +334,7 @@ func TestInformer_SlowHandlerDoesNotBlockOthers(t *testing.T) {
 	noViolations(t, fast, slow)
 }
 
-func TestInformer_HandlerCallsAreSerialAndInOrder(t *testing.T) {
+func TestInformerHandlerCallsAreSerialAndInOrder(t *testing.T) {
 	srv := fake.NewServer[*corev1.Pod]()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	var hs []*replayHandler
@@ -396,7 +396,7 @@ func TestInformer_HandlerCallsAreSerialAndInOrder(t *testing.T) {
 	}
 }
 
-func TestInformer_TombstoneReachesHandlerTyped(t *testing.T) {
+func TestInformerTombstoneReachesHandlerTyped(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	type deleted struct {
@@ -434,7 +434,7 @@ func TestInformer_TombstoneReachesHandlerTyped(t *testing.T) {
 	}
 }
 
-func TestInformer_RelistTurnsReplacedIntoUpdatesAndAdds(t *testing.T) {
+func TestInformerRelistTurnsReplacedIntoUpdatesAndAdds(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	rec := newRecorder()
@@ -460,7 +460,7 @@ func TestInformer_RelistTurnsReplacedIntoUpdatesAndAdds(t *testing.T) {
 	noViolations(t, h)
 }
 
-func TestInformer_EqualRVUpdateIsResyncOnly(t *testing.T) {
+func TestInformerEqualRVUpdateIsResyncOnly(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{
@@ -547,7 +547,7 @@ func handlerLag(srv *fake.Server[*corev1.Pod], hs ...*replayHandler) uint64 {
 	return lag
 }
 
-func TestInformer_ResyncPeriodPerHandler(t *testing.T) {
+func TestInformerResyncPeriodPerHandler(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{
@@ -594,7 +594,7 @@ func TestInformer_ResyncPeriodPerHandler(t *testing.T) {
 	}
 }
 
-func TestInformer_SetTransformAfterStartFails(t *testing.T) {
+func TestInformerSetTransformAfterStartFails(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	strip := func(p *corev1.Pod) (*corev1.Pod, error) {
@@ -618,7 +618,7 @@ func TestInformer_SetTransformAfterStartFails(t *testing.T) {
 	}
 }
 
-func TestInformer_TransformAppliedBeforeStoreAndHandlers(t *testing.T) {
+func TestInformerTransformAppliedBeforeStoreAndHandlers(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	if err := inf.SetTransform(func(p *corev1.Pod) (*corev1.Pod, error) {
@@ -655,7 +655,7 @@ func TestInformer_TransformAppliedBeforeStoreAndHandlers(t *testing.T) {
 
 func byNode(p *corev1.Pod) ([]string, error) { return []string{p.Spec.NodeName}, nil }
 
-func TestInformer_AddIndexersAfterStartReindexes(t *testing.T) {
+func TestInformerAddIndexersAfterStartReindexes(t *testing.T) {
 	srv := fake.NewServer[*corev1.Pod]()
 	for i, n := range []string{"n1", "n2", "n1"} {
 		p := newPod("a", fmt.Sprintf("p%d", i))
@@ -687,7 +687,7 @@ func TestInformer_AddIndexersAfterStartReindexes(t *testing.T) {
 	}
 }
 
-func TestInformer_AddIndexersReportsObjectsItsFunctionFailsOn(t *testing.T) {
+func TestInformerAddIndexersReportsObjectsItsFunctionFailsOn(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	run(t, inf)
@@ -713,7 +713,7 @@ func TestInformer_AddIndexersReportsObjectsItsFunctionFailsOn(t *testing.T) {
 	waitStore(t, inf, "a/p1@2 a/p2@3 a/p3@4 a/p4@5")
 }
 
-func TestInformer_RemoveEventHandlerStopsDelivery(t *testing.T) {
+func TestInformerRemoveEventHandlerStopsDelivery(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	removed := newRecorder()
@@ -748,7 +748,7 @@ type foreignRegistration struct{}
 
 func (foreignRegistration) HasSynced() bool { return true }
 
-func TestInformer_AddHandlerAfterStopFails(t *testing.T) {
+func TestInformerAddHandlerAfterStopFails(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	if inf.IsStopped() {
@@ -768,7 +768,7 @@ func TestInformer_AddHandlerAfterStopFails(t *testing.T) {
 	}
 }
 
-func TestInformer_RunTwiceReturnsAtOnce(t *testing.T) {
+func TestInformerRunTwiceReturnsAtOnce(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	run(t, inf)
@@ -793,7 +793,7 @@ func TestInformer_RunTwiceReturnsAtOnce(t *testing.T) {
 
 // Handlers added while the informer shuts down either fail or are started
 // and stopped cleanly; nothing races or panics (run with -race).
-func TestInformer_AddHandlerDuringShutdownIsSafe(t *testing.T) {
+func TestInformerAddHandlerDuringShutdownIsSafe(t *testing.T) {
 	for round := 0; round < 20; round++ {
 		srv := seedServer(t)
 		inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
@@ -813,7 +813,7 @@ func TestInformer_AddHandlerDuringShutdownIsSafe(t *testing.T) {
 	}
 }
 
-func TestInformer_WatchErrorHandlerSeesListErrors(t *testing.T) {
+func TestInformerWatchErrorHandlerSeesListErrors(t *testing.T) {
 	srv := seedServer(t)
 	srv.FailNextList(apierrors.NewForbidden(srv.Resource(), "", errors.New("RBAC: no list")))
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
@@ -831,7 +831,7 @@ func TestInformer_WatchErrorHandlerSeesListErrors(t *testing.T) {
 	}
 }
 
-func TestInformer_LastSyncResourceVersionFollowsServer(t *testing.T) {
+func TestInformerLastSyncResourceVersionFollowsServer(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	if inf.LastSyncResourceVersion() != "" {
@@ -846,7 +846,7 @@ func TestInformer_LastSyncResourceVersionFollowsServer(t *testing.T) {
 	eventually(t, "the server's RV", func() bool { return inf.LastSyncResourceVersion() == srv.ResourceVersion() })
 }
 
-func TestInformer_HasSyncedOnlyOnceInitialItemsAreApplied(t *testing.T) {
+func TestInformerHasSyncedOnlyOnceInitialItemsAreApplied(t *testing.T) {
 	srv := fake.NewServer[*corev1.Pod]()
 	const n = 2000
 	for i := 0; i < n; i++ {

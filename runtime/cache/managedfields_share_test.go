@@ -24,9 +24,9 @@ func rawOf(t *testing.T, inf cache.SharedIndexInformer[*corev1.Pod], key string)
 	return p.ManagedFields[0].FieldsV1.Raw
 }
 
-// TestReflector_EqualManagedFieldsAreHeldOnce checks the default sharing of
+// TestReflectorEqualManagedFieldsAreHeldOnce checks the default sharing of
 // managedFields documents, through the list and the watch, and its opt-out.
-func TestReflector_EqualManagedFieldsAreHeldOnce(t *testing.T) {
+func TestReflectorEqualManagedFieldsAreHeldOnce(t *testing.T) {
 	const doc = `{"f:metadata":{"f:labels":{".":{},"f:app":{}}}}`
 	for _, disable := range []bool{false, true} {
 		srv := seedServer(t)

@@ -26,8 +26,8 @@ import (
 )
 
 var (
-	modelSeed      = flag.Uint64("modelcheck.seed", 0, "base seed of TestModelCheck_InformerConvergesToServerState (0 = random)")
-	modelSequences = flag.Int("modelcheck.sequences", 0, "number of sequences TestModelCheck_InformerConvergesToServerState runs (0 = $MODELCHECK_SEQUENCES, else 2000, 200 with -short)")
+	modelSeed      = flag.Uint64("modelcheck.seed", 0, "base seed of TestModelCheckInformerConvergesToServerState (0 = random)")
+	modelSequences = flag.Int("modelcheck.sequences", 0, "number of sequences TestModelCheckInformerConvergesToServerState runs (0 = $MODELCHECK_SEQUENCES, else 2000, 200 with -short)")
 )
 
 // modelOps is how many random operations one sequence applies.
@@ -41,7 +41,7 @@ const (
 	resyncPeriod = time.Second
 )
 
-// TestModelCheck_InformerConvergesToServerState drives thousands of random
+// TestModelCheckInformerConvergesToServerState drives thousands of random
 // operation sequences (creates, updates, deletes, dropped and expired
 // watches, compactions forcing 410 relists, failing lists and watches,
 // bookmarks, wrong-typed events, resyncs, handlers joining late, slow
@@ -61,7 +61,7 @@ const (
 // Every sequence is derived from one seed; a failure prints it. Re-run one
 // with -run TestModelCheck -modelcheck.seed=N -modelcheck.sequences=1. A
 // long run: MODELCHECK_SEQUENCES=100000 (or -modelcheck.sequences).
-func TestModelCheck_InformerConvergesToServerState(t *testing.T) {
+func TestModelCheckInformerConvergesToServerState(t *testing.T) {
 	n := *modelSequences
 	if n <= 0 {
 		n, _ = strconv.Atoi(os.Getenv("MODELCHECK_SEQUENCES"))

@@ -24,8 +24,13 @@ const (
 // that distributing an event allocates nothing.
 type notification[T Object] struct {
 	kind notificationKind
-	// flag is isInInitialList for adds and finalStateUnknown for deletes.
-	flag bool
+	// initial is an add's isInInitialList: the object is one of the first
+	// list's, or replayed to a handler that joined late. Only adds set it.
+	initial bool
+	// finalStateUnknown is a delete's finalStateUnknown: the informer
+	// missed the delete and obj is the last state it knew. Only deletes
+	// set it.
+	finalStateUnknown bool
 	// resync marks an update that re-delivers an unchanged object; only
 	// listeners due for resync receive it.
 	resync bool
@@ -115,7 +120,7 @@ func (l *listener[T]) enqueue(ns []notification[T], withResync bool) {
 		if ns[i].resync && !withResync {
 			continue
 		}
-		if ns[i].kind == notifyAdd && ns[i].flag {
+		if ns[i].kind == notifyAdd && ns[i].initial {
 			initial++
 		}
 		l.pending = append(l.pending, ns[i])
@@ -191,7 +196,7 @@ func (l *listener[T]) run(ctx context.Context) {
 // deliver runs one handler call, recovering and reporting a panic.
 func (l *listener[T]) deliver(logger klog.Logger, n *notification[T]) {
 	defer func() {
-		if n.kind == notifyAdd && n.flag {
+		if n.kind == notifyAdd && n.initial {
 			l.initialPending.Add(-1)
 		}
 		if r := recover(); r != nil {
@@ -202,7 +207,7 @@ func (l *listener[T]) deliver(logger klog.Logger, n *notification[T]) {
 	}()
 	switch n.kind {
 	case notifyAdd:
-		l.handler.OnAdd(n.obj, n.flag)
+		l.handler.OnAdd(n.obj, n.initial)
 	case notifyUpdate:
 		l.handler.OnUpdate(n.old, n.obj)
 	case notifyDelete:
@@ -210,7 +215,7 @@ func (l *listener[T]) deliver(logger klog.Logger, n *notification[T]) {
 			DeliverScopeExit(l.handler, n.obj)
 			return
 		}
-		l.handler.OnDelete(n.obj, n.flag)
+		l.handler.OnDelete(n.obj, n.finalStateUnknown)
 	}
 }
 
@@ -234,7 +239,10 @@ func (l *listener[T]) remove() {
 
 // processor fans notifications out to listeners. Its mutex orders
 // distribution against listener registration, so a handler that joins late
-// sees every object exactly once: first as a synthetic add, then live.
+// sees every object exactly once: first as a synthetic add, then live. The
+// informer reaches it only through its methods; mu is taken after the
+// informer's startMu and before any listener's mu or the store's (see the
+// lock order in informer.go).
 type processor[T Object] struct {
 	mu        sync.Mutex
 	listeners []*listener[T]
@@ -245,8 +253,22 @@ type processor[T Object] struct {
 	wg  sync.WaitGroup
 }
 
-// add registers l, starting it if the processor runs. The caller holds mu.
-func (p *processor[T]) addLocked(l *listener[T]) {
+// addListener registers l, starting it if the processor runs. When snapshot
+// is not nil, l is first handed an initial add (isInInitialList=true) for
+// every object snapshot returns. snapshot runs under the processor's lock,
+// and applyAndDistribute changes the store only under that lock, so l sees
+// each change exactly once: in the snapshot or as a live notification.
+func (p *processor[T]) addListener(l *listener[T], snapshot func() []T) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if snapshot != nil {
+		items := snapshot()
+		replay := make([]notification[T], len(items))
+		for i, obj := range items {
+			replay[i] = notification[T]{kind: notifyAdd, obj: obj, initial: true}
+		}
+		l.enqueue(replay, false)
+	}
 	p.listeners = append(p.listeners, l)
 	if p.ctx != nil {
 		ctx := p.ctx
@@ -267,23 +289,43 @@ func (p *processor[T]) removeListener(l *listener[T]) {
 	}
 }
 
+// listenerCount returns the number of registered listeners.
+func (p *processor[T]) listenerCount() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.listeners)
+}
+
 // start runs every registered listener until ctx ends.
 func (p *processor[T]) start(ctx context.Context) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.ctx = ctx
 	for _, l := range p.listeners {
-		l := l
 		p.wg.Go(func() { l.run(ctx) })
 	}
 }
 
-// distributeLocked hands notifications, in order, to every listener; resync
-// notifications go only to listeners being resynced. The caller holds mu.
-func (p *processor[T]) distributeLocked(ns []notification[T]) {
+// wait returns once every listener goroutine has returned; the context
+// given to start must have ended.
+func (p *processor[T]) wait() { p.wg.Wait() }
+
+// applyAndDistribute calls apply under the processor's lock and hands the
+// notifications it appended to buf, in order, to every listener before
+// releasing the lock; resync notifications go only to listeners being
+// resynced. apply changes the store: holding the lock across the change and
+// its distribution is what keeps a concurrent addListener from missing the
+// change or seeing it twice. It returns buf emptied (references cleared) for
+// reuse.
+func (p *processor[T]) applyAndDistribute(buf []notification[T], apply func(buf []notification[T]) []notification[T]) []notification[T] {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ns := apply(buf)
 	for _, l := range p.listeners {
 		l.enqueue(ns, l.resyncing)
 	}
+	clear(ns)
+	return ns[:0]
 }
 
 // resyncDue marks the listeners whose resync period elapsed and reports
@@ -292,14 +334,28 @@ func (p *processor[T]) resyncDue() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.clock.Now()
-	any := false
+	due := false
 	for _, l := range p.listeners {
 		l.resyncing = false
 		if l.resyncPeriod > 0 && !now.Before(l.nextResync) {
 			l.resyncing = true
 			l.nextResync = now.Add(l.resyncPeriod)
-			any = true
+			due = true
 		}
 	}
-	return any
+	return due
+}
+
+// minResyncPeriod returns the smallest resync period of the registered
+// listeners, or 0 when none resyncs.
+func (p *processor[T]) minResyncPeriod() time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var m time.Duration
+	for _, l := range p.listeners {
+		if l.resyncPeriod > 0 && (m == 0 || l.resyncPeriod < m) {
+			m = l.resyncPeriod
+		}
+	}
+	return m
 }

@@ -74,27 +74,11 @@ type reflector[T Object] struct {
 	lastErr       error
 }
 
+// newReflector returns a reflector of lw feeding sink; opts' unset fields
+// take their defaults (ReflectorOptions.withDefaults).
 func newReflector[T Object](name string, lw ListerWatcher, sink reflectorSink[T], opts ReflectorOptions) *reflector[T] {
-	if opts.PageSize <= 0 {
-		opts.PageSize = 500
-	}
-	if opts.MinWatchTimeout <= 0 {
-		opts.MinWatchTimeout = 5 * time.Minute
-	}
-	if opts.InitialBackoff <= 0 {
-		opts.InitialBackoff = 800 * time.Millisecond
-	}
-	if opts.MaxBackoff <= 0 {
-		opts.MaxBackoff = 30 * time.Second
-	}
-	if opts.BackoffResetAfter <= 0 {
-		opts.BackoffResetAfter = 2 * time.Minute
-	}
-	c := opts.Clock
-	if c == nil {
-		c = clock.RealClock{}
-	}
-	return &reflector[T]{name: name, lw: lw, sink: sink, opts: opts, clock: c, noWatchList: !watchListWanted(opts, lw)}
+	opts = opts.withDefaults()
+	return &reflector[T]{name: name, lw: lw, sink: sink, opts: opts, clock: opts.Clock, noWatchList: !watchListWanted(opts, lw)}
 }
 
 func (r *reflector[T]) lastSyncResourceVersion() string {

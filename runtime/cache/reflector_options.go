@@ -6,24 +6,36 @@ import (
 	"k8s.io/utils/clock"
 )
 
+// Defaults of ReflectorOptions, applied to fields that are zero or negative.
+const (
+	DefaultPageSize          = 500
+	DefaultMinWatchTimeout   = 5 * time.Minute
+	DefaultInitialBackoff    = 800 * time.Millisecond
+	DefaultMaxBackoff        = 30 * time.Second
+	DefaultBackoffResetAfter = 2 * time.Minute
+)
+
 // ReflectorOptions tunes how an informer lists and watches. The zero value
-// gives the defaults documented on each field.
+// gives the defaults documented on each field; a zero or negative number or
+// duration means its default.
 type ReflectorOptions struct {
 	// PageSize is the Limit of each page of a consistent (paginated) list.
-	// Default 500. Lists from resourceVersion "0" are served from the API
-	// server's watch cache and are not paginated by it.
+	// Default DefaultPageSize (500). Lists from resourceVersion "0" are
+	// served from the API server's watch cache and are not paginated by it.
 	PageSize int64
 	// MinWatchTimeout is the lower bound of the randomised server-side watch
 	// timeout; each watch asks for a value in [MinWatchTimeout,
-	// 2*MinWatchTimeout). Default 5 minutes.
+	// 2*MinWatchTimeout). Default DefaultMinWatchTimeout (5 minutes).
 	MinWatchTimeout time.Duration
 	// InitialBackoff, MaxBackoff: retry delays after a failed list or watch
-	// grow from InitialBackoff (default 800 ms) by doubling, with jitter, up
-	// to MaxBackoff (default 30 s).
+	// grow from InitialBackoff (default DefaultInitialBackoff, 800 ms) by
+	// doubling, with jitter, up to MaxBackoff (default DefaultMaxBackoff,
+	// 30 s).
 	InitialBackoff time.Duration
 	MaxBackoff     time.Duration
 	// BackoffResetAfter is how long list/watch must stay healthy before the
-	// delay falls back to InitialBackoff. Default 2 minutes.
+	// delay falls back to InitialBackoff. Default DefaultBackoffResetAfter
+	// (2 minutes).
 	BackoffResetAfter time.Duration
 	// DisableWatchList turns off watch-list streaming. By default (as in
 	// client-go v0.37) each full sync first asks the server to stream the
@@ -52,6 +64,31 @@ type ReflectorOptions struct {
 	// holding bytes of objects that may have left the cache).
 	DisableManagedFieldsSharing bool
 	// Clock replaces the real clock in tests (k8s.io/utils/clock/testing);
-	// nil means the real clock.
+	// nil means the real clock. The informer's resync timer and handler
+	// resync bookkeeping use it too.
 	Clock clock.Clock
+}
+
+// withDefaults returns o with every unset field given its documented
+// default. It is the only place those defaults are applied.
+func (o ReflectorOptions) withDefaults() ReflectorOptions {
+	if o.PageSize <= 0 {
+		o.PageSize = DefaultPageSize
+	}
+	if o.MinWatchTimeout <= 0 {
+		o.MinWatchTimeout = DefaultMinWatchTimeout
+	}
+	if o.InitialBackoff <= 0 {
+		o.InitialBackoff = DefaultInitialBackoff
+	}
+	if o.MaxBackoff <= 0 {
+		o.MaxBackoff = DefaultMaxBackoff
+	}
+	if o.BackoffResetAfter <= 0 {
+		o.BackoffResetAfter = DefaultBackoffResetAfter
+	}
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
+	}
+	return o
 }

@@ -62,11 +62,11 @@ func (s *pinningSource) Watch(context.Context, metav1.ListOptions) (watch.Interf
 	return s.watcher, nil
 }
 
-// TestReflector_ChurnedStoreDoesNotPinLists lists pods, replaces 90% of them
+// TestReflectorChurnedStoreDoesNotPinLists lists pods, replaces 90% of them
 // through watch updates, and checks that no list's backing array survives a
 // GC: the store must hold copies of the listed items, not pointers into the
 // decoded list.
-func TestReflector_ChurnedStoreDoesNotPinLists(t *testing.T) {
+func TestReflectorChurnedStoreDoesNotPinLists(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		pageSize int

@@ -63,7 +63,7 @@ func seedServer(t testing.TB, opts ...fake.ServerOption) *fake.Server[*corev1.Po
 	return srv
 }
 
-func TestReflector_FirstListUsesRV0(t *testing.T) {
+func TestReflectorFirstListUsesRV0(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	run(t, inf)
@@ -74,7 +74,7 @@ func TestReflector_FirstListUsesRV0(t *testing.T) {
 	}
 }
 
-func TestReflector_WatchesFromListRVAllowingBookmarks(t *testing.T) {
+func TestReflectorWatchesFromListRVAllowingBookmarks(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	run(t, inf)
@@ -90,7 +90,7 @@ func TestReflector_WatchesFromListRVAllowingBookmarks(t *testing.T) {
 	}
 }
 
-func TestReflector_BookmarkAdvancesLastSyncRV(t *testing.T) {
+func TestReflectorBookmarkAdvancesLastSyncRV(t *testing.T) {
 	srv := seedServer(t)
 	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](srv.ListerWatcher("a"),
 		cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods", Reflector: fastReflector()})
@@ -108,7 +108,7 @@ func TestReflector_BookmarkAdvancesLastSyncRV(t *testing.T) {
 	waitStore(t, inf, "a/p1@2 a/p2@3 a/p3@4")
 }
 
-func TestReflector_RelistsWithEmptyRVAfter410(t *testing.T) {
+func TestReflectorRelistsWithEmptyRVAfter410(t *testing.T) {
 	tests := []struct {
 		name string
 		// provoke makes the open watch end with 410 Expired while the
@@ -171,7 +171,7 @@ func TestReflector_RelistsWithEmptyRVAfter410(t *testing.T) {
 	}
 }
 
-func TestReflector_ExpiredRelistRVFallsBackToConsistentList(t *testing.T) {
+func TestReflectorExpiredRelistRVFallsBackToConsistentList(t *testing.T) {
 	srv := seedServer(t)
 	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](srv.ListerWatcher("a"),
 		cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods", Reflector: fastReflector()})
@@ -201,7 +201,7 @@ func TestReflector_ExpiredRelistRVFallsBackToConsistentList(t *testing.T) {
 	}
 }
 
-func TestReflector_PaginatesConsistentList(t *testing.T) {
+func TestReflectorPaginatesConsistentList(t *testing.T) {
 	srv := fake.NewServer[*corev1.Pod]()
 	for i := 0; i < 7; i++ {
 		create(t, srv, newPod("a", fmt.Sprintf("p%d", i)))
@@ -232,7 +232,7 @@ func TestReflector_PaginatesConsistentList(t *testing.T) {
 
 // A continue token that expires mid-list makes the reflector start over
 // with one consistent, unpaginated list.
-func TestReflector_ExpiredContinueTokenRestartsList(t *testing.T) {
+func TestReflectorExpiredContinueTokenRestartsList(t *testing.T) {
 	srv := fake.NewServer[*corev1.Pod]()
 	for i := 0; i < 5; i++ {
 		create(t, srv, newPod("a", fmt.Sprintf("p%d", i)))
@@ -275,7 +275,7 @@ func TestReflector_ExpiredContinueTokenRestartsList(t *testing.T) {
 	}
 }
 
-func TestReflector_VeryShortWatchIsError(t *testing.T) {
+func TestReflectorVeryShortWatchIsError(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
 	errs := &errorLog{}
@@ -302,7 +302,7 @@ func TestReflector_VeryShortWatchIsError(t *testing.T) {
 	eventually(t, "a relist", func() bool { return countRequests(srv, "list", nil) == 2 })
 }
 
-func TestReflector_CleanWatchCloseRewatchesWithoutRelist(t *testing.T) {
+func TestReflectorCleanWatchCloseRewatchesWithoutRelist(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
 	errs := &errorLog{}
@@ -329,7 +329,7 @@ func TestReflector_CleanWatchCloseRewatchesWithoutRelist(t *testing.T) {
 	}
 }
 
-func TestReflector_WrongTypeEventDroppedWithError(t *testing.T) {
+func TestReflectorWrongTypeEventDroppedWithError(t *testing.T) {
 	srv := seedServer(t)
 	errs := &errorLog{}
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
@@ -353,7 +353,7 @@ func TestReflector_WrongTypeEventDroppedWithError(t *testing.T) {
 	}
 }
 
-func TestReflector_ConnectionRefusedWatchRetriesWithoutRelist(t *testing.T) {
+func TestReflectorConnectionRefusedWatchRetriesWithoutRelist(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	run(t, inf)
@@ -375,7 +375,7 @@ func TestReflector_ConnectionRefusedWatchRetriesWithoutRelist(t *testing.T) {
 	eventually(t, "the error to clear", func() bool { return inf.LastError() == nil })
 }
 
-func TestReflector_RandomisedWatchTimeouts(t *testing.T) {
+func TestReflectorRandomisedWatchTimeouts(t *testing.T) {
 	srv := seedServer(t)
 	opts := fastReflector()
 	opts.MinWatchTimeout = 10 * time.Second
@@ -410,7 +410,7 @@ func TestReflector_RandomisedWatchTimeouts(t *testing.T) {
 	}
 }
 
-func TestReflector_WatchListStreamsInitialState(t *testing.T) {
+func TestReflectorWatchListStreamsInitialState(t *testing.T) {
 	srv := seedServer(t)
 	opts := watchListReflector()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
@@ -438,7 +438,7 @@ func TestReflector_WatchListStreamsInitialState(t *testing.T) {
 	rec.waitEvent(t, "add a/p4@5 initial=false")
 }
 
-func TestReflector_WatchListFallsBackToList(t *testing.T) {
+func TestReflectorWatchListFallsBackToList(t *testing.T) {
 	srv := seedServer(t, fake.WithoutWatchList())
 	opts := watchListReflector()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
@@ -461,7 +461,7 @@ func TestReflector_WatchListFallsBackToList(t *testing.T) {
 	}
 }
 
-func TestReflector_WatchListRelistsAfter410(t *testing.T) {
+func TestReflectorWatchListRelistsAfter410(t *testing.T) {
 	srv := seedServer(t)
 	opts := watchListReflector()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
@@ -486,7 +486,7 @@ func TestReflector_WatchListRelistsAfter410(t *testing.T) {
 	}
 }
 
-func TestReflector_BackoffCappedAndReset(t *testing.T) {
+func TestReflectorBackoffCappedAndReset(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
 	srv.FailLists(apierrors.NewServiceUnavailable("etcd is down"))
@@ -547,7 +547,7 @@ func runtimeGoroutines() []string {
 	return out
 }
 
-func TestReflector_StopsPromptlyNoLeakedGoroutines(t *testing.T) {
+func TestReflectorStopsPromptlyNoLeakedGoroutines(t *testing.T) {
 	slow := fastReflector()
 	slow.InitialBackoff, slow.MaxBackoff = time.Hour, time.Hour
 	watchList := watchListReflector()

@@ -18,7 +18,7 @@ func isWatchList(o metav1.ListOptions) bool {
 	return o.SendInitialEvents != nil && *o.SendInitialEvents
 }
 
-func TestReflector_WatchListIsTheDefault(t *testing.T) {
+func TestReflectorWatchListIsTheDefault(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{})
 	run(t, inf)
@@ -37,7 +37,7 @@ type unsupportingLW struct{ cache.ListerWatcher }
 
 func (unsupportingLW) IsWatchListSemanticsUnSupported() bool { return true }
 
-func TestReflector_WatchListOffWhenAskedTo(t *testing.T) {
+func TestReflectorWatchListOffWhenAskedTo(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		setup func(t *testing.T, lw cache.ListerWatcher) (cache.ListerWatcher, cache.ReflectorOptions)
@@ -70,11 +70,11 @@ func TestReflector_WatchListOffWhenAskedTo(t *testing.T) {
 	}
 }
 
-// TestReflector_WatchListWithAFakeWatcherListsAndConsumesIt covers clients
+// TestReflectorWatchListWithAFakeWatcherListsAndConsumesIt covers clients
 // like client-go's fake clientsets, whose watches are apimachinery fake
 // watchers that never send the initial-events-end bookmark: the reflector
 // lists, consumes the watcher it was given, and never streams again.
-func TestReflector_WatchListWithAFakeWatcherListsAndConsumesIt(t *testing.T) {
+func TestReflectorWatchListWithAFakeWatcherListsAndConsumesIt(t *testing.T) {
 	fw := watch.NewFake()
 	var mu sync.Mutex
 	var watches []metav1.ListOptions
@@ -117,10 +117,10 @@ func TestReflector_WatchListWithAFakeWatcherListsAndConsumesIt(t *testing.T) {
 	}
 }
 
-// TestReflector_WatchListStreamFailureListsThisTime checks client-go's rule:
+// TestReflectorWatchListStreamFailureListsThisTime checks client-go's rule:
 // a stream that fails before the initial events end falls back to a list
 // for this sync.
-func TestReflector_WatchListStreamFailureListsThisTime(t *testing.T) {
+func TestReflectorWatchListStreamFailureListsThisTime(t *testing.T) {
 	srv := seedServer(t)
 	inner := srv.ListerWatcher("")
 	first := true

@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -42,30 +43,9 @@ type AnyInformer interface {
 }
 
 // SharedInformer keeps a cache of objects of type T up to date from a
-// ListerWatcher and notifies any number of handlers of changes.
-//
-// Delivery contract (client-go v0.37's, with InOrderInformers):
-//   - The store is updated before handlers are notified: when a handler gets
-//     a notification, GetStore already reflects that change (and possibly
-//     later ones).
-//   - Every handler receives notifications in the order the informer
-//     received the changes from the server, across keys: the first list's
-//     objects in list order, then the deletions that list implied, then
-//     watch events in stream order; a relist's changes likewise. A later
-//     event of one key never overtakes an earlier event of another.
-//   - Each object of the first list reaches each handler exactly once as
-//     OnAdd(obj, true); a handler added after Run started first receives
-//     OnAdd(obj, true) once for every cached object. No other notification
-//     carries isInInitialList=true, not even a watch event that arrives
-//     while the first list is still being delivered.
-//   - Resyncs (OnUpdate with equal resourceVersions) reach only handlers
-//     with a resync period that is due; a relist that finds an object
-//     unchanged notifies no handler without a resync period.
-//   - After RemoveEventHandler returns, the removed handler receives at most
-//     one more call: the one already under way when it was removed.
-//   - Handlers run one call at a time each, on their own goroutine; a slow
-//     handler delays only itself, and a panicking one is recovered and
-//     logged.
+// ListerWatcher and notifies any number of handlers of changes. The
+// informers of this package keep the consistency contract written on
+// SharedIndexInformer.
 type SharedInformer[T Object] interface {
 	AnyInformer
 	// AddEventHandler registers handler with the informer's default resync
@@ -80,9 +60,10 @@ type SharedInformer[T Object] interface {
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler[T], resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
 	// RemoveEventHandler stops delivering to a registration: once it
 	// returns, at most one further call reaches the handler (the one
-	// already under way), and the registration's HasSynced keeps the value
-	// it had. Removing an unknown or already-removed registration is not an
-	// error.
+	// already under way), notifications queued for it are dropped, and the
+	// registration's HasSynced keeps the value it had. Removing an
+	// already-removed registration, or one of another informer of the same
+	// type, is not an error; a registration of another type is.
 	RemoveEventHandler(reg ResourceEventHandlerRegistration) error
 	// GetStore returns the informer's cache. It must be treated as read-only.
 	GetStore() Store[T]
@@ -98,10 +79,73 @@ type SharedInformer[T Object] interface {
 	SetWatchErrorHandler(handler WatchErrorHandler) error
 }
 
-// SharedIndexInformer is a SharedInformer whose cache is an Indexer. See
-// SharedInformer for the delivery contract: store updated before handlers,
-// per-handler order equal to the server's order, initial adds exactly once,
-// at most the in-flight call after a handler's removal.
+// SharedIndexInformer is a SharedInformer whose cache is an Indexer.
+//
+// Consistency contract (client-go v0.37's with InOrderInformers, which users
+// of its informers rely on; what this package adds is marked):
+//
+// Store first. A change is applied to the store before any handler is told
+// of it: when a handler gets a notification, GetStore already reflects that
+// change (and possibly later ones).
+//
+// Order. Every handler receives notifications in the order the informer
+// received the changes from the server, across keys: the first list's
+// objects in list order, then the deletions that list implied, then watch
+// events in stream order; a relist's changes likewise. So a key's
+// notifications arrive in the order of its changes, and a later change of
+// one key never overtakes an earlier change of another. Different handlers
+// are not synchronised with each other: one may be ahead of another.
+//
+// Exactly once. Each change the store applies reaches each handler
+// registered at the time exactly once: OnAdd for a key new to the store,
+// OnUpdate(old, new) for a key it held (old is the object it held), OnDelete
+// for a removed key. A delete of a key the store does not hold notifies
+// nobody. An update whose resourceVersion equals the stored one (a periodic
+// resync, or a relist that found the object unchanged) is a resync: it
+// reaches only handlers whose resync period is due.
+//
+// isInInitialList. Each object of the first list reaches each handler
+// registered before it was applied exactly once as OnAdd(obj, true). A
+// handler added after Run started first receives OnAdd(obj, true) once for
+// every cached object (a snapshot taken between two changes), then every
+// later change live; an object of the first list that was not yet cached
+// then still arrives as OnAdd(obj, true). No other notification carries
+// isInInitialList=true, not even a watch event that arrives while the first
+// list is still being delivered.
+//
+// Removal. After RemoveEventHandler returns, the removed handler receives at
+// most one more call: the one already under way when it was removed. Its
+// queued notifications are dropped and its registration's HasSynced keeps
+// the value it had.
+//
+// Scope exits (beyond client-go). An informer with a scope (shard ranges,
+// see SharedIndexInformerOptions.ShardScope, or a factory's namespace set)
+// removes the objects that left the scope when it changes; handlers are told
+// in order with their other notifications, as OnScopeExit(obj) when they
+// implement ScopeExitHandler, else OnDelete(obj, true).
+//
+// HasSynced. The informer's HasSynced turns true once every object of the
+// first list has been applied to the store and handed to the handlers'
+// queues, and never turns false again (relists and scope changes included).
+// A registration's HasSynced turns true once, in addition, its handler has
+// returned from every OnAdd(obj, true) it was handed. Wait for the
+// registration, not the informer, before relying on what a handler built.
+//
+// Objects. The objects in the store and in notifications are shared by the
+// store and every handler: they are read-only. A handler that needs to
+// change one must DeepCopy it first. Only a TransformFunc, which runs before
+// an object is stored, may modify its argument.
+//
+// Goroutines. Each registration has its own goroutine, started by Run (or at
+// once when the handler is added to a running informer), which calls the
+// handler one notification at a time; the handler is never called
+// concurrently with itself, and different handlers run concurrently. A slow
+// handler delays only itself (its queue grows; see
+// SharedIndexInformerOptions.HandlerBacklogThreshold), not the store or the
+// other handlers. A panicking call is recovered and logged, and the next
+// notification follows. Handlers may call any method of the informer or its
+// store. When Run's context ends, no call starts after the ones under way;
+// notifications not yet delivered are dropped.
 type SharedIndexInformer[T Object] interface {
 	SharedInformer[T]
 	// AddIndexers adds index functions to the cache, also after Run.
@@ -137,9 +181,12 @@ type SharedIndexInformerOptions[T Object] struct {
 	// Resource is the resource the ListerWatcher serves. It names the
 	// informer in errors when Name is empty.
 	Resource schema.GroupVersionResource
-	// Name overrides the informer's name in logs and errors.
+	// Name names the informer in logs, errors and metrics. Default: the
+	// Resource as "resource.group" ("resource" for the core group), else
+	// the Go type of T.
 	Name string
-	// Reflector tunes list/watch behaviour; the zero value is the default.
+	// Reflector tunes list/watch behaviour; each unset field takes the
+	// default documented on it.
 	Reflector ReflectorOptions
 	// Metrics, when not nil, receives the informer's metrics (see
 	// InformerMetrics). Default: none, at no cost.
@@ -147,7 +194,7 @@ type SharedIndexInformerOptions[T Object] struct {
 	// HandlerBacklogThreshold is the number of live notifications (initial
 	// list adds not counted) queued for one handler at which the informer
 	// logs a warning naming the handler and its backlog, once per crossing
-	// (again only after the backlog fell below it). 0 means
+	// (again only after the backlog fell below it). Default (0)
 	// DefaultHandlerBacklogThreshold; negative disables.
 	HandlerBacklogThreshold int
 	// ShardScope, when not nil, makes the informer cache only the objects
@@ -177,4 +224,29 @@ type SharedIndexInformerOptions[T Object] struct {
 	//     on ScopeExitHandler (by default OnDelete(obj, true)). HasSynced
 	//     never turns false again.
 	ShardScope *sharding.Scope
+}
+
+// withDefaults returns o with every unset field given its documented
+// default, Reflector's included. It is the only place those defaults are
+// applied.
+func (o SharedIndexInformerOptions[T]) withDefaults() SharedIndexInformerOptions[T] {
+	o.Reflector = o.Reflector.withDefaults()
+	if o.HandlerBacklogThreshold == 0 {
+		o.HandlerBacklogThreshold = DefaultHandlerBacklogThreshold
+	}
+	if o.Name == "" {
+		o.Name = defaultInformerName[T](o.Resource)
+	}
+	return o
+}
+
+// defaultInformerName is SharedIndexInformerOptions.Name's default.
+func defaultInformerName[T Object](r schema.GroupVersionResource) string {
+	switch {
+	case r.Resource != "" && r.Group != "":
+		return r.Resource + "." + r.Group
+	case r.Resource != "":
+		return r.Resource
+	}
+	return fmt.Sprintf("%T", *new(T))
 }

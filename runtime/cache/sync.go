@@ -18,9 +18,9 @@ type Syncer interface {
 	HasSynced() bool
 }
 
-// namedSyncer and erroringSyncer are optional: WaitForSync uses them to
+// nameReporter and erroringSyncer are optional: WaitForSync uses them to
 // say which syncer did not sync and why.
-type namedSyncer interface{ Name() string }
+type nameReporter interface{ Name() string }
 type erroringSyncer interface{ LastError() error }
 type syncErrorer interface{ SyncError() error }
 
@@ -56,14 +56,16 @@ func (e *SyncedWithErrorsError) Unwrap() []error {
 
 // syncerName names syncers[i] in errors.
 func syncerName(s Syncer, i int) string {
-	if n, ok := s.(namedSyncer); ok && n.Name() != "" {
+	if n, ok := s.(nameReporter); ok && n.Name() != "" {
 		return n.Name()
 	}
 	return fmt.Sprintf("syncer #%d", i)
 }
 
-// SyncerFunc adapts a plain function to a Syncer, with a name for errors.
-type SyncerFunc struct {
+// NamedSyncer adapts a plain function to a Syncer with a name, which
+// WaitForSync errors show. (A bare function converts to InformerSynced, a
+// Syncer without a name.)
+type NamedSyncer struct {
 	// Label names the syncer in WaitForSync errors.
 	Label string
 	// Func reports whether the syncer has synced.
@@ -71,10 +73,16 @@ type SyncerFunc struct {
 }
 
 // HasSynced calls Func.
-func (s SyncerFunc) HasSynced() bool { return s.Func() }
+func (s NamedSyncer) HasSynced() bool { return s.Func() }
 
 // Name returns Label.
-func (s SyncerFunc) Name() string { return s.Label }
+func (s NamedSyncer) Name() string { return s.Label }
+
+// SyncerFunc is the former name of NamedSyncer, which is a struct, not a
+// function type.
+//
+// Deprecated: use NamedSyncer.
+type SyncerFunc = NamedSyncer
 
 // NotSyncedError is returned by WaitForSync when ctx ends before every
 // syncer has synced. It lists each syncer that had not, with its last list

@@ -24,7 +24,7 @@ func waitUnsynced(t *testing.T, inf cache.AnyInformer, syncers ...cache.Syncer) 
 	return cache.WaitForSync(ctx, syncers...)
 }
 
-func TestWaitForCacheSync_NamesInformerAndForbiddenError(t *testing.T) {
+func TestWaitForCacheSyncNamesInformerAndForbiddenError(t *testing.T) {
 	srv := fake.NewServer[*corev1.Pod](fake.WithResource(schema.GroupResource{Resource: "pods"}))
 	srv.FailLists(apierrors.NewForbidden(srv.Resource(), "", errors.New(`User "ci" cannot list resource "pods"`)))
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
@@ -45,7 +45,7 @@ func TestWaitForCacheSync_NamesInformerAndForbiddenError(t *testing.T) {
 	}
 }
 
-func TestWaitForCacheSync_NamesInformerAndNotFoundError(t *testing.T) {
+func TestWaitForCacheSyncNamesInformerAndNotFoundError(t *testing.T) {
 	gr := schema.GroupResource{Group: "example.com", Resource: "foos"}
 	srv := fake.NewServer[*corev1.Pod](fake.WithResource(gr))
 	srv.FailLists(apierrors.NewNotFound(gr, "")) // the CRD is not installed
@@ -67,7 +67,7 @@ func TestWaitForCacheSync_NamesInformerAndNotFoundError(t *testing.T) {
 	}
 }
 
-func TestWaitForCacheSync_ListsOnlyPendingSyncers(t *testing.T) {
+func TestWaitForCacheSyncListsOnlyPendingSyncers(t *testing.T) {
 	good := seedServer(t)
 	bad := fake.NewServer[*corev1.Pod]()
 	bad.FailLists(apierrors.NewForbidden(bad.Resource(), "", errors.New("no")))
@@ -80,7 +80,7 @@ func TestWaitForCacheSync_ListsOnlyPendingSyncers(t *testing.T) {
 	run(t, goodInf)
 	run(t, badInf)
 	waitSynced(t, goodInf)
-	neverSynced := cache.SyncerFunc{Label: "custom", Func: func() bool { return false }}
+	neverSynced := cache.NamedSyncer{Label: "custom", Func: func() bool { return false }}
 	err = waitUnsynced(t, badInf, goodInf, badInf, reg, neverSynced)
 	var ns *cache.NotSyncedError
 	if !errors.As(err, &ns) {
@@ -96,7 +96,7 @@ func TestWaitForCacheSync_ListsOnlyPendingSyncers(t *testing.T) {
 	}
 }
 
-func TestWaitForCacheSync_NilOnceSynced(t *testing.T) {
+func TestWaitForCacheSyncNilOnceSynced(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	reg, err := inf.AddEventHandler(newRecorder())

@@ -54,18 +54,7 @@ func New(name string, r Reconciler, opts Options) (*Controller, error) {
 	if r == nil {
 		return nil, fmt.Errorf("controller %q: reconciler must not be nil", name)
 	}
-	if opts.MaxConcurrentReconciles <= 0 {
-		opts.MaxConcurrentReconciles = DefaultMaxConcurrentReconciles
-	}
-	if opts.CacheSyncTimeout <= 0 {
-		opts.CacheSyncTimeout = DefaultCacheSyncTimeout
-	}
-	if opts.Clock == nil {
-		opts.Clock = clock.RealClock{}
-	}
-	if opts.RateLimiter == nil {
-		opts.RateLimiter = workqueue.DefaultControllerRateLimiter[Request]()
-	}
+	opts = opts.withDefaults()
 	logger := klog.Background()
 	if opts.Logger != nil {
 		logger = *opts.Logger
@@ -77,8 +66,8 @@ func New(name string, r Reconciler, opts Options) (*Controller, error) {
 		logger:     logger.WithValues("controller", name),
 		clock:      opts.Clock,
 		metrics:    opts.Metrics,
-		recover:    isTrueOr(opts.RecoverPanic, true),
-		lowInitial: isTrueOr(opts.PrioritizeLiveEvents, true),
+		recover:    *opts.RecoverPanic,
+		lowInitial: *opts.PrioritizeLiveEvents,
 	}
 	if c.metrics == nil {
 		c.metrics = noMetrics{}

@@ -13,22 +13,26 @@ import (
 const (
 	DefaultMaxConcurrentReconciles = 1
 	DefaultCacheSyncTimeout        = 2 * time.Minute
+	DefaultRecoverPanic            = true
+	DefaultPrioritizeLiveEvents    = true
 )
 
 // Options configures New. The zero value gives the documented defaults.
 type Options struct {
-	// MaxConcurrentReconciles is the number of workers. Default 1.
+	// MaxConcurrentReconciles is the number of workers. Default (0 or
+	// less) DefaultMaxConcurrentReconciles (1).
 	MaxConcurrentReconciles int
 	// RateLimiter paces retries of failed and Requeue'd requests. Default
 	// workqueue.DefaultControllerRateLimiter (5ms doubling to 1000s per
 	// request, 10 qps / 100 burst overall).
 	RateLimiter workqueue.RateLimiter[Request]
 	// CacheSyncTimeout bounds how long Start waits for the watched
-	// informers to sync. Default 2 minutes.
+	// informers to sync. Default (0 or less) DefaultCacheSyncTimeout (2
+	// minutes).
 	CacheSyncTimeout time.Duration
 	// RecoverPanic recovers a panicking Reconcile, counts it and retries the
-	// request like an error. Default true; set to a false value to let
-	// panics crash the process.
+	// request like an error. Default (nil) DefaultRecoverPanic (true); set
+	// to a false value to let panics crash the process.
 	RecoverPanic *bool
 	// Logger is the base logger; the controller adds "controller"=name.
 	// Default: the logger of the context passed to Start
@@ -38,7 +42,8 @@ type Options struct {
 	// closed (e.g. by leader election). Events are queued meanwhile.
 	Gate <-chan struct{}
 	// PrioritizeLiveEvents queues objects of an informer's initial list at
-	// workqueue.PriorityLow, behind live events. Default true.
+	// workqueue.PriorityLow, behind live events. Default (nil)
+	// DefaultPrioritizeLiveEvents (true).
 	PrioritizeLiveEvents *bool
 	// Metrics receives reconcile metrics. Default: none.
 	Metrics Metrics
@@ -56,9 +61,29 @@ type Options struct {
 	Sharding *Sharding
 }
 
-func isTrueOr(b *bool, def bool) bool {
-	if b == nil {
-		return def
+// withDefaults returns o with every unset field given its documented
+// default. It is the only place those defaults are applied. Logger stays
+// nil when unset: its default is resolved by Start, from its context.
+func (o Options) withDefaults() Options {
+	if o.MaxConcurrentReconciles <= 0 {
+		o.MaxConcurrentReconciles = DefaultMaxConcurrentReconciles
 	}
-	return *b
+	if o.CacheSyncTimeout <= 0 {
+		o.CacheSyncTimeout = DefaultCacheSyncTimeout
+	}
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
+	}
+	if o.RateLimiter == nil {
+		o.RateLimiter = workqueue.DefaultControllerRateLimiter[Request]()
+	}
+	if o.RecoverPanic == nil {
+		o.RecoverPanic = ptrTo(DefaultRecoverPanic)
+	}
+	if o.PrioritizeLiveEvents == nil {
+		o.PrioritizeLiveEvents = ptrTo(DefaultPrioritizeLiveEvents)
+	}
+	return o
 }
+
+func ptrTo[V any](v V) *V { return &v }

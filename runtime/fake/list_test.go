@@ -27,7 +27,7 @@ func historyServer(t *testing.T, opts ...ServerOption) *Server[*corev1.Pod] {
 	return s
 }
 
-func TestList_ResourceVersionSemantics(t *testing.T) {
+func TestListResourceVersionSemantics(t *testing.T) {
 	tests := []struct {
 		name    string
 		compact bool
@@ -83,7 +83,7 @@ func isTooLarge(err error) bool {
 	return apierrors.HasStatusCause(err, metav1.CauseTypeResourceVersionTooLarge)
 }
 
-func TestList_PaginatesOneSnapshotWithContinueTokens(t *testing.T) {
+func TestListPaginatesOneSnapshotWithContinueTokens(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	for _, n := range []string{"p1", "p2", "p3", "p4", "p5"} {
 		mustCreate(t, s, newPod("a", n))
@@ -122,7 +122,7 @@ func TestList_PaginatesOneSnapshotWithContinueTokens(t *testing.T) {
 	}
 }
 
-func TestList_ContinueTokenExpiresOnCompact(t *testing.T) {
+func TestListContinueTokenExpiresOnCompact(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	for _, n := range []string{"p1", "p2", "p3"} {
 		mustCreate(t, s, newPod("a", n))
@@ -153,7 +153,7 @@ func TestList_ContinueTokenExpiresOnCompact(t *testing.T) {
 	}
 }
 
-func TestList_SelectorsAndNamespaceFilter(t *testing.T) {
+func TestListSelectorsAndNamespaceFilter(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	mustCreate(t, s, newPod("a", "p1", "app", "web"))
 	mustCreate(t, s, newPod("a", "p2", "app", "db"))
@@ -195,7 +195,7 @@ func TestList_SelectorsAndNamespaceFilter(t *testing.T) {
 	}
 }
 
-func TestList_HistoryLimitForcesCompaction(t *testing.T) {
+func TestListHistoryLimitForcesCompaction(t *testing.T) {
 	s := historyServer(t, WithHistory(2)) // remembers RV5 and RV6 only
 	if _, err := listPods(t, s, "", metav1.ListOptions{ResourceVersion: "4", ResourceVersionMatch: metav1.ResourceVersionMatchExact}); err != nil {
 		t.Fatalf("exact list at the compaction point: %v", err)
@@ -205,7 +205,7 @@ func TestList_HistoryLimitForcesCompaction(t *testing.T) {
 	}
 }
 
-func TestList_DelayHonoursContext(t *testing.T) {
+func TestListDelayHonoursContext(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	s := NewServer[*corev1.Pod](WithClock(clk))
 	mustCreate(t, s, newPod("a", "p1"))
@@ -244,7 +244,7 @@ func TestList_DelayHonoursContext(t *testing.T) {
 	}
 }
 
-func TestList_FaultsApplyOnceOrUntilCleared(t *testing.T) {
+func TestListFaultsApplyOnceOrUntilCleared(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	forbidden := apierrors.NewForbidden(s.Resource(), "", errors.New("rbac says no"))
 	missing := apierrors.NewNotFound(s.Resource(), "")

@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 )
 
-func TestServer_CreateSetsGlobalIncreasingRVAndRejectsDuplicates(t *testing.T) {
+func TestServerCreateSetsGlobalIncreasingRVAndRejectsDuplicates(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	if got := s.ResourceVersion(); got != "1" {
 		t.Fatalf("new server RV = %s, want 1", got)
@@ -47,7 +47,7 @@ func TestServer_CreateSetsGlobalIncreasingRVAndRejectsDuplicates(t *testing.T) {
 	}
 }
 
-func TestServer_UpdateNeedsTheObjectAndTheCurrentRV(t *testing.T) {
+func TestServerUpdateNeedsTheObjectAndTheCurrentRV(t *testing.T) {
 	s := NewServer[*corev1.Pod](WithResource(schema.GroupResource{Resource: "pods"}))
 	p := mustCreate(t, s, newPod("a", "p1"))
 	tests := []struct {
@@ -83,7 +83,7 @@ func TestServer_UpdateNeedsTheObjectAndTheCurrentRV(t *testing.T) {
 	}
 }
 
-func TestServer_DeleteNotFoundAndNewRV(t *testing.T) {
+func TestServerDeleteNotFoundAndNewRV(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	mustCreate(t, s, newPod("a", "p1"))
 	if err := s.Delete("a", "nope"); !apierrors.IsNotFound(err) {
@@ -100,7 +100,7 @@ func TestServer_DeleteNotFoundAndNewRV(t *testing.T) {
 	}
 }
 
-func TestServer_ObjectsAreSortedDeepCopies(t *testing.T) {
+func TestServerObjectsAreSortedDeepCopies(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	for _, k := range [][2]string{{"b", "p"}, {"a", "q"}, {"a", "p"}} {
 		mustCreate(t, s, newPod(k[0], k[1]))
@@ -120,7 +120,7 @@ func TestServer_ObjectsAreSortedDeepCopies(t *testing.T) {
 	}
 }
 
-func TestServer_DefaultResourceIsThePluralOfTheType(t *testing.T) {
+func TestServerDefaultResourceIsThePluralOfTheType(t *testing.T) {
 	tests := []struct{ kind, want string }{
 		{"Pod", "pods"}, {"Ingress", "ingresses"}, {"NetworkPolicy", "networkpolicies"}, {"Gateway", "gateways"},
 	}
@@ -134,7 +134,7 @@ func TestServer_DefaultResourceIsThePluralOfTheType(t *testing.T) {
 	}
 }
 
-func TestServer_CallsAndRequestsCountEveryCall(t *testing.T) {
+func TestServerCallsAndRequestsCountEveryCall(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	for i := 0; i < 5; i++ {
 		mustCreate(t, s, newPod("a", string(rune('a'+i))))
@@ -166,7 +166,7 @@ func TestServer_CallsAndRequestsCountEveryCall(t *testing.T) {
 	}
 }
 
-func TestServer_WaitForWatchersCountsOpenWatches(t *testing.T) {
+func TestServerWaitForWatchersCountsOpenWatches(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
@@ -189,7 +189,7 @@ func TestServer_WaitForWatchersCountsOpenWatches(t *testing.T) {
 
 // Concurrent writers and watchers: every watch sees the same gap-free RV
 // sequence (go test -race checks the locking).
-func TestServer_ConcurrentWritesReachEveryWatchInOneOrder(t *testing.T) {
+func TestServerConcurrentWritesReachEveryWatchInOneOrder(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	const writers, perWriter = 4, 50
 	w1 := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "1"})

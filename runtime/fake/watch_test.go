@@ -14,7 +14,7 @@ import (
 	testingclock "k8s.io/utils/clock/testing"
 )
 
-func TestWatch_ResourceVersionSemantics(t *testing.T) {
+func TestWatchResourceVersionSemantics(t *testing.T) {
 	tests := []struct {
 		name    string
 		opts    metav1.ListOptions
@@ -89,7 +89,7 @@ func TestWatch_ResourceVersionSemantics(t *testing.T) {
 	}
 }
 
-func TestWatch_ExpiredStatusIsAnAPIError(t *testing.T) {
+func TestWatchExpiredStatusIsAnAPIError(t *testing.T) {
 	s := historyServer(t)
 	s.Compact()
 	w := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "2"})
@@ -106,7 +106,7 @@ func TestWatch_ExpiredStatusIsAnAPIError(t *testing.T) {
 	}
 }
 
-func TestWatch_RejectedRequests(t *testing.T) {
+func TestWatchRejectedRequests(t *testing.T) {
 	tests := []struct {
 		name  string
 		opts  metav1.ListOptions
@@ -135,7 +135,7 @@ func TestWatch_RejectedRequests(t *testing.T) {
 	}
 }
 
-func TestWatch_BookmarksOnlyWhenAllowed(t *testing.T) {
+func TestWatchBookmarksOnlyWhenAllowed(t *testing.T) {
 	s := historyServer(t)
 	with := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "6", AllowWatchBookmarks: true})
 	without := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "6"})
@@ -146,7 +146,7 @@ func TestWatch_BookmarksOnlyWhenAllowed(t *testing.T) {
 	expectEvents(t, without, "ADDED a/x@7")
 }
 
-func TestWatch_SelectorsTurnChangesIntoAddsAndDeletes(t *testing.T) {
+func TestWatchSelectorsTurnChangesIntoAddsAndDeletes(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	w := startWatch(t, s, "a", metav1.ListOptions{ResourceVersion: "1", LabelSelector: "app=web"})
 	p := mustCreate(t, s, newPod("a", "p", "app", "db")) // 2: not selected
@@ -163,7 +163,7 @@ func TestWatch_SelectorsTurnChangesIntoAddsAndDeletes(t *testing.T) {
 	expectEvents(t, w, "ADDED a/p@4", "MODIFIED a/p@5", "DELETED a/p@6", "ADDED a/r@8")
 }
 
-func TestWatch_TimeoutSecondsClosesTheWatch(t *testing.T) {
+func TestWatchTimeoutSecondsClosesTheWatch(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	s := NewServer[*corev1.Pod](WithClock(clk))
 	w := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "1", TimeoutSeconds: ptr[int64](30)})
@@ -177,7 +177,7 @@ func TestWatch_TimeoutSecondsClosesTheWatch(t *testing.T) {
 	expectClosed(t, w)
 }
 
-func TestWatch_StopAndContextEndTheWatch(t *testing.T) {
+func TestWatchStopAndContextEndTheWatch(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	w := startWatch(t, s, "", metav1.ListOptions{})
 	mustCreate(t, s, newPod("a", "queued"))
@@ -200,7 +200,7 @@ func TestWatch_StopAndContextEndTheWatch(t *testing.T) {
 	}
 }
 
-func TestWatch_DropWatchesDeliversQueuedEventsThenCloses(t *testing.T) {
+func TestWatchDropWatchesDeliversQueuedEventsThenCloses(t *testing.T) {
 	s := historyServer(t)
 	w := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "4"})
 	s.DropWatches()
@@ -209,7 +209,7 @@ func TestWatch_DropWatchesDeliversQueuedEventsThenCloses(t *testing.T) {
 	expectClosed(t, w)
 }
 
-func TestWatch_ExpireWatchesSendsGoneThenCloses(t *testing.T) {
+func TestWatchExpireWatchesSendsGoneThenCloses(t *testing.T) {
 	s := historyServer(t)
 	w := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "6"})
 	s.ExpireWatches()
@@ -220,7 +220,7 @@ func TestWatch_ExpireWatchesSendsGoneThenCloses(t *testing.T) {
 	expectEvents(t, w2, "ADDED b/p3@6")
 }
 
-func TestWatch_FailNextWatchAndFailWatches(t *testing.T) {
+func TestWatchFailNextWatchAndFailWatches(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	refused := errors.New("dial tcp 127.0.0.1:6443: connect: connection refused")
 	s.FailWatches(apierrors.NewTooManyRequests("slow down", 1))
@@ -241,7 +241,7 @@ func TestWatch_FailNextWatchAndFailWatches(t *testing.T) {
 	}
 }
 
-func TestWatch_InjectWrongTypeIsTheNextEvent(t *testing.T) {
+func TestWatchInjectWrongTypeIsTheNextEvent(t *testing.T) {
 	s := historyServer(t)
 	w := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "6"})
 	s.InjectWrongType(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n", ResourceVersion: "7"}})
@@ -251,7 +251,7 @@ func TestWatch_InjectWrongTypeIsTheNextEvent(t *testing.T) {
 
 // Every goroutine a watch starts ends once the watch is stopped, its
 // context ends, or the server closes it.
-func TestWatch_NoGoroutineLeaks(t *testing.T) {
+func TestWatchNoGoroutineLeaks(t *testing.T) {
 	before := runtime.NumGoroutine()
 	s := historyServer(t)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -25,7 +25,7 @@ import (
 
 var podType = reflect.TypeFor[*corev1.Pod]()
 
-func TestInformerFor_OneInformerPerTypePerFactory(t *testing.T) {
+func TestInformerForOneInformerPerTypePerFactory(t *testing.T) {
 	src := newPodSource()
 	f := informers.NewFactory(time.Minute)
 	calls := 0
@@ -47,7 +47,7 @@ func TestInformerFor_OneInformerPerTypePerFactory(t *testing.T) {
 	}
 }
 
-func TestInformerFor_NamespaceAndResyncFromOptions(t *testing.T) {
+func TestInformerForNamespaceAndResyncFromOptions(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
 		opts       []informers.Option
@@ -78,7 +78,7 @@ func TestInformerFor_NamespaceAndResyncFromOptions(t *testing.T) {
 	}
 }
 
-func TestFactory_StartStartsOnlyNewInformers(t *testing.T) {
+func TestFactoryStartStartsOnlyNewInformers(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"))
 	nodes := 0
 	f := informers.NewFactory(0)
@@ -112,7 +112,7 @@ func TestFactory_StartStartsOnlyNewInformers(t *testing.T) {
 	}
 }
 
-func TestFactory_WaitForCacheSyncNamesTypeAndForbiddenError(t *testing.T) {
+func TestFactoryWaitForCacheSyncNamesTypeAndForbiddenError(t *testing.T) {
 	pods := newPodSource()
 	pods.setListErr(apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New(`User "dev" cannot list resource "pods"`)))
 	f := informers.NewFactory(0)
@@ -143,7 +143,7 @@ func TestFactory_WaitForCacheSyncNamesTypeAndForbiddenError(t *testing.T) {
 	}
 }
 
-func TestFactory_AfterShutdownStartInformerForRemoveInformerAndWaitSaySo(t *testing.T) {
+func TestFactoryAfterShutdownStartInformerForRemoveInformerAndWaitSaySo(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"))
 	f := informers.NewFactory(0)
 	inf := informers.InformerFor(f, true, pods.newInformer)
@@ -179,7 +179,7 @@ func TestFactory_AfterShutdownStartInformerForRemoveInformerAndWaitSaySo(t *test
 	}
 }
 
-func TestFactory_ShutdownEndsAPendingWaitForCacheSync(t *testing.T) {
+func TestFactoryShutdownEndsAPendingWaitForCacheSync(t *testing.T) {
 	pods := newPodSource()
 	pods.setListErr(apierrors.NewServiceUnavailable("down"))
 	f := informers.NewFactory(0)
@@ -197,7 +197,7 @@ func TestFactory_ShutdownEndsAPendingWaitForCacheSync(t *testing.T) {
 	}
 }
 
-func TestFactory_NilFunctionsAreReportedNotPanics(t *testing.T) {
+func TestFactoryNilFunctionsAreReportedNotPanics(t *testing.T) {
 	f := informers.NewFactory(0, nil)
 	nilResult := informers.InformerFor(f, true, func(string, time.Duration) cache.SharedIndexInformer[*corev1.Pod] { return nil })
 	if err := nilResult.LastError(); err == nil || !strings.Contains(err.Error(), "returned nil") {
@@ -233,7 +233,7 @@ func TestFactory_NilFunctionsAreReportedNotPanics(t *testing.T) {
 	}
 }
 
-func TestFactory_RemoveInformerStopsOnlyThatInformer(t *testing.T) {
+func TestFactoryRemoveInformerStopsOnlyThatInformer(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"))
 	f := informers.NewFactory(0)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -270,7 +270,7 @@ func TestFactory_RemoveInformerStopsOnlyThatInformer(t *testing.T) {
 	}
 }
 
-func TestFactory_TweakListOptionsReachesEveryList(t *testing.T) {
+func TestFactoryTweakListOptionsReachesEveryList(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"))
 	f := informers.NewFactory(0, informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = "app=web" }))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -298,7 +298,7 @@ func TestFactory_TweakListOptionsReachesEveryList(t *testing.T) {
 	}
 }
 
-func TestFactory_WithTransformAppliesToStoredObjects(t *testing.T) {
+func TestFactoryWithTransformAppliesToStoredObjects(t *testing.T) {
 	p := newPod("a", "p1")
 	p.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}
 	pods := newPodSource(p)
@@ -320,7 +320,7 @@ func TestFactory_WithTransformAppliesToStoredObjects(t *testing.T) {
 	}
 }
 
-func TestFactory_WithTransformOfWrongTypeIsReported(t *testing.T) {
+func TestFactoryWithTransformOfWrongTypeIsReported(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"))
 	f := informers.NewFactory(0, informers.WithTransform(func(o runtime.Object) (runtime.Object, error) {
 		return &corev1.Node{}, nil
@@ -339,7 +339,7 @@ func TestFactory_WithTransformOfWrongTypeIsReported(t *testing.T) {
 	}
 }
 
-func TestFactory_WithNamespacesMergesCachesAndHandlers(t *testing.T) {
+func TestFactoryWithNamespacesMergesCachesAndHandlers(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"), newPod("b", "p2"), newPod("c", "p3"))
 	f := informers.NewFactory(0, informers.WithNamespaces("a", "b"))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -411,7 +411,7 @@ func TestFactory_WithNamespacesMergesCachesAndHandlers(t *testing.T) {
 	}
 }
 
-func TestGenericInformer_ListsThroughTypedCache(t *testing.T) {
+func TestGenericInformerListsThroughTypedCache(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"), newPod("b", "p2"))
 	f := informers.NewFactory(0)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -441,7 +441,7 @@ func staticNodes() cache.ListerWatcher {
 	}
 }
 
-func TestMultiNamespace_AddIndexersRefusesNilAndClashesBeforeChangingAnyNamespace(t *testing.T) {
+func TestMultiNamespaceAddIndexersRefusesNilAndClashesBeforeChangingAnyNamespace(t *testing.T) {
 	f := informers.NewFactory(0, informers.WithNamespaces("a", "b"))
 	inf := informers.InformerFor(f, true, newPodSource().newInformer)
 	byName := func(p *corev1.Pod) ([]string, error) { return []string{p.Name}, nil }

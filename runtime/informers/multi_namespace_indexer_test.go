@@ -19,7 +19,7 @@ func metaObj(ns, name, node string) meta {
 // AppendByIndex of the multi-namespace cache appends what ByIndex returns,
 // across namespaces, after the caller's elements, and leaves dst as it was
 // on an error.
-func TestMultiNamespaceIndexer_AppendByIndex(t *testing.T) {
+func TestMultiNamespaceIndexerAppendByIndex(t *testing.T) {
 	byNode := cache.Indexers[meta]{"node": func(o meta) ([]string, error) { return []string{o.Labels["node"]}, nil }}
 	m := &multiNamespaceIndexer[meta]{namespaces: []string{"a", "b"}, byNS: map[string]cache.Indexer[meta]{}}
 	for _, ns := range m.namespaces {

@@ -22,12 +22,12 @@ type exitLog struct {
 
 func (e exitLog) OnScopeExit(p *corev1.Pod) { e.log.add("exit " + p.Namespace + "/" + p.Name) }
 
-// TestFactory_SetNamespacesAtRunTime moves a running factory from
+// TestFactorySetNamespacesAtRunTime moves a running factory from
 // namespaces a and b to b and c: c starts its own list/watch, b's is not
 // restarted, a's stops; a's objects leave the cache and each kind of
 // handler is told as documented, exactly once; c's arrive as non-initial
 // adds; HasSynced never turns false.
-func TestFactory_SetNamespacesAtRunTime(t *testing.T) {
+func TestFactorySetNamespacesAtRunTime(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"), newPod("b", "p2"), newPod("c", "p3"))
 	f := informers.NewFactory(0, informers.WithNamespaces("a", "b"))
 	ctx, cancel := context.WithCancel(context.Background())
@@ -109,7 +109,7 @@ func TestFactory_SetNamespacesAtRunTime(t *testing.T) {
 	}
 }
 
-func TestFactory_SetNamespacesRefusesWhatItCannotDo(t *testing.T) {
+func TestFactorySetNamespacesRefusesWhatItCannotDo(t *testing.T) {
 	ctx := context.Background()
 	for _, tc := range []struct {
 		name string
@@ -136,10 +136,10 @@ func TestFactory_SetNamespacesRefusesWhatItCannotDo(t *testing.T) {
 	}
 }
 
-// TestFactory_SetNamespacesReportsANamespaceItCannotBuild: a NewInformerFunc
+// TestFactorySetNamespacesReportsANamespaceItCannotBuild: a NewInformerFunc
 // that fails for one namespace fails that namespace only, by name; the
 // others are applied and the cache never mentions the failed one.
-func TestFactory_SetNamespacesReportsANamespaceItCannotBuild(t *testing.T) {
+func TestFactorySetNamespacesReportsANamespaceItCannotBuild(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"), newPod("b", "p2"))
 	f := informers.NewFactory(0, informers.WithNamespaces("a"))
 	inf := informers.InformerFor(f, true, func(ns string, resync time.Duration) cache.SharedIndexInformer[*corev1.Pod] {

@@ -11,10 +11,10 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/lean"
 )
 
-// TestFactory_WithLeanRunsAfterWithTransformInEitherOrder checks that the
+// TestFactoryWithLeanRunsAfterWithTransformInEitherOrder checks that the
 // user's transform still sees managedFields (it runs first) and that the
 // stored object is lean, whichever option comes first.
-func TestFactory_WithLeanRunsAfterWithTransformInEitherOrder(t *testing.T) {
+func TestFactoryWithLeanRunsAfterWithTransformInEitherOrder(t *testing.T) {
 	withLean := informers.WithLean(lean.Options{StripManagedFields: true, StripLastApplied: true, Intern: true})
 	for _, tc := range []struct {
 		name      string
@@ -58,7 +58,7 @@ func TestFactory_WithLeanRunsAfterWithTransformInEitherOrder(t *testing.T) {
 	}
 }
 
-func TestFactory_WithLeanOfNothingInstallsNoTransform(t *testing.T) {
+func TestFactoryWithLeanOfNothingInstallsNoTransform(t *testing.T) {
 	p := newPod("a", "p1")
 	p.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}
 	pods := newPodSource(p)

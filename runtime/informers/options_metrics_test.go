@@ -25,7 +25,7 @@ func (p *namesProvider) NewInformerMetrics(name string) cache.InformerMetrics {
 	return nil
 }
 
-func TestWithInformerMetrics_GivesEveryInformerTheProvider(t *testing.T) {
+func TestWithInformerMetricsGivesEveryInformerTheProvider(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		opts []informers.Option

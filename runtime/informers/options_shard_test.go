@@ -69,13 +69,13 @@ func storeKeys(inf cache.SharedIndexInformer[*corev1.Pod]) []string {
 	return keys
 }
 
-// TestFactory_WithShardScopeOverNamespaces shards a factory that watches
+// TestFactoryWithShardScopeOverNamespaces shards a factory that watches
 // namespaces a and b by namespace: every namespace's informer caches only
 // the scope's ranges, a scope change moves the cache without a restart, and
 // a handler wrapped in IgnoreScopeExits is not told of the objects that
 // left (through the multi-namespace informer's serializing wrapper), while a
 // plain one gets OnDelete(obj, true).
-func TestFactory_WithShardScopeOverNamespaces(t *testing.T) {
+func TestFactoryWithShardScopeOverNamespaces(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"), newPod("a", "p2"), newPod("b", "p3"), newPod("c", "p4"))
 	scope, err := sharding.NewScope(sharding.FieldNamespace, nsPoints("a", "c"))
 	if err != nil {
@@ -135,7 +135,7 @@ type notSharded struct {
 	cache.SharedIndexInformer[*corev1.Pod]
 }
 
-func TestFactory_WithShardScopeRefusesAnInformerThatCannotShard(t *testing.T) {
+func TestFactoryWithShardScopeRefusesAnInformerThatCannotShard(t *testing.T) {
 	scope, err := sharding.NewScope(sharding.FieldUID, []sharding.Range{sharding.Full})
 	if err != nil {
 		t.Fatal(err)

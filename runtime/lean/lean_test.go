@@ -64,7 +64,7 @@ func richPod(name, node string) *corev1.Pod {
 	}
 }
 
-func TestTransform_KeepsEverythingButWhatItRemoves(t *testing.T) {
+func TestTransformKeepsEverythingButWhatItRemoves(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		opts lean.Options
@@ -99,7 +99,7 @@ func TestTransform_KeepsEverythingButWhatItRemoves(t *testing.T) {
 	}
 }
 
-func TestTransform_StripLastAppliedLeavesNilAnnotationsWhenItWasTheOnlyOne(t *testing.T) {
+func TestTransformStripLastAppliedLeavesNilAnnotationsWhenItWasTheOnlyOne(t *testing.T) {
 	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "p", Annotations: map[string]string{lean.LastAppliedAnnotation: "{}"}}}
 	out, _ := lean.StripLastApplied[*corev1.Pod]()(p)
 	if out.Annotations != nil {
@@ -109,7 +109,7 @@ func TestTransform_StripLastAppliedLeavesNilAnnotationsWhenItWasTheOnlyOne(t *te
 
 func same(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
 
-func TestInternPod_SharesRepeatedStrings(t *testing.T) {
+func TestInternPodSharesRepeatedStrings(t *testing.T) {
 	in := lean.NewInterner(0, 0)
 	tr := lean.InternPod(in)
 	a, _ := tr(richPod("p1", "node-1"))
@@ -150,7 +150,7 @@ func TestInternPod_SharesRepeatedStrings(t *testing.T) {
 	}
 }
 
-func TestIntern_GenericTypeUsesMetadataAndExtraHook(t *testing.T) {
+func TestInternGenericTypeUsesMetadataAndExtraHook(t *testing.T) {
 	in := lean.NewInterner(0, 0)
 	hook := func(cm *corev1.ConfigMap, i func(string) string) {
 		for k, v := range cm.Data {
@@ -168,7 +168,7 @@ func TestIntern_GenericTypeUsesMetadataAndExtraHook(t *testing.T) {
 	}
 }
 
-func TestInterner_LongStringsAreNotKeptAndMemoryIsBounded(t *testing.T) {
+func TestInternerLongStringsAreNotKeptAndMemoryIsBounded(t *testing.T) {
 	in := lean.NewInterner(4, 8)
 	long := strings.Repeat("x", 9)
 	if got := in.Intern(long); !same(got, long) || in.Len() != 0 {
@@ -194,7 +194,7 @@ func TestInterner_LongStringsAreNotKeptAndMemoryIsBounded(t *testing.T) {
 	}
 }
 
-func TestChain_AppliesInOrderAndStopsAtFirstError(t *testing.T) {
+func TestChainAppliesInOrderAndStopsAtFirstError(t *testing.T) {
 	var calls []string
 	step := func(name string, err error) cache.TransformFunc[*corev1.Pod] {
 		return func(p *corev1.Pod) (*corev1.Pod, error) {
@@ -217,7 +217,7 @@ func TestChain_AppliesInOrderAndStopsAtFirstError(t *testing.T) {
 	}
 }
 
-func TestObjectTransform_RejectsObjectsWithoutMetadata(t *testing.T) {
+func TestObjectTransformRejectsObjectsWithoutMetadata(t *testing.T) {
 	_, err := lean.ObjectTransform(lean.Default)(&metav1.Status{})
 	if err == nil || !strings.Contains(err.Error(), "*v1.Status") {
 		t.Fatalf("err = %v, want one naming *v1.Status", err)

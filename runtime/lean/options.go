@@ -40,7 +40,7 @@ var Default = Options{StripManagedFields: true, Intern: true, Share: true}
 // nothing. For *corev1.Pod interning covers spec and status as InternPod
 // does.
 func Transform[T cache.Object](o Options) cache.TransformFunc[T] {
-	if !o.any() {
+	if !o.selectsAny() {
 		return nil
 	}
 	f := ObjectTransform(o)
@@ -88,7 +88,7 @@ func ObjectTransform(o Options) func(runtime.Object) (runtime.Object, error) {
 	}
 }
 
-// any reports whether o selects anything.
-func (o Options) any() bool {
+// selectsAny reports whether o selects anything.
+func (o Options) selectsAny() bool {
 	return o.StripManagedFields || o.StripLastApplied || o.Intern || o.Share
 }

@@ -13,7 +13,7 @@ func sameMap(a, b map[string]string) bool {
 	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
 
-func TestSharePodSpec_SharesEqualPartsOnlyAndKeepsContent(t *testing.T) {
+func TestSharePodSpecSharesEqualPartsOnlyAndKeepsContent(t *testing.T) {
 	in := lean.NewInterner(0, 0)
 	tr := lean.SharePodSpec(in)
 	p1, p2, p3 := richPod("p1", "node-1"), richPod("p2", "node-2"), richPod("p3", "node-1")
@@ -40,7 +40,7 @@ func TestSharePodSpec_SharesEqualPartsOnlyAndKeepsContent(t *testing.T) {
 	}
 }
 
-func TestShareMaps_GenericType(t *testing.T) {
+func TestShareMapsGenericType(t *testing.T) {
 	tr := lean.ShareMaps[*corev1.ConfigMap](lean.NewInterner(0, 0))
 	mk := func() *corev1.ConfigMap {
 		cm := &corev1.ConfigMap{}

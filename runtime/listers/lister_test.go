@@ -47,7 +47,7 @@ func keys(objs []*corev1.Pod) []string {
 	return out
 }
 
-func TestLister_ListFiltersBySelectorAcrossNamespaces(t *testing.T) {
+func TestListerListFiltersBySelectorAcrossNamespaces(t *testing.T) {
 	l := listers.New(podIndexer(t), podsGR)
 	for _, tc := range []struct {
 		name     string
@@ -72,7 +72,7 @@ func TestLister_ListFiltersBySelectorAcrossNamespaces(t *testing.T) {
 	}
 }
 
-func TestNamespaceLister_ListUsesOnlyThatNamespace(t *testing.T) {
+func TestNamespaceListerListUsesOnlyThatNamespace(t *testing.T) {
 	l := listers.New(podIndexer(t), podsGR)
 	for _, tc := range []struct {
 		ns       string
@@ -94,7 +94,7 @@ func TestNamespaceLister_ListUsesOnlyThatNamespace(t *testing.T) {
 	}
 }
 
-func TestNamespaceLister_GetReturnsNotFoundWithGroupResource(t *testing.T) {
+func TestNamespaceListerGetReturnsNotFoundWithGroupResource(t *testing.T) {
 	gr := schema.GroupResource{Group: "example.com", Resource: "foos"}
 	l := listers.New(podIndexer(t), gr)
 	got, err := l.Namespace("b").Get("web-1")
@@ -118,7 +118,7 @@ func TestNamespaceLister_GetReturnsNotFoundWithGroupResource(t *testing.T) {
 	}
 }
 
-func TestLister_GetClusterScoped(t *testing.T) {
+func TestListerGetClusterScoped(t *testing.T) {
 	idx := cache.NewIndexer[*corev1.Node](nil)
 	if err := idx.Add(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n1"}}); err != nil {
 		t.Fatal(err)
@@ -132,7 +132,7 @@ func TestLister_GetClusterScoped(t *testing.T) {
 	}
 }
 
-func TestLister_ListDoesNotAliasBetweenCalls(t *testing.T) {
+func TestListerListDoesNotAliasBetweenCalls(t *testing.T) {
 	l := listers.New(podIndexer(t), podsGR)
 	web, _ := l.List(labels.SelectorFromSet(labels.Set{"app": "web"}))
 	all, _ := l.List(labels.Everything())
@@ -146,7 +146,7 @@ func TestLister_ListDoesNotAliasBetweenCalls(t *testing.T) {
 	}
 }
 
-func TestGenericLister_MatchesTypedLister(t *testing.T) {
+func TestGenericListerMatchesTypedLister(t *testing.T) {
 	g := listers.NewGeneric(podIndexer(t), podsGR)
 	objs, err := g.List(labels.SelectorFromSet(labels.Set{"app": "web"}))
 	if err != nil || len(objs) != 3 {
@@ -168,7 +168,7 @@ func TestGenericLister_MatchesTypedLister(t *testing.T) {
 
 // Any name the cache does not hold is NotFound with the lister's
 // GroupResource, also names that make no valid store key.
-func TestLister_GetReturnsNotFoundForAnyNameNotInTheCache(t *testing.T) {
+func TestListerGetReturnsNotFoundForAnyNameNotInTheCache(t *testing.T) {
 	gr := schema.GroupResource{Group: "example.com", Resource: "foos"}
 	l := listers.New(podIndexer(t), gr)
 	g := listers.NewGeneric(podIndexer(t), gr)
@@ -198,7 +198,7 @@ func TestLister_GetReturnsNotFoundForAnyNameNotInTheCache(t *testing.T) {
 	}
 }
 
-func TestLister_NilIndexerIsAnErrorNotAPanic(t *testing.T) {
+func TestListerNilIndexerIsAnErrorNotAPanic(t *testing.T) {
 	l := listers.New[*corev1.Pod](nil, podsGR)
 	if _, err := l.Get("x"); err == nil || apierrors.IsNotFound(err) {
 		t.Fatalf("Get = %v, want an error about the nil indexer", err)

@@ -111,7 +111,7 @@ func startFactory(t *testing.T, f *metadatainformer.Factory) {
 	}
 }
 
-func TestFactory_TypedInformerAndListerOverNamespacesWithLean(t *testing.T) {
+func TestFactoryTypedInformerAndListerOverNamespacesWithLean(t *testing.T) {
 	fc := newFakeClient(t, meta("a", "web"), meta("b", "db"), meta("c", "other"))
 	f := metadatainformer.NewFactory(fc.client(), 0, informers.WithNamespaces("a", "b"),
 		informers.WithLean(lean.Options{StripManagedFields: true}))
@@ -144,7 +144,7 @@ func TestFactory_TypedInformerAndListerOverNamespacesWithLean(t *testing.T) {
 	eventually(t, "the late object", func() bool { _, err := deps.Lister().Namespace("b").Get("late"); return err == nil })
 }
 
-func TestFactory_ClusterResourceListsOnce(t *testing.T) {
+func TestFactoryClusterResourceListsOnce(t *testing.T) {
 	fc := newFakeClient(t, meta("", "n1"))
 	f := metadatainformer.NewFactory(fc.client(), 0, informers.WithNamespaces("a", "b"))
 	nodes := f.ForClusterResource(deployments)
@@ -157,7 +157,7 @@ func TestFactory_ClusterResourceListsOnce(t *testing.T) {
 	}
 }
 
-func TestNewFactoryFromBase_CopiesTheGeneratedFactoryConfig(t *testing.T) {
+func TestNewFactoryFromBaseCopiesTheGeneratedFactoryConfig(t *testing.T) {
 	fc := newFakeClient(t, meta("a", "web"), meta("b", "db"))
 	var tweaked sync.Map
 	base := informers.NewFactory(0, informers.WithNamespace("a"),
@@ -178,7 +178,7 @@ func TestNewFactoryFromBase_CopiesTheGeneratedFactoryConfig(t *testing.T) {
 	}
 }
 
-func TestFactory_InformerRequestedAfterStartRuns(t *testing.T) {
+func TestFactoryInformerRequestedAfterStartRuns(t *testing.T) {
 	fc := newFakeClient(t, meta("a", "web"))
 	f := metadatainformer.NewFactory(fc.client(), 0)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -188,7 +188,7 @@ func TestFactory_InformerRequestedAfterStartRuns(t *testing.T) {
 	eventually(t, "the late informer to sync", deps.Informer().HasSynced)
 }
 
-func TestClientFuncs_NilFuncIsAnError(t *testing.T) {
+func TestClientFuncsNilFuncIsAnError(t *testing.T) {
 	var c metadatainformer.ClientFuncs
 	if _, err := c.List(context.Background(), deployments, "", metav1.ListOptions{}); err == nil {
 		t.Fatal("nil ListFunc: no error")
@@ -198,7 +198,7 @@ func TestClientFuncs_NilFuncIsAnError(t *testing.T) {
 	}
 }
 
-func TestNewFactoryFromBase_CarriesTheShardScope(t *testing.T) {
+func TestNewFactoryFromBaseCarriesTheShardScope(t *testing.T) {
 	fc := newFakeClient(t, meta("a", "web"), meta("b", "db"))
 	h := sharding.Hash("a")
 	scope, err := sharding.NewScope(sharding.FieldNamespace, []sharding.Range{{First: h, Last: h}})

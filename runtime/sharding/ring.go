@@ -16,14 +16,15 @@ import (
 	"k8s.io/utils/clock"
 )
 
-// Defaults of RingConfig.
+// Defaults of RingConfig (DefaultVNodes is in assign.go).
 const (
 	DefaultLeaseDuration = 15 * time.Second
 	DefaultRenewPeriod   = 5 * time.Second
 	DefaultSafetyMargin  = 2 * time.Second
 )
 
-// RingConfig configures NewRing. Zero durations take the defaults.
+// RingConfig configures NewRing. Zero durations, a zero VNodes and a nil
+// Clock take the defaults documented on the fields.
 type RingConfig struct {
 	// Name is the ring's name: the value of RingLabel on its Leases and the
 	// prefix of their names. Required; a valid label value.
@@ -38,20 +39,20 @@ type RingConfig struct {
 	Leases LeaseClient
 	// LeaseDuration (D) is how long after its last renewal a replica's
 	// Lease stays live in others' eyes. Whole seconds (it is written to
-	// leaseDurationSeconds). Default 15s.
+	// leaseDurationSeconds). Default DefaultLeaseDuration (15s).
 	LeaseDuration time.Duration
 	// RenewPeriod (P) is how often the replica renews its Lease and
-	// re-reads the ring. Default 5s. Ranges of a replica that died move
-	// within D + P.
+	// re-reads the ring. Default DefaultRenewPeriod (5s). Ranges of a
+	// replica that died move within D + P.
 	RenewPeriod time.Duration
 	// SafetyMargin (M): a replica stops working on its ranges when its own
 	// clock passes its last successful renewal + D - M, before others can
 	// see its Lease expire. M must exceed the worst clock offset between
 	// replicas plus the time a reconcile needs to notice cancellation.
-	// P + M must be less than D. Default 2s.
+	// P + M must be less than D. Default DefaultSafetyMargin (2s).
 	SafetyMargin time.Duration
 	// VNodes is the number of virtual nodes per member given to Assign.
-	// Default DefaultVNodes.
+	// Default DefaultVNodes (256).
 	VNodes int
 	// KeepLeaseOnStop leaves the Lease in place when Run returns, as a
 	// crashed process would; by default Run drains and deletes it so the
@@ -62,6 +63,28 @@ type RingConfig struct {
 	// Logger is the base logger. Default klog.Background() with "ring" and
 	// "identity" values.
 	Logger *klog.Logger
+}
+
+// withDefaults returns c with every zero field that has a default given it.
+// It is the only place those defaults are applied; NewRing validates the
+// result (a negative duration or VNodes is an error, not a default).
+func (c RingConfig) withDefaults() RingConfig {
+	if c.LeaseDuration == 0 {
+		c.LeaseDuration = DefaultLeaseDuration
+	}
+	if c.RenewPeriod == 0 {
+		c.RenewPeriod = DefaultRenewPeriod
+	}
+	if c.SafetyMargin == 0 {
+		c.SafetyMargin = DefaultSafetyMargin
+	}
+	if c.VNodes == 0 {
+		c.VNodes = DefaultVNodes
+	}
+	if c.Clock == nil {
+		c.Clock = clock.RealClock{}
+	}
+	return c
 }
 
 // Drainer is told when a replica's held ranges shrink, e.g. by a sharded
@@ -115,21 +138,7 @@ type Ring struct {
 // NewRing checks cfg, applies defaults and returns a Ring holding nothing.
 // It does not contact the apiserver.
 func NewRing(cfg RingConfig) (*Ring, error) {
-	if cfg.LeaseDuration == 0 {
-		cfg.LeaseDuration = DefaultLeaseDuration
-	}
-	if cfg.RenewPeriod == 0 {
-		cfg.RenewPeriod = DefaultRenewPeriod
-	}
-	if cfg.SafetyMargin == 0 {
-		cfg.SafetyMargin = DefaultSafetyMargin
-	}
-	if cfg.VNodes == 0 {
-		cfg.VNodes = DefaultVNodes
-	}
-	if cfg.Clock == nil {
-		cfg.Clock = clock.RealClock{}
-	}
+	cfg = cfg.withDefaults()
 	switch {
 	case cfg.Leases == nil:
 		return nil, errors.New("sharding: RingConfig.Leases must be set")

@@ -9,8 +9,8 @@ import "fmt"
 func (q *Queue[T]) checkInvariants() error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	// 1. Slots: free ones are on the free list once and out of the index;
-	// live ones are in the index under their hash; no item twice.
+	// 1. Slots: free ones are on the free list once and out of the slot table;
+	// live ones are in the slot table under their hash; no item twice.
 	onFree := make(map[int32]bool, len(q.free))
 	for _, i := range q.free {
 		if i < 0 || i >= q.nslots {
@@ -47,7 +47,7 @@ func (q *Queue[T]) checkInvariants() error {
 			return fmt.Errorf("slot %d: stored hash %x is not item %v's", i, s.hash, s.item)
 		}
 		if got := q.find(s.item, s.hash); got != i {
-			return fmt.Errorf("index finds item %v at slot %d, want %d", s.item, got, i)
+			return fmt.Errorf("slot table finds item %v at slot %d, want %d", s.item, got, i)
 		}
 		switch s.state {
 		case stateQueued:
@@ -61,8 +61,8 @@ func (q *Queue[T]) checkInvariants() error {
 			return fmt.Errorf("slot %d has priority %d with priorities disabled", i, s.prio)
 		}
 	}
-	if q.idx.n != live {
-		return fmt.Errorf("index holds %d entries for %d live slots", q.idx.n, live)
+	if q.table.n != live {
+		return fmt.Errorf("slot table holds %d entries for %d live slots", q.table.n, live)
 	}
 	// 2. Counters.
 	if queued != q.queued || processing != q.processing {

@@ -6,7 +6,8 @@ import (
 	"k8s.io/utils/clock"
 )
 
-// Options configures a Queue. The zero value is a valid configuration.
+// Options configures a Queue. The zero value is a valid configuration: each
+// unset field takes the default documented on it.
 type Options[T comparable] struct {
 	// Name names the queue in metrics. Default "".
 	Name string
@@ -22,7 +23,7 @@ type Options[T comparable] struct {
 	MetricsProvider MetricsProvider
 	// UnfinishedWorkUpdatePeriod is how often the unfinished-work and
 	// longest-running-processor gauges are updated when MetricsProvider is
-	// set. Default 500ms.
+	// set. Default (0 or less) DefaultUnfinishedWorkUpdatePeriod (500ms).
 	UnfinishedWorkUpdatePeriod time.Duration
 	// DisablePriority makes every item priority PriorityDefault: AddWithOpts
 	// ignores AddOpts.Priority and the queue is plain FIFO. Default false.
@@ -32,3 +33,18 @@ type Options[T comparable] struct {
 // DefaultUnfinishedWorkUpdatePeriod is the default of
 // Options.UnfinishedWorkUpdatePeriod.
 const DefaultUnfinishedWorkUpdatePeriod = 500 * time.Millisecond
+
+// withDefaults returns o with every unset field given its documented
+// default. It is the only place those defaults are applied.
+func (o Options[T]) withDefaults() Options[T] {
+	if o.Clock == nil {
+		o.Clock = clock.RealClock{}
+	}
+	if o.RateLimiter == nil {
+		o.RateLimiter = newDefaultControllerRateLimiter[T](o.Clock)
+	}
+	if o.UnfinishedWorkUpdatePeriod <= 0 {
+		o.UnfinishedWorkUpdatePeriod = DefaultUnfinishedWorkUpdatePeriod
+	}
+	return o
+}

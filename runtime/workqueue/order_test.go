@@ -9,7 +9,7 @@ import (
 // TestQueueKeepsOrderAndCollapsesRepeatedAdds adds items each twice in a row
 // and every tenth again later while it is still queued: the queue must hold
 // each item once, in the order of its first Add, across the sizes where its
-// index and rings grow.
+// slot table and rings grow.
 func TestQueueKeepsOrderAndCollapsesRepeatedAdds(t *testing.T) {
 	for _, n := range []int{1, 63, 64, 65, 323, 5000} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {

@@ -7,7 +7,7 @@ package workqueue
 //
 // Locks. A Queue has two mutexes, never held at the same time:
 //
-//   - q.mu guards the ready queue: pages/slots, idx, free, nslots, levels,
+//   - q.mu guards the ready queue: pages/slots, table, free, nslots, levels,
 //     queued, processing, waiting, wakePending, shuttingDown, draining and
 //     the metric timestamps. Every Add, Get, Done, Len and ShutDown takes it
 //     once; nothing blocks while holding it except Get and ShutDownWithDrain
@@ -27,7 +27,7 @@ package workqueue
 // Invariants, true whenever q.mu is not held:
 //
 //  1. Slots 0..nslots-1 exist; each is either free (stateFree, on the free
-//     list exactly once, not in idx, zero item) or live (in idx exactly
+//     list exactly once, not in table, zero item) or live (in table exactly
 //     once, under its item's hash). No two live slots hold equal items: an
 //     item is known to the queue at most once.
 //  2. queued is the number of stateQueued slots; processing is the number
@@ -74,7 +74,7 @@ const (
 // steady-state Add/Get/Done allocate nothing.
 type slot[T comparable] struct {
 	item  T
-	hash  uint32 // the item's hash as the index stores it
+	hash  uint32 // the item's hash as the slot table stores it
 	state itemState
 	// gen changes every time the slot is pushed on a ring; a ring entry with
 	// an older gen is stale and skipped.
@@ -101,7 +101,7 @@ type slotTimes struct {
 // every narrower interface of this package. Create it with New; a Queue must
 // not be copied. All methods are safe for concurrent use.
 //
-// Queue keeps one mutex for the ready queue (a hash index from item to
+// Queue keeps one mutex for the ready queue (a hash table from item to
 // slot, and a ring of slots per priority) and a second one for items
 // waiting on a delay; a single goroutine, started on the first delayed add,
 // moves delayed items to the ready queue when they are due. The protocol
@@ -112,7 +112,7 @@ type Queue[T comparable] struct {
 	drained  sync.Cond // ShutDownWithDrain waits here for processing == 0
 
 	seed   maphash.Seed
-	idx    index
+	table  slotTable
 	pages  []*slotPage[T]
 	nslots int32 // slots handed out so far, live or free
 	free   []int32
@@ -147,6 +147,7 @@ type Queue[T comparable] struct {
 // With a MetricsProvider it starts one goroutine that updates the
 // unfinished-work gauges; it and the delay goroutine end on ShutDown.
 func New[T comparable](opts Options[T]) *Queue[T] {
+	opts = opts.withDefaults()
 	q := &Queue[T]{
 		seed:    maphash.MakeSeed(),
 		clock:   opts.Clock,
@@ -159,15 +160,6 @@ func New[T comparable](opts Options[T]) *Queue[T] {
 	}
 	q.notEmpty.L = &q.mu
 	q.drained.L = &q.mu
-	if q.clock == nil {
-		q.clock = clock.RealClock{}
-	}
-	if q.limiter == nil {
-		q.limiter = newDefaultControllerRateLimiter[T](q.clock)
-	}
-	if q.period <= 0 {
-		q.period = DefaultUnfinishedWorkUpdatePeriod
-	}
 	q.delay.init()
 	if q.metrics != nil {
 		q.bg.Go(q.unfinishedWorkLoop)
@@ -216,7 +208,7 @@ func (q *Queue[T]) lockSpin() {
 	q.mu.Lock()
 }
 
-// hash returns item's hash for the index. It needs no lock, so callers
+// hash returns item's hash for the slot table. It needs no lock, so callers
 // compute it before taking q.mu.
 func (q *Queue[T]) hash(item T) uint32 {
 	return uint32(maphash.Comparable(q.seed, item))
@@ -234,7 +226,7 @@ func (q *Queue[T]) times(i int32) *slotTimes {
 
 // find returns the slot of item (whose hash is h), or -1. q.mu is held.
 func (q *Queue[T]) find(item T, h uint32) int32 {
-	return q.idx.find(h, func(i int32) bool { return q.slot(i).item == item })
+	return q.table.find(h, func(i int32) bool { return q.slot(i).item == item })
 }
 
 // addLocked is the one way an item enters the ready queue; h is
@@ -299,7 +291,7 @@ func (q *Queue[T]) alloc(item T, h uint32) int32 {
 	s := q.slot(i)
 	s.item = item
 	s.hash = h
-	q.idx.insert(h, i)
+	q.table.insert(h, i)
 	return i
 }
 
@@ -307,7 +299,7 @@ func (q *Queue[T]) alloc(item T, h uint32) int32 {
 // gen is kept so that stale ring entries stay stale.
 func (q *Queue[T]) release(i int32) {
 	s := q.slot(i)
-	q.idx.remove(s.hash, i)
+	q.table.remove(s.hash, i)
 	var zero T
 	s.item = zero
 	s.state = stateFree

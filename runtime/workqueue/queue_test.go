@@ -217,8 +217,8 @@ func TestQueueReusesSlots(t *testing.T) {
 		}
 		getN(t, q, 3)
 	}
-	if q.nslots != 3 || q.idx.n != 0 {
-		t.Fatalf("slots = %d, index = %d; want 3 slots reused and an empty index", q.nslots, q.idx.n)
+	if q.nslots != 3 || q.table.n != 0 {
+		t.Fatalf("slots = %d, table = %d; want 3 slots reused and an empty slot table", q.nslots, q.table.n)
 	}
 }
 
@@ -235,7 +235,7 @@ func TestQueueAllocsPerItem(t *testing.T) {
 			q.Done(item)
 		}
 	}
-	cycle() // warm up: grow the ring, slots and index
+	cycle() // warm up: grow the ring, slots and slot table
 	if a := testing.AllocsPerRun(20, cycle); a != 0 {
 		t.Fatalf("steady-state Add/Get/Done allocated %v times per cycle, want 0", a)
 	}

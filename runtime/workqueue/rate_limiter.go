@@ -77,30 +77,31 @@ func (c *itemCounts[T]) NumRequeues(item T) int {
 }
 
 // ItemExponentialFailureRateLimiter delays an item base*2^n, where n is the
-// number of When calls for it since its last Forget, capped at max.
+// number of When calls for it since its last Forget, capped at maxDelay.
 // Forget and NumRequeues act on that per-item count.
 type ItemExponentialFailureRateLimiter[T comparable] struct {
 	itemCounts[T]
-	base time.Duration
-	max  time.Duration
+	baseDelay time.Duration
+	maxDelay  time.Duration
 }
 
 // NewItemExponentialFailureRateLimiter returns a per-item exponential
-// limiter: the first When returns base, then 2*base, 4*base, ... up to max.
-func NewItemExponentialFailureRateLimiter[T comparable](base, max time.Duration) *ItemExponentialFailureRateLimiter[T] {
-	return &ItemExponentialFailureRateLimiter[T]{base: base, max: max}
+// limiter: the first When returns baseDelay, then 2*baseDelay, 4*baseDelay,
+// ... up to maxDelay.
+func NewItemExponentialFailureRateLimiter[T comparable](baseDelay, maxDelay time.Duration) *ItemExponentialFailureRateLimiter[T] {
+	return &ItemExponentialFailureRateLimiter[T]{baseDelay: baseDelay, maxDelay: maxDelay}
 }
 
 // When returns item's next backoff and counts the failure.
 func (r *ItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
 	n := r.next(item)
-	if r.base <= 0 {
+	if r.baseDelay <= 0 {
 		return 0
 	}
-	// base * 2^n, computed in float to survive large n, capped at max.
-	d := float64(r.base) * math.Pow(2, float64(n))
-	if d >= float64(r.max) || d > math.MaxInt64 {
-		return r.max
+	// baseDelay * 2^n, computed in float to survive large n, capped at maxDelay.
+	d := float64(r.baseDelay) * math.Pow(2, float64(n))
+	if d >= float64(r.maxDelay) || d > math.MaxInt64 {
+		return r.maxDelay
 	}
 	return time.Duration(d)
 }

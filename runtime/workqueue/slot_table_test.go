@@ -5,10 +5,10 @@ import (
 	"testing"
 )
 
-// TestIndexMatchesMap drives the index with random inserts and removes over
+// TestSlotTableMatchesMap drives the slot table with random inserts and removes over
 // hashes chosen to collide (few distinct low bits, so runs are long and wrap
 // around the table) and checks every lookup against a plain map.
-func TestIndexMatchesMap(t *testing.T) {
+func TestSlotTableMatchesMap(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		hashes  uint32 // hashes are drawn from [0, hashes) * stride
@@ -23,7 +23,7 @@ func TestIndexMatchesMap(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			rng := rand.New(rand.NewPCG(1, 2))
-			var x index
+			var x slotTable
 			want := map[int32]uint32{} // slot -> hash
 			var live []int32
 			next := int32(0)
@@ -69,8 +69,8 @@ func TestIndexMatchesMap(t *testing.T) {
 	}
 }
 
-func TestIndexShrinksAfterBurst(t *testing.T) {
-	var x index
+func TestSlotTableShrinksAfterBurst(t *testing.T) {
+	var x slotTable
 	const burst = 100_000
 	for i := range int32(burst) {
 		x.insert(uint32(i)*2654435761, i)
@@ -86,17 +86,17 @@ func TestIndexShrinksAfterBurst(t *testing.T) {
 		x.insert(uint32(s)*2654435761, s)
 		x.remove(uint32(s)*2654435761, s)
 	}
-	if x.n != 0 || len(x.ents) > keepIndexSize {
+	if x.n != 0 || len(x.ents) > keepSlotTableSize {
 		t.Fatalf("after a %d-entry burst and %d small operations: n = %d, table = %d cells (peak %d); want 0 and at most %d",
-			burst, big, x.n, len(x.ents), big, keepIndexSize)
+			burst, big, x.n, len(x.ents), big, keepSlotTableSize)
 	}
 }
 
-// TestIndexResizesAreAmortized swings the number of entries between a low
+// TestSlotTableResizesAreAmortized swings the number of entries between a low
 // and a high mark, as a queue's backlog does when a producer outruns its
 // workers in bursts, and checks that the cells allocated by resizes stay
 // within a small constant per insert or remove.
-func TestIndexResizesAreAmortized(t *testing.T) {
+func TestSlotTableResizesAreAmortized(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		low, high int
@@ -107,7 +107,7 @@ func TestIndexResizesAreAmortized(t *testing.T) {
 		{name: "1k to 3k", low: 1000, high: 3000, cycles: 200},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var x index
+			var x slotTable
 			allocated, ops := 0, 0
 			size := len(x.ents)
 			note := func() {

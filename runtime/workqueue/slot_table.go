@@ -1,11 +1,12 @@
 package workqueue
 
-// index maps an item's hash to the slot that holds it: open addressing with
+// slotTable is the queue's hash table from an item's hash to the slot that
+// holds it: open addressing with
 // linear probing over a power-of-two table kept at most half full. An entry
 // stores 32 bits of the item's hash next to the slot number, so growing the
 // table never rehashes or even reads an item, and a probe compares items
 // only when those bits match. The table holds no pointers, so the garbage
-// collector does not scan it. index is not safe for concurrent use; the
+// collector does not scan it. A slotTable is not safe for concurrent use; the
 // queue guards it with its mutex.
 //
 // The table doubles when it would be more than half full. It shrinks, to
@@ -16,30 +17,30 @@ package workqueue
 // resize costs a pass over the table, which that many removes pay for), and
 // a queue that drained after a burst gives the memory back once it has kept
 // working for that long.
-type index struct {
-	ents    []indexEntry
+type slotTable struct {
+	ents    []slotTableEntry
 	n       int
 	removes int // removes since the table was last resized
 }
 
-// indexEntry is one table cell; slot is the slot number plus one, so that
+// slotTableEntry is one table cell; slot is the slot number plus one, so that
 // the zero value is an empty cell.
-type indexEntry struct {
+type slotTableEntry struct {
 	hash uint32
 	slot int32
 }
 
-// minIndexSize is the first table's size; keepIndexSize is the size below
+// minSlotTableSize is the first table's size; keepSlotTableSize is the size below
 // which a table never shrinks, so that a small queue that fills and drains
 // does not reallocate each time.
 const (
-	minIndexSize  = 64
-	keepIndexSize = 1024
+	minSlotTableSize  = 64
+	keepSlotTableSize = 1024
 )
 
 // find returns the slot holding an item with hash h for which match(slot)
 // is true, or -1.
-func (x *index) find(h uint32, match func(slot int32) bool) int32 {
+func (x *slotTable) find(h uint32, match func(slot int32) bool) int32 {
 	if x.n == 0 {
 		return -1
 	}
@@ -56,17 +57,17 @@ func (x *index) find(h uint32, match func(slot int32) bool) int32 {
 }
 
 // insert records that slot holds an item with hash h. The item must not be
-// in the index already.
-func (x *index) insert(h uint32, slot int32) {
+// in the table already.
+func (x *slotTable) insert(h uint32, slot int32) {
 	if 2*(x.n+1) > len(x.ents) {
-		x.resize(max(minIndexSize, 2*len(x.ents)))
+		x.resize(max(minSlotTableSize, 2*len(x.ents)))
 	}
-	x.put(indexEntry{hash: h, slot: slot + 1})
+	x.put(slotTableEntry{hash: h, slot: slot + 1})
 	x.n++
 }
 
 // put stores e in the first empty cell of its probe sequence.
-func (x *index) put(e indexEntry) {
+func (x *slotTable) put(e slotTableEntry) {
 	mask := uint32(len(x.ents) - 1)
 	p := e.hash & mask
 	for x.ents[p].slot != 0 {
@@ -78,12 +79,12 @@ func (x *index) put(e indexEntry) {
 // remove deletes the entry of slot, whose item has hash h. The entries
 // after it in its run are shifted back so that no probe sequence breaks
 // (no tombstones). The table halves when it falls to an eighth full.
-func (x *index) remove(h uint32, slot int32) {
+func (x *slotTable) remove(h uint32, slot int32) {
 	mask := uint32(len(x.ents) - 1)
 	p := h & mask
 	for x.ents[p].slot != slot+1 {
 		if x.ents[p].slot == 0 {
-			panic("workqueue: index entry of a queued item is missing")
+			panic("workqueue: slot table entry of a queued item is missing")
 		}
 		p = (p + 1) & mask
 	}
@@ -96,11 +97,11 @@ func (x *index) remove(h uint32, slot int32) {
 			p = q
 		}
 	}
-	x.ents[p] = indexEntry{}
+	x.ents[p] = slotTableEntry{}
 	x.n--
 	x.removes++
-	if len(x.ents) > keepIndexSize && 8*x.n < len(x.ents) && x.removes >= len(x.ents) {
-		size := keepIndexSize
+	if len(x.ents) > keepSlotTableSize && 8*x.n < len(x.ents) && x.removes >= len(x.ents) {
+		size := keepSlotTableSize
 		for size < 4*x.n {
 			size *= 2
 		}
@@ -109,9 +110,9 @@ func (x *index) remove(h uint32, slot int32) {
 }
 
 // resize moves every entry into a new table of size cells.
-func (x *index) resize(size int) {
+func (x *slotTable) resize(size int) {
 	old := x.ents
-	x.ents = make([]indexEntry, size)
+	x.ents = make([]slotTableEntry, size)
 	x.removes = 0
 	for _, e := range old {
 		if e.slot != 0 {

@@ -1,0 +1,45 @@
+package cache
+
+// maxIndexErrors bounds how many index-function errors applyDeltas returns
+// for one batch; the rest stay reported by objectErrors.
+const maxIndexErrors = 10
+
+// applyDeltas applies a batch of popped deltas to the store in order, under
+// one write lock, and appends to notes the handler notification each one
+// produces (a Deleted delta of a key the store does not hold produces none).
+// initial marks the first list's deltas: their adds carry isInInitialList.
+// Objects an index function fails on are stored anyway (see putLocked); up
+// to maxIndexErrors of those errors are returned.
+//
+// The informer calls it inside processor.applyAndDistribute, so it runs
+// with the processor's lock held: processor.mu is taken before mu, never
+// after it.
+func (s *threadSafeIndexer[T]) applyDeltas(batch []Delta[T], initial bool, notes []notification[T]) ([]notification[T], []error) {
+	var indexErrs []error
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range batch {
+		d := &batch[i]
+		k := keyOfObj(d.Object)
+		switch d.Type {
+		case Added, Updated, Replaced, Sync:
+			old, existed, err := s.upsertLocked(k, d.Object)
+			if err != nil && len(indexErrs) < maxIndexErrors {
+				indexErrs = append(indexErrs, err)
+			}
+			if existed {
+				resync := d.Type == Sync || (d.Type != Added && old.GetResourceVersion() == d.Object.GetResourceVersion())
+				notes = append(notes, notification[T]{kind: notifyUpdate, old: old, obj: d.Object, resync: resync})
+			} else {
+				notes = append(notes, notification[T]{kind: notifyAdd, obj: d.Object, initial: initial})
+			}
+		case Deleted:
+			if _, existed := s.getLocked(k); !existed {
+				continue
+			}
+			s.deleteLocked(k)
+			notes = append(notes, notification[T]{kind: notifyDelete, obj: d.Object, finalStateUnknown: d.FinalStateUnknown, leftScope: d.LeftScope})
+		}
+	}
+	return notes, indexErrs
+}
