@@ -132,53 +132,58 @@ func BenchmarkInitialSync(b *testing.B) {
 // BenchmarkUpdateThroughput pushes b.N watch updates over 10k keys through an
 // informer with 1 and 4 handlers; ns/op is per event.
 func BenchmarkUpdateThroughput(b *testing.B) {
-	const keys = 10_000
 	for _, handlers := range []int{1, 4} {
 		b.Run(fmt.Sprintf("handlers=%d", handlers), func(b *testing.B) {
-			list := benchList(keys)
-			// Two generations with different resourceVersions, alternated per
-			// round, so that no update looks like a resync (equal RVs).
-			updates := make([]*corev1.Pod, 2*keys)
-			for i := range updates {
-				p := list.Items[i%keys].DeepCopy()
-				p.ResourceVersion = fmt.Sprint(2 + i/keys)
-				updates[i] = p
-			}
-			w := watch.NewFakeWithChanSize(1024, false)
-			lw := &staticLW{list: list, watch: w}
-			inf := NewSharedIndexInformer[*corev1.Pod](lw, 0, nil)
-			hs := make([]*countingHandler, handlers)
-			for i := range hs {
-				hs[i] = &countingHandler{}
-				inf.AddEventHandler(hs[i])
-			}
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			done := make(chan struct{})
-			go func() { inf.Run(ctx); close(done) }()
-			for !inf.HasSynced() {
-				runtimeGosched()
-			}
-			for _, h := range hs {
-				h.waitFor(keys, done)
-			}
-			var wg sync.WaitGroup
-			b.ReportAllocs()
-			b.ResetTimer()
-			wg.Go(func() {
-				for i := 0; i < b.N; i++ {
-					w.Modify(updates[i%(2*keys)])
-				}
-			})
-			for _, h := range hs {
-				h.waitFor(int64(keys+b.N), done)
-			}
-			wg.Wait()
-			b.StopTimer()
-			cancel()
-			<-done
+			benchUpdates(b, 10_000, handlers, SharedIndexInformerOptions[*corev1.Pod]{})
 		})
 	}
+}
+
+// benchUpdates syncs an informer built with opts over keys Pods, then times
+// b.N watch updates through it to handlers handlers; ns/op is per event.
+func benchUpdates(b *testing.B, keys, handlers int, opts SharedIndexInformerOptions[*corev1.Pod]) {
+	list := benchList(keys)
+	// Two generations with different resourceVersions, alternated per
+	// round, so that no update looks like a resync (equal RVs).
+	updates := make([]*corev1.Pod, 2*keys)
+	for i := range updates {
+		p := list.Items[i%keys].DeepCopy()
+		p.ResourceVersion = fmt.Sprint(2 + i/keys)
+		updates[i] = p
+	}
+	w := watch.NewFakeWithChanSize(1024, false)
+	lw := &staticLW{list: list, watch: w}
+	inf := NewSharedIndexInformerWithOptions[*corev1.Pod](lw, opts)
+	hs := make([]*countingHandler, handlers)
+	for i := range hs {
+		hs[i] = &countingHandler{}
+		inf.AddEventHandler(hs[i])
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan struct{})
+	go func() { inf.Run(ctx); close(done) }()
+	for !inf.HasSynced() {
+		runtimeGosched()
+	}
+	for _, h := range hs {
+		h.waitFor(int64(keys), done)
+	}
+	var wg sync.WaitGroup
+	b.ReportAllocs()
+	b.ResetTimer()
+	wg.Go(func() {
+		for i := 0; i < b.N; i++ {
+			w.Modify(updates[i%(2*keys)])
+		}
+	})
+	for _, h := range hs {
+		h.waitFor(int64(keys+b.N), done)
+	}
+	wg.Wait()
+	b.StopTimer()
+	cancel()
+	<-done
 }
 
 // BenchmarkByIndex looks up one namespace (1% of 100k objects) and one value
