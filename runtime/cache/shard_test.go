@@ -144,16 +144,7 @@ func (e exitRecorder) OnScopeExit(p *corev1.Pod) {
 func runLogged(t *testing.T, inf cache.AnyInformer) klog.Logger {
 	t.Helper()
 	logger := ktesting.NewLogger(t, ktesting.NewConfig(ktesting.BufferLogs(true)))
-	ctx, cancel := context.WithCancel(klog.NewContext(context.Background(), logger))
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		inf.Run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
+	runWith(t, klog.NewContext(context.Background(), logger), inf)
 	return logger
 }
 

@@ -99,7 +99,14 @@ func podInformer(srv *fake.Server[*corev1.Pod], opts cache.SharedIndexInformerOp
 // Run to return; it is also registered as a cleanup.
 func run(t testing.TB, inf cache.AnyInformer) (stop func()) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
+	return runWith(t, context.Background(), inf)
+}
+
+// runWith is run with ctx (e.g. one carrying a logger) as the parent of
+// the informer's context.
+func runWith(t testing.TB, parent context.Context, inf cache.AnyInformer) (stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(parent)
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
