@@ -108,35 +108,6 @@ func ExampleIndexer() {
 	// index "zone" does not exist
 }
 
-// A DeltaFIFO queues every change in arrival order, across keys; a relist
-// (Replace) queues its items in list order, then tombstones for the deletes
-// it implies.
-func ExampleDeltaFIFO() {
-	store := cache.NewStore[*corev1.Pod]()
-	store.Add(examplePod("ns", "old", ""))
-	f := cache.NewDeltaFIFO[*corev1.Pod](store)
-
-	a, b := examplePod("ns", "a", ""), examplePod("ns", "b", "")
-	f.Add(a)
-	f.Add(b)
-	f.Update(a)
-	f.Replace([]*corev1.Pod{a, b}, "10") // "old" is gone from the server
-
-	for f.Len() > 0 {
-		f.Pop(func(d cache.Delta[*corev1.Pod], initial bool) error {
-			fmt.Printf("%s %s finalStateUnknown=%t\n", d.Key(), d.Type, d.FinalStateUnknown)
-			return nil
-		})
-	}
-	// Output:
-	// ns/a Added finalStateUnknown=false
-	// ns/b Added finalStateUnknown=false
-	// ns/a Updated finalStateUnknown=false
-	// ns/a Replaced finalStateUnknown=false
-	// ns/b Replaced finalStateUnknown=false
-	// ns/old Deleted finalStateUnknown=true
-}
-
 // WaitForSync says which informer did not sync and why, here a list
 // that RBAC forbids.
 func ExampleWaitForSync() {

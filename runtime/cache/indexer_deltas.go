@@ -1,5 +1,7 @@
 package cache
 
+import "github.com/typedinformer/typedinformer/internal/deltafifo"
+
 // maxIndexErrors bounds how many index-function errors applyDeltas returns
 // for one batch; the rest stay reported by objectErrors.
 const maxIndexErrors = 10
@@ -14,7 +16,7 @@ const maxIndexErrors = 10
 // The informer calls it inside processor.applyAndDistribute, so it runs
 // with the processor's lock held: processor.mu is taken before mu, never
 // after it.
-func (s *threadSafeIndexer[T]) applyDeltas(batch []Delta[T], initial bool, notes []notification[T]) ([]notification[T], []error) {
+func (s *threadSafeIndexer[T]) applyDeltas(batch []deltafifo.Delta[T], initial bool, notes []notification[T]) ([]notification[T], []error) {
 	var indexErrs []error
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -22,18 +24,18 @@ func (s *threadSafeIndexer[T]) applyDeltas(batch []Delta[T], initial bool, notes
 		d := &batch[i]
 		k := keyOfObj(d.Object)
 		switch d.Type {
-		case Added, Updated, Replaced, Sync:
+		case deltafifo.Added, deltafifo.Updated, deltafifo.Replaced, deltafifo.Sync:
 			old, existed, err := s.upsertLocked(k, d.Object)
 			if err != nil && len(indexErrs) < maxIndexErrors {
 				indexErrs = append(indexErrs, err)
 			}
 			if existed {
-				resync := d.Type == Sync || (d.Type != Added && old.GetResourceVersion() == d.Object.GetResourceVersion())
+				resync := d.Type == deltafifo.Sync || (d.Type != deltafifo.Added && old.GetResourceVersion() == d.Object.GetResourceVersion())
 				notes = append(notes, notification[T]{kind: notifyUpdate, old: old, obj: d.Object, resync: resync})
 			} else {
 				notes = append(notes, notification[T]{kind: notifyAdd, obj: d.Object, initial: initial})
 			}
-		case Deleted:
+		case deltafifo.Deleted:
 			if _, existed := s.getLocked(k); !existed {
 				continue
 			}

@@ -11,6 +11,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/typedinformer/typedinformer/internal/deltafifo"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
@@ -32,10 +33,10 @@ import (
 //   - listener.mu guards one handler's pending notifications. The processor
 //     takes it to enqueue and to remove; remove reads the informer's
 //     HasSynced under it, which takes fifo.mu.
-//   - fifo.mu (DeltaFIFO) guards the queue. PopBatch releases it before it
-//     calls processBatch. Delete, Replace and Resync read the store's keys
-//     and objects under it (the DeltaFIFO's KnownObjects), taking
-//     indexer.mu.
+//   - fifo.mu (deltafifo.Queue, the DeltaFIFO) guards the queue. PopBatch
+//     releases it before it calls processBatch. Delete, Replace and Resync
+//     read the store's keys and objects under it (the queue's KnownObjects),
+//     taking indexer.mu.
 //   - indexer.mu (threadSafeIndexer, an RWMutex) is innermost: nothing here
 //     takes another of these locks while holding it. The informer writes
 //     objects to the store only under proc.mu (applyDeltas) and releases
@@ -62,7 +63,7 @@ type sharedIndexInformer[T Object] struct {
 	name    string
 	clock   clock.Clock
 	indexer *threadSafeIndexer[T]
-	fifo    *DeltaFIFO[T]
+	fifo    *deltafifo.Queue[T]
 	proc    *processor[T]
 	refl    *reflector[T]
 
@@ -109,7 +110,7 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		resyncChanged: make(chan struct{}, 1),
 		scope:         opts.ShardScope,
 	}
-	s.fifo = NewDeltaFIFO[T](s.indexer)
+	s.fifo = deltafifo.New[T](s.indexer)
 	s.transformErrs = map[objKey]error{}
 	if lw == nil {
 		s.initErr = fmt.Errorf("informer %s: nil ListerWatcher", s.name)
@@ -181,7 +182,7 @@ func (s *sharedIndexInformer[T]) processLoop(ctx context.Context) {
 	logger := klog.FromContext(ctx)
 	for {
 		err := s.fifo.PopBatch(maxPopBatch, s.processBatch)
-		if errors.Is(err, ErrFIFOClosed) {
+		if errors.Is(err, deltafifo.ErrClosed) {
 			return
 		}
 		if s.metrics != nil {
@@ -197,10 +198,10 @@ func (s *sharedIndexInformer[T]) processLoop(ctx context.Context) {
 // the resulting notifications in the same order, both under the processor's
 // lock, so that a handler joining concurrently sees each change exactly once
 // (see processor.applyAndDistribute). initial marks the first list's deltas
-// (see DeltaFIFO). Objects an index function fails on are stored anyway (see
+// (see deltafifo.Queue). Objects an index function fails on are stored anyway (see
 // putLocked); the errors are returned for the log and stay reported by
 // LastError/SyncError.
-func (s *sharedIndexInformer[T]) processBatch(batch []Delta[T], initial bool) error {
+func (s *sharedIndexInformer[T]) processBatch(batch []deltafifo.Delta[T], initial bool) error {
 	var indexErrs []error
 	s.notes = s.proc.applyAndDistribute(s.notes, func(notes []notification[T]) []notification[T] {
 		notes, indexErrs = s.indexer.applyDeltas(batch, initial, notes)

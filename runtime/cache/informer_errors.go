@@ -3,27 +3,29 @@ package cache
 import (
 	"fmt"
 	"reflect"
+
+	"github.com/typedinformer/typedinformer/internal/deltafifo"
 )
 
 // informerSink is what the informer's reflector feeds: the DeltaFIFO, with
 // Replace also forgetting transform errors (a successful list transformed
 // every listed object, and the others are gone).
 type informerSink[T Object] struct {
-	*DeltaFIFO[T]
+	*deltafifo.Queue[T]
 	s *sharedIndexInformer[T]
 }
 
 // Replace forgets the transform errors and queues the list.
 func (w informerSink[T]) Replace(list []T, rv string) error {
 	w.s.clearTransformErrors()
-	return w.DeltaFIFO.Replace(list, rv)
+	return w.Queue.Replace(list, rv)
 }
 
 // ReplaceInScope forgets the transform errors and queues the list, marking
-// the objects that left the scope (see DeltaFIFO.ReplaceInScope).
+// the objects that left the scope (see deltafifo.Queue.ReplaceInScope).
 func (w informerSink[T]) ReplaceInScope(list []T, rv string, inScope func(T) bool) error {
 	w.s.clearTransformErrors()
-	return w.DeltaFIFO.ReplaceInScope(list, rv, inScope)
+	return w.Queue.ReplaceInScope(list, rv, inScope)
 }
 
 // checkedTransform wraps the user's transform so that misuse is an error the

@@ -1,4 +1,4 @@
-package cache
+package deltafifo
 
 import (
 	"reflect"
@@ -15,7 +15,7 @@ import (
 
 // popApplying pops one batch and applies it to store, running during()
 // first, as the informer's process function would be interrupted.
-func popApplying(t *testing.T, f *DeltaFIFO[*corev1.Pod], store *threadSafeIndexer[*corev1.Pod], during func()) {
+func popApplying(t *testing.T, f *Queue[*corev1.Pod], store *knownStore, during func()) {
 	t.Helper()
 	if err := f.PopBatch(16, func(batch []Delta[*corev1.Pod], _ bool) error {
 		during()
@@ -34,7 +34,7 @@ func popApplying(t *testing.T, f *DeltaFIFO[*corev1.Pod], store *threadSafeIndex
 
 func TestDeltaFIFOResyncSkipsKeysBeingProcessed(t *testing.T) {
 	store := knownWith(t, pod("ns", "a", "1"), pod("ns", "b", "1"))
-	f := NewDeltaFIFO[*corev1.Pod](store)
+	f := New[*corev1.Pod](store)
 	f.Update(pod("ns", "a", "2"))
 	f.Delete(pod("ns", "b", "3"))
 	popApplying(t, f, store, func() {
@@ -51,7 +51,7 @@ func TestDeltaFIFOResyncSkipsKeysBeingProcessed(t *testing.T) {
 
 func TestDeltaFIFODeleteOfKeyBeingAddedIsQueued(t *testing.T) {
 	store := knownWith(t)
-	f := NewDeltaFIFO[*corev1.Pod](store)
+	f := New[*corev1.Pod](store)
 	f.Add(pod("ns", "a", "1"))
 	popApplying(t, f, store, func() {
 		if err := f.Delete(pod("ns", "a", "2")); err != nil {
@@ -65,7 +65,7 @@ func TestDeltaFIFODeleteOfKeyBeingAddedIsQueued(t *testing.T) {
 
 func TestDeltaFIFOReplaceTombstonesKeyBeingAdded(t *testing.T) {
 	store := knownWith(t)
-	f := NewDeltaFIFO[*corev1.Pod](store)
+	f := New[*corev1.Pod](store)
 	f.Replace(nil, "1")
 	f.Add(pod("ns", "a", "2"))
 	popApplying(t, f, store, func() {
@@ -81,7 +81,7 @@ func TestDeltaFIFOReplaceTombstonesKeyBeingAdded(t *testing.T) {
 
 func TestDeltaFIFOReplaceTombstoneOfKeyBeingUpdatedCarriesNewState(t *testing.T) {
 	store := knownWith(t, pod("ns", "a", "1"))
-	f := NewDeltaFIFO[*corev1.Pod](store)
+	f := New[*corev1.Pod](store)
 	f.Update(pod("ns", "a", "2"))
 	popApplying(t, f, store, func() {
 		if err := f.Replace(nil, "3"); err != nil {
@@ -95,7 +95,7 @@ func TestDeltaFIFOReplaceTombstoneOfKeyBeingUpdatedCarriesNewState(t *testing.T)
 
 func TestDeltaFIFOReplaceDoesNotTombstoneKeyBeingDeleted(t *testing.T) {
 	store := knownWith(t, pod("ns", "a", "1"))
-	f := NewDeltaFIFO[*corev1.Pod](store)
+	f := New[*corev1.Pod](store)
 	f.Delete(pod("ns", "a", "2"))
 	popApplying(t, f, store, func() {
 		if err := f.Replace(nil, "3"); err != nil {

@@ -1,4 +1,4 @@
-package cache
+package deltafifo
 
 import (
 	"errors"
@@ -7,59 +7,10 @@ import (
 	"sync"
 )
 
-// DeltaType says what happened to an object.
-type DeltaType uint8
-
-const (
-	// Added means a watch reported a new object.
-	Added DeltaType = iota + 1
-	// Updated means a watch reported a change.
-	Updated
-	// Deleted means the object is gone. With FinalStateUnknown set, the
-	// delete was inferred from a relist and Object is the last state known.
-	Deleted
-	// Replaced means the object was part of a (re)list.
-	Replaced
-	// Sync means a periodic resync re-delivers an unchanged object.
-	Sync
-)
-
-// String returns the delta type's name.
-func (t DeltaType) String() string {
-	switch t {
-	case Added:
-		return "Added"
-	case Updated:
-		return "Updated"
-	case Deleted:
-		return "Deleted"
-	case Replaced:
-		return "Replaced"
-	case Sync:
-		return "Sync"
-	}
-	return fmt.Sprintf("DeltaType(%d)", uint8(t))
-}
-
-// Delta is one change to one object.
-type Delta[T Object] struct {
-	Type   DeltaType
-	Object T
-	// FinalStateUnknown marks a Deleted delta inferred from a relist: the
-	// delete itself was missed and Object is the last known state.
-	FinalStateUnknown bool
-	// LeftScope marks a Deleted delta (always with FinalStateUnknown) for
-	// an object that left the informer's scope (its shard ranges changed,
-	// see ReplaceInScope): it may well still exist on the server.
-	LeftScope bool
-}
-
-// Key returns the store key of the delta's object.
-func (d Delta[T]) Key() string { return keyOf(d.Object) }
-
-// KnownObjects is what a DeltaFIFO asks about the objects already applied
+// KnownObjects is what a Queue asks about the objects already applied
 // downstream (the informer's store): it needs their keys for Replace and
-// Resync and their last state for tombstones.
+// Resync and their last state for tombstones. The Queue calls it with its own
+// lock held, so its methods must not call back into the Queue.
 type KnownObjects[T Object] interface {
 	// ListKeys returns the keys of every applied object.
 	ListKeys() []string
@@ -67,13 +18,22 @@ type KnownObjects[T Object] interface {
 	GetByKey(key string) (T, bool, error)
 }
 
-// ErrFIFOClosed is returned by Pop once the queue has been closed.
-var ErrFIFOClosed = errors.New("DeltaFIFO: queue closed")
+// KeyIndex is implemented by known objects that can tell whether they hold a
+// key without building its string (the informer's store does). Delete of a
+// key uses it when the known objects have it, GetByKey otherwise; both must
+// agree.
+type KeyIndex interface {
+	// HasKey reports whether the object with key k has been applied.
+	HasKey(k Key) bool
+}
 
-// DeltaFIFO is a queue of deltas in arrival order: every Add, Update and
-// Delete queues one delta, and a later delta of one key never overtakes an
-// earlier delta of another (client-go's RealFIFO contract, the only one its
-// informers have since v1.33). All methods are safe for concurrent use; a
+// ErrClosed is returned by Pop and PopBatch once the queue has been closed.
+var ErrClosed = errors.New("DeltaFIFO: queue closed")
+
+// Queue is the DeltaFIFO, a queue of deltas in arrival order: every Add,
+// Update and Delete queues one delta, and a later delta of one key never
+// overtakes an earlier delta of another (client-go's RealFIFO contract, the
+// only one its informers have since v1.33). All methods are safe for concurrent use; a
 // single consumer is expected to call Pop or PopBatch.
 //
 // Semantics:
@@ -92,9 +52,9 @@ var ErrFIFOClosed = errors.New("DeltaFIFO: queue closed")
 //     Update or Delete came before any Replace). Those deltas, and only
 //     those, are popped with isInInitialList set; a batch never mixes them
 //     with later deltas.
-//   - Close wakes the consumer; Pop then returns ErrFIFOClosed and queued
+//   - Close wakes the consumer; Pop then returns ErrClosed and queued
 //     deltas are dropped.
-type DeltaFIFO[T Object] struct {
+type Queue[T Object] struct {
 	mu   sync.Mutex
 	cond sync.Cond
 
@@ -113,40 +73,40 @@ type DeltaFIFO[T Object] struct {
 	closed           bool
 }
 
-// NewDeltaFIFO returns an empty queue. known may be nil: then Delete of an
-// unqueued key is ignored, Replace only tombstones queued keys and Resync
-// does nothing.
-func NewDeltaFIFO[T Object](known KnownObjects[T]) *DeltaFIFO[T] {
-	f := &DeltaFIFO[T]{known: known}
+// New returns an empty queue. known may be nil: then Delete of an unqueued
+// key is ignored, Replace only tombstones queued keys and Resync does
+// nothing.
+func New[T Object](known KnownObjects[T]) *Queue[T] {
+	f := &Queue[T]{known: known}
 	f.cond.L = &f.mu
 	return f
 }
 
 // Add queues an Added delta for obj.
-func (f *DeltaFIFO[T]) Add(obj T) error {
+func (f *Queue[T]) Add(obj T) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.populated = true
-	f.queueLocked(keyOfObj(obj), Delta[T]{Type: Added, Object: obj})
+	f.queueLocked(KeyOf(obj), Delta[T]{Type: Added, Object: obj})
 	return nil
 }
 
 // Update queues an Updated delta for obj.
-func (f *DeltaFIFO[T]) Update(obj T) error {
+func (f *Queue[T]) Update(obj T) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.populated = true
-	f.queueLocked(keyOfObj(obj), Delta[T]{Type: Updated, Object: obj})
+	f.queueLocked(KeyOf(obj), Delta[T]{Type: Updated, Object: obj})
 	return nil
 }
 
 // Delete queues a Deleted delta for obj, unless its key is neither queued
 // (nor being processed) nor known.
-func (f *DeltaFIFO[T]) Delete(obj T) error {
+func (f *Queue[T]) Delete(obj T) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.populated = true
-	k := keyOfObj(obj)
+	k := KeyOf(obj)
 	known, err := f.isKnownLocked(k)
 	if err != nil {
 		return fmt.Errorf("DeltaFIFO delete %s: %w", k, err)
@@ -158,17 +118,13 @@ func (f *DeltaFIFO[T]) Delete(obj T) error {
 	return nil
 }
 
-// keyIndex is implemented by the informer's store: a key lookup without
-// building the key's string.
-type keyIndex interface{ hasKey(k objKey) bool }
-
 // isKnownLocked reports whether the known objects hold k.
-func (f *DeltaFIFO[T]) isKnownLocked(k objKey) (bool, error) {
+func (f *Queue[T]) isKnownLocked(k Key) (bool, error) {
 	switch known := f.known.(type) {
 	case nil:
 		return false, nil
-	case keyIndex:
-		return known.hasKey(k), nil
+	case KeyIndex:
+		return known.HasKey(k), nil
 	default:
 		_, exists, err := known.GetByKey(k.String())
 		return exists, err
@@ -178,10 +134,10 @@ func (f *DeltaFIFO[T]) isKnownLocked(k objKey) (bool, error) {
 // isQueuedLocked reports whether a delta of k is queued or being processed,
 // searching from the newest. It runs only for a Delete of an unknown key,
 // whose add is then usually among the newest deltas.
-func (f *DeltaFIFO[T]) isQueuedLocked(k objKey) bool {
+func (f *Queue[T]) isQueuedLocked(k Key) bool {
 	has := func(ds []Delta[T]) bool {
 		for i := len(ds) - 1; i >= 0; i-- {
-			if o := ds[i].Object; o.GetName() == k.name && o.GetNamespace() == k.namespace {
+			if o := ds[i].Object; o.GetName() == k.Name && o.GetNamespace() == k.Namespace {
 				return true
 			}
 		}
@@ -191,18 +147,18 @@ func (f *DeltaFIFO[T]) isQueuedLocked(k objKey) bool {
 }
 
 // queuedKeysLocked returns the keys with a delta queued or being processed.
-func (f *DeltaFIFO[T]) queuedKeysLocked() map[objKey]struct{} {
-	out := make(map[objKey]struct{}, len(f.items)-f.head+len(f.inflight))
+func (f *Queue[T]) queuedKeysLocked() map[Key]struct{} {
+	out := make(map[Key]struct{}, len(f.items)-f.head+len(f.inflight))
 	for _, ds := range [][]Delta[T]{f.inflight, f.items[f.head:]} {
 		for _, d := range ds {
-			out[keyOfObj(d.Object)] = struct{}{}
+			out[KeyOf(d.Object)] = struct{}{}
 		}
 	}
 	return out
 }
 
 // queueLocked appends d, whose key is k. The caller holds mu.
-func (f *DeltaFIFO[T]) queueLocked(_ objKey, d Delta[T]) {
+func (f *Queue[T]) queueLocked(_ Key, d Delta[T]) {
 	f.items = append(f.items, d)
 	f.cond.Signal()
 }
@@ -217,7 +173,7 @@ const shrinkAbove = 1 << 10
 // Replace queues Replaced for every object in list, in list order, then a
 // tombstone for every queued or known key missing from it. The first Replace
 // defines the initial population that HasSynced waits for.
-func (f *DeltaFIFO[T]) Replace(list []T, rv string) error {
+func (f *Queue[T]) Replace(list []T, rv string) error {
 	return f.ReplaceInScope(list, rv, nil)
 }
 
@@ -227,19 +183,19 @@ func (f *DeltaFIFO[T]) Replace(list []T, rv string) error {
 // object inScope rejects is marked LeftScope (the object moved out of the
 // scope rather than being deleted). A nil inScope accepts every object,
 // which makes it Replace. list must hold only objects inScope accepts.
-func (f *DeltaFIFO[T]) ReplaceInScope(list []T, _ string, inScope func(obj T) bool) error {
+func (f *Queue[T]) ReplaceInScope(list []T, _ string, inScope func(obj T) bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 
 	// The last delta of every queued (or in-flight) key, in order of first
 	// appearance, before the list's own deltas are queued.
-	var pendingKeys []objKey
-	var last map[objKey]Delta[T]
+	var pendingKeys []Key
+	var last map[Key]Delta[T]
 	if pending := len(f.inflight) + len(f.items) - f.head; pending > 0 {
-		last = make(map[objKey]Delta[T], min(pending, 1024))
+		last = make(map[Key]Delta[T], min(pending, 1024))
 		note := func(ds []Delta[T]) {
 			for _, d := range ds {
-				k := keyOfObj(d.Object)
+				k := KeyOf(d.Object)
 				if _, seen := last[k]; !seen {
 					pendingKeys = append(pendingKeys, k)
 				}
@@ -250,14 +206,14 @@ func (f *DeltaFIFO[T]) ReplaceInScope(list []T, _ string, inScope func(obj T) bo
 		note(f.items[f.head:])
 	}
 
-	listed := make(map[objKey]struct{}, len(list))
+	listed := make(map[Key]struct{}, len(list))
 	for _, obj := range list {
-		listed[keyOfObj(obj)] = struct{}{}
+		listed[KeyOf(obj)] = struct{}{}
 	}
 	var knownMissing []string
 	if f.known != nil {
 		for _, key := range f.known.ListKeys() {
-			k, err := parseKey(key)
+			k, err := ParseKey(key)
 			if err != nil {
 				return fmt.Errorf("DeltaFIFO replace: %w", err)
 			}
@@ -286,7 +242,7 @@ func (f *DeltaFIFO[T]) ReplaceInScope(list []T, _ string, inScope func(obj T) bo
 
 	before := len(f.items) - f.head
 	for _, obj := range list {
-		f.queueLocked(keyOfObj(obj), Delta[T]{Type: Replaced, Object: obj})
+		f.queueLocked(KeyOf(obj), Delta[T]{Type: Replaced, Object: obj})
 	}
 	for _, k := range pendingKeys {
 		if _, ok := listed[k]; ok {
@@ -299,7 +255,7 @@ func (f *DeltaFIFO[T]) ReplaceInScope(list []T, _ string, inScope func(obj T) bo
 		f.queueLocked(k, Delta[T]{Type: Deleted, Object: d.Object, FinalStateUnknown: true, LeftScope: inScope != nil && !inScope(d.Object)})
 	}
 	for _, obj := range knownObjs {
-		f.queueLocked(keyOfObj(obj), Delta[T]{Type: Deleted, Object: obj, FinalStateUnknown: true, LeftScope: inScope != nil && !inScope(obj)})
+		f.queueLocked(KeyOf(obj), Delta[T]{Type: Deleted, Object: obj, FinalStateUnknown: true, LeftScope: inScope != nil && !inScope(obj)})
 	}
 	if !f.populated {
 		f.populated = true
@@ -310,7 +266,7 @@ func (f *DeltaFIFO[T]) ReplaceInScope(list []T, _ string, inScope func(obj T) bo
 
 // Resync queues a Sync delta for every known key that has nothing queued and
 // is not being processed.
-func (f *DeltaFIFO[T]) Resync() error {
+func (f *Queue[T]) Resync() error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.known == nil {
@@ -318,7 +274,7 @@ func (f *DeltaFIFO[T]) Resync() error {
 	}
 	queued := f.queuedKeysLocked()
 	for _, key := range f.known.ListKeys() {
-		k, err := parseKey(key)
+		k, err := ParseKey(key)
 		if err != nil {
 			return fmt.Errorf("DeltaFIFO resync: %w", err)
 		}
@@ -339,7 +295,7 @@ func (f *DeltaFIFO[T]) Resync() error {
 
 // HasSynced reports whether the first Replace's deltas have all been popped
 // and processed, or an Add, Update or Delete came before the first Replace.
-func (f *DeltaFIFO[T]) HasSynced() bool {
+func (f *Queue[T]) HasSynced() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.populated && f.initialRemaining == 0
@@ -347,22 +303,22 @@ func (f *DeltaFIFO[T]) HasSynced() bool {
 
 // Len returns the number of queued deltas (not counting a batch being
 // processed).
-func (f *DeltaFIFO[T]) Len() int {
+func (f *Queue[T]) Len() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.items) - f.head
 }
 
 // Queued returns a copy of the queued deltas, oldest first.
-func (f *DeltaFIFO[T]) Queued() []Delta[T] {
+func (f *Queue[T]) Queued() []Delta[T] {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return slices.Clone(f.items[f.head:])
 }
 
-// Close wakes every blocked Pop, which then returns ErrFIFOClosed; queued
+// Close wakes every blocked Pop, which then returns ErrClosed; queued
 // deltas are dropped.
-func (f *DeltaFIFO[T]) Close() {
+func (f *Queue[T]) Close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.closed = true
@@ -370,7 +326,7 @@ func (f *DeltaFIFO[T]) Close() {
 }
 
 // IsClosed reports whether Close was called.
-func (f *DeltaFIFO[T]) IsClosed() bool {
+func (f *Queue[T]) IsClosed() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return f.closed
@@ -378,7 +334,7 @@ func (f *DeltaFIFO[T]) IsClosed() bool {
 
 // Pop waits for a delta and hands it to process, outside the queue's lock.
 // See PopBatch.
-func (f *DeltaFIFO[T]) Pop(process func(d Delta[T], isInInitialList bool) error) error {
+func (f *Queue[T]) Pop(process func(d Delta[T], isInInitialList bool) error) error {
 	return f.PopBatch(1, func(batch []Delta[T], initial bool) error {
 		return process(batch[0], initial)
 	})
@@ -390,9 +346,9 @@ func (f *DeltaFIFO[T]) Pop(process func(d Delta[T], isInInitialList bool) error)
 // isInInitialList is true when the batch belongs to the first Replace; a
 // batch never mixes such deltas with later ones. process must not keep batch
 // after it returns: its memory is reused. process's error is returned; the
-// deltas count as processed either way. PopBatch returns ErrFIFOClosed once
+// deltas count as processed either way. PopBatch returns ErrClosed once
 // the queue is closed.
-func (f *DeltaFIFO[T]) PopBatch(maxBatch int, process func(batch []Delta[T], isInInitialList bool) error) error {
+func (f *Queue[T]) PopBatch(maxBatch int, process func(batch []Delta[T], isInInitialList bool) error) error {
 	if maxBatch < 1 {
 		maxBatch = 1
 	}
@@ -402,7 +358,7 @@ func (f *DeltaFIFO[T]) PopBatch(maxBatch int, process func(batch []Delta[T], isI
 	}
 	if f.closed {
 		f.mu.Unlock()
-		return ErrFIFOClosed
+		return ErrClosed
 	}
 	n := min(len(f.items)-f.head, maxBatch)
 	initial := f.initialRemaining > 0

@@ -1,4 +1,4 @@
-package cache
+package deltafifo
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 )
 
 func TestDeltaFIFODeltasPopInArrivalOrderAcrossKeys(t *testing.T) {
-	f := NewDeltaFIFO[*corev1.Pod](nil)
+	f := New[*corev1.Pod](nil)
 	f.Add(pod("ns", "a", "1"))
 	f.Add(pod("ns", "b", "2"))
 	f.Update(pod("ns", "a", "3"))
@@ -26,7 +26,7 @@ func TestDeltaFIFODeltasPopInArrivalOrderAcrossKeys(t *testing.T) {
 // still queued. Nothing of the watch may overtake b's initial add, and only
 // the list's deltas are initial.
 func TestDeltaFIFOWatchEventsDuringTheFirstListStayBehindItAndAreNotInitial(t *testing.T) {
-	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
+	f := New[*corev1.Pod](knownWith(t))
 	if err := f.Replace([]*corev1.Pod{pod("ns", "a", "1"), pod("ns", "b", "2")}, "2"); err != nil {
 		t.Fatal(err)
 	}
@@ -51,32 +51,42 @@ func TestDeltaFIFOWatchEventsDuringTheFirstListStayBehindItAndAreNotInitial(t *t
 	}
 }
 
+// The known objects are asked through KeyIndex when they have it (the
+// informer's store) and through GetByKey otherwise; both must give the same
+// answers.
 func TestDeltaFIFODeleteOfUnknownUnqueuedKeyIsIgnored(t *testing.T) {
-	f := NewDeltaFIFO[*corev1.Pod](knownWith(t, pod("ns", "known", "1")))
-	f.Delete(pod("ns", "ghost", "2"))
-	if f.Len() != 0 {
-		t.Fatalf("delete of unknown key queued something: %v", f.Queued())
-	}
-	f.Delete(pod("ns", "known", "3"))
-	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/known=Deleted:3"}) {
-		t.Fatalf("got %v", got)
-	}
-	// Queued but not known: the delete is kept.
-	f.Add(pod("ns", "new", "4"))
-	f.Delete(pod("ns", "new", "5"))
-	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/new=Added:4", "ns/new=Deleted:5"}) {
-		t.Fatalf("got %v", got)
-	}
-	// Popped and processed: no longer queued, and not known.
-	f.Delete(pod("ns", "new", "6"))
-	if f.Len() != 0 {
-		t.Fatalf("delete of a processed, unknown key queued %v", f.Queued())
+	for name, known := range map[string]func(*knownStore) KnownObjects[*corev1.Pod]{
+		"KeyIndex": func(s *knownStore) KnownObjects[*corev1.Pod] { return s },
+		"GetByKey": func(s *knownStore) KnownObjects[*corev1.Pod] { return byKeyString{s} },
+	} {
+		t.Run(name, func(t *testing.T) {
+			f := New(known(knownWith(t, pod("ns", "known", "1"))))
+			f.Delete(pod("ns", "ghost", "2"))
+			if f.Len() != 0 {
+				t.Fatalf("delete of unknown key queued something: %v", f.Queued())
+			}
+			f.Delete(pod("ns", "known", "3"))
+			if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/known=Deleted:3"}) {
+				t.Fatalf("got %v", got)
+			}
+			// Queued but not known: the delete is kept.
+			f.Add(pod("ns", "new", "4"))
+			f.Delete(pod("ns", "new", "5"))
+			if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/new=Added:4", "ns/new=Deleted:5"}) {
+				t.Fatalf("got %v", got)
+			}
+			// Popped and processed: no longer queued, and not known.
+			f.Delete(pod("ns", "new", "6"))
+			if f.Len() != 0 {
+				t.Fatalf("delete of a processed, unknown key queued %v", f.Queued())
+			}
+		})
 	}
 }
 
 func TestDeltaFIFOReplaceQueuesItemsInListOrderThenTombstones(t *testing.T) {
 	known := knownWith(t, pod("ns", "stays", "1"), pod("ns", "gone", "2"), pod("ns", "also-gone", "3"))
-	f := NewDeltaFIFO[*corev1.Pod](known)
+	f := New[*corev1.Pod](known)
 	f.Add(pod("ns", "queued-only", "4")) // queued, never reached the store
 	if err := f.Replace([]*corev1.Pod{pod("ns", "stays", "5"), pod("ns", "new", "6")}, "6"); err != nil {
 		t.Fatal(err)
@@ -96,7 +106,7 @@ func TestDeltaFIFOReplaceQueuesItemsInListOrderThenTombstones(t *testing.T) {
 
 func TestDeltaFIFOReplaceTombstoneCarriesNewestQueuedState(t *testing.T) {
 	known := knownWith(t, pod("ns", "a", "1"))
-	f := NewDeltaFIFO[*corev1.Pod](known)
+	f := New[*corev1.Pod](known)
 	f.Update(pod("ns", "a", "2"))
 	f.Replace(nil, "3")
 	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Updated:2", "ns/a=Deleted(tombstone):2"}) {
@@ -106,7 +116,7 @@ func TestDeltaFIFOReplaceTombstoneCarriesNewestQueuedState(t *testing.T) {
 
 func TestDeltaFIFOReplaceSkipsTombstoneWhenLastQueuedDeltaIsADelete(t *testing.T) {
 	known := knownWith(t, pod("ns", "a", "1"))
-	f := NewDeltaFIFO[*corev1.Pod](known)
+	f := New[*corev1.Pod](known)
 	f.Delete(pod("ns", "a", "2"))
 	f.Replace(nil, "3")
 	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Deleted:2"}) {
@@ -116,7 +126,7 @@ func TestDeltaFIFOReplaceSkipsTombstoneWhenLastQueuedDeltaIsADelete(t *testing.T
 
 func TestDeltaFIFOResyncQueuesSyncOnlyForKnownKeysWithNothingQueued(t *testing.T) {
 	known := knownWith(t, pod("ns", "idle", "1"), pod("ns", "busy", "2"))
-	f := NewDeltaFIFO[*corev1.Pod](known)
+	f := New[*corev1.Pod](known)
 	f.Update(pod("ns", "busy", "3"))
 	f.Resync()
 	want := []string{"ns/busy=Updated:3", "ns/idle=Sync:1"}
@@ -126,7 +136,7 @@ func TestDeltaFIFOResyncQueuesSyncOnlyForKnownKeysWithNothingQueued(t *testing.T
 }
 
 func TestDeltaFIFOHasSyncedAfterFirstReplaceIsPoppedAndProcessed(t *testing.T) {
-	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
+	f := New[*corev1.Pod](knownWith(t))
 	if f.HasSynced() {
 		t.Fatal("synced before anything happened")
 	}
@@ -155,7 +165,7 @@ func TestDeltaFIFOHasSyncedAfterFirstReplaceIsPoppedAndProcessed(t *testing.T) {
 }
 
 func TestDeltaFIFOHasSyncedWhenAnEventCameBeforeAnyReplace(t *testing.T) {
-	f := NewDeltaFIFO[*corev1.Pod](nil)
+	f := New[*corev1.Pod](nil)
 	f.Add(pod("ns", "a", "1"))
 	if !f.HasSynced() {
 		t.Fatal("an Add before any Replace should count as synced")
@@ -163,7 +173,7 @@ func TestDeltaFIFOHasSyncedWhenAnEventCameBeforeAnyReplace(t *testing.T) {
 }
 
 func TestDeltaFIFOEmptyFirstReplaceSyncsAtOnce(t *testing.T) {
-	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
+	f := New[*corev1.Pod](knownWith(t))
 	f.Replace(nil, "1")
 	if !f.HasSynced() {
 		t.Fatal("an empty first list should be synced")
@@ -171,7 +181,7 @@ func TestDeltaFIFOEmptyFirstReplaceSyncsAtOnce(t *testing.T) {
 }
 
 func TestDeltaFIFOBatchNeverMixesInitialAndLaterDeltas(t *testing.T) {
-	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
+	f := New[*corev1.Pod](knownWith(t))
 	f.Replace([]*corev1.Pod{pod("ns", "a", "1"), pod("ns", "b", "2")}, "2")
 	f.Add(pod("ns", "c", "3"))
 	f.Update(pod("ns", "a", "4"))
@@ -202,7 +212,7 @@ func TestDeltaFIFOBatchNeverMixesInitialAndLaterDeltas(t *testing.T) {
 }
 
 func TestDeltaFIFOProcessErrorIsReturnedAndDeltasConsumed(t *testing.T) {
-	f := NewDeltaFIFO[*corev1.Pod](nil)
+	f := New[*corev1.Pod](nil)
 	f.Add(pod("ns", "b", "3"))
 	boom := errors.New("boom")
 	if err := f.Pop(func(Delta[*corev1.Pod], bool) error { return boom }); !errors.Is(err, boom) {
@@ -214,7 +224,7 @@ func TestDeltaFIFOProcessErrorIsReturnedAndDeltasConsumed(t *testing.T) {
 }
 
 func TestDeltaFIFOCloseWakesBlockedPop(t *testing.T) {
-	f := NewDeltaFIFO[*corev1.Pod](nil)
+	f := New[*corev1.Pod](nil)
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
 	for i := 0; i < 2; i++ {
@@ -226,7 +236,7 @@ func TestDeltaFIFOCloseWakesBlockedPop(t *testing.T) {
 	wg.Wait()
 	close(errs)
 	for err := range errs {
-		if !errors.Is(err, ErrFIFOClosed) {
+		if !errors.Is(err, ErrClosed) {
 			t.Fatalf("Pop after Close returned %v", err)
 		}
 	}
@@ -236,7 +246,7 @@ func TestDeltaFIFOCloseWakesBlockedPop(t *testing.T) {
 }
 
 func TestDeltaFIFOEveryDeltaIsQueued(t *testing.T) {
-	f := NewDeltaFIFO[*corev1.Pod](nil)
+	f := New[*corev1.Pod](nil)
 	for i := 0; i < 5; i++ {
 		f.Update(pod("ns", "a", "1"))
 	}
@@ -248,7 +258,7 @@ func TestDeltaFIFOEveryDeltaIsQueued(t *testing.T) {
 // The queue's backing array is reused once drained and compacted when its
 // head grows: a long run keeps its order and its memory bounded.
 func TestDeltaFIFOLongRunKeepsOrderAcrossCompaction(t *testing.T) {
-	f := NewDeltaFIFO[*corev1.Pod](nil)
+	f := New[*corev1.Pod](nil)
 	next, want := 0, 0
 	for round := 0; round < 50; round++ {
 		for i := 0; i < 100; i++ {
@@ -288,7 +298,7 @@ func itoa(i int) string {
 // A drained queue does not keep the array of a large burst (an initial
 // list) alive.
 func TestDeltaFIFODrainedQueueDropsTheArraysOfABurst(t *testing.T) {
-	f := NewDeltaFIFO[*corev1.Pod](knownWith(t))
+	f := New[*corev1.Pod](knownWith(t))
 	list := make([]*corev1.Pod, 2*shrinkAbove)
 	for i := range list {
 		list[i] = pod("ns", itoa(i), "1")
