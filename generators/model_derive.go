@@ -1,0 +1,83 @@
+package generators
+
+import (
+	"path"
+	"slices"
+	"sort"
+)
+
+// deriveType builds the model type of +genclient type t from its package's
+// and its own tags: names from n (or +resourceName), scope, and whether it
+// gets an informer (list and watch verbs) and a lister (list and get). It
+// cannot fail; the caller validates.
+func deriveType(t parsedType, pt packageTags, ct clientTags, n namers) *Type {
+	typ := &Type{
+		Name:        t.Name,
+		pos:         t.Pos,
+		resourcePos: t.Pos,
+		Plural:      n.plural(t.Name),
+		Resource:    n.resource(t.Name),
+		Namespaced:  !ct.NonNamespaced,
+		Informer:    pt.InformerGen && ct.InformerGen && ct.HasVerb("list") && ct.HasVerb("watch"),
+		Lister:      pt.ListerGen && ct.ListerGen && ct.HasVerb("list") && ct.HasVerb("get"),
+	}
+	if ct.ResourceName != "" {
+		typ.Resource, typ.resourcePos = ct.ResourceName, ct.ResourceNamePos
+	}
+	return typ
+}
+
+// deriveVersion builds the version API package p defines, holding types, and
+// returns it with its group's Go name (client-gen's, or +groupGoName). The
+// names may be unusable: validateVersion checks them.
+func deriveVersion(p parsedPackage, pt packageTags, types []*Type) (*Version, string) {
+	versionName := path.Base(p.ImportPath)
+	v := &Version{
+		Name:        versionName,
+		GoName:      versionGoName(versionName),
+		PackageName: packageName(versionName),
+		APIPackage:  p.ImportPath,
+		Types:       types,
+		pos:         p.PackagePos,
+	}
+	return v, groupGoName(pt.Group, pt.GroupGoName)
+}
+
+// sortedGroups returns the groups sorted by PackageName, then Name, each
+// with its versions sorted by Name: the model's order, which makes
+// rendering deterministic.
+func sortedGroups(groups map[string]*Group) []*Group {
+	var out []*Group // nil without groups, as the model always had
+	for _, g := range groups {
+		sort.Slice(g.Versions, func(i, j int) bool { return g.Versions[i].Name < g.Versions[j].Name })
+		out = append(out, g)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].PackageName != out[j].PackageName {
+			return out[i].PackageName < out[j].PackageName
+		}
+		return out[i].Name < out[j].Name
+	})
+	return out
+}
+
+// reservedImportNames are the import names generated files use for fixed
+// packages; an API package alias that equals one of them gets a suffix.
+var reservedImportNames = []string{
+	"cache", "context", "fmt", "informers", "internalinterfaces", "labels", "listers",
+	"group", "metav1", "reflect", "runtime", "schema", "time", "version", "versioned", "watch",
+}
+
+// deriveAliases sets the import names generated files give g's API and
+// lister packages: the group's package name joined with the version's,
+// suffixed when it would shadow a fixed import. It needs the group's
+// validated, unique PackageName.
+func deriveAliases(g *Group) {
+	for _, v := range g.Versions {
+		v.APIAlias = g.PackageName + v.PackageName
+		if slices.Contains(reservedImportNames, v.APIAlias) {
+			v.APIAlias += "api"
+		}
+		v.ListersAlias = v.APIAlias + "listers"
+	}
+}

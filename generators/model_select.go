@@ -1,0 +1,89 @@
+package generators
+
+import "path"
+
+// addPackage selects what package p contributes to the model: nothing when
+// it has no informer or lister tag, or no +genclient type that gets an
+// informer or a lister; otherwise one version of one group, merged into
+// b.groups. Tag, type and name errors come back in the order they are met.
+func (b *modelBuilder) addPackage(p parsedPackage) error {
+	pt, err := parsePackageTags(p)
+	if err != nil {
+		return err
+	}
+	if !pt.InformerGen && !pt.ListerGen {
+		return nil
+	}
+	types, anyClient, err := b.selectTypes(p, pt)
+	if err != nil || !anyClient {
+		return err
+	}
+	b.m.clientPackages++
+	if !pt.HasGroup {
+		return inputErrorf(p.PackagePos, "package %s has +genclient types but no group name: add // +groupName=<group> (e.g. example.com) to its doc.go", p.ImportPath)
+	}
+	if len(types) == 0 {
+		return nil
+	}
+	v, goName := deriveVersion(p, pt, types)
+	if err := validateVersion(p, pt, v, goName); err != nil {
+		return err
+	}
+	return b.addVersion(p, pt, v, goName)
+}
+
+// selectTypes returns the +genclient types of p that get an informer or a
+// lister, in source order, and whether p has any +genclient type at all.
+// Every +genclient type is validated (validateClientType); every selected
+// one must also be able to back an informer (validateInformedType), and
+// becomes the owner of its Go type's informer in b.informed.
+func (b *modelBuilder) selectTypes(p parsedPackage, pt packageTags) (types []*Type, anyClient bool, err error) {
+	for _, t := range p.Types {
+		ct, err := parseClientTags(t)
+		if err != nil {
+			return nil, false, err
+		}
+		if !ct.GenerateClient {
+			continue
+		}
+		anyClient = true
+		if err := validateClientType(t); err != nil {
+			return nil, false, err
+		}
+		typ := deriveType(t, pt, ct, b.n)
+		if !typ.Informer && !typ.Lister {
+			continue
+		}
+		if err := b.validateInformedType(t, typ); err != nil {
+			return nil, false, err
+		}
+		if typ.Informer && t.Identity != "" {
+			b.informed[t.Identity] = t
+		}
+		if err := validateObjectMeta(t); err != nil {
+			return nil, false, err
+		}
+		types = append(types, typ)
+	}
+	return types, anyClient, nil
+}
+
+// addVersion files v under its group in b.groups, creating the group the
+// first time it is seen. Every version of a group must give it the same Go
+// name, and no two packages may define the same group-version.
+func (b *modelBuilder) addVersion(p parsedPackage, pt packageTags, v *Version, goName string) error {
+	g := b.groups[pt.Group]
+	if g == nil {
+		g = &Group{Name: pt.Group, GoName: goName, PackageName: packageName(path.Base(path.Dir(p.ImportPath))), pos: pt.GroupPos}
+		b.groups[pt.Group] = g
+	} else if g.GoName != goName {
+		return inputErrorf(pt.GroupPos, "package %s: group %q has Go name %q here but %q at %s: give every version the same +groupGoName", p.ImportPath, pt.Group, goName, g.GoName, g.pos)
+	}
+	for _, other := range g.Versions {
+		if other.Name == v.Name {
+			return inputErrorf(p.PackagePos, "package %s: group-version %s/%s is also defined by %s", p.ImportPath, displayGroup(pt.Group), v.Name, other.APIPackage)
+		}
+	}
+	g.Versions = append(g.Versions, v)
+	return nil
+}
