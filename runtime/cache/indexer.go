@@ -7,26 +7,6 @@ import (
 	"sync"
 )
 
-// objKey is the internal form of a store key. It is built from an object's
-// namespace and name without allocating, unlike the "namespace/name" string.
-type objKey struct {
-	namespace, name string
-}
-
-func keyOfObj[T Object](obj T) objKey {
-	return objKey{namespace: obj.GetNamespace(), name: obj.GetName()}
-}
-
-func (k objKey) String() string { return KeyFor(k.namespace, k.name) }
-
-func parseKey(key string) (objKey, error) {
-	ns, name, err := SplitKey(key)
-	if err != nil {
-		return objKey{}, err
-	}
-	return objKey{namespace: ns, name: name}, nil
-}
-
 // threadSafeIndexer is the Indexer implementation; index_layout.go
 // describes how objects and index postings are laid out. One RWMutex guards
 // everything. The namespace index costs nothing extra: an object's namespace
@@ -42,6 +22,8 @@ type threadSafeIndexer[T Object] struct {
 	// errs holds, per key, the error of the index functions that failed on
 	// its stored object (which is left out of those indexes).
 	errs map[objKey]error
+	// slabs are the list arrays stored objects may point into (slab.go).
+	slabs slabTable
 }
 
 // NewIndexer returns an empty thread-safe Indexer with the NamespaceIndex and
@@ -62,6 +44,7 @@ func newThreadSafeIndexer[T Object](indexers Indexers[T]) *threadSafeIndexer[T] 
 		buckets: map[string]*nsBucket[T]{},
 		byName:  map[string]int{},
 		errs:    map[objKey]error{},
+		slabs:   slabTable{on: slabsUsable[T]()},
 	}
 	names := make([]string, 0, len(indexers))
 	for name := range indexers {
@@ -260,6 +243,7 @@ func (s *threadSafeIndexer[T]) upsertLocked(k objKey, obj T) (old T, existed boo
 		s.removeMember(j, m)
 		addMember(ci, m, vals, obj)
 	}
+	s.slabStoredLocked(old, existed, obj)
 	if errs != nil {
 		err = errors.Join(errs...)
 		s.errs[k] = err
@@ -277,6 +261,7 @@ func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
 	if !ok {
 		return
 	}
+	old := b.objs[i]
 	for j := range s.custom {
 		s.removeMember(j, &b.mem[j][i])
 	}
@@ -305,6 +290,7 @@ func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
 	if len(s.errs) > 0 {
 		delete(s.errs, k)
 	}
+	s.slabDroppedLocked(old)
 }
 
 // objectErrors summarises the objects some index function failed on, nil
@@ -436,6 +422,7 @@ func (s *threadSafeIndexer[T]) Replace(items []T, _ string) error {
 		}
 	}
 	s.buckets, s.count, s.custom, s.byName, s.errs = fresh.buckets, fresh.count, fresh.custom, fresh.byName, fresh.errs
+	s.recountSlabsLocked()
 	if n := len(s.errs); n > len(errs) {
 		errs = append(errs, fmt.Errorf("and %d more objects failing an index", n-len(errs)))
 	}

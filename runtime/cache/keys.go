@@ -39,3 +39,23 @@ func SplitKey(key string) (namespace, name string, err error) {
 	}
 	return key[:i], key[i+1:], nil
 }
+
+// objKey is the internal form of a store key. It is built from an object's
+// namespace and name without allocating, unlike the "namespace/name" string.
+type objKey struct {
+	namespace, name string
+}
+
+func keyOfObj[T Object](obj T) objKey {
+	return objKey{namespace: obj.GetNamespace(), name: obj.GetName()}
+}
+
+func (k objKey) String() string { return KeyFor(k.namespace, k.name) }
+
+func parseKey(key string) (objKey, error) {
+	ns, name, err := SplitKey(key)
+	if err != nil {
+		return objKey{}, err
+	}
+	return objKey{namespace: ns, name: name}, nil
+}
