@@ -18,9 +18,6 @@ import (
 // watch's result channel is closed.
 type ListerWatcher interface {
 	// List returns a list object (with an Items field) and its resourceVersion.
-	// The list becomes the informer's, which stores pointers into its Items
-	// and may modify them (see ReflectorOptions): return a fresh one (as a
-	// client decoding a response does), not one shared with other callers.
 	List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)
 	// Watch streams the changes after opts.ResourceVersion.
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"sync"
-	"unsafe"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -100,11 +99,7 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) (listed[T], err
 		}
 		if r.shard != nil {
 			r.checkShardInfo(page, obj, listMeta)
-			received := len(items)
 			items = r.filterShard(page, items)
-			if sl != nil && len(items) < received && 2*len(items) >= sl.cap {
-				clearUnlisted[T](sl, items)
-			}
 		}
 		if sl != nil {
 			l.pages = append(l.pages, listedPage{sl: sl, from: len(l.items), to: len(l.items) + len(items)})
@@ -120,22 +115,6 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) (listed[T], err
 			return l, nil
 		}
 		opts = metav1.ListOptions{Continue: cont, Limit: r.opts.PageSize}
-	}
-}
-
-// clearUnlisted zeroes the elements of sl that are not among kept (the
-// items a sharded list filtered out), so that an array the store keeps for
-// the others does not keep what those reference alive too. Nothing else
-// has seen them: the list is the reflector's.
-func clearUnlisted[T Object](sl *slab, kept []T) {
-	keep := make([]bool, sl.len)
-	for _, obj := range kept {
-		keep[(addrOf(obj)-sl.start)/sl.size] = true
-	}
-	for i, k := range keep {
-		if !k {
-			reflect.NewAt(sl.elem, unsafe.Add(sl.base, uintptr(i)*sl.size)).Elem().SetZero()
-		}
 	}
 }
 

@@ -11,27 +11,21 @@ import (
 // A list whose Items is []X is decoded into one array, called a slab here.
 // The reflector hands the store &Items[i] rather than a copy of each item
 // (see extractList): a sync then allocates and copies nothing per object.
-// The price is that one stored object keeps its whole slab alive: the
-// top-level structs of every other item of the list and, through them,
-// whatever those items reference (their strings, maps, slices), for items
-// whose objects have long left the store. To bound that, the store counts,
-// per registered slab, how many of its current objects (map and indexes:
-// they hold the same pointers) live in the slab, and once a slab holds
-// fewer current objects than half of its elements (its capacity: the whole
-// array is what stays allocated) it compacts the slab: each of those
-// objects is replaced, in the store and in every index posting, by a
-// shallow copy in an allocation of its own, and the slab is forgotten. The
-// store then no longer reaches it.
+// The price is that one stored object keeps its whole slab alive, and with
+// it the top-level structs of every other item of the list. To bound that,
+// the store counts, per registered slab, how many of its current objects
+// (map and indexes: they hold the same pointers) live in the slab, and once
+// a slab holds fewer current objects than half of its elements (its
+// capacity: the whole array is what stays allocated) it compacts the slab:
+// each of those objects is replaced, in the store and in every index
+// posting, by a shallow copy in an allocation of its own, and the slab is
+// forgotten. The store then no longer reaches it.
 //
-// So, once a list's deltas have been applied, every array the store keeps
-// alive holds at least as many of its current objects as other elements:
-// the store keeps at most one superseded or unused list item (with what it
-// references) per listed object it holds, at most twice those objects'
-// memory when items are of similar size. The reflector copies the items of
-// a page of which less than half reaches the store, and clears the items a
-// sharded list filters out of a page it keeps (nobody else has seen them).
-// What handlers or other callers keep of the objects they were given is
-// theirs: it may keep a slab alive, outside this bound.
+// So, once a list's deltas have been applied, the store keeps at most twice
+// the top-level structs of the listed objects it holds; strings, maps and
+// slices inside them are shared between an object and its copy, as they
+// always were. What handlers or other callers keep of the objects they were
+// given is theirs: it may keep a slab alive, outside this bound.
 //
 // Counting:
 //   - live: current store objects inside the slab. Every store write looks up
@@ -69,7 +63,7 @@ type slab struct {
 // contains reports whether address a lies in the slab's array.
 func (sl *slab) contains(a uintptr) bool { return a >= sl.start && a < sl.end }
 
-// slabItem returns element i of the slab's array as a T, which is *elem.
+// at returns element i of the slab's array as a T, which is *elem.
 func slabItem[T Object](sl *slab, i int) T {
 	p := unsafe.Add(sl.base, uintptr(i)*sl.size)
 	return *(*T)(unsafe.Pointer(&p))
