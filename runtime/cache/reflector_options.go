@@ -18,27 +18,6 @@ const (
 // ReflectorOptions tunes how an informer lists and watches. The zero value
 // gives the defaults documented on each field; a zero or negative number or
 // duration means its default.
-//
-// Lists are not copied: for a list whose Items is []X and
-// an informer of *X, the objects stored and handed to handlers are
-// &Items[i], pointers into the page's decoded array, which saves an
-// allocation and a copy per object during a sync. A transform may
-// modify them in place (the list is the informer's). In exchange one
-// stored object keeps its whole array alive, so the store bounds it:
-// per array it counts how many of its current objects (map and index
-// postings alike) lie in it, and once the deltas of every list queued
-// so far have been applied and an array holds fewer of them than half
-// its capacity, each of those is replaced by a shallow copy of its own
-// and the store lets go of the array. A page of which less than half
-// reaches the store (shard filtering, a transform returning new
-// objects) is copied at once. Hence, once a list is applied, the store
-// keeps at most twice the top-level structs of the listed objects it
-// holds; nested strings, maps and slices were always shared with the
-// decoded list and still are. Objects handlers (or other readers) keep
-// are outside that bound: holding one keeps its array alive. Lists of
-// []*X or []runtime.Object items, watch events and watch-list streams
-// hold separate allocations already; an informer whose type is not a
-// pointer to a struct copies every item, as client-go does.
 type ReflectorOptions struct {
 	// PageSize is the Limit of each page of a consistent (paginated) list.
 	// Default DefaultPageSize (500). Lists from resourceVersion "0" are

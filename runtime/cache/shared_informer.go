@@ -136,17 +136,6 @@ type SharedInformer[T Object] interface {
 // change one must DeepCopy it first. Only a TransformFunc, which runs before
 // an object is stored, may modify its argument.
 //
-// Memory. Objects of a listed page ([]X Items, T *X) are not copied out of
-// it: the store and handlers get pointers into the page's Items array. The
-// store counts its current objects per array and, once its list has been
-// applied and an array holds fewer of them than half its capacity, replaces
-// them by shallow copies of their own (in the store and every index), so
-// that the store never keeps more than twice the top-level structs of the
-// listed objects it holds (nested strings, maps and slices are shared by an
-// object and its copy). A late object may thus be a different pointer with
-// equal content; objects a handler keeps are the handler's and may keep an
-// array alive. See ReflectorOptions for the details.
-//
 // Goroutines. Each registration has its own goroutine, started by Run (or at
 // once when the handler is added to a running informer), which calls the
 // handler one notification at a time; the handler is never called
