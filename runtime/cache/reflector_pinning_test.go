@@ -125,10 +125,9 @@ func (s *pinningSource) listed(p, i int) *corev1.Pod {
 	return s.items[p][i].Value()
 }
 
-// pinningInformer runs an informer over src with a custom "node" index,
-// after setup (if not nil) has configured it, and waits for its sync and
-// first watch.
-func pinningInformer(t *testing.T, src *pinningSource, opts cache.SharedIndexInformerOptions[*corev1.Pod], setup func(cache.SharedIndexInformer[*corev1.Pod]) error) (cache.SharedIndexInformer[*corev1.Pod], *watch.RaceFreeFakeWatcher) {
+// pinningInformer runs an informer over src with a custom "node" index and
+// transform (if not nil), and waits for its sync and first watch.
+func pinningInformer(t *testing.T, src *pinningSource, opts cache.SharedIndexInformerOptions[*corev1.Pod], transform cache.TransformFunc[*corev1.Pod]) (cache.SharedIndexInformer[*corev1.Pod], *watch.RaceFreeFakeWatcher) {
 	t.Helper()
 	opts.Name = "pods"
 	r := fastReflector()
@@ -136,8 +135,8 @@ func pinningInformer(t *testing.T, src *pinningSource, opts cache.SharedIndexInf
 	opts.Reflector = r
 	opts.Indexers = cache.Indexers[*corev1.Pod]{"node": func(p *corev1.Pod) ([]string, error) { return []string{p.Spec.NodeName}, nil }}
 	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](src, opts)
-	if setup != nil {
-		if err := setup(inf); err != nil {
+	if transform != nil {
+		if err := inf.SetTransform(transform); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -373,28 +372,10 @@ func TestShardFilteredPagesAreCopiedOrCounted(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A handler keeping what it is handed of page 0 (p0..p5): those
-	// objects must be copies for the array to go.
-	var kept []*corev1.Pod
-	var keptMu sync.Mutex
-	inf, w := pinningInformer(t, src, cache.SharedIndexInformerOptions[*corev1.Pod]{ShardScope: scope}, func(inf cache.SharedIndexInformer[*corev1.Pod]) error {
-		_, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{AddFunc: func(p *corev1.Pod) {
-			if i, _ := strconv.Atoi(p.Name[1:]); i < 6 {
-				keptMu.Lock()
-				kept = append(kept, p)
-				keptMu.Unlock()
-			}
-		}})
-		return err
-	})
-	eventually(t, "the handler to get page 0's 2 pods in scope", func() bool {
-		keptMu.Lock()
-		defer keptMu.Unlock()
-		return len(kept) == 2
-	})
+	inf, w := pinningInformer(t, src, cache.SharedIndexInformerOptions[*corev1.Pod]{ShardScope: scope}, nil)
 	alive := src.reachable()
 	if len(alive) != 2 || alive[0] || !alive[1] {
-		t.Fatalf("arrays reachable after the sync, with a handler keeping its objects: %v, want [false true] (page 0 copied out before it was queued, page 1 in use)", alive)
+		t.Fatalf("arrays reachable after the sync: %v, want [false true] (page 0 copied, page 1 in use)", alive)
 	}
 	if keys := inf.GetIndexer().ListKeys(); len(keys) != len(inScope) {
 		t.Fatalf("store keys %v, want the %d pods in scope", keys, len(inScope))
@@ -413,9 +394,6 @@ func TestShardFilteredPagesAreCopiedOrCounted(t *testing.T) {
 	checkStored(t, inf, src, 9, 10, nil)
 	checkStored(t, inf, src, 10, 10, nil)
 	checkIndexes(t, inf.GetIndexer())
-	keptMu.Lock()
-	goruntime.KeepAlive(kept)
-	keptMu.Unlock()
 }
 
 // TestTransformReplacingListedItems runs transforms that return new objects
@@ -453,9 +431,7 @@ func TestTransformReplacingListedItems(t *testing.T) {
 				label(p)
 				return p, nil
 			}
-			inf, w := pinningInformer(t, src, cache.SharedIndexInformerOptions[*corev1.Pod]{}, func(inf cache.SharedIndexInformer[*corev1.Pod]) error {
-				return inf.SetTransform(transform)
-			})
+			inf, w := pinningInformer(t, src, cache.SharedIndexInformerOptions[*corev1.Pod]{}, transform)
 			// The first list failed at p7 (page 1); the second succeeded.
 			alive := src.reachable()
 			if len(alive) != 4 {
