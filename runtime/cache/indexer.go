@@ -22,8 +22,6 @@ type threadSafeIndexer[T Object] struct {
 	// errs holds, per key, the error of the index functions that failed on
 	// its stored object (which is left out of those indexes).
 	errs map[objKey]error
-	// slabs are the list arrays stored objects may point into (slab.go).
-	slabs slabTable
 }
 
 // NewIndexer returns an empty thread-safe Indexer with the NamespaceIndex and
@@ -44,7 +42,6 @@ func newThreadSafeIndexer[T Object](indexers Indexers[T]) *threadSafeIndexer[T] 
 		buckets: map[string]*nsBucket[T]{},
 		byName:  map[string]int{},
 		errs:    map[objKey]error{},
-		slabs:   slabTable{on: slabsUsable[T]()},
 	}
 	names := make([]string, 0, len(indexers))
 	for name := range indexers {
@@ -243,7 +240,6 @@ func (s *threadSafeIndexer[T]) upsertLocked(k objKey, obj T) (old T, existed boo
 		s.removeMember(j, m)
 		addMember(ci, m, vals, obj)
 	}
-	s.slabStoredLocked(old, existed, obj)
 	if errs != nil {
 		err = errors.Join(errs...)
 		s.errs[k] = err
@@ -261,7 +257,6 @@ func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
 	if !ok {
 		return
 	}
-	old := b.objs[i]
 	for j := range s.custom {
 		s.removeMember(j, &b.mem[j][i])
 	}
@@ -290,7 +285,6 @@ func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
 	if len(s.errs) > 0 {
 		delete(s.errs, k)
 	}
-	s.slabDroppedLocked(old)
 }
 
 // objectErrors summarises the objects some index function failed on, nil
@@ -422,7 +416,6 @@ func (s *threadSafeIndexer[T]) Replace(items []T, _ string) error {
 		}
 	}
 	s.buckets, s.count, s.custom, s.byName, s.errs = fresh.buckets, fresh.count, fresh.custom, fresh.byName, fresh.errs
-	s.recountSlabsLocked()
 	if n := len(s.errs); n > len(errs) {
 		errs = append(errs, fmt.Errorf("and %d more objects failing an index", n-len(errs)))
 	}

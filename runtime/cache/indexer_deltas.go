@@ -25,29 +25,15 @@ func (s *threadSafeIndexer[T]) applyDeltas(batch []deltafifo.Delta[T], initial b
 		k := keyOfObj(d.Object)
 		switch d.Type {
 		case deltafifo.Added, deltafifo.Updated, deltafifo.Replaced, deltafifo.Sync:
-			obj := d.Object
-			if d.Type == deltafifo.Sync && s.slabs.on {
-				// A Sync re-delivers the object Resync read from the store.
-				// Only a slab compaction (slab.go) can have replaced it
-				// since (every other change of the key is a later delta),
-				// with an equal copy that must stay: storing the slab's
-				// element again would pin the slab uncounted.
-				if cur, ok := s.getLocked(k); ok {
-					obj = cur
-				}
-			}
-			old, existed, err := s.upsertLocked(k, obj)
+			old, existed, err := s.upsertLocked(k, d.Object)
 			if err != nil && len(indexErrs) < maxIndexErrors {
 				indexErrs = append(indexErrs, err)
 			}
-			if d.Type == deltafifo.Replaced {
-				s.slabAppliedLocked(obj)
-			}
 			if existed {
-				resync := d.Type == deltafifo.Sync || (d.Type != deltafifo.Added && old.GetResourceVersion() == obj.GetResourceVersion())
-				notes = append(notes, notification[T]{kind: notifyUpdate, old: old, obj: obj, resync: resync})
+				resync := d.Type == deltafifo.Sync || (d.Type != deltafifo.Added && old.GetResourceVersion() == d.Object.GetResourceVersion())
+				notes = append(notes, notification[T]{kind: notifyUpdate, old: old, obj: d.Object, resync: resync})
 			} else {
-				notes = append(notes, notification[T]{kind: notifyAdd, obj: obj, initial: initial})
+				notes = append(notes, notification[T]{kind: notifyAdd, obj: d.Object, initial: initial})
 			}
 		case deltafifo.Deleted:
 			if _, existed := s.getLocked(k); !existed {

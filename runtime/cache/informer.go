@@ -143,9 +143,6 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	s.refl = newReflector[T](s.name, s.lw, informerSink[T]{s.fifo, s}, s.opts.Reflector)
 	s.refl.transform = s.checkedTransform()
 	s.refl.metrics = s.metrics
-	if s.indexer.slabs.on {
-		s.refl.slabs = s.indexer
-	}
 	s.handOverGauges()
 	if s.scope != nil {
 		// A sharded informer lists (paginated) instead of streaming:
@@ -175,9 +172,6 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	s.startMu.Unlock()
 	s.fifo.Close()
 	wg.Wait()
-	// Listed objects still queued will never reach the store: stop
-	// waiting for them before settling the list arrays (slab.go).
-	s.indexer.abandonPendingSlabs()
 	s.proc.wait()
 	s.startMu.Lock()
 	s.stopped = true

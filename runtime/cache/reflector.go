@@ -56,10 +56,6 @@ type reflector[T Object] struct {
 	// noWatchList: the client cannot stream (see DisableWatchList). Only
 	// the reflector's goroutine reads and writes it after construction.
 	noWatchList bool
-	// slabs, when not nil, is the store that counts objects pointing into
-	// list arrays: lists of []X items are then handed over without copying
-	// (see slab.go). Nil: every item is copied out of its list.
-	slabs slabRegistry
 	// scope, when not nil, limits the reflector to its ranges (see
 	// reflector_shard.go); shard is the current cycle's snapshot and
 	// shardLogged whether the client-side filtering was logged. Only the
