@@ -1,0 +1,32 @@
+package testutil
+
+import (
+	"runtime"
+	"testing"
+	"time"
+)
+
+// WaitLimit bounds every wait of the project's tests: Eventually fails the
+// test when its condition has not held after WaitLimit. Reaching it means
+// the awaited thing did not happen; it is not a timing assertion, so it is
+// generous enough for a loaded machine under the race detector.
+const WaitLimit = 20 * time.Second
+
+// pollInterval is how long Eventually sleeps between two evaluations of its
+// condition, after yielding the processor once.
+const pollInterval = 200 * time.Microsecond
+
+// Eventually calls cond until it returns true, and fails t with
+// "timed out waiting for <what>" once WaitLimit has passed. cond runs on the
+// calling goroutine and must not block; it is called at least once.
+func Eventually(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(WaitLimit)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		runtime.Gosched()
+		time.Sleep(pollInterval)
+	}
+}
