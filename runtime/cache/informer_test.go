@@ -34,7 +34,7 @@ func barrier(t testing.TB, srv *fake.Server[*corev1.Pod], hs ...*replayHandler) 
 	t.Helper()
 	m := create(t, srv, newPod(markerNS, fmt.Sprintf("m%d", markerSeq.Add(1))))
 	for _, h := range hs {
-		eventually(t, "the marker "+key(m), func() bool { return h.has(key(m), m.ResourceVersion) })
+		eventually(t, "the marker "+key(m), func() bool { return h.Holds(key(m), m.ResourceVersion) })
 	}
 }
 
@@ -77,7 +77,7 @@ func TestInformerInitialListAddsAreMarkedInitial(t *testing.T) {
 	run(t, inf)
 	waitSynced(t, inf)
 	create(t, srv, newPod("a", "p4"))
-	rec.waitEvent(t, "add a/p4@5 initial=false")
+	rec.WaitEvent(t, "add a/p4@5 initial=false")
 	want := []string{"add a/p1@2 initial=true", "add a/p2@3 initial=true", "add a/p3@4 initial=true", "add a/p4@5 initial=false"}
 	if got := rec.Events(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("events = %q, want %q", got, want)
@@ -99,7 +99,7 @@ func TestInformerLateHandlerGetsSyntheticAddsInInitialList(t *testing.T) {
 	}
 	waitSynced(t, reg)
 	create(t, srv, newPod("a", "p9"))
-	late.waitEvent(t, "add a/p9@6 initial=false")
+	late.WaitEvent(t, "add a/p9@6 initial=false")
 	got := late.Events()
 	initial := sortedCopy(got[:len(got)-1])
 	want := []string{"add a/p1@2 initial=true", "add a/p2@5 initial=true", "add a/p3@4 initial=true"}
@@ -203,7 +203,7 @@ func TestInformerRegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T) 
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	gate := make(chan struct{})
 	blocked := newRecorder()
-	blocked.hook = func(string, *corev1.Pod) { <-gate }
+	blocked.Before = func(string, *corev1.Pod) { <-gate }
 	blockedReg, err := inf.AddEventHandler(blocked)
 	if err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestInformerRegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T) 
 	openLateGate := sync.OnceFunc(func() { close(lateGate) })
 	t.Cleanup(openLateGate)
 	late := newRecorder()
-	late.hook = func(string, *corev1.Pod) { <-lateGate }
+	late.Before = func(string, *corev1.Pod) { <-lateGate }
 	lateReg, err := inf.AddEventHandler(late)
 	if err != nil {
 		t.Fatal(err)
@@ -253,7 +253,7 @@ func TestInformerPanickingHandlerRecovered(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	panicky := newRecorder()
-	panicky.hook = func(kind string, p *corev1.Pod) {
+	panicky.Before = func(kind string, p *corev1.Pod) {
 		if p.Name == "p2" || kind == "update" {
 			panic("handler bug on " + kind + " " + p.Name)
 		}
@@ -270,7 +270,7 @@ func TestInformerPanickingHandlerRecovered(t *testing.T) {
 	waitSynced(t, inf, panickyReg)
 	update(t, srv, mustGet(t, srv, "a", "p1"))
 	create(t, srv, newPod("a", "p4"))
-	panicky.waitEvent(t, "add a/p4@6 initial=false")
+	panicky.WaitEvent(t, "add a/p4@6 initial=false")
 	barrier(t, srv, other)
 	if inf.IsStopped() {
 		t.Fatal("informer stopped after a handler panic")
@@ -291,7 +291,7 @@ func TestInformerSlowHandlerDoesNotBlockOthers(t *testing.T) {
 	gate := make(chan struct{})
 	slow := newReplayHandler()
 	slowRec := newRecorder()
-	slowRec.hook = func(kind string, p *corev1.Pod) {
+	slowRec.Before = func(kind string, p *corev1.Pod) {
 		<-gate
 		switch kind {
 		case "add":
@@ -482,7 +482,7 @@ func TestInformerEqualRVUpdateIsResyncOnly(t *testing.T) {
 	// Make the resyncing handler due: it gets Sync updates with equal RVs.
 	eventually(t, "the resync timer", clk.HasWaiters)
 	clk.Step(time.Hour)
-	resyncing.waitEvent(t, "update a/p3@4->4")
+	resyncing.WaitEvent(t, "update a/p3@4->4")
 	// A relist that finds p1..p3 unchanged and p2 changed: the unchanged
 	// objects come back with equal RVs, which only the handler being
 	// resynced receives.
@@ -495,7 +495,7 @@ func TestInformerEqualRVUpdateIsResyncOnly(t *testing.T) {
 			t.Fatalf("handler without resync got %q; all: %q", ev, plain.Events())
 		}
 	}
-	if !plain.has("update a/p2@3->5") {
+	if !plain.Has("update a/p2@3->5") {
 		t.Fatalf("the changed object did not reach the plain handler: %q", plain.Events())
 	}
 	if got := strings.Count(strings.Join(resyncing.Events(), "\n"), "update a/p1@2->2"); got != 2 {
@@ -542,7 +542,7 @@ func handlerLag(srv *fake.Server[*corev1.Pod], hs ...*replayHandler) uint64 {
 	}
 	var lag uint64
 	for _, h := range hs {
-		lag = max(lag, server-min(server, h.maxRV()))
+		lag = max(lag, server-min(server, h.MaxRV()))
 	}
 	return lag
 }

@@ -434,8 +434,8 @@ func TestReflectorWatchListStreamsInitialState(t *testing.T) {
 	}
 	create(t, srv, newPod("a", "p4"))
 	waitStore(t, inf, "a/p1@2 a/p2@3 a/p3@4 a/p4@5")
-	rec.waitEvent(t, "add a/p1@2 initial=true")
-	rec.waitEvent(t, "add a/p4@5 initial=false")
+	rec.WaitEvent(t, "add a/p1@2 initial=true")
+	rec.WaitEvent(t, "add a/p4@5 initial=false")
 }
 
 func TestReflectorWatchListFallsBackToList(t *testing.T) {
@@ -480,7 +480,7 @@ func TestReflectorWatchListRelistsAfter410(t *testing.T) {
 	srv.Compact()
 	srv.ClearFaults()
 	waitStore(t, inf, "a/p1@2 a/p3@4 a/p4@6")
-	rec.waitEvent(t, "delete a/p2@3 unknown=true")
+	rec.WaitEvent(t, "delete a/p2@3 unknown=true")
 	if n := countRequests(srv, "list", nil); n != 0 {
 		t.Fatalf("%d lists: the re-sync should stream", n)
 	}

@@ -137,7 +137,7 @@ func (s *shardLW) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Int
 type exitRecorder struct{ *recorder }
 
 func (e exitRecorder) OnScopeExit(p *corev1.Pod) {
-	e.log("exit %s@%s", key(p), p.ResourceVersion)
+	e.Note("exit %s@%s", key(p), p.ResourceVersion)
 }
 
 // runLogged runs inf with a buffering test logger and returns the logger.
@@ -185,7 +185,7 @@ func TestShardScopeChange(t *testing.T) {
 			// the informer); the sentinel after it proves it was seen.
 			create(t, srv, newPod("c", "late"))
 			create(t, srv, newPod("a", "sentinel"))
-			def.waitEvent(t, "add a/sentinel@9 initial=false")
+			def.WaitEvent(t, "add a/sentinel@9 initial=false")
 			if got := storeString(inf.GetStore().List()); got != "a/p0@2 a/p1@3 a/sentinel@9 b/p0@4 b/p1@5" {
 				t.Fatalf("store after watch events = %s", got)
 			}
@@ -204,7 +204,7 @@ func TestShardScopeChange(t *testing.T) {
 			create(t, srv, newPod("a", "gone"))
 			create(t, srv, newPod("b", "sentinel3"))
 			for _, r := range []*recorder{def, opted, exits} {
-				r.waitEvent(t, "add b/sentinel3@13 initial=false")
+				r.WaitEvent(t, "add b/sentinel3@13 initial=false")
 			}
 			if flipped := stopSample(); flipped {
 				t.Error("HasSynced turned false during the scope change")
@@ -323,10 +323,10 @@ func TestShardEmptyScope(t *testing.T) {
 		t.Fatalf("empty scope sent requests %q", reqs)
 	}
 	setScope(t, scope, "a")
-	rec.waitEvent(t, "add a/p0@2 initial=false")
+	rec.WaitEvent(t, "add a/p0@2 initial=false")
 	waitStore(t, inf, "a/p0@2")
 	setScope(t, scope)
-	rec.waitEvent(t, "delete a/p0@2 unknown=true")
+	rec.WaitEvent(t, "delete a/p0@2 unknown=true")
 	waitStore(t, inf, "")
 	if got, want := rec.Events(), []string{"add a/p0@2 initial=false", "delete a/p0@2 unknown=true"}; !slices.Equal(got, want) {
 		t.Errorf("events = %q, want %q", got, want)
@@ -386,7 +386,7 @@ func TestShardRelistDeleteIsNotAScopeExit(t *testing.T) {
 	srv.FailWatches(apierrors.NewResourceExpired("too old resource version"))
 	srv.DropWatches()
 	del(t, srv, "b", "p1")
-	opted.waitEvent(t, "delete b/p1@3 unknown=true")
+	opted.WaitEvent(t, "delete b/p1@3 unknown=true")
 	srv.ClearFaults()
 	waitStore(t, inf, "b/p0@2")
 }

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 	"github.com/typedinformer/typedinformer/runtime/listers"
@@ -124,7 +125,7 @@ func TestFactoryWaitForCacheSyncNamesTypeAndForbiddenError(t *testing.T) {
 
 	// The error must already be known when the wait gives up: wait for the
 	// first failed list before starting the short wait.
-	eventually(t, "a failed list", func() bool { return pods.listCalls("") > 0 })
+	testutil.Eventually(t, "a failed list", func() bool { return pods.listCalls("") > 0 })
 	wctx, wcancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer wcancel()
 	synced, err := f.WaitForCacheSync(wctx)
@@ -190,7 +191,7 @@ func TestFactoryShutdownEndsAPendingWaitForCacheSync(t *testing.T) {
 		_, err := f.WaitForCacheSync(syncCtx(t))
 		errc <- err
 	}()
-	eventually(t, "a failed list", func() bool { return pods.listCalls("") > 0 })
+	testutil.Eventually(t, "a failed list", func() bool { return pods.listCalls("") > 0 })
 	f.Shutdown()
 	if err := <-errc; !errors.Is(err, informers.ErrShutdown) {
 		t.Fatalf("WaitForCacheSync pending at Shutdown = %v, want ErrShutdown", err)
@@ -330,7 +331,7 @@ func TestFactoryWithTransformOfWrongTypeIsReported(t *testing.T) {
 	defer cancel()
 	inf := informers.InformerFor(f, true, pods.newInformer)
 	f.Start(ctx)
-	eventually(t, "the transform error", func() bool {
+	testutil.Eventually(t, "the transform error", func() bool {
 		err := inf.LastError()
 		return err != nil && strings.Contains(err.Error(), "*v1.Node") && strings.Contains(err.Error(), "a/p1")
 	})
@@ -372,14 +373,14 @@ func TestFactoryWithNamespacesMergesCachesAndHandlers(t *testing.T) {
 	if pods.listCalls("a") != 1 || pods.listCalls("b") != 1 || pods.listCalls("") != 0 || pods.listCalls("c") != 0 {
 		t.Fatalf("lists per namespace = %v, want one each for a and b only", pods.lists)
 	}
-	eventually(t, "registration synced", reg.HasSynced)
+	testutil.Eventually(t, "registration synced", reg.HasSynced)
 
 	for i := range 20 {
 		pods.add(newPod([]string{"a", "b"}[i%2], "n"+string(rune('a'+i))))
 	}
 	pods.add(newPod("c", "ignored"))
-	eventually(t, "all live adds", func() bool { return inf.GetStore().Len() == 22 })
-	eventually(t, "handler saw every add", func() bool {
+	testutil.Eventually(t, "all live adds", func() bool { return inf.GetStore().Len() == 22 })
+	testutil.Eventually(t, "handler saw every add", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(seen) == 22

@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 )
@@ -48,7 +49,7 @@ func TestFactorySetNamespacesAtRunTime(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range regs {
-		eventually(t, "registration synced", r.HasSynced)
+		testutil.Eventually(t, "registration synced", r.HasSynced)
 	}
 
 	stop := make(chan struct{})
@@ -73,10 +74,10 @@ func TestFactorySetNamespacesAtRunTime(t *testing.T) {
 	if got := f.Namespaces(); !slices.Equal(got, []string{"b", "c"}) {
 		t.Errorf("Namespaces() = %q", got)
 	}
-	eventually(t, "c listed", func() bool { return pods.listCalls("c") == 1 })
-	eventually(t, "store to hold b and c", func() bool { return slices.Equal(storeKeys(inf), []string{"b/p2", "c/p3"}) })
+	testutil.Eventually(t, "c listed", func() bool { return pods.listCalls("c") == 1 })
+	testutil.Eventually(t, "store to hold b and c", func() bool { return slices.Equal(storeKeys(inf), []string{"b/p2", "c/p3"}) })
 	pods.add(newPod("c", "new"))
-	eventually(t, "the live add in c", func() bool {
+	testutil.Eventually(t, "the live add in c", func() bool {
 		return slices.Contains(plain.sorted(), "add c/new") && slices.Contains(opted.sorted(), "add c/new") && slices.Contains(exits.sorted(), "add c/new")
 	})
 	close(stop)

@@ -10,6 +10,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
@@ -110,8 +111,8 @@ func TestFactoryWithShardScopeOverNamespaces(t *testing.T) {
 	if err := scope.Set(nsPoints("b")); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the store to hold b's pods", func() bool { return slices.Equal(storeKeys(inf), []string{"b/p3"}) })
-	eventually(t, "handlers told", func() bool { return len(plain.sorted()) == 5 && len(opted.sorted()) == 3 })
+	testutil.Eventually(t, "the store to hold b's pods", func() bool { return slices.Equal(storeKeys(inf), []string{"b/p3"}) })
+	testutil.Eventually(t, "handlers told", func() bool { return len(plain.sorted()) == 5 && len(opted.sorted()) == 3 })
 	if !reg.HasSynced() || !inf.HasSynced() {
 		t.Error("HasSynced turned false")
 	}

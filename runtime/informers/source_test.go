@@ -14,6 +14,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
 
@@ -39,9 +40,7 @@ func newPodSource(pods ...*corev1.Pod) *podSource {
 	return s
 }
 
-func newPod(ns, name string) *corev1.Pod {
-	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-}
+func newPod(ns, name string) *corev1.Pod { return testutil.Pod(ns, name) }
 
 func (s *podSource) lw(namespace string) cache.ListerWatcher {
 	return &cache.ListWatch{
@@ -107,18 +106,6 @@ func (s *podSource) newInformer(namespace string, resync time.Duration) cache.Sh
 		ResyncPeriod: resync,
 		Name:         fmt.Sprintf("pods(%s)", namespace),
 	})
-}
-
-// eventually polls cond until it holds or a deadline passes.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
 }
 
 func syncCtx(t *testing.T) context.Context {

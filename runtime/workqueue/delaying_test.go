@@ -3,6 +3,8 @@ package workqueue
 import (
 	"testing"
 	"time"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 func TestAddAfterFiresAtDeadline(t *testing.T) {
@@ -20,7 +22,7 @@ func TestAddAfterFiresAtDeadline(t *testing.T) {
 		t.Fatal("item became ready before its deadline")
 	}
 	clk.Step(time.Millisecond)
-	eventually(t, "the item to become ready", func() bool { return q.Len() == 1 })
+	testutil.Eventually(t, "the item to become ready", func() bool { return q.Len() == 1 })
 	if q.waitingLen() != 0 {
 		t.Fatalf("waiting = %d after the deadline", q.waitingLen())
 	}
@@ -53,7 +55,7 @@ func TestAddAfterEarlierDeadlineWins(t *testing.T) {
 				t.Fatal("ready too early")
 			}
 			clk.Step(time.Millisecond)
-			eventually(t, "ready", func() bool { return q.Len() == 1 })
+			testutil.Eventually(t, "ready", func() bool { return q.Len() == 1 })
 			getN(t, q, 1)
 			// The later deadlines were merged away: nothing fires again.
 			clk.Step(time.Hour)
@@ -80,7 +82,7 @@ func TestAddAfterOrdersByDeadlineWithOneTimer(t *testing.T) {
 	for want := range 10 {
 		waitArmed(t, q, clk)
 		clk.Step(time.Second)
-		eventually(t, "next item", func() bool { return q.Len() == 1 })
+		testutil.Eventually(t, "next item", func() bool { return q.Len() == 1 })
 		item, _ := q.Get()
 		q.Done(item)
 		if item != want {
@@ -133,7 +135,7 @@ func TestAddAfterEarlierItemWakesLoop(t *testing.T) {
 		t.Fatal("an item became ready before its deadline")
 	}
 	clk.Step(time.Second)
-	eventually(t, "soon ready", func() bool { return q.Len() == 1 })
+	testutil.Eventually(t, "soon ready", func() bool { return q.Len() == 1 })
 	if got, _ := q.Get(); got != "soon" {
 		t.Fatalf("got %q", got)
 	}

@@ -6,19 +6,9 @@ import (
 	"time"
 
 	testingclock "k8s.io/utils/clock/testing"
-)
 
-// eventually polls cond until it holds or a generous deadline passes.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
+	"github.com/typedinformer/typedinformer/internal/testutil"
+)
 
 // waitArmed waits until q's delay goroutine has set its timer for the
 // current earliest deadline, with no wake-up pending: from then on only the
@@ -26,7 +16,7 @@ func eventually(t *testing.T, what string, cond func() bool) {
 // from a reading of the clock taken before the step.
 func waitArmed[T comparable](t *testing.T, q *Queue[T], clk *testingclock.FakeClock) {
 	t.Helper()
-	eventually(t, "the delay goroutine to arm its timer", func() bool {
+	testutil.Eventually(t, "the delay goroutine to arm its timer", func() bool {
 		q.delay.mu.Lock()
 		armed := q.delay.armed
 		q.delay.mu.Unlock()

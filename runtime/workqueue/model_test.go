@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 // refQueue is the reference the model test compares Queue with: the
@@ -126,19 +128,6 @@ func (l *scriptedLimiter) NumRequeues(item string) int {
 	return l.requeues[item]
 }
 
-// pollUntil spins (yielding) until cond holds, or fails after a generous
-// deadline.
-func pollUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		runtime.Gosched()
-	}
-}
-
 // modelKeys is the item space of the model test: small, so that operations
 // collide on items often.
 var modelKeys = []string{"ns/a", "ns/b", "ns/c", "ns/d", "ns/e", "other/a"}
@@ -225,7 +214,7 @@ func runModel(t *testing.T, ops []byte) {
 			}
 			clk.Step(step)
 			dueTotal += uint64(ref.advance(clk.Now()))
-			pollUntil(t, "the delay goroutine to queue the due items", func() bool {
+			testutil.Eventually(t, "the delay goroutine to queue the due items", func() bool {
 				q.mu.Lock()
 				defer q.mu.Unlock()
 				return q.delayedQueued >= dueTotal
@@ -292,7 +281,7 @@ func runModel(t *testing.T, ops []byte) {
 // waitArmedPoll is waitArmed without sleeping between polls.
 func waitArmedPoll(t *testing.T, q *Queue[string], clk interface{ HasWaiters() bool }) {
 	t.Helper()
-	pollUntil(t, "the delay goroutine to arm its timer", func() bool {
+	testutil.Eventually(t, "the delay goroutine to arm its timer", func() bool {
 		q.delay.mu.Lock()
 		armed := q.delay.armed
 		q.delay.mu.Unlock()

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 func TestPriorityOrder(t *testing.T) {
@@ -105,14 +107,14 @@ func TestAddWithOptsDelayAndRateLimit(t *testing.T) {
 	getN(t, q, 1)
 	waitArmed(t, q, clk)
 	clk.Step(time.Second)
-	eventually(t, "after items", func() bool { return q.Len() == 2 })
+	testutil.Eventually(t, "after items", func() bool { return q.Len() == 2 })
 	_, p, _ := q.GetWithPriority()
 	if p != PriorityLow {
 		t.Fatalf("a delayed item lost its priority: %d", p)
 	}
 	waitArmed(t, q, clk)
 	clk.Step(2 * time.Second)
-	eventually(t, "limited item", func() bool { return q.Len() == 2 })
+	testutil.Eventually(t, "limited item", func() bool { return q.Len() == 2 })
 	if q.NumRequeues("limited") != 1 {
 		t.Fatalf("NumRequeues = %d", q.NumRequeues("limited"))
 	}
@@ -135,7 +137,7 @@ func TestPriorityConcurrent(t *testing.T) {
 		q.AddWithOpts(AddOpts{Priority: PriorityLow}, i)
 		q.AddWithOpts(AddOpts{Priority: i % 3}, i)
 	}
-	eventually(t, "all items", func() bool {
+	testutil.Eventually(t, "all items", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(seen) == n

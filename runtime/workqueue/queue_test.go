@@ -4,6 +4,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 func TestQueueOrderAndCollapse(t *testing.T) {
@@ -103,7 +105,7 @@ func TestQueueShutDownWakesBlockedGets(t *testing.T) {
 			results <- shutdown
 		}()
 	}
-	eventually(t, "Gets to block", func() bool {
+	testutil.Eventually(t, "Gets to block", func() bool {
 		q.mu.Lock()
 		defer q.mu.Unlock()
 		return q.waiting == n
@@ -125,7 +127,7 @@ func TestQueueShutDownWithDrainWaitsForDone(t *testing.T) {
 		q.ShutDownWithDrain()
 		close(returned)
 	}()
-	eventually(t, "shutdown to start", q.ShuttingDown)
+	testutil.Eventually(t, "shutdown to start", q.ShuttingDown)
 	select {
 	case <-returned:
 		t.Fatal("ShutDownWithDrain returned while an item was processing")
@@ -144,7 +146,7 @@ func TestQueueShutDownReleasesDrain(t *testing.T) {
 		q.ShutDownWithDrain()
 		close(returned)
 	}()
-	eventually(t, "drain to wait", func() bool {
+	testutil.Eventually(t, "drain to wait", func() bool {
 		q.mu.Lock()
 		defer q.mu.Unlock()
 		return q.draining

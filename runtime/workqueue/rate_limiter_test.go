@@ -3,6 +3,8 @@ package workqueue
 import (
 	"testing"
 	"time"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 func TestItemExponentialFailureRateLimiter(t *testing.T) {
@@ -135,7 +137,7 @@ func TestQueueAddRateLimited(t *testing.T) {
 			t.Fatalf("attempt %d ready before %v", attempt, delay)
 		}
 		clk.Step(time.Millisecond)
-		eventually(t, "ready", func() bool { return q.Len() == 1 })
+		testutil.Eventually(t, "ready", func() bool { return q.Len() == 1 })
 		getN(t, q, 1)
 	}
 	q.Forget("a")

@@ -20,6 +20,7 @@ import (
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/fakecluster"
 	samplesfake "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
 	kubeinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions"
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/controller"
 	"github.com/typedinformer/typedinformer/runtime/fake"
@@ -53,7 +54,7 @@ func (r *recorder) snapshot() []reconcileEvent {
 
 func (r *recorder) waitOutcome(t *testing.T, key string, outcome Outcome) {
 	t.Helper()
-	waitFor(t, fmt.Sprintf("%s to be %s", key, outcome), func() bool {
+	testutil.Eventually(t, fmt.Sprintf("%s to be %s", key, outcome), func() bool {
 		for _, e := range r.snapshot() {
 			if e.req.String() == key && e.outcome == outcome && e.err == nil {
 				return true
@@ -120,7 +121,7 @@ func TestController_CreateUpdateDeleteProduceReconciles(t *testing.T) {
 	}
 	rec.waitOutcome(t, "shop/web", Created)
 
-	waitFor(t, "status written", func() bool {
+	testutil.Eventually(t, "status written", func() bool {
 		got, _ := foos.Get(ctx, "web", metav1.GetOptions{})
 		return got.Status.Phase == PhaseReady
 	})
@@ -180,7 +181,7 @@ func TestController_ConflictIsNotRetried(t *testing.T) {
 	kube, samples := kubefake.NewClientset(foreign), samplesfake.NewSimpleClientset(foo("shop", "web", nil))
 	limiter := &recordingLimiter{RateLimiter: workqueue.NewItemExponentialFailureRateLimiter[controller.Request](time.Millisecond, time.Second)}
 	rec := runController(t, kube, samples, NewInformers(kube, samples, 0), controller.Options{RateLimiter: limiter})
-	waitFor(t, "the conflict", func() bool {
+	testutil.Eventually(t, "the conflict", func() bool {
 		for _, e := range rec.snapshot() {
 			if errors.Is(e.err, ErrConflict) {
 				return true
@@ -213,7 +214,7 @@ func TestController_RecoversFromExpiredWatchesOnTheRuntimeFake(t *testing.T) {
 	if err := srv.Delete("shop", "web"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the ConfigMap to be recreated", func() bool {
+	testutil.Eventually(t, "the ConfigMap to be recreated", func() bool {
 		var created int
 		for _, e := range rec.snapshot() {
 			if e.outcome == Created {

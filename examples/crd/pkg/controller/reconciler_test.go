@@ -20,6 +20,7 @@ import (
 	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/fakecluster"
 	samplesfake "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 type testEnv struct {
@@ -44,18 +45,6 @@ func newEnv(t *testing.T, kubeObjs []runtime.Object, sampleObjs ...runtime.Objec
 		t.Fatal(err)
 	}
 	return e
-}
-
-// waitFor polls cond until it holds; informers update caches asynchronously.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
 }
 
 func foo(ns, name string, data map[string]string) *samplesv1alpha1.Foo {
@@ -118,7 +107,7 @@ func TestReconcile_UpdatesDriftedConfigMapThenIsUnchanged(t *testing.T) {
 	if got := e.configMap(t, "shop", "web-config").Data["k"]; got != "v2" {
 		t.Fatalf("data k = %q, want v2", got)
 	}
-	waitFor(t, "the cache to see the update", func() bool {
+	testutil.Eventually(t, "the cache to see the update", func() bool {
 		c, err := e.r.ConfigMaps.ConfigMaps("shop").Get("web-config")
 		return err == nil && c.Data["k"] == "v2"
 	})
