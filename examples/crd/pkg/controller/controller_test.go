@@ -110,7 +110,7 @@ func runController(t *testing.T, kube *kubefake.Clientset, samples *samplesfake.
 	return rec
 }
 
-func TestController_CreateUpdateDeleteProduceReconciles(t *testing.T) {
+func TestControllerCreateUpdateDeleteProduceReconciles(t *testing.T) {
 	kube, samples := kubefake.NewClientset(), samplesfake.NewSimpleClientset()
 	rec := runController(t, kube, samples, NewInformers(kube, samples, 0), controller.Options{MaxConcurrentReconciles: 2})
 	ctx := context.Background()
@@ -145,7 +145,7 @@ func TestController_CreateUpdateDeleteProduceReconciles(t *testing.T) {
 	}
 }
 
-func TestController_FailuresRetryWithGrowingDelays(t *testing.T) {
+func TestControllerFailuresRetryWithGrowingDelays(t *testing.T) {
 	kube, samples := kubefake.NewClientset(), samplesfake.NewSimpleClientset(foo("shop", "web", nil))
 	var mu sync.Mutex
 	failures := 3
@@ -176,7 +176,7 @@ func TestController_FailuresRetryWithGrowingDelays(t *testing.T) {
 	}
 }
 
-func TestController_ConflictIsNotRetried(t *testing.T) {
+func TestControllerConflictIsNotRetried(t *testing.T) {
 	foreign := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web"}}
 	kube, samples := kubefake.NewClientset(foreign), samplesfake.NewSimpleClientset(foo("shop", "web", nil))
 	limiter := &recordingLimiter{RateLimiter: workqueue.NewItemExponentialFailureRateLimiter[controller.Request](time.Millisecond, time.Second)}
@@ -198,7 +198,7 @@ func TestController_ConflictIsNotRetried(t *testing.T) {
 // watches expire (410) while the controller runs; the kube fake clientset's
 // ConfigMap writes are forwarded to that server. A ConfigMap deleted behind
 // the controller's back while its watch is broken must still be recreated.
-func TestController_RecoversFromExpiredWatchesOnTheRuntimeFake(t *testing.T) {
+func TestControllerRecoversFromExpiredWatchesOnTheRuntimeFake(t *testing.T) {
 	srv := fake.NewServer[*corev1.ConfigMap](fake.WithResource(corev1.Resource("configmaps")))
 	kube := kubefake.NewClientset()
 	forwardConfigMaps(kube, srv)
