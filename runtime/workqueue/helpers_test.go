@@ -43,18 +43,6 @@ func newFakeClock() *testingclock.FakeClock {
 	return testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 }
 
-func equal[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // startWorkers starts n goroutines that Get items from q until it shuts
 // down and pass each to process, which must call q.Done; the returned
 // WaitGroup ends when all of them have returned.

@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -69,7 +70,7 @@ func TestPriorityOrder(t *testing.T) {
 				q.Done(item)
 				got, pris = append(got, item), append(pris, p)
 			}
-			if !equal(got, tt.want) || !equal(pris, tt.wantPri) {
+			if !slices.Equal(got, tt.want) || !slices.Equal(pris, tt.wantPri) {
 				t.Fatalf("got %v %v, want %v %v", got, pris, tt.want, tt.wantPri)
 			}
 		})

@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -28,7 +29,7 @@ func TestQueueOrderAndCollapse(t *testing.T) {
 			if got := q.Len(); got != len(tt.want) {
 				t.Fatalf("Len = %d, want %d", got, len(tt.want))
 			}
-			if got := getN(t, q, len(tt.want)); !equal(got, tt.want) {
+			if got := getN(t, q, len(tt.want)); !slices.Equal(got, tt.want) {
 				t.Fatalf("got %v, want %v", got, tt.want)
 			}
 			if q.Len() != 0 {
@@ -86,7 +87,7 @@ func TestQueueShutDown(t *testing.T) {
 		t.Fatal("ShuttingDown = false after ShutDown")
 	}
 	q.Add("c") // ignored
-	if got := getN(t, q, 2); !equal(got, []string{"a", "b"}) {
+	if got := getN(t, q, 2); !slices.Equal(got, []string{"a", "b"}) {
 		t.Fatalf("items queued before ShutDown must still be handed out; got %v", got)
 	}
 	if _, shutdown := q.Get(); !shutdown {
