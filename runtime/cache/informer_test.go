@@ -71,9 +71,7 @@ func TestInformerInitialListAddsAreMarkedInitial(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	rec := newRecorder()
-	if _, err := inf.AddEventHandler(rec); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, rec)
 	run(t, inf)
 	waitSynced(t, inf)
 	create(t, srv, newPod("a", "p4"))
@@ -93,10 +91,7 @@ func TestInformerLateHandlerGetsSyntheticAddsInInitialList(t *testing.T) {
 	waitStore(t, inf, "a/p1@2 a/p2@5 a/p3@4")
 
 	late := newRecorder()
-	reg, err := inf.AddEventHandler(late)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := addHandler(t, inf, late)
 	waitSynced(t, reg)
 	create(t, srv, newPod("a", "p9"))
 	late.WaitEvent(t, "add a/p9@6 initial=false")
@@ -129,9 +124,7 @@ func TestInformerLateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
 	srv := fake.NewServer[*corev1.Pod]()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	early := newReplayHandler()
-	if _, err := inf.AddEventHandler(early); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, early)
 	run(t, inf)
 	waitSynced(t, inf)
 	// The writer stays at most maxLag resourceVersions ahead of the slowest
@@ -177,9 +170,7 @@ func TestInformerLateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
 	var late []*replayHandler
 	for i := 0; i < 5; i++ {
 		h := newReplayHandler()
-		if _, err := inf.AddEventHandler(h); err != nil {
-			t.Fatal(err)
-		}
+		addHandler(t, inf, h)
 		late = append(late, h)
 		hmu.Lock()
 		watched = append(watched, h)
@@ -204,14 +195,8 @@ func TestInformerRegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T) 
 	gate := make(chan struct{})
 	blocked := newRecorder()
 	blocked.Before = func(string, *corev1.Pod) { <-gate }
-	blockedReg, err := inf.AddEventHandler(blocked)
-	if err != nil {
-		t.Fatal(err)
-	}
-	freeReg, err := inf.AddEventHandler(newRecorder())
-	if err != nil {
-		t.Fatal(err)
-	}
+	blockedReg := addHandler(t, inf, blocked)
+	freeReg := addHandler(t, inf, newRecorder())
 	run(t, inf)
 	// Registered after run's cleanup, so that a failing test unblocks the
 	// handlers before the informer is stopped and waited for.
@@ -235,10 +220,7 @@ func TestInformerRegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T) 
 	t.Cleanup(openLateGate)
 	late := newRecorder()
 	late.Before = func(string, *corev1.Pod) { <-lateGate }
-	lateReg, err := inf.AddEventHandler(late)
-	if err != nil {
-		t.Fatal(err)
-	}
+	lateReg := addHandler(t, inf, late)
 	if lateReg.HasSynced() {
 		t.Fatal("late registration synced before its synthetic adds were handled")
 	}
@@ -258,14 +240,9 @@ func TestInformerPanickingHandlerRecovered(t *testing.T) {
 			panic("handler bug on " + kind + " " + p.Name)
 		}
 	}
-	panickyReg, err := inf.AddEventHandler(panicky)
-	if err != nil {
-		t.Fatal(err)
-	}
+	panickyReg := addHandler(t, inf, panicky)
 	other := newReplayHandler()
-	if _, err := inf.AddEventHandler(other); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, other)
 	run(t, inf)
 	waitSynced(t, inf, panickyReg)
 	update(t, srv, mustGet(t, srv, "a", "p1"))
@@ -300,13 +277,9 @@ func TestInformerSlowHandlerDoesNotBlockOthers(t *testing.T) {
 			slow.OnDelete(p, false)
 		}
 	}
-	if _, err := inf.AddEventHandler(slowRec); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, slowRec)
 	fast := newReplayHandler()
-	if _, err := inf.AddEventHandler(fast); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, fast)
 	run(t, inf)
 	// Registered after run's cleanup, so that a failing test unblocks the
 	// slow handler before the informer is stopped and waited for.
@@ -366,9 +339,7 @@ func TestInformerHandlerCallsAreSerialAndInOrder(t *testing.T) {
 				inFlight[i].Add(-1)
 			},
 		}
-		if _, err := inf.AddEventHandler(wrapped); err != nil {
-			t.Fatal(err)
-		}
+		addHandler(t, inf, wrapped)
 	}
 	run(t, inf)
 	waitSynced(t, inf)
@@ -439,12 +410,8 @@ func TestInformerRelistTurnsReplacedIntoUpdatesAndAdds(t *testing.T) {
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	rec := newRecorder()
 	h := newReplayHandler()
-	if _, err := inf.AddEventHandler(rec); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := inf.AddEventHandler(h); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, rec)
+	addHandler(t, inf, h)
 	run(t, inf)
 	waitSynced(t, inf)
 	relistAfter(t, srv, func() {
@@ -470,9 +437,7 @@ func TestInformerEqualRVUpdateIsResyncOnly(t *testing.T) {
 	plainH := newReplayHandler()
 	resyncing := newRecorder()
 	for _, h := range []cache.ResourceEventHandler[*corev1.Pod]{plain, plainH} {
-		if _, err := inf.AddEventHandler(h); err != nil {
-			t.Fatal(err)
-		}
+		addHandler(t, inf, h)
 	}
 	if _, err := inf.AddEventHandlerWithResyncPeriod(resyncing, time.Hour); err != nil {
 		t.Fatal(err)
@@ -561,9 +526,7 @@ func TestInformerResyncPeriodPerHandler(t *testing.T) {
 	if _, err := inf.AddEventHandlerWithResyncPeriod(every1, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := inf.AddEventHandler(every3); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, every3)
 	run(t, inf)
 	waitSynced(t, inf)
 	updates := func(r *recorder) int {
@@ -717,14 +680,9 @@ func TestInformerRemoveEventHandlerStopsDelivery(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	removed := newRecorder()
-	reg, err := inf.AddEventHandler(removed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := addHandler(t, inf, removed)
 	kept := newReplayHandler()
-	if _, err := inf.AddEventHandler(kept); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, kept)
 	run(t, inf)
 	waitSynced(t, inf, reg)
 	if err := inf.RemoveEventHandler(reg); err != nil {

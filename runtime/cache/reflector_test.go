@@ -415,9 +415,7 @@ func TestReflectorWatchListStreamsInitialState(t *testing.T) {
 	opts := watchListReflector()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
 	rec := newRecorder()
-	if _, err := inf.AddEventHandler(rec); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, rec)
 	run(t, inf)
 	waitSynced(t, inf)
 	if n := countRequests(srv, "list", nil); n != 0 {
@@ -466,9 +464,7 @@ func TestReflectorWatchListRelistsAfter410(t *testing.T) {
 	opts := watchListReflector()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
 	rec := newRecorder()
-	if _, err := inf.AddEventHandler(rec); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, rec)
 	run(t, inf)
 	waitSynced(t, inf)
 	waitWatchers(t, srv, 1)
@@ -577,9 +573,7 @@ func TestReflectorStopsPromptlyNoLeakedGoroutines(t *testing.T) {
 			}
 			inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: tt.opts, ResyncPeriod: time.Hour})
 			rec := newRecorder()
-			if _, err := inf.AddEventHandler(rec); err != nil {
-				t.Fatal(err)
-			}
+			addHandler(t, inf, rec)
 			stop := run(t, inf)
 			if tt.synced {
 				waitSynced(t, inf)

@@ -174,9 +174,7 @@ func TestShardScopeChange(t *testing.T) {
 			})
 			def, opted, exits := newRecorder(), newRecorder(), newRecorder()
 			for _, h := range []cache.ResourceEventHandler[*corev1.Pod]{def, cache.IgnoreScopeExits[*corev1.Pod](opted), exitRecorder{exits}} {
-				if _, err := inf.AddEventHandler(h); err != nil {
-					t.Fatal(err)
-				}
+				addHandler(t, inf, h)
 			}
 			logger := runLogged(t, inf)
 			waitSynced(t, inf)
@@ -310,10 +308,7 @@ func TestShardEmptyScope(t *testing.T) {
 		Name: "pods", Reflector: fastReflector(), ShardScope: scope,
 	})
 	rec := newRecorder()
-	reg, err := inf.AddEventHandler(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := addHandler(t, inf, rec)
 	runLogged(t, inf)
 	waitSynced(t, inf, reg)
 	if n := len(inf.GetStore().List()); n != 0 {
@@ -376,9 +371,7 @@ func TestShardRelistDeleteIsNotAScopeExit(t *testing.T) {
 		Name: "pods", Reflector: fastReflector(), ShardScope: scope,
 	})
 	opted := newRecorder()
-	if _, err := inf.AddEventHandler(cache.IgnoreScopeExits[*corev1.Pod](opted)); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, cache.IgnoreScopeExits[*corev1.Pod](opted))
 	runLogged(t, inf)
 	waitSynced(t, inf)
 	// Every watch fails as expired, so the informer relists at the

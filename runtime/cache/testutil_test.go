@@ -202,3 +202,13 @@ func waitWatchers(t testing.TB, srv *fake.Server[*corev1.Pod], n int) {
 		t.Fatal(err)
 	}
 }
+
+// addHandler registers h on inf, failing the test on an error.
+func addHandler[T cache.Object](t testing.TB, inf cache.SharedIndexInformer[T], h cache.ResourceEventHandler[T]) cache.ResourceEventHandlerRegistration {
+	t.Helper()
+	reg, err := inf.AddEventHandler(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
