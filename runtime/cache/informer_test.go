@@ -83,10 +83,7 @@ func TestInformerInitialListAddsAreMarkedInitial(t *testing.T) {
 }
 
 func TestInformerLateHandlerGetsSyntheticAddsInInitialList(t *testing.T) {
-	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	run(t, inf)
-	waitSynced(t, inf)
+	srv, inf := runSeeded(t)
 	update(t, srv, mustGet(t, srv, "a", "p2"))
 	waitStore(t, inf, "a/p1@2 a/p2@5 a/p3@4")
 
@@ -651,10 +648,7 @@ func TestInformerAddIndexersAfterStartReindexes(t *testing.T) {
 }
 
 func TestInformerAddIndexersReportsObjectsItsFunctionFailsOn(t *testing.T) {
-	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	run(t, inf)
-	waitSynced(t, inf)
+	srv, inf := runSeeded(t)
 	errBad := errors.New("no owner")
 	err := inf.AddIndexers(cache.Indexers[*corev1.Pod]{"owner": func(p *corev1.Pod) ([]string, error) {
 		if p.Name == "p2" {
@@ -727,10 +721,7 @@ func TestInformerAddHandlerAfterStopFails(t *testing.T) {
 }
 
 func TestInformerRunTwiceReturnsAtOnce(t *testing.T) {
-	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	run(t, inf)
-	waitSynced(t, inf)
+	srv, inf := runSeeded(t)
 	done := make(chan struct{})
 	// If the second Run wrongly ran, the test's end stops it.
 	ctx, cancel := context.WithCancel(context.Background())

@@ -63,11 +63,18 @@ func seedServer(t testing.TB, opts ...fake.ServerOption) *fake.Server[*corev1.Po
 	return srv
 }
 
-func TestReflectorFirstListUsesRV0(t *testing.T) {
+// runSeeded runs a synced informer, with fastReflector, over a seedServer.
+func runSeeded(t testing.TB) (*fake.Server[*corev1.Pod], cache.SharedIndexInformer[*corev1.Pod]) {
+	t.Helper()
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	run(t, inf)
 	waitSynced(t, inf)
+	return srv, inf
+}
+
+func TestReflectorFirstListUsesRV0(t *testing.T) {
+	srv, _ := runSeeded(t)
 	reqs := srv.Requests()
 	if len(reqs) == 0 || reqs[0].Verb != "list" || reqs[0].Options.ResourceVersion != "0" {
 		t.Fatalf("first request = %+v, want a list at resourceVersion \"0\"", reqs)
@@ -75,10 +82,7 @@ func TestReflectorFirstListUsesRV0(t *testing.T) {
 }
 
 func TestReflectorWatchesFromListRVAllowingBookmarks(t *testing.T) {
-	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	run(t, inf)
-	waitSynced(t, inf)
+	srv, inf := runSeeded(t)
 	waitWatchers(t, srv, 1)
 	reqs := srv.Requests()
 	w := reqs[1]
@@ -354,10 +358,7 @@ func TestReflectorWrongTypeEventDroppedWithError(t *testing.T) {
 }
 
 func TestReflectorConnectionRefusedWatchRetriesWithoutRelist(t *testing.T) {
-	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	run(t, inf)
-	waitSynced(t, inf)
+	srv, inf := runSeeded(t)
 	waitWatchers(t, srv, 1)
 	srv.FailWatches(errConnRefused)
 	create(t, srv, newPod("a", "p4"))
