@@ -31,9 +31,7 @@ func (e exitLog) OnScopeExit(p *corev1.Pod) { e.log.add("exit " + p.Namespace + 
 func TestFactorySetNamespacesAtRunTime(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"), newPod("b", "p2"), newPod("c", "p3"))
 	f := informers.NewFactory(0, informers.WithNamespaces("a", "b"))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	inf := informers.InformerFor(f, true, pods.newInformer)
 	var plain, opted, exits callLog
 	var regs []cache.ResourceEventHandlerRegistration
@@ -45,9 +43,7 @@ func TestFactorySetNamespacesAtRunTime(t *testing.T) {
 		regs = append(regs, reg)
 	}
 	f.Start(ctx)
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	for _, r := range regs {
 		testutil.Eventually(t, "registration synced", r.HasSynced)
 	}
@@ -153,13 +149,9 @@ func TestFactorySetNamespacesReportsANamespaceItCannotBuild(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"bad"`) {
 		t.Fatalf("err = %v, want one naming namespace \"bad\"", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	f.Start(ctx)
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	if got := storeKeys(inf); !slices.Equal(got, []string{"a/p1", "b/p2"}) {
 		t.Fatalf("store = %q", got)
 	}

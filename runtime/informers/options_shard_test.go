@@ -1,7 +1,6 @@
 package informers_test
 
 import (
-	"context"
 	"slices"
 	"sort"
 	"sync"
@@ -83,9 +82,7 @@ func TestFactoryWithShardScopeOverNamespaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	f := informers.NewFactory(0, informers.WithNamespaces("a", "b"), informers.WithShardScope(scope))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	inf := informers.InformerFor(f, true, func(ns string, resync time.Duration) cache.SharedIndexInformer[*corev1.Pod] {
 		return cache.NewSharedIndexInformerWithOptions(pods.lw(ns), cache.SharedIndexInformerOptions[*corev1.Pod]{
 			Name: "pods(" + ns + ")", Reflector: cache.ReflectorOptions{DisableWatchList: true, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond},
@@ -100,9 +97,7 @@ func TestFactoryWithShardScopeOverNamespaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Start(ctx)
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	if got := storeKeys(inf); !slices.Equal(got, []string{"a/p1", "a/p2"}) {
 		t.Fatalf("store = %q, want a's pods only", got)
 	}

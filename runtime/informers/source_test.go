@@ -16,6 +16,7 @@ import (
 
 	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
+	"github.com/typedinformer/typedinformer/runtime/informers"
 )
 
 // podSource is a minimal per-namespace pod server for factory tests: lists
@@ -106,6 +107,26 @@ func (s *podSource) newInformer(namespace string, resync time.Duration) cache.Sh
 		ResyncPeriod: resync,
 		Name:         fmt.Sprintf("pods(%s)", namespace),
 	})
+}
+
+// factoryContext returns the context to start f with: it is cancelled,
+// and then f shut down, when the test ends.
+func factoryContext(t *testing.T, f *informers.Factory) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() {
+		cancel()
+		f.Shutdown()
+	})
+	return ctx
+}
+
+// waitFactory waits for f's started informers to sync, failing t on an
+// error.
+func waitFactory(t *testing.T, f *informers.Factory) {
+	t.Helper()
+	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func syncCtx(t *testing.T) context.Context {
