@@ -4,6 +4,8 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+
+	testingclock "k8s.io/utils/clock/testing"
 )
 
 func TestAddAfterFiresAtDeadline(t *testing.T) {
@@ -17,13 +19,11 @@ func TestAddAfterFiresAtDeadline(t *testing.T) {
 			t.Fatalf("Len = %d, waiting = %d; want 0 and 1", q.Len(), q.waitingLen())
 		}
 		synctest.Wait() // the delay goroutine waits on clk
-		clk.Step(999 * time.Millisecond)
-		synctest.Wait()
+		step(clk, 999*time.Millisecond)
 		if q.Len() != 0 {
 			t.Fatal("item became ready before its deadline")
 		}
-		clk.Step(time.Millisecond)
-		synctest.Wait()
+		step(clk, time.Millisecond)
 		if q.Len() != 1 {
 			t.Fatalf("waiting for the item to become ready: Len = %d, want 1", q.Len())
 		}
@@ -56,20 +56,17 @@ func TestAddAfterEarlierDeadlineWins(t *testing.T) {
 					t.Fatalf("waiting = %d, want one entry per item", q.waitingLen())
 				}
 				synctest.Wait() // the delay goroutine waits on clk
-				clk.Step(tt.readyAt - time.Millisecond)
-				synctest.Wait()
+				step(clk, tt.readyAt-time.Millisecond)
 				if q.Len() != 0 {
 					t.Fatal("ready too early")
 				}
-				clk.Step(time.Millisecond)
-				synctest.Wait()
+				step(clk, time.Millisecond)
 				if q.Len() != 1 {
 					t.Fatalf("waiting for ready: Len = %d, want 1", q.Len())
 				}
 				getN(t, q, 1)
 				// The later deadlines were merged away: nothing fires again.
-				clk.Step(time.Hour)
-				synctest.Wait()
+				step(clk, time.Hour)
 				if q.waitingLen() != 0 || q.Len() != 0 {
 					t.Fatalf("waiting = %d, Len = %d after the merged deadline", q.waitingLen(), q.Len())
 				}
@@ -94,8 +91,7 @@ func TestAddAfterOrdersByDeadlineWithOneTimer(t *testing.T) {
 		var got []int
 		for want := range 10 {
 			synctest.Wait() // the delay goroutine waits on clk
-			clk.Step(time.Second)
-			synctest.Wait()
+			step(clk, time.Second)
 			if q.Len() != 1 {
 				t.Fatalf("waiting for next item: Len = %d, want 1", q.Len())
 			}
@@ -152,8 +148,7 @@ func TestAddAfterEarlierItemWakesLoop(t *testing.T) {
 		if q.Len() != 0 {
 			t.Fatal("an item became ready before its deadline")
 		}
-		clk.Step(time.Second)
-		synctest.Wait()
+		step(clk, time.Second)
 		if q.Len() != 1 {
 			t.Fatalf("waiting for soon ready: Len = %d, want 1", q.Len())
 		}
@@ -161,4 +156,11 @@ func TestAddAfterEarlierItemWakesLoop(t *testing.T) {
 			t.Fatalf("got %q", got)
 		}
 	})
+}
+
+// step advances clk by d inside a synctest bubble and waits until every
+// goroutine of the bubble (the queue's delay goroutine) has reacted.
+func step(clk *testingclock.FakeClock, d time.Duration) {
+	clk.Step(d)
+	synctest.Wait()
 }

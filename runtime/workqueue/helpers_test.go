@@ -14,7 +14,7 @@ import (
 // current earliest deadline, with no wake-up pending: from then on only the
 // timer wakes it, so stepping clk cannot race with it re-arming the timer
 // from a reading of the clock taken before the step.
-func waitArmed[T comparable](t *testing.T, q *Queue[T], clk *testingclock.FakeClock) {
+func waitArmed[T comparable](t *testing.T, q *Queue[T], clk interface{ HasWaiters() bool }) {
 	t.Helper()
 	testutil.Eventually(t, "the delay goroutine to arm its timer", func() bool {
 		q.delay.mu.Lock()

@@ -210,7 +210,7 @@ func runModel(t *testing.T, ops []byte) {
 			step := time.Duration(arg%4) * time.Millisecond
 			log = append(log, fmt.Sprintf("Step %s", step))
 			if len(ref.waiting) > 0 {
-				waitArmedPoll(t, q, clk)
+				waitArmed(t, q, clk)
 			}
 			clk.Step(step)
 			dueTotal += uint64(ref.advance(clk.Now()))
@@ -276,17 +276,6 @@ func runModel(t *testing.T, ops []byte) {
 	if err := q.checkInvariants(); err != nil {
 		fail("invariant broken after draining: %v", err)
 	}
-}
-
-// waitArmedPoll is waitArmed without sleeping between polls.
-func waitArmedPoll(t *testing.T, q *Queue[string], clk interface{ HasWaiters() bool }) {
-	t.Helper()
-	testutil.Eventually(t, "the delay goroutine to arm its timer", func() bool {
-		q.delay.mu.Lock()
-		armed := q.delay.armed
-		q.delay.mu.Unlock()
-		return armed && clk.HasWaiters()
-	})
 }
 
 // modelSeeds returns deterministic operation sequences: a few written by
