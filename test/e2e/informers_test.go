@@ -152,6 +152,16 @@ func newUnstructuredInformer(c clients, gvr schema.GroupVersionResource, namespa
 	return newInformer[*unstructured.Unstructured](listWatch(o, r.List, r.Watch), gvr, o)
 }
 
+// addHandler registers h on inf, failing t on an error.
+func addHandler[T cache.Object](t testing.TB, inf cache.SharedIndexInformer[T], h cache.ResourceEventHandler[T]) cache.ResourceEventHandlerRegistration {
+	t.Helper()
+	reg, err := inf.AddEventHandler(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
 // runInformer runs inf until the test ends.
 func runInformer(t testing.TB, inf cache.AnyInformer) {
 	ctx, cancel := context.WithCancel(context.Background())
