@@ -4,6 +4,7 @@
 // contradicting the stream seen so far (Recorder).
 //
 // It is not an API: only the project's own _test.go files import it. It
-// imports no client-go and none of the project's runtime packages, so that
-// every package's internal tests can use it without an import cycle.
+// imports no client-go, and of the project's packages only runtime/sharding
+// (which imports none), so that every other package's internal tests can use
+// it without an import cycle.
 package testutil

@@ -59,8 +59,11 @@ func ConfigMap(ns, name string, opts ...Option) *corev1.ConfigMap {
 // Writer is the part of a fake server the Must helpers drive: it creates,
 // updates and deletes objects of type T and returns what it stored.
 type Writer[T Object] interface {
+	// Create stores a new object and returns the stored copy.
 	Create(obj T) (T, error)
+	// Update replaces a stored object and returns the stored copy.
 	Update(obj T) (T, error)
+	// Delete removes the object namespace/name.
 	Delete(namespace, name string) error
 }
 

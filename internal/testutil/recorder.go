@@ -14,8 +14,11 @@ import (
 // Object is what the recorder and the builders need of an object: its key
 // and resourceVersion. Every Kubernetes object type satisfies it.
 type Object interface {
+	// GetNamespace returns the namespace, "" for a cluster-scoped object.
 	GetNamespace() string
+	// GetName returns the name.
 	GetName() string
+	// GetResourceVersion returns the resourceVersion.
 	GetResourceVersion() string
 }
 

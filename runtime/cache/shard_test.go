@@ -21,25 +21,15 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
-// nsRanges returns the one-point ranges holding exactly the hashes of the
-// given namespaces.
-func nsRanges(namespaces ...string) []sharding.Range {
-	var out []sharding.Range
-	for _, ns := range namespaces {
-		h := sharding.Hash(ns)
-		out = append(out, sharding.Range{First: h, Last: h})
-	}
-	return out
-}
-
 func nsScope(t testing.TB, namespaces ...string) *sharding.Scope {
 	t.Helper()
-	s, err := sharding.NewScope(sharding.FieldNamespace, nsRanges(namespaces...))
+	s, err := sharding.NewScope(sharding.FieldNamespace, testutil.NamespacePoints(namespaces...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +38,7 @@ func nsScope(t testing.TB, namespaces ...string) *sharding.Scope {
 
 func setScope(t testing.TB, s *sharding.Scope, namespaces ...string) {
 	t.Helper()
-	if err := s.Set(nsRanges(namespaces...)); err != nil {
+	if err := s.Set(testutil.NamespacePoints(namespaces...)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -232,8 +222,8 @@ func TestShardScopeChange(t *testing.T) {
 				}
 			}
 
-			sel1, _ := sharding.Selector(sharding.FieldNamespace, nsRanges("a", "b"))
-			sel2, _ := sharding.Selector(sharding.FieldNamespace, nsRanges("b", "c"))
+			sel1, _ := sharding.Selector(sharding.FieldNamespace, testutil.NamespacePoints("a", "b"))
+			sel2, _ := sharding.Selector(sharding.FieldNamespace, testutil.NamespacePoints("b", "c"))
 			if !cache.ServerSideShardingSupported() {
 				sel1, sel2 = "", ""
 			}

@@ -15,15 +15,6 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
-func nsPoints(namespaces ...string) []sharding.Range {
-	var out []sharding.Range
-	for _, ns := range namespaces {
-		h := sharding.Hash(ns)
-		out = append(out, sharding.Range{First: h, Last: h})
-	}
-	return out
-}
-
 // callLog records handler calls as strings.
 type callLog struct {
 	mu    sync.Mutex
@@ -77,7 +68,7 @@ func storeKeys(inf cache.SharedIndexInformer[*corev1.Pod]) []string {
 // plain one gets OnDelete(obj, true).
 func TestFactoryWithShardScopeOverNamespaces(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"), newPod("a", "p2"), newPod("b", "p3"), newPod("c", "p4"))
-	scope, err := sharding.NewScope(sharding.FieldNamespace, nsPoints("a", "c"))
+	scope, err := sharding.NewScope(sharding.FieldNamespace, testutil.NamespacePoints("a", "c"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,7 +94,7 @@ func TestFactoryWithShardScopeOverNamespaces(t *testing.T) {
 	}
 	lists := pods.listCalls("a") + pods.listCalls("b")
 
-	if err := scope.Set(nsPoints("b")); err != nil {
+	if err := scope.Set(testutil.NamespacePoints("b")); err != nil {
 		t.Fatal(err)
 	}
 	testutil.Eventually(t, "the store to hold b's pods", func() bool { return slices.Equal(storeKeys(inf), []string{"b/p3"}) })
