@@ -3,6 +3,7 @@ package testutil
 import (
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -141,5 +142,24 @@ func TestBuilders(t *testing.T) {
 	}
 	if cm := ConfigMap("ns", "c"); Key(cm) != "ns/c" {
 		t.Errorf("configmap key %q", Key(cm))
+	}
+}
+
+// TestEverFalse checks the sampler reports a condition that turned false
+// once, and none for one that never does.
+func TestEverFalse(t *testing.T) {
+	stop := EverFalse(t, func() bool { return true })
+	if stop() || stop() {
+		t.Error("a condition that is always true was reported false")
+	}
+	saw := make(chan struct{})
+	var once sync.Once
+	stop = EverFalse(t, func() bool {
+		once.Do(func() { close(saw) })
+		return false
+	})
+	<-saw
+	if !stop() {
+		t.Error("a condition that was false was not reported")
 	}
 }

@@ -182,7 +182,7 @@ func TestShardScopeChange(t *testing.T) {
 			// meanwhile. That update reaches each handler exactly once,
 			// through the old watch, the new list or the new watch, so its
 			// place among the scope change's calls varies.
-			stopSample := sampleSynced(t, inf)
+			stopSample := testutil.EverFalse(t, inf.HasSynced)
 			setScope(t, scope, "b", "c")
 			changed := newPod("b", "p0")
 			changed.Labels = map[string]string{"changed": "yes"}
@@ -251,38 +251,6 @@ func TestShardScopeChange(t *testing.T) {
 			}
 		})
 	}
-}
-
-// sampleSynced polls HasSynced until the returned function is called,
-// which reports whether it was ever false.
-func sampleSynced(t *testing.T, inf cache.AnyInformer) func() bool {
-	stop := make(chan struct{})
-	done := make(chan bool)
-	go func() {
-		flipped := false
-		for {
-			select {
-			case <-stop:
-				done <- flipped
-				return
-			default:
-			}
-			if !inf.HasSynced() {
-				flipped = true
-			}
-		}
-	}()
-	var once sync.Once
-	var res bool
-	f := func() bool {
-		once.Do(func() {
-			close(stop)
-			res = <-done
-		})
-		return res
-	}
-	t.Cleanup(func() { f() })
-	return f
 }
 
 // TestShardEmptyScope checks that a scope without ranges lists nothing,

@@ -48,22 +48,7 @@ func TestFactorySetNamespacesAtRunTime(t *testing.T) {
 		testutil.Eventually(t, "registration synced", r.HasSynced)
 	}
 
-	stop := make(chan struct{})
-	flipped := make(chan bool)
-	go func() {
-		bad := false
-		for {
-			select {
-			case <-stop:
-				flipped <- bad
-				return
-			default:
-			}
-			if !inf.HasSynced() || !regs[0].HasSynced() {
-				bad = true
-			}
-		}
-	}()
+	everUnsynced := testutil.EverFalse(t, func() bool { return inf.HasSynced() && regs[0].HasSynced() })
 	if err := f.SetNamespaces(ctx, "c", "b", "c"); err != nil {
 		t.Fatal(err)
 	}
@@ -76,8 +61,7 @@ func TestFactorySetNamespacesAtRunTime(t *testing.T) {
 	testutil.Eventually(t, "the live add in c", func() bool {
 		return slices.Contains(plain.sorted(), "add c/new") && slices.Contains(opted.sorted(), "add c/new") && slices.Contains(exits.sorted(), "add c/new")
 	})
-	close(stop)
-	if <-flipped {
+	if everUnsynced() {
 		t.Error("HasSynced turned false during SetNamespaces")
 	}
 	if a, b := pods.listCalls("a"), pods.listCalls("b"); a != 1 || b != 1 {
