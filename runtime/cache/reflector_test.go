@@ -73,6 +73,20 @@ func runSeeded(t testing.TB) (*fake.Server[*corev1.Pod], cache.SharedIndexInform
 	return srv, inf
 }
 
+// runWithErrors runs a synced informer over srv with reflector options
+// opts, its watch errors recorded in the returned log.
+func runWithErrors(t testing.TB, srv *fake.Server[*corev1.Pod], opts cache.ReflectorOptions) (cache.SharedIndexInformer[*corev1.Pod], *errorLog) {
+	t.Helper()
+	errs := &errorLog{}
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
+	if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	return inf, errs
+}
+
 func TestReflectorFirstListUsesRV0(t *testing.T) {
 	srv, _ := runSeeded(t)
 	reqs := srv.Requests()
@@ -147,13 +161,7 @@ func TestReflectorRelistsWithEmptyRVAfter410(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := seedServer(t)
-			errs := &errorLog{}
-			inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-			if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
-				t.Fatal(err)
-			}
-			run(t, inf)
-			waitSynced(t, inf)
+			inf, errs := runWithErrors(t, srv, fastReflector())
 			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 			defer cancel()
 			if err := srv.WaitForWatchers(ctx, 1); err != nil {
@@ -282,15 +290,9 @@ func TestReflectorExpiredContinueTokenRestartsList(t *testing.T) {
 func TestReflectorVeryShortWatchIsError(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
-	errs := &errorLog{}
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: cache.ReflectorOptions{DisableWatchList: true,
+	inf, errs := runWithErrors(t, srv, cache.ReflectorOptions{DisableWatchList: true,
 		Clock: clk, InitialBackoff: time.Second, MaxBackoff: time.Second,
-	}})
-	if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
-		t.Fatal(err)
-	}
-	run(t, inf)
-	waitSynced(t, inf)
+	})
 	waitWatchers(t, srv, 1)
 	// No time passes on the reflector's clock and no event arrives.
 	srv.DropWatches()
@@ -309,13 +311,7 @@ func TestReflectorVeryShortWatchIsError(t *testing.T) {
 func TestReflectorCleanWatchCloseRewatchesWithoutRelist(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
-	errs := &errorLog{}
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: cache.ReflectorOptions{DisableWatchList: true, Clock: clk}})
-	if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
-		t.Fatal(err)
-	}
-	run(t, inf)
-	waitSynced(t, inf)
+	_, errs := runWithErrors(t, srv, cache.ReflectorOptions{DisableWatchList: true, Clock: clk})
 	waitWatchers(t, srv, 1)
 	clk.Step(2 * time.Second) // the watch has lived long enough
 	srv.DropWatches()
@@ -335,13 +331,7 @@ func TestReflectorCleanWatchCloseRewatchesWithoutRelist(t *testing.T) {
 
 func TestReflectorWrongTypeEventDroppedWithError(t *testing.T) {
 	srv := seedServer(t)
-	errs := &errorLog{}
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
-		t.Fatal(err)
-	}
-	run(t, inf)
-	waitSynced(t, inf)
+	inf, errs := runWithErrors(t, srv, fastReflector())
 	waitWatchers(t, srv, 1)
 	srv.InjectWrongType(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "a/p1", ResourceVersion: "99"}})
 	create(t, srv, newPod("a", "after"))
