@@ -24,6 +24,7 @@ import (
 	kubeinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
+	"github.com/typedinformer/typedinformer/test/e2e/framework"
 )
 
 // newSamplesFactory returns examples/crd's generated factory for its API
@@ -160,6 +161,18 @@ func addHandler[T cache.Object](t testing.TB, inf cache.SharedIndexInformer[T], 
 		t.Fatal(err)
 	}
 	return reg
+}
+
+// extraAPIServer starts an apiserver named name, with args, beside the
+// cluster's, failing t if it does not start; the caller stops it
+// (cluster.StopExtraAPIServer) before ctx ends.
+func extraAPIServer(t testing.TB, ctx context.Context, name string, args ...string) *framework.APIServer {
+	t.Helper()
+	a, err := cluster.StartExtraAPIServerWithArgs(ctx, name, args...)
+	if err != nil {
+		t.Fatalf("starting apiserver %s with %q: %v", name, args, err)
+	}
+	return a
 }
 
 // runInformer runs inf until the test ends.

@@ -266,10 +266,7 @@ func TestShardedControllers(t *testing.T) {
 	ensureExampleCRDs(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
-	gated, err := cluster.StartExtraAPIServerWithArgs(ctx, "sharded-ctrl", "--feature-gates=ShardedListAndWatch=true")
-	if err != nil {
-		t.Fatalf("starting an apiserver with ShardedListAndWatch: %v", err)
-	}
+	gated := extraAPIServer(t, ctx, "sharded-ctrl", "--feature-gates=ShardedListAndWatch=true")
 	defer cluster.StopExtraAPIServer(gated)
 
 	c := admin(t)

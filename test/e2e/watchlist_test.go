@@ -163,10 +163,7 @@ func TestWatchListStreamsWithoutWatchCache(t *testing.T) {
 func TestWatchListFallsBackToList(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	a, err := cluster.StartExtraAPIServerWithArgs(ctx, "no-watchlist", "--feature-gates=WatchList=false")
-	if err != nil {
-		t.Fatalf("starting an apiserver without WatchList: %v", err)
-	}
+	a := extraAPIServer(t, ctx, "no-watchlist", "--feature-gates=WatchList=false")
 	defer cluster.StopExtraAPIServer(a)
 	_, _, _, reqs := syncConfigMapsThroughFactory(t, cluster.AdminConfigFor(a))
 	if len(reqs) < 2 {
