@@ -401,14 +401,21 @@ func TestReflectorRandomisedWatchTimeouts(t *testing.T) {
 	}
 }
 
-func TestReflectorWatchListStreamsInitialState(t *testing.T) {
+// runWatchListRecorded runs a synced, streaming (watchListReflector)
+// informer over a seedServer, with a recorder registered before Run.
+func runWatchListRecorded(t testing.TB) (*fake.Server[*corev1.Pod], cache.SharedIndexInformer[*corev1.Pod], *recorder) {
+	t.Helper()
 	srv := seedServer(t)
-	opts := watchListReflector()
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: watchListReflector()})
 	rec := newRecorder()
 	addHandler(t, inf, rec)
 	run(t, inf)
 	waitSynced(t, inf)
+	return srv, inf, rec
+}
+
+func TestReflectorWatchListStreamsInitialState(t *testing.T) {
+	srv, inf, rec := runWatchListRecorded(t)
 	if n := countRequests(srv, "list", nil); n != 0 {
 		t.Fatalf("%d lists with watch-list on", n)
 	}
@@ -451,13 +458,7 @@ func TestReflectorWatchListFallsBackToList(t *testing.T) {
 }
 
 func TestReflectorWatchListRelistsAfter410(t *testing.T) {
-	srv := seedServer(t)
-	opts := watchListReflector()
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
-	rec := newRecorder()
-	addHandler(t, inf, rec)
-	run(t, inf)
-	waitSynced(t, inf)
+	srv, inf, rec := runWatchListRecorded(t)
 	waitWatchers(t, srv, 1)
 	srv.FailWatches(errConnRefused)
 	srv.ExpireWatches()
