@@ -10,9 +10,7 @@ import (
 
 func TestAddAfterFiresAtDeadline(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := newFakeClock()
-		q := New(Options[string]{Clock: clk})
-		defer q.ShutDown()
+		clk, q := newClockedQueue[string](t)
 
 		q.AddAfter("a", time.Second)
 		if q.Len() != 0 || q.waitingLen() != 1 {
@@ -46,9 +44,7 @@ func TestAddAfterEarlierDeadlineWins(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
-				clk := newFakeClock()
-				q := New(Options[string]{Clock: clk})
-				defer q.ShutDown()
+				clk, q := newClockedQueue[string](t)
 				for _, d := range tt.delays {
 					q.AddAfter("a", d)
 				}
@@ -77,9 +73,7 @@ func TestAddAfterEarlierDeadlineWins(t *testing.T) {
 
 func TestAddAfterOrdersByDeadlineWithOneTimer(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := newFakeClock()
-		q := New(Options[int]{Clock: clk})
-		defer q.ShutDown()
+		clk, q := newClockedQueue[int](t)
 		// Added in scrambled order; must come out by deadline.
 		for _, i := range []int{5, 1, 9, 3, 7, 2, 8, 4, 6, 0} {
 			q.AddAfter(i, time.Duration(i+1)*time.Second)
@@ -137,9 +131,7 @@ func TestAddAfterDroppedOnShutDown(t *testing.T) {
 
 func TestAddAfterEarlierItemWakesLoop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		clk := newFakeClock()
-		q := New(Options[string]{Clock: clk})
-		defer q.ShutDown()
+		clk, q := newClockedQueue[string](t)
 		q.AddAfter("late", time.Hour)
 		synctest.Wait() // the delay goroutine waits on clk
 		q.AddAfter("soon", time.Second)
@@ -163,4 +155,13 @@ func TestAddAfterEarlierItemWakesLoop(t *testing.T) {
 func step(clk *testingclock.FakeClock, d time.Duration) {
 	clk.Step(d)
 	synctest.Wait()
+}
+
+// newClockedQueue returns a queue on a new fake clock, shut down when t
+// ends (inside the synctest bubble t belongs to, if any).
+func newClockedQueue[T comparable](t *testing.T) (*testingclock.FakeClock, *Queue[T]) {
+	clk := newFakeClock()
+	q := New(Options[T]{Clock: clk})
+	t.Cleanup(q.ShutDown)
+	return clk, q
 }
