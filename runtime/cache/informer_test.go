@@ -69,11 +69,7 @@ func noViolations(t testing.TB, hs ...*replayHandler) {
 
 func TestInformerInitialListAddsAreMarkedInitial(t *testing.T) {
 	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	rec := newRecorder()
-	addHandler(t, inf, rec)
-	run(t, inf)
-	waitSynced(t, inf)
+	_, rec := runRecorded(t, srv, fastReflector())
 	create(t, srv, newPod("a", "p4"))
 	rec.WaitEvent(t, "add a/p4@5 initial=false")
 	want := []string{"add a/p1@2 initial=true", "add a/p2@3 initial=true", "add a/p3@4 initial=true", "add a/p4@5 initial=false"}

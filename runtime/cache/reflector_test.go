@@ -401,21 +401,9 @@ func TestReflectorRandomisedWatchTimeouts(t *testing.T) {
 	}
 }
 
-// runWatchListRecorded runs a synced, streaming (watchListReflector)
-// informer over a seedServer, with a recorder registered before Run.
-func runWatchListRecorded(t testing.TB) (*fake.Server[*corev1.Pod], cache.SharedIndexInformer[*corev1.Pod], *recorder) {
-	t.Helper()
-	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: watchListReflector()})
-	rec := newRecorder()
-	addHandler(t, inf, rec)
-	run(t, inf)
-	waitSynced(t, inf)
-	return srv, inf, rec
-}
-
 func TestReflectorWatchListStreamsInitialState(t *testing.T) {
-	srv, inf, rec := runWatchListRecorded(t)
+	srv := seedServer(t)
+	inf, rec := runRecorded(t, srv, watchListReflector())
 	if n := countRequests(srv, "list", nil); n != 0 {
 		t.Fatalf("%d lists with watch-list on", n)
 	}
@@ -458,7 +446,8 @@ func TestReflectorWatchListFallsBackToList(t *testing.T) {
 }
 
 func TestReflectorWatchListRelistsAfter410(t *testing.T) {
-	srv, inf, rec := runWatchListRecorded(t)
+	srv := seedServer(t)
+	inf, rec := runRecorded(t, srv, watchListReflector())
 	waitWatchers(t, srv, 1)
 	srv.FailWatches(errConnRefused)
 	srv.ExpireWatches()

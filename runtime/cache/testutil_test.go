@@ -212,3 +212,15 @@ func addHandler[T cache.Object](t testing.TB, inf cache.SharedIndexInformer[T], 
 	}
 	return reg
 }
+
+// runRecorded runs a synced informer over srv with reflector options opts,
+// and a recorder registered before Run.
+func runRecorded(t testing.TB, srv *fake.Server[*corev1.Pod], opts cache.ReflectorOptions) (cache.SharedIndexInformer[*corev1.Pod], *recorder) {
+	t.Helper()
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
+	rec := newRecorder()
+	addHandler(t, inf, rec)
+	run(t, inf)
+	waitSynced(t, inf)
+	return inf, rec
+}
