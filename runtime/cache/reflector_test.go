@@ -108,13 +108,21 @@ func TestReflectorWatchesFromListRVAllowingBookmarks(t *testing.T) {
 	}
 }
 
-func TestReflectorBookmarkAdvancesLastSyncRV(t *testing.T) {
-	srv := seedServer(t)
+// runWatchingNamespaceA runs an informer over srv's namespace "a" only and
+// waits until it is synced and watching.
+func runWatchingNamespaceA(t testing.TB, srv *fake.Server[*corev1.Pod]) cache.SharedIndexInformer[*corev1.Pod] {
+	t.Helper()
 	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](srv.ListerWatcher("a"),
 		cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods", Reflector: fastReflector()})
 	run(t, inf)
 	waitSynced(t, inf)
 	waitWatchers(t, srv, 1)
+	return inf
+}
+
+func TestReflectorBookmarkAdvancesLastSyncRV(t *testing.T) {
+	srv := seedServer(t)
+	inf := runWatchingNamespaceA(t, srv)
 	// Changes in another namespace advance the server's RV but reach the
 	// watch only as a bookmark.
 	create(t, srv, newPod("b", "x"))
@@ -185,11 +193,7 @@ func TestReflectorRelistsWithEmptyRVAfter410(t *testing.T) {
 
 func TestReflectorExpiredRelistRVFallsBackToConsistentList(t *testing.T) {
 	srv := seedServer(t)
-	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](srv.ListerWatcher("a"),
-		cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods", Reflector: fastReflector()})
-	run(t, inf)
-	waitSynced(t, inf)
-	waitWatchers(t, srv, 1)
+	inf := runWatchingNamespaceA(t, srv)
 	// The watch breaks with an error that is not a 410, so the reflector
 	// relists from its last synced RV (5); meanwhile the server moved on
 	// where the informer does not look and compacted past 5.
