@@ -9,7 +9,6 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/typedinformer/typedinformer/internal/testutil"
@@ -18,9 +17,7 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/workqueue"
 )
 
-func configMap(ns, name string) *corev1.ConfigMap {
-	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-}
+func configMap(ns, name string) *corev1.ConfigMap { return testutil.ConfigMap(ns, name) }
 
 // TestControllerAgainstFakeServer drives a controller from the runtime's fake
 // API server through a real shared informer: the initial list, creates,
