@@ -16,7 +16,7 @@ import (
 )
 
 // waitLimit bounds every wait in these tests; hitting it is a failure.
-const waitLimit = 10 * time.Second
+const waitLimit = testutil.WaitLimit
 
 // newPod returns a Pod with labels given as key, value pairs.
 func newPod(ns, name string, labels ...string) *corev1.Pod {
