@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -14,32 +13,16 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 	dto "github.com/prometheus/client_model/go"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
 
+	tu "github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/controller"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 )
 
-// eventually polls cond until it holds; reaching the limit is a failure,
-// not a timing assertion.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		runtime.Gosched()
-		time.Sleep(time.Millisecond)
-	}
-}
-
-func pod(name string) *corev1.Pod {
-	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name}}
-}
+func pod(name string) *corev1.Pod { return tu.Pod("ns", name) }
 
 func mustCreate(t *testing.T, srv *fake.Server[*corev1.Pod], names ...string) {
 	t.Helper()
@@ -141,7 +124,7 @@ func TestInformerMetricsOnTheRegistry(t *testing.T) {
 	defer func() { release(); cancel(); <-done }()
 
 	v := m.informers
-	eventually(t, "the first list scraped", func() bool {
+	tu.Eventually(t, "the first list scraped", func() bool {
 		return testutil.ToFloat64(v.lists.WithLabelValues("pods")) == 1 &&
 			gaugeValue(t, reg, "typedinformer_informer_objects", map[string]string{"informer": "pods"}) == 2 &&
 			testutil.ToFloat64(v.watches.WithLabelValues("pods")) >= 1
@@ -151,15 +134,17 @@ func TestInformerMetricsOnTheRegistry(t *testing.T) {
 	}
 
 	mustCreate(t, srv, "c", "d", "e", "f", "g")
-	eventually(t, "a backlog of 7 behind the stuck handler", func() bool {
+	// The warning is logged after the backlog gauge moves: wait for both.
+	tu.Eventually(t, "a backlog of 7 behind the stuck handler, and its warning", func() bool {
 		return gaugeValue(t, reg, "typedinformer_informer_handler_backlog", map[string]string{"informer": "pods", "handler": "blocked"}) == 7 &&
-			gaugeValue(t, reg, "typedinformer_informer_objects", map[string]string{"informer": "pods"}) == 7
+			gaugeValue(t, reg, "typedinformer_informer_objects", map[string]string{"informer": "pods"}) == 7 &&
+			strings.Contains(logs.String(), "falling behind")
 	})
 	if n := strings.Count(logs.String(), "falling behind"); n != 1 || !strings.Contains(logs.String(), `handler="blocked"`) {
 		t.Fatalf("backlog warnings: %d, want 1 naming the handler; log:\n%s", n, logs.String())
 	}
 	release()
-	eventually(t, "the backlog drained", func() bool {
+	tu.Eventually(t, "the backlog drained", func() bool {
 		return gaugeValue(t, reg, "typedinformer_informer_handler_backlog", map[string]string{"informer": "pods", "handler": "blocked"}) == 0 &&
 			histogramCount(t, reg, "typedinformer_informer_handler_duration_seconds", map[string]string{"informer": "pods", "handler": "blocked"}) == 7
 	})
@@ -177,7 +162,7 @@ typedinformer_informer_last_resource_version{informer="pods"} %s
 
 	srv.Compact()
 	srv.ExpireWatches()
-	eventually(t, "a relist after 410", func() bool {
+	tu.Eventually(t, "a relist after 410", func() bool {
 		return testutil.ToFloat64(v.relists.WithLabelValues("pods")) == 1 &&
 			testutil.ToFloat64(v.lists.WithLabelValues("pods")) == 2
 	})
@@ -224,7 +209,7 @@ func TestControllerAndWorkqueueMetricsOnTheRegistry(t *testing.T) {
 
 	cv := m.controllers
 	total := func(result string) float64 { return testutil.ToFloat64(cv.total.WithLabelValues("foo", result)) }
-	eventually(t, "three reconciles counted", func() bool {
+	tu.Eventually(t, "three reconciles counted", func() bool {
 		return total("success")+total("error")+total("requeue_after") == 3
 	})
 	for result, want := range map[string]float64{"success": 1, "error": 1, "requeue_after": 1, "requeue": 0} {
@@ -238,7 +223,7 @@ func TestControllerAndWorkqueueMetricsOnTheRegistry(t *testing.T) {
 	if got := testutil.ToFloat64(cv.maxWorkers.WithLabelValues("foo")); got != 2 {
 		t.Errorf("max_concurrent_reconciles %v, want 2", got)
 	}
-	eventually(t, "no active worker", func() bool { return testutil.ToFloat64(cv.active.WithLabelValues("foo")) == 0 })
+	tu.Eventually(t, "no active worker", func() bool { return testutil.ToFloat64(cv.active.WithLabelValues("foo")) == 0 })
 	if n := histogramCount(t, reg, "controller_runtime_reconcile_time_seconds", map[string]string{"controller": "foo"}); n != 3 {
 		t.Errorf("reconcile_time_seconds count %d, want 3", n)
 	}

@@ -11,24 +11,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
-
-// benchLW serves a fixed list and one fake watch.
-type benchLW struct {
-	list *corev1.PodList
-	w    watch.Interface
-}
-
-func (l *benchLW) List(context.Context, metav1.ListOptions) (runtime.Object, error) {
-	return l.list, nil
-}
-func (l *benchLW) Watch(context.Context, metav1.ListOptions) (watch.Interface, error) {
-	return l.w, nil
-}
 
 type countHandler struct{ n atomic.Int64 }
 
@@ -67,7 +54,7 @@ func BenchmarkUpdateThroughput(b *testing.B) {
 				opts.Metrics = m.Informers()
 			}
 			w := watch.NewFakeWithChanSize(1024, false)
-			inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](&benchLW{list: list, w: w}, opts)
+			inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](&testutil.StaticLW{Items: list, Events: w}, opts)
 			h := &countHandler{}
 			if _, err := inf.AddEventHandler(h); err != nil {
 				b.Fatal(err)

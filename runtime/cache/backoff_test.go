@@ -2,6 +2,7 @@ package cache
 
 import (
 	"testing"
+	"testing/synctest"
 	"time"
 
 	testingclock "k8s.io/utils/clock/testing"
@@ -46,26 +47,32 @@ func TestBackoffIsJittered(t *testing.T) {
 }
 
 func TestBackoffWaitEndsWhenDoneCloses(t *testing.T) {
-	clk := testingclock.NewFakeClock(time.Now())
-	b := &backoff{initial: time.Second, max: time.Minute, resetAfter: time.Minute, clock: clk}
-	done := make(chan struct{})
-	close(done)
-	if b.wait(done, time.Hour) {
-		t.Fatal("wait returned true after done closed")
-	}
-	res := make(chan bool, 1)
-	stop := make(chan struct{})
-	defer close(stop) // ends the wait if the test fails before the step
-	go func() { res <- b.wait(stop, time.Second) }()
-	deadline := time.Now().Add(20 * time.Second)
-	for !clk.HasWaiters() {
-		if time.Now().After(deadline) {
+	synctest.Test(t, func(t *testing.T) {
+		clk := testingclock.NewFakeClock(time.Now())
+		b := &backoff{initial: time.Second, max: time.Minute, resetAfter: time.Minute, clock: clk}
+		done := make(chan struct{})
+		close(done)
+		if b.wait(done, time.Hour) {
+			t.Fatal("wait returned true after done closed")
+		}
+		res := make(chan bool, 1)
+		stop := make(chan struct{})
+		defer close(stop) // ends the wait if the test fails before the step
+		go func() { res <- b.wait(stop, time.Second) }()
+		synctest.Wait() // wait is blocked on its timer
+		if !clk.HasWaiters() {
 			t.Fatal("wait never armed its timer")
 		}
-		runtimeGosched()
-	}
-	clk.Step(time.Second)
-	if !<-res {
-		t.Fatal("wait returned false after its delay")
-	}
+		clk.Step(time.Second - time.Nanosecond)
+		synctest.Wait()
+		select {
+		case r := <-res:
+			t.Fatalf("wait returned %t before its delay", r)
+		default:
+		}
+		clk.Step(time.Nanosecond)
+		if !<-res {
+			t.Fatal("wait returned false after its delay")
+		}
+	})
 }

@@ -7,10 +7,10 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 )
@@ -61,20 +61,6 @@ func benchPod(i int, rv string) corev1.Pod {
 	}
 }
 
-// staticLW serves one prepared list and then a watch fed by the benchmark.
-type staticLW struct {
-	list  *corev1.PodList
-	watch watch.Interface
-}
-
-func (s *staticLW) List(context.Context, metav1.ListOptions) (runtime.Object, error) {
-	return s.list, nil
-}
-
-func (s *staticLW) Watch(context.Context, metav1.ListOptions) (watch.Interface, error) {
-	return s.watch, nil
-}
-
 func benchList(n int) *corev1.PodList {
 	l := &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "1"}, Items: make([]corev1.Pod, n)}
 	for i := range l.Items {
@@ -108,7 +94,7 @@ func BenchmarkInitialSync(b *testing.B) {
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				lw := &staticLW{list: list, watch: watch.NewFakeWithChanSize(1024, false)}
+				lw := &testutil.StaticLW{Items: list, Events: watch.NewFakeWithChanSize(1024, false)}
 				inf := NewSharedIndexInformer[*corev1.Pod](lw, 0, nil)
 				h := &countingHandler{}
 				inf.AddEventHandler(h)
@@ -152,7 +138,7 @@ func benchUpdates(b *testing.B, keys, handlers int, opts SharedIndexInformerOpti
 		updates[i] = p
 	}
 	w := watch.NewFakeWithChanSize(1024, false)
-	lw := &staticLW{list: list, watch: w}
+	lw := &testutil.StaticLW{Items: list, Events: w}
 	inf := NewSharedIndexInformerWithOptions[*corev1.Pod](lw, opts)
 	hs := make([]*countingHandler, handlers)
 	for i := range hs {

@@ -5,17 +5,13 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 // pod builds a real Pod with a namespace, name, resourceVersion and labels.
 func pod(ns, name, rv string, labels ...string) *corev1.Pod {
-	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, ResourceVersion: rv}}
-	if len(labels) > 0 {
-		p.Labels = map[string]string{}
-		for i := 0; i+1 < len(labels); i += 2 {
-			p.Labels[labels[i]] = labels[i+1]
-		}
-	}
+	p := testutil.Pod(ns, name, testutil.RV(rv), testutil.Labels(labels...))
 	p.Spec.NodeName = "node-" + name
 	return p
 }

@@ -34,7 +34,7 @@ func barrier(t testing.TB, srv *fake.Server[*corev1.Pod], hs ...*replayHandler) 
 	t.Helper()
 	m := create(t, srv, newPod(markerNS, fmt.Sprintf("m%d", markerSeq.Add(1))))
 	for _, h := range hs {
-		eventually(t, "the marker "+key(m), func() bool { return h.has(key(m), m.ResourceVersion) })
+		eventually(t, "the marker "+key(m), func() bool { return h.Holds(key(m), m.ResourceVersion) })
 	}
 }
 
@@ -69,15 +69,9 @@ func noViolations(t testing.TB, hs ...*replayHandler) {
 
 func TestInformerInitialListAddsAreMarkedInitial(t *testing.T) {
 	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	rec := newRecorder()
-	if _, err := inf.AddEventHandler(rec); err != nil {
-		t.Fatal(err)
-	}
-	run(t, inf)
-	waitSynced(t, inf)
+	_, rec := runRecorded(t, srv, fastReflector())
 	create(t, srv, newPod("a", "p4"))
-	rec.waitEvent(t, "add a/p4@5 initial=false")
+	rec.WaitEvent(t, "add a/p4@5 initial=false")
 	want := []string{"add a/p1@2 initial=true", "add a/p2@3 initial=true", "add a/p3@4 initial=true", "add a/p4@5 initial=false"}
 	if got := rec.Events(); fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("events = %q, want %q", got, want)
@@ -85,21 +79,15 @@ func TestInformerInitialListAddsAreMarkedInitial(t *testing.T) {
 }
 
 func TestInformerLateHandlerGetsSyntheticAddsInInitialList(t *testing.T) {
-	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	run(t, inf)
-	waitSynced(t, inf)
+	srv, inf := runSeeded(t)
 	update(t, srv, mustGet(t, srv, "a", "p2"))
 	waitStore(t, inf, "a/p1@2 a/p2@5 a/p3@4")
 
 	late := newRecorder()
-	reg, err := inf.AddEventHandler(late)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := addHandler(t, inf, late)
 	waitSynced(t, reg)
 	create(t, srv, newPod("a", "p9"))
-	late.waitEvent(t, "add a/p9@6 initial=false")
+	late.WaitEvent(t, "add a/p9@6 initial=false")
 	got := late.Events()
 	initial := sortedCopy(got[:len(got)-1])
 	want := []string{"add a/p1@2 initial=true", "add a/p2@5 initial=true", "add a/p3@4 initial=true"}
@@ -129,9 +117,7 @@ func TestInformerLateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
 	srv := fake.NewServer[*corev1.Pod]()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	early := newReplayHandler()
-	if _, err := inf.AddEventHandler(early); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, early)
 	run(t, inf)
 	waitSynced(t, inf)
 	// The writer stays at most maxLag resourceVersions ahead of the slowest
@@ -177,9 +163,7 @@ func TestInformerLateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
 	var late []*replayHandler
 	for i := 0; i < 5; i++ {
 		h := newReplayHandler()
-		if _, err := inf.AddEventHandler(h); err != nil {
-			t.Fatal(err)
-		}
+		addHandler(t, inf, h)
 		late = append(late, h)
 		hmu.Lock()
 		watched = append(watched, h)
@@ -203,15 +187,9 @@ func TestInformerRegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T) 
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	gate := make(chan struct{})
 	blocked := newRecorder()
-	blocked.hook = func(string, *corev1.Pod) { <-gate }
-	blockedReg, err := inf.AddEventHandler(blocked)
-	if err != nil {
-		t.Fatal(err)
-	}
-	freeReg, err := inf.AddEventHandler(newRecorder())
-	if err != nil {
-		t.Fatal(err)
-	}
+	blocked.Before = func(string, *corev1.Pod) { <-gate }
+	blockedReg := addHandler(t, inf, blocked)
+	freeReg := addHandler(t, inf, newRecorder())
 	run(t, inf)
 	// Registered after run's cleanup, so that a failing test unblocks the
 	// handlers before the informer is stopped and waited for.
@@ -234,11 +212,8 @@ func TestInformerRegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T) 
 	openLateGate := sync.OnceFunc(func() { close(lateGate) })
 	t.Cleanup(openLateGate)
 	late := newRecorder()
-	late.hook = func(string, *corev1.Pod) { <-lateGate }
-	lateReg, err := inf.AddEventHandler(late)
-	if err != nil {
-		t.Fatal(err)
-	}
+	late.Before = func(string, *corev1.Pod) { <-lateGate }
+	lateReg := addHandler(t, inf, late)
 	if lateReg.HasSynced() {
 		t.Fatal("late registration synced before its synthetic adds were handled")
 	}
@@ -253,24 +228,19 @@ func TestInformerPanickingHandlerRecovered(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	panicky := newRecorder()
-	panicky.hook = func(kind string, p *corev1.Pod) {
+	panicky.Before = func(kind string, p *corev1.Pod) {
 		if p.Name == "p2" || kind == "update" {
 			panic("handler bug on " + kind + " " + p.Name)
 		}
 	}
-	panickyReg, err := inf.AddEventHandler(panicky)
-	if err != nil {
-		t.Fatal(err)
-	}
+	panickyReg := addHandler(t, inf, panicky)
 	other := newReplayHandler()
-	if _, err := inf.AddEventHandler(other); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, other)
 	run(t, inf)
 	waitSynced(t, inf, panickyReg)
 	update(t, srv, mustGet(t, srv, "a", "p1"))
 	create(t, srv, newPod("a", "p4"))
-	panicky.waitEvent(t, "add a/p4@6 initial=false")
+	panicky.WaitEvent(t, "add a/p4@6 initial=false")
 	barrier(t, srv, other)
 	if inf.IsStopped() {
 		t.Fatal("informer stopped after a handler panic")
@@ -291,7 +261,7 @@ func TestInformerSlowHandlerDoesNotBlockOthers(t *testing.T) {
 	gate := make(chan struct{})
 	slow := newReplayHandler()
 	slowRec := newRecorder()
-	slowRec.hook = func(kind string, p *corev1.Pod) {
+	slowRec.Before = func(kind string, p *corev1.Pod) {
 		<-gate
 		switch kind {
 		case "add":
@@ -300,13 +270,9 @@ func TestInformerSlowHandlerDoesNotBlockOthers(t *testing.T) {
 			slow.OnDelete(p, false)
 		}
 	}
-	if _, err := inf.AddEventHandler(slowRec); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, slowRec)
 	fast := newReplayHandler()
-	if _, err := inf.AddEventHandler(fast); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, fast)
 	run(t, inf)
 	// Registered after run's cleanup, so that a failing test unblocks the
 	// slow handler before the informer is stopped and waited for.
@@ -366,9 +332,7 @@ func TestInformerHandlerCallsAreSerialAndInOrder(t *testing.T) {
 				inFlight[i].Add(-1)
 			},
 		}
-		if _, err := inf.AddEventHandler(wrapped); err != nil {
-			t.Fatal(err)
-		}
+		addHandler(t, inf, wrapped)
 	}
 	run(t, inf)
 	waitSynced(t, inf)
@@ -439,12 +403,8 @@ func TestInformerRelistTurnsReplacedIntoUpdatesAndAdds(t *testing.T) {
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	rec := newRecorder()
 	h := newReplayHandler()
-	if _, err := inf.AddEventHandler(rec); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := inf.AddEventHandler(h); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, rec)
+	addHandler(t, inf, h)
 	run(t, inf)
 	waitSynced(t, inf)
 	relistAfter(t, srv, func() {
@@ -470,9 +430,7 @@ func TestInformerEqualRVUpdateIsResyncOnly(t *testing.T) {
 	plainH := newReplayHandler()
 	resyncing := newRecorder()
 	for _, h := range []cache.ResourceEventHandler[*corev1.Pod]{plain, plainH} {
-		if _, err := inf.AddEventHandler(h); err != nil {
-			t.Fatal(err)
-		}
+		addHandler(t, inf, h)
 	}
 	if _, err := inf.AddEventHandlerWithResyncPeriod(resyncing, time.Hour); err != nil {
 		t.Fatal(err)
@@ -482,7 +440,7 @@ func TestInformerEqualRVUpdateIsResyncOnly(t *testing.T) {
 	// Make the resyncing handler due: it gets Sync updates with equal RVs.
 	eventually(t, "the resync timer", clk.HasWaiters)
 	clk.Step(time.Hour)
-	resyncing.waitEvent(t, "update a/p3@4->4")
+	resyncing.WaitEvent(t, "update a/p3@4->4")
 	// A relist that finds p1..p3 unchanged and p2 changed: the unchanged
 	// objects come back with equal RVs, which only the handler being
 	// resynced receives.
@@ -495,7 +453,7 @@ func TestInformerEqualRVUpdateIsResyncOnly(t *testing.T) {
 			t.Fatalf("handler without resync got %q; all: %q", ev, plain.Events())
 		}
 	}
-	if !plain.has("update a/p2@3->5") {
+	if !plain.Has("update a/p2@3->5") {
 		t.Fatalf("the changed object did not reach the plain handler: %q", plain.Events())
 	}
 	if got := strings.Count(strings.Join(resyncing.Events(), "\n"), "update a/p1@2->2"); got != 2 {
@@ -542,7 +500,7 @@ func handlerLag(srv *fake.Server[*corev1.Pod], hs ...*replayHandler) uint64 {
 	}
 	var lag uint64
 	for _, h := range hs {
-		lag = max(lag, server-min(server, h.maxRV()))
+		lag = max(lag, server-min(server, h.MaxRV()))
 	}
 	return lag
 }
@@ -561,9 +519,7 @@ func TestInformerResyncPeriodPerHandler(t *testing.T) {
 	if _, err := inf.AddEventHandlerWithResyncPeriod(every1, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := inf.AddEventHandler(every3); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, every3)
 	run(t, inf)
 	waitSynced(t, inf)
 	updates := func(r *recorder) int {
@@ -688,10 +644,7 @@ func TestInformerAddIndexersAfterStartReindexes(t *testing.T) {
 }
 
 func TestInformerAddIndexersReportsObjectsItsFunctionFailsOn(t *testing.T) {
-	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	run(t, inf)
-	waitSynced(t, inf)
+	srv, inf := runSeeded(t)
 	errBad := errors.New("no owner")
 	err := inf.AddIndexers(cache.Indexers[*corev1.Pod]{"owner": func(p *corev1.Pod) ([]string, error) {
 		if p.Name == "p2" {
@@ -717,14 +670,9 @@ func TestInformerRemoveEventHandlerStopsDelivery(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	removed := newRecorder()
-	reg, err := inf.AddEventHandler(removed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := addHandler(t, inf, removed)
 	kept := newReplayHandler()
-	if _, err := inf.AddEventHandler(kept); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, kept)
 	run(t, inf)
 	waitSynced(t, inf, reg)
 	if err := inf.RemoveEventHandler(reg); err != nil {
@@ -769,10 +717,7 @@ func TestInformerAddHandlerAfterStopFails(t *testing.T) {
 }
 
 func TestInformerRunTwiceReturnsAtOnce(t *testing.T) {
-	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	run(t, inf)
-	waitSynced(t, inf)
+	srv, inf := runSeeded(t)
 	done := make(chan struct{})
 	// If the second Run wrongly ran, the test's end stops it.
 	ctx, cancel := context.WithCancel(context.Background())

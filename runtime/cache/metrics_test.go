@@ -113,9 +113,7 @@ func TestInformerMetrics(t *testing.T) {
 	h := gateHandler{gate: gate}
 	h.AddFunc = func(*corev1.Pod) { <-gate }
 	h.UpdateFunc = func(_, _ *corev1.Pod) { <-gate }
-	if _, err := inf.AddEventHandler(h); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, h)
 	done := make(chan struct{})
 	go func() { defer close(done); inf.Run(ctx) }()
 	defer func() { release(); cancel(); <-done }()
@@ -180,9 +178,7 @@ func TestSetMetricsProvider(t *testing.T) {
 	if err := ms.SetMetricsProvider(rec); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := inf.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.Pod]{}); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, cache.ResourceEventHandlerFuncs[*corev1.Pod]{})
 	if err := ms.SetMetricsProvider(rec); err == nil || !strings.Contains(err.Error(), "event handler") {
 		t.Fatalf("SetMetricsProvider after AddEventHandler: %v, want an error", err)
 	}

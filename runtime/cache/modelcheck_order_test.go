@@ -220,17 +220,18 @@ type hcall struct {
 	kind    string // add, update, delete
 	key     string
 	rv, old uint64 // old: update's old object
-	flag    bool   // add: isInInitialList; delete: finalStateUnknown
+	initial bool   // add's isInInitialList
+	unknown bool   // delete's finalStateUnknown
 }
 
 func (c hcall) String() string {
 	switch c.kind {
 	case "add":
-		return fmt.Sprintf("add %s@%d initial=%t", c.key, c.rv, c.flag)
+		return fmt.Sprintf("add %s@%d initial=%t", c.key, c.rv, c.initial)
 	case "update":
 		return fmt.Sprintf("update %s@%d->%d", c.key, c.old, c.rv)
 	}
-	return fmt.Sprintf("delete %s@%d unknown=%t", c.key, c.rv, c.flag)
+	return fmt.Sprintf("delete %s@%d unknown=%t", c.key, c.rv, c.unknown)
 }
 
 // explains reports whether segment s can have produced call c.
@@ -238,7 +239,7 @@ func (s *segment) explains(c hcall) bool {
 	if s.list {
 		if c.kind == "delete" {
 			_, listed := s.items[c.key]
-			return c.flag && !listed
+			return c.unknown && !listed
 		}
 		rv, listed := s.items[c.key]
 		return listed && rv == c.rv
@@ -247,7 +248,7 @@ func (s *segment) explains(c hcall) bool {
 		return false
 	}
 	if s.typ == watch.Deleted {
-		return c.kind == "delete" && !c.flag
+		return c.kind == "delete" && !c.unknown
 	}
 	return c.kind == "add" || c.kind == "update"
 }
@@ -281,7 +282,7 @@ func checkOrder(segs []*segment, calls []hcall, late bool) error {
 		if c.kind == "update" && c.old == c.rv {
 			continue // resync
 		}
-		if c.kind == "add" && c.flag {
+		if c.kind == "add" && c.initial {
 			if seenLive {
 				return fmt.Errorf("call %d %s: isInInitialList=true after the handler's first live notification", i, c)
 			}

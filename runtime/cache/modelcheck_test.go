@@ -134,10 +134,8 @@ func (st *modelStats) add(m *modelRun) {
 		}
 	}
 	for _, h := range m.handlers {
-		h.mu.Lock()
-		st.tombstones.Add(int64(h.tombstones))
-		st.calls.Add(int64(h.calls))
-		h.mu.Unlock()
+		st.tombstones.Add(int64(h.Tombstones()))
+		st.calls.Add(int64(len(h.Calls())))
 	}
 }
 
@@ -341,8 +339,8 @@ func runModelSequence(seed uint64, st *modelStats) (err error) {
 		if got := h.String(); got != want {
 			return fmt.Errorf("handler %d replays to a different state\n  replay: %s\n  server: %s", i, got, want)
 		}
-		if err := checkOrder(segs, h.Seq(), m.late[i]); err != nil {
-			return fmt.Errorf("handler %d (late=%t): %w\n  calls: %v\n  server changes: %v", i, m.late[i], err, h.Seq(), segs)
+		if err := checkOrder(segs, seqOf(h), m.late[i]); err != nil {
+			return fmt.Errorf("handler %d (late=%t): %w\n  calls: %v\n  server changes: %v", i, m.late[i], err, seqOf(h), segs)
 		}
 	}
 	return nil
@@ -415,7 +413,7 @@ func (m *modelRun) logf(format string, args ...any) {
 func (m *modelRun) addHandler(resync bool) error {
 	h := newReplayHandler()
 	if m.rng.IntN(3) == 0 {
-		h.slow = 1 + m.rng.IntN(20)
+		slowDown(h, 1+m.rng.IntN(20))
 	}
 	var period time.Duration
 	if resync {
@@ -531,7 +529,7 @@ func (m *modelRun) waitHandlersHave(p *corev1.Pod) bool {
 	for {
 		all := m.inf.LastSyncResourceVersion() == m.srv.ResourceVersion()
 		for _, h := range m.handlers {
-			all = all && h.has(key(p), p.ResourceVersion)
+			all = all && h.Holds(key(p), p.ResourceVersion)
 		}
 		if all {
 			return true

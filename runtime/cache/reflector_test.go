@@ -63,11 +63,32 @@ func seedServer(t testing.TB, opts ...fake.ServerOption) *fake.Server[*corev1.Po
 	return srv
 }
 
-func TestReflectorFirstListUsesRV0(t *testing.T) {
+// runSeeded runs a synced informer, with fastReflector, over a seedServer.
+func runSeeded(t testing.TB) (*fake.Server[*corev1.Pod], cache.SharedIndexInformer[*corev1.Pod]) {
+	t.Helper()
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	run(t, inf)
 	waitSynced(t, inf)
+	return srv, inf
+}
+
+// runWithErrors runs a synced informer over srv with reflector options
+// opts, its watch errors recorded in the returned log.
+func runWithErrors(t testing.TB, srv *fake.Server[*corev1.Pod], opts cache.ReflectorOptions) (cache.SharedIndexInformer[*corev1.Pod], *errorLog) {
+	t.Helper()
+	errs := &errorLog{}
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
+	if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
+		t.Fatal(err)
+	}
+	run(t, inf)
+	waitSynced(t, inf)
+	return inf, errs
+}
+
+func TestReflectorFirstListUsesRV0(t *testing.T) {
+	srv, _ := runSeeded(t)
 	reqs := srv.Requests()
 	if len(reqs) == 0 || reqs[0].Verb != "list" || reqs[0].Options.ResourceVersion != "0" {
 		t.Fatalf("first request = %+v, want a list at resourceVersion \"0\"", reqs)
@@ -75,10 +96,7 @@ func TestReflectorFirstListUsesRV0(t *testing.T) {
 }
 
 func TestReflectorWatchesFromListRVAllowingBookmarks(t *testing.T) {
-	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	run(t, inf)
-	waitSynced(t, inf)
+	srv, inf := runSeeded(t)
 	waitWatchers(t, srv, 1)
 	reqs := srv.Requests()
 	w := reqs[1]
@@ -90,13 +108,21 @@ func TestReflectorWatchesFromListRVAllowingBookmarks(t *testing.T) {
 	}
 }
 
-func TestReflectorBookmarkAdvancesLastSyncRV(t *testing.T) {
-	srv := seedServer(t)
+// runWatchingNamespaceA runs an informer over srv's namespace "a" only and
+// waits until it is synced and watching.
+func runWatchingNamespaceA(t testing.TB, srv *fake.Server[*corev1.Pod]) cache.SharedIndexInformer[*corev1.Pod] {
+	t.Helper()
 	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](srv.ListerWatcher("a"),
 		cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods", Reflector: fastReflector()})
 	run(t, inf)
 	waitSynced(t, inf)
 	waitWatchers(t, srv, 1)
+	return inf
+}
+
+func TestReflectorBookmarkAdvancesLastSyncRV(t *testing.T) {
+	srv := seedServer(t)
+	inf := runWatchingNamespaceA(t, srv)
 	// Changes in another namespace advance the server's RV but reach the
 	// watch only as a bookmark.
 	create(t, srv, newPod("b", "x"))
@@ -143,13 +169,7 @@ func TestReflectorRelistsWithEmptyRVAfter410(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := seedServer(t)
-			errs := &errorLog{}
-			inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-			if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
-				t.Fatal(err)
-			}
-			run(t, inf)
-			waitSynced(t, inf)
+			inf, errs := runWithErrors(t, srv, fastReflector())
 			ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
 			defer cancel()
 			if err := srv.WaitForWatchers(ctx, 1); err != nil {
@@ -173,11 +193,7 @@ func TestReflectorRelistsWithEmptyRVAfter410(t *testing.T) {
 
 func TestReflectorExpiredRelistRVFallsBackToConsistentList(t *testing.T) {
 	srv := seedServer(t)
-	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](srv.ListerWatcher("a"),
-		cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods", Reflector: fastReflector()})
-	run(t, inf)
-	waitSynced(t, inf)
-	waitWatchers(t, srv, 1)
+	inf := runWatchingNamespaceA(t, srv)
 	// The watch breaks with an error that is not a 410, so the reflector
 	// relists from its last synced RV (5); meanwhile the server moved on
 	// where the informer does not look and compacted past 5.
@@ -278,15 +294,9 @@ func TestReflectorExpiredContinueTokenRestartsList(t *testing.T) {
 func TestReflectorVeryShortWatchIsError(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
-	errs := &errorLog{}
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: cache.ReflectorOptions{DisableWatchList: true,
+	inf, errs := runWithErrors(t, srv, cache.ReflectorOptions{DisableWatchList: true,
 		Clock: clk, InitialBackoff: time.Second, MaxBackoff: time.Second,
-	}})
-	if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
-		t.Fatal(err)
-	}
-	run(t, inf)
-	waitSynced(t, inf)
+	})
 	waitWatchers(t, srv, 1)
 	// No time passes on the reflector's clock and no event arrives.
 	srv.DropWatches()
@@ -305,13 +315,7 @@ func TestReflectorVeryShortWatchIsError(t *testing.T) {
 func TestReflectorCleanWatchCloseRewatchesWithoutRelist(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	srv := seedServer(t)
-	errs := &errorLog{}
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: cache.ReflectorOptions{DisableWatchList: true, Clock: clk}})
-	if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
-		t.Fatal(err)
-	}
-	run(t, inf)
-	waitSynced(t, inf)
+	_, errs := runWithErrors(t, srv, cache.ReflectorOptions{DisableWatchList: true, Clock: clk})
 	waitWatchers(t, srv, 1)
 	clk.Step(2 * time.Second) // the watch has lived long enough
 	srv.DropWatches()
@@ -331,13 +335,7 @@ func TestReflectorCleanWatchCloseRewatchesWithoutRelist(t *testing.T) {
 
 func TestReflectorWrongTypeEventDroppedWithError(t *testing.T) {
 	srv := seedServer(t)
-	errs := &errorLog{}
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
-		t.Fatal(err)
-	}
-	run(t, inf)
-	waitSynced(t, inf)
+	inf, errs := runWithErrors(t, srv, fastReflector())
 	waitWatchers(t, srv, 1)
 	srv.InjectWrongType(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "a/p1", ResourceVersion: "99"}})
 	create(t, srv, newPod("a", "after"))
@@ -354,10 +352,7 @@ func TestReflectorWrongTypeEventDroppedWithError(t *testing.T) {
 }
 
 func TestReflectorConnectionRefusedWatchRetriesWithoutRelist(t *testing.T) {
-	srv := seedServer(t)
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	run(t, inf)
-	waitSynced(t, inf)
+	srv, inf := runSeeded(t)
 	waitWatchers(t, srv, 1)
 	srv.FailWatches(errConnRefused)
 	create(t, srv, newPod("a", "p4"))
@@ -412,14 +407,7 @@ func TestReflectorRandomisedWatchTimeouts(t *testing.T) {
 
 func TestReflectorWatchListStreamsInitialState(t *testing.T) {
 	srv := seedServer(t)
-	opts := watchListReflector()
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
-	rec := newRecorder()
-	if _, err := inf.AddEventHandler(rec); err != nil {
-		t.Fatal(err)
-	}
-	run(t, inf)
-	waitSynced(t, inf)
+	inf, rec := runRecorded(t, srv, watchListReflector())
 	if n := countRequests(srv, "list", nil); n != 0 {
 		t.Fatalf("%d lists with watch-list on", n)
 	}
@@ -434,8 +422,8 @@ func TestReflectorWatchListStreamsInitialState(t *testing.T) {
 	}
 	create(t, srv, newPod("a", "p4"))
 	waitStore(t, inf, "a/p1@2 a/p2@3 a/p3@4 a/p4@5")
-	rec.waitEvent(t, "add a/p1@2 initial=true")
-	rec.waitEvent(t, "add a/p4@5 initial=false")
+	rec.WaitEvent(t, "add a/p1@2 initial=true")
+	rec.WaitEvent(t, "add a/p4@5 initial=false")
 }
 
 func TestReflectorWatchListFallsBackToList(t *testing.T) {
@@ -463,14 +451,7 @@ func TestReflectorWatchListFallsBackToList(t *testing.T) {
 
 func TestReflectorWatchListRelistsAfter410(t *testing.T) {
 	srv := seedServer(t)
-	opts := watchListReflector()
-	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
-	rec := newRecorder()
-	if _, err := inf.AddEventHandler(rec); err != nil {
-		t.Fatal(err)
-	}
-	run(t, inf)
-	waitSynced(t, inf)
+	inf, rec := runRecorded(t, srv, watchListReflector())
 	waitWatchers(t, srv, 1)
 	srv.FailWatches(errConnRefused)
 	srv.ExpireWatches()
@@ -480,7 +461,7 @@ func TestReflectorWatchListRelistsAfter410(t *testing.T) {
 	srv.Compact()
 	srv.ClearFaults()
 	waitStore(t, inf, "a/p1@2 a/p3@4 a/p4@6")
-	rec.waitEvent(t, "delete a/p2@3 unknown=true")
+	rec.WaitEvent(t, "delete a/p2@3 unknown=true")
 	if n := countRequests(srv, "list", nil); n != 0 {
 		t.Fatalf("%d lists: the re-sync should stream", n)
 	}
@@ -577,9 +558,7 @@ func TestReflectorStopsPromptlyNoLeakedGoroutines(t *testing.T) {
 			}
 			inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: tt.opts, ResyncPeriod: time.Hour})
 			rec := newRecorder()
-			if _, err := inf.AddEventHandler(rec); err != nil {
-				t.Fatal(err)
-			}
+			addHandler(t, inf, rec)
 			stop := run(t, inf)
 			if tt.synced {
 				waitSynced(t, inf)

@@ -21,25 +21,15 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
-// nsRanges returns the one-point ranges holding exactly the hashes of the
-// given namespaces.
-func nsRanges(namespaces ...string) []sharding.Range {
-	var out []sharding.Range
-	for _, ns := range namespaces {
-		h := sharding.Hash(ns)
-		out = append(out, sharding.Range{First: h, Last: h})
-	}
-	return out
-}
-
 func nsScope(t testing.TB, namespaces ...string) *sharding.Scope {
 	t.Helper()
-	s, err := sharding.NewScope(sharding.FieldNamespace, nsRanges(namespaces...))
+	s, err := sharding.NewScope(sharding.FieldNamespace, testutil.NamespacePoints(namespaces...))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,7 +38,7 @@ func nsScope(t testing.TB, namespaces ...string) *sharding.Scope {
 
 func setScope(t testing.TB, s *sharding.Scope, namespaces ...string) {
 	t.Helper()
-	if err := s.Set(nsRanges(namespaces...)); err != nil {
+	if err := s.Set(testutil.NamespacePoints(namespaces...)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -137,7 +127,7 @@ func (s *shardLW) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Int
 type exitRecorder struct{ *recorder }
 
 func (e exitRecorder) OnScopeExit(p *corev1.Pod) {
-	e.log("exit %s@%s", key(p), p.ResourceVersion)
+	e.Note("exit %s@%s", key(p), p.ResourceVersion)
 }
 
 // runLogged runs inf with a buffering test logger and returns the logger.
@@ -174,9 +164,7 @@ func TestShardScopeChange(t *testing.T) {
 			})
 			def, opted, exits := newRecorder(), newRecorder(), newRecorder()
 			for _, h := range []cache.ResourceEventHandler[*corev1.Pod]{def, cache.IgnoreScopeExits[*corev1.Pod](opted), exitRecorder{exits}} {
-				if _, err := inf.AddEventHandler(h); err != nil {
-					t.Fatal(err)
-				}
+				addHandler(t, inf, h)
 			}
 			logger := runLogged(t, inf)
 			waitSynced(t, inf)
@@ -185,7 +173,7 @@ func TestShardScopeChange(t *testing.T) {
 			// the informer); the sentinel after it proves it was seen.
 			create(t, srv, newPod("c", "late"))
 			create(t, srv, newPod("a", "sentinel"))
-			def.waitEvent(t, "add a/sentinel@9 initial=false")
+			def.WaitEvent(t, "add a/sentinel@9 initial=false")
 			if got := storeString(inf.GetStore().List()); got != "a/p0@2 a/p1@3 a/sentinel@9 b/p0@4 b/p1@5" {
 				t.Fatalf("store after watch events = %s", got)
 			}
@@ -194,7 +182,7 @@ func TestShardScopeChange(t *testing.T) {
 			// meanwhile. That update reaches each handler exactly once,
 			// through the old watch, the new list or the new watch, so its
 			// place among the scope change's calls varies.
-			stopSample := sampleSynced(t, inf)
+			stopSample := testutil.EverFalse(t, inf.HasSynced)
 			setScope(t, scope, "b", "c")
 			changed := newPod("b", "p0")
 			changed.Labels = map[string]string{"changed": "yes"}
@@ -204,7 +192,7 @@ func TestShardScopeChange(t *testing.T) {
 			create(t, srv, newPod("a", "gone"))
 			create(t, srv, newPod("b", "sentinel3"))
 			for _, r := range []*recorder{def, opted, exits} {
-				r.waitEvent(t, "add b/sentinel3@13 initial=false")
+				r.WaitEvent(t, "add b/sentinel3@13 initial=false")
 			}
 			if flipped := stopSample(); flipped {
 				t.Error("HasSynced turned false during the scope change")
@@ -234,8 +222,8 @@ func TestShardScopeChange(t *testing.T) {
 				}
 			}
 
-			sel1, _ := sharding.Selector(sharding.FieldNamespace, nsRanges("a", "b"))
-			sel2, _ := sharding.Selector(sharding.FieldNamespace, nsRanges("b", "c"))
+			sel1, _ := sharding.Selector(sharding.FieldNamespace, testutil.NamespacePoints("a", "b"))
+			sel2, _ := sharding.Selector(sharding.FieldNamespace, testutil.NamespacePoints("b", "c"))
 			if !cache.ServerSideShardingSupported() {
 				sel1, sel2 = "", ""
 			}
@@ -265,38 +253,6 @@ func TestShardScopeChange(t *testing.T) {
 	}
 }
 
-// sampleSynced polls HasSynced until the returned function is called,
-// which reports whether it was ever false.
-func sampleSynced(t *testing.T, inf cache.AnyInformer) func() bool {
-	stop := make(chan struct{})
-	done := make(chan bool)
-	go func() {
-		flipped := false
-		for {
-			select {
-			case <-stop:
-				done <- flipped
-				return
-			default:
-			}
-			if !inf.HasSynced() {
-				flipped = true
-			}
-		}
-	}()
-	var once sync.Once
-	var res bool
-	f := func() bool {
-		once.Do(func() {
-			close(stop)
-			res = <-done
-		})
-		return res
-	}
-	t.Cleanup(func() { f() })
-	return f
-}
-
 // TestShardEmptyScope checks that a scope without ranges lists nothing,
 // holds nothing and syncs; that gaining ranges brings their objects as
 // adds, and losing them all again empties the store.
@@ -310,10 +266,7 @@ func TestShardEmptyScope(t *testing.T) {
 		Name: "pods", Reflector: fastReflector(), ShardScope: scope,
 	})
 	rec := newRecorder()
-	reg, err := inf.AddEventHandler(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := addHandler(t, inf, rec)
 	runLogged(t, inf)
 	waitSynced(t, inf, reg)
 	if n := len(inf.GetStore().List()); n != 0 {
@@ -323,10 +276,10 @@ func TestShardEmptyScope(t *testing.T) {
 		t.Fatalf("empty scope sent requests %q", reqs)
 	}
 	setScope(t, scope, "a")
-	rec.waitEvent(t, "add a/p0@2 initial=false")
+	rec.WaitEvent(t, "add a/p0@2 initial=false")
 	waitStore(t, inf, "a/p0@2")
 	setScope(t, scope)
-	rec.waitEvent(t, "delete a/p0@2 unknown=true")
+	rec.WaitEvent(t, "delete a/p0@2 unknown=true")
 	waitStore(t, inf, "")
 	if got, want := rec.Events(), []string{"add a/p0@2 initial=false", "delete a/p0@2 unknown=true"}; !slices.Equal(got, want) {
 		t.Errorf("events = %q, want %q", got, want)
@@ -376,9 +329,7 @@ func TestShardRelistDeleteIsNotAScopeExit(t *testing.T) {
 		Name: "pods", Reflector: fastReflector(), ShardScope: scope,
 	})
 	opted := newRecorder()
-	if _, err := inf.AddEventHandler(cache.IgnoreScopeExits[*corev1.Pod](opted)); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, inf, cache.IgnoreScopeExits[*corev1.Pod](opted))
 	runLogged(t, inf)
 	waitSynced(t, inf)
 	// Every watch fails as expired, so the informer relists at the
@@ -386,7 +337,7 @@ func TestShardRelistDeleteIsNotAScopeExit(t *testing.T) {
 	srv.FailWatches(apierrors.NewResourceExpired("too old resource version"))
 	srv.DropWatches()
 	del(t, srv, "b", "p1")
-	opted.waitEvent(t, "delete b/p1@3 unknown=true")
+	opted.WaitEvent(t, "delete b/p1@3 unknown=true")
 	srv.ClearFaults()
 	waitStore(t, inf, "b/p0@2")
 }

@@ -73,15 +73,12 @@ func TestWaitForCacheSyncListsOnlyPendingSyncers(t *testing.T) {
 	bad.FailLists(apierrors.NewForbidden(bad.Resource(), "", errors.New("no")))
 	goodInf := podInformer(good, cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "good", Reflector: fastReflector()})
 	badInf := podInformer(bad, cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "bad", Reflector: fastReflector()})
-	reg, err := badInf.AddEventHandler(newRecorder())
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := addHandler(t, badInf, newRecorder())
 	run(t, goodInf)
 	run(t, badInf)
 	waitSynced(t, goodInf)
 	neverSynced := cache.NamedSyncer{Label: "custom", Func: func() bool { return false }}
-	err = waitUnsynced(t, badInf, goodInf, badInf, reg, neverSynced)
+	err := waitUnsynced(t, badInf, goodInf, badInf, reg, neverSynced)
 	var ns *cache.NotSyncedError
 	if !errors.As(err, &ns) {
 		t.Fatalf("err = %v", err)
@@ -99,10 +96,7 @@ func TestWaitForCacheSyncListsOnlyPendingSyncers(t *testing.T) {
 func TestWaitForCacheSyncNilOnceSynced(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	reg, err := inf.AddEventHandler(newRecorder())
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := addHandler(t, inf, newRecorder())
 	run(t, inf)
 	waitSynced(t, inf, reg)
 	// Already synced: nil even with an ended context.

@@ -9,17 +9,15 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 	"github.com/typedinformer/typedinformer/runtime/workqueue"
 )
 
-func configMap(ns, name string) *corev1.ConfigMap {
-	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-}
+func configMap(ns, name string) *corev1.ConfigMap { return testutil.ConfigMap(ns, name) }
 
 // TestControllerAgainstFakeServer drives a controller from the runtime's fake
 // API server through a real shared informer: the initial list, creates,
@@ -69,7 +67,7 @@ func TestControllerAgainstFakeServer(t *testing.T) {
 	req := func(name string) Request { return Request{Namespace: "shop", Name: name} }
 	waitFor := func(name string, n int) {
 		t.Helper()
-		eventually(t, name+" reconciled", func() bool { return rec.count(req(name)) >= n })
+		testutil.Eventually(t, name+" reconciled", func() bool { return rec.count(req(name)) >= n })
 	}
 
 	// The initial list.
@@ -107,7 +105,7 @@ func TestControllerAgainstFakeServer(t *testing.T) {
 	probe := 0
 	for attempt, delay := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} {
 		waitFor("flaky", attempt+1)
-		eventually(t, "retry timer", clk.HasWaiters)
+		testutil.Eventually(t, "retry timer", clk.HasWaiters)
 		if n := c.Queue().NumRequeues(req("flaky")); n != attempt+1 {
 			t.Fatalf("NumRequeues = %d after failure %d", n, attempt+1)
 		}
@@ -129,7 +127,7 @@ func TestControllerAgainstFakeServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor("periodic", 1)
-	eventually(t, "requeue timer", clk.HasWaiters)
+	testutil.Eventually(t, "requeue timer", clk.HasWaiters)
 	clk.Step(30 * time.Second)
 	waitFor("periodic", 2)
 	clk.Step(time.Hour)
@@ -162,10 +160,10 @@ func TestInitialListBehindLiveEvents(t *testing.T) {
 	}
 	go informer.Run(ctx)
 	startController(t, c)
-	eventually(t, "initial list queued", func() bool { return c.Queue().Len() == 3 })
+	testutil.Eventually(t, "initial list queued", func() bool { return c.Queue().Len() == 3 })
 	c.Queue().Add(Request{Namespace: "ns", Name: "live"})
 	close(gate)
-	eventually(t, "all reconciled", func() bool { return rec.count(Request{Namespace: "ns", Name: "c"}) == 1 })
+	testutil.Eventually(t, "all reconciled", func() bool { return rec.count(Request{Namespace: "ns", Name: "c"}) == 1 })
 	rec.mu.Lock()
 	first := rec.order[0]
 	rec.mu.Unlock()
@@ -189,7 +187,7 @@ func TestCacheSyncTimeoutSaysWhy(t *testing.T) {
 		t.Fatal(err)
 	}
 	go informer.Run(ctx)
-	eventually(t, "a failed list", func() bool { return informer.LastError() != nil })
+	testutil.Eventually(t, "a failed list", func() bool { return informer.LastError() != nil })
 	err := c.Start(ctx)
 	var notSynced *cache.NotSyncedError
 	if !errors.As(err, &notSynced) {

@@ -10,6 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/workqueue"
 )
 
@@ -26,7 +27,7 @@ func drain(q *workqueue.Queue[Request]) []string {
 }
 
 func pod(name string, owners ...metav1.OwnerReference) *corev1.Pod {
-	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, OwnerReferences: owners}}
+	return testutil.Pod("ns", name, testutil.Owners(owners...))
 }
 
 func ownerRef(apiVersion, kind, name string, controller bool) metav1.OwnerReference {

@@ -8,19 +8,9 @@ import (
 
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/workqueue"
 )
-
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
 
 func newFakeClock() *testingclock.FakeClock {
 	return testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
@@ -135,7 +125,7 @@ func settle(t *testing.T, c *Controller, rec *recorder, probe *int) {
 	req := Request{Name: "probe", Namespace: string(rune('a' + *probe%26))}
 	before := rec.count(req)
 	c.Queue().Add(req)
-	eventually(t, "probe reconcile", func() bool { return rec.count(req) > before })
+	testutil.Eventually(t, "probe reconcile", func() bool { return rec.count(req) > before })
 }
 
 var _ workqueue.RateLimiter[Request] = (*workqueue.ItemExponentialFailureRateLimiter[Request])(nil)

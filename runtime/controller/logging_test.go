@@ -7,6 +7,8 @@ import (
 
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 // loggingReconciler logs through the logger of the context it is given.
@@ -32,7 +34,7 @@ func TestStartUsesTheContextLogger(t *testing.T) {
 	go func() { done <- c.Start(ctx) }()
 	c.Queue().Add(Request{Namespace: "ns", Name: "a"})
 	buf := logger.GetSink().(ktesting.Underlier).GetBuffer()
-	eventually(t, "the reconciler's log line", func() bool {
+	testutil.Eventually(t, "the reconciler's log line", func() bool {
 		return strings.Contains(buf.String(), "reconciling from the user's code")
 	})
 	cancel()

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/workqueue"
 )
 
@@ -52,7 +53,7 @@ func TestReconcileOutcomes(t *testing.T) {
 			limiter.Forget(req)
 			rec.script(req, tt.first)
 			c.Queue().Add(req)
-			eventually(t, "first reconcile", func() bool {
+			testutil.Eventually(t, "first reconcile", func() bool {
 				outs, _, _ := met.snapshot()
 				return len(outs) == 1
 			})
@@ -75,14 +76,14 @@ func TestReconcileOutcomes(t *testing.T) {
 				}
 				return
 			}
-			eventually(t, "retry timer", clk.HasWaiters)
+			testutil.Eventually(t, "retry timer", clk.HasWaiters)
 			clk.Step(tt.retryAfter - time.Millisecond)
 			settle(t, c, rec, &probe)
 			if n := rec.count(req); n != 1 {
 				t.Fatalf("retried before %v", tt.retryAfter)
 			}
 			clk.Step(time.Millisecond)
-			eventually(t, "retry", func() bool { return rec.count(req) == 2 })
+			testutil.Eventually(t, "retry", func() bool { return rec.count(req) == 2 })
 			// The retry succeeded: nothing else comes back.
 			clk.Step(24 * time.Hour)
 			settle(t, c, rec, &probe)
@@ -161,7 +162,7 @@ func TestSameKeyNeverConcurrent(t *testing.T) {
 	}
 	// Both keys are in Reconcile; adding them again must not start a second
 	// reconcile of either while the first runs.
-	eventually(t, "two reconciles in flight", func() bool {
+	testutil.Eventually(t, "two reconciles in flight", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return inFlight[keys[0]] && inFlight[keys[1]]
@@ -172,7 +173,7 @@ func TestSameKeyNeverConcurrent(t *testing.T) {
 		}
 	}
 	releaseAll()
-	eventually(t, "re-adds reconciled", func() bool { return total.Load() == 4 })
+	testutil.Eventually(t, "re-adds reconciled", func() bool { return total.Load() == 4 })
 	if err := stop(); err != nil {
 		t.Fatal(err)
 	}
@@ -202,13 +203,13 @@ func TestGateHoldsWorkers(t *testing.T) {
 		t.Fatalf("Len = %d; the request must wait in the queue", c.Queue().Len())
 	}
 	close(gate)
-	eventually(t, "reconcile after the gate", func() bool { return rec.count(req) == 1 })
+	testutil.Eventually(t, "reconcile after the gate", func() bool { return rec.count(req) == 1 })
 }
 
 func TestStartTwiceFails(t *testing.T) {
 	c, _ := New("test", newRecorder(), Options{})
 	startController(t, c)
-	eventually(t, "started", func() bool {
+	testutil.Eventually(t, "started", func() bool {
 		c.mu.Lock()
 		defer c.mu.Unlock()
 		return c.started
@@ -240,7 +241,7 @@ func TestStopDrainsInFlightAndDropsQueued(t *testing.T) {
 	c.Queue().Add(Request{Name: "b"})
 	done := make(chan error, 1)
 	go func() { done <- stop() }()
-	eventually(t, "queue shutting down", c.Queue().ShuttingDown)
+	testutil.Eventually(t, "queue shutting down", c.Queue().ShuttingDown)
 	select {
 	case <-done:
 		t.Fatal("Start returned with a reconcile in flight")

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
@@ -129,7 +130,7 @@ func TestShardedReconcilesOnlyHeldKeys(t *testing.T) {
 	if len(owned) == 0 || len(other) == 0 {
 		t.Fatalf("fixture: %d owned, %d not: want both", len(owned), len(other))
 	}
-	eventually(t, "every owned key reconciled", func() bool {
+	testutil.Eventually(t, "every owned key reconciled", func() bool {
 		for _, req := range owned {
 			if f.rec.count(req) == 0 {
 				return false
@@ -152,7 +153,7 @@ func TestShardedReconcilesOnlyHeldKeys(t *testing.T) {
 		f.c.Queue().Add(req)
 	}
 	f.c.Queue().Add(Request{Namespace: "ns-0", Name: "never-seen"})
-	eventually(t, "every owned key reconciled again", func() bool {
+	testutil.Eventually(t, "every owned key reconciled again", func() bool {
 		for _, req := range owned {
 			if f.rec.count(req) < 2 {
 				return false
@@ -169,11 +170,11 @@ func TestShardedReconcilesOnlyHeldKeys(t *testing.T) {
 
 func TestShardedAcquiredRangeEnqueuesEveryCachedObject(t *testing.T) {
 	f := newShardedFixture(t, nil, 2) // holds nothing
-	eventually(t, "cache synced", func() bool { return len(f.informer.GetIndexer().List()) == len(f.reqs) })
+	testutil.Eventually(t, "cache synced", func() bool { return len(f.informer.GetIndexer().List()) == len(f.reqs) })
 	if err := f.ring.set(lowHalf); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "every key of the acquired half reconciled", func() bool {
+	testutil.Eventually(t, "every key of the acquired half reconciled", func() bool {
 		for _, req := range f.reqs {
 			if f.in(req, lowHalf) && f.rec.count(req) == 0 {
 				return false
@@ -184,7 +185,7 @@ func TestShardedAcquiredRangeEnqueuesEveryCachedObject(t *testing.T) {
 	if err := f.ring.set(sharding.Full); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "every key reconciled", func() bool {
+	testutil.Eventually(t, "every key reconciled", func() bool {
 		for _, req := range f.reqs {
 			if f.rec.count(req) == 0 {
 				return false
@@ -272,7 +273,7 @@ func TestShardedReleaseWaitsForInFlightReconciles(t *testing.T) {
 	// Meanwhile the kept half keeps being reconciled.
 	before := f.rec.count(kept)
 	f.c.Queue().Add(kept)
-	eventually(t, "a kept key reconciled during the release", func() bool { return f.rec.count(kept) > before })
+	testutil.Eventually(t, "a kept key reconciled during the release", func() bool { return f.rec.count(kept) > before })
 	unblock()
 	if err := <-released; err != nil {
 		t.Fatal(err)
@@ -306,7 +307,7 @@ func TestShardedAbandonCancelsInFlightReconciles(t *testing.T) {
 func TestShardedDropsQueuedKeysOfALostRangeAtDequeue(t *testing.T) {
 	b := newBlocker()
 	f := newShardedFixture(t, b.wrap, 1, sharding.Full)
-	eventually(t, "every key reconciled once", func() bool {
+	testutil.Eventually(t, "every key reconciled once", func() bool {
 		for _, req := range f.reqs {
 			if f.rec.count(req) == 0 {
 				return false
@@ -334,7 +335,7 @@ func TestShardedDropsQueuedKeysOfALostRangeAtDequeue(t *testing.T) {
 	}
 	unblock()
 	f.c.Queue().Add(other) // queued after lost: once it ran, lost was dequeued
-	eventually(t, "a kept key queued after the lost one reconciled", func() bool { return f.rec.count(other) == 2 })
+	testutil.Eventually(t, "a kept key queued after the lost one reconciled", func() bool { return f.rec.count(other) == 2 })
 	if n := f.rec.count(lost); n != 1 {
 		t.Fatalf("a key queued before its range was lost was reconciled %d times after the initial one", n-1)
 	}
@@ -354,13 +355,13 @@ func TestShardedDeleteReachesTheOwner(t *testing.T) {
 			other = req
 		}
 	}
-	eventually(t, "the owned key reconciled", func() bool { return f.rec.count(owned) == 1 })
+	testutil.Eventually(t, "the owned key reconciled", func() bool { return f.rec.count(owned) == 1 })
 	for _, req := range []Request{other, owned} {
 		if err := f.srv.Delete(req.Namespace, req.Name); err != nil {
 			t.Fatal(err)
 		}
 	}
-	eventually(t, "the owned key's delete reconciled", func() bool { return f.rec.count(owned) == 2 })
+	testutil.Eventually(t, "the owned key's delete reconciled", func() bool { return f.rec.count(owned) == 2 })
 	if n := f.rec.count(other); n != 0 {
 		t.Fatalf("another replica's deleted object was reconciled %d times", n)
 	}

@@ -3,7 +3,6 @@ package fake
 import (
 	"context"
 	"fmt"
-	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
@@ -12,38 +11,16 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 // waitLimit bounds every wait in these tests; hitting it is a failure.
-const waitLimit = 10 * time.Second
+const waitLimit = testutil.WaitLimit
 
+// newPod returns a Pod with labels given as key, value pairs.
 func newPod(ns, name string, labels ...string) *corev1.Pod {
-	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	if len(labels) > 0 {
-		p.Labels = map[string]string{}
-		for i := 0; i+1 < len(labels); i += 2 {
-			p.Labels[labels[i]] = labels[i+1]
-		}
-	}
-	return p
-}
-
-func mustCreate(t *testing.T, s *Server[*corev1.Pod], p *corev1.Pod) *corev1.Pod {
-	t.Helper()
-	out, err := s.Create(p)
-	if err != nil {
-		t.Fatalf("create %s/%s: %v", p.Namespace, p.Name, err)
-	}
-	return out
-}
-
-func mustUpdate(t *testing.T, s *Server[*corev1.Pod], p *corev1.Pod) *corev1.Pod {
-	t.Helper()
-	out, err := s.Update(p)
-	if err != nil {
-		t.Fatalf("update %s/%s: %v", p.Namespace, p.Name, err)
-	}
-	return out
+	return testutil.Pod(ns, name, testutil.Labels(labels...))
 }
 
 func listPods(t *testing.T, s *Server[*corev1.Pod], ns string, opts metav1.ListOptions) (*List[*corev1.Pod], error) {
@@ -139,16 +116,3 @@ func startWatch(t *testing.T, s *Server[*corev1.Pod], ns string, opts metav1.Lis
 func ptr[V any](v V) *V { return &v }
 
 var _ runtime.Object = (*List[*corev1.Pod])(nil)
-
-// eventually polls cond until it holds, failing after waitLimit.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(waitLimit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		goruntime.Gosched()
-		time.Sleep(100 * time.Microsecond)
-	}
-}

@@ -10,6 +10,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	testingclock "k8s.io/utils/clock/testing"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 // historyServer builds a server whose history is: RV2 create a/p1, RV3
@@ -17,13 +19,13 @@ import (
 func historyServer(t *testing.T, opts ...ServerOption) *Server[*corev1.Pod] {
 	t.Helper()
 	s := NewServer[*corev1.Pod](opts...)
-	p1 := mustCreate(t, s, newPod("a", "p1"))
-	mustCreate(t, s, newPod("a", "p2"))
-	mustUpdate(t, s, p1)
+	p1 := testutil.MustCreate(t, s, newPod("a", "p1"))
+	testutil.MustCreate(t, s, newPod("a", "p2"))
+	testutil.MustUpdate(t, s, p1)
 	if err := s.Delete("a", "p2"); err != nil {
 		t.Fatal(err)
 	}
-	mustCreate(t, s, newPod("b", "p3"))
+	testutil.MustCreate(t, s, newPod("b", "p3"))
 	return s
 }
 
@@ -86,7 +88,7 @@ func isTooLarge(err error) bool {
 func TestListPaginatesOneSnapshotWithContinueTokens(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	for _, n := range []string{"p1", "p2", "p3", "p4", "p5"} {
-		mustCreate(t, s, newPod("a", n))
+		testutil.MustCreate(t, s, newPod("a", n))
 	}
 	first, err := listPods(t, s, "", metav1.ListOptions{Limit: 2})
 	if err != nil {
@@ -102,7 +104,7 @@ func TestListPaginatesOneSnapshotWithContinueTokens(t *testing.T) {
 	if err := s.Delete("a", "p3"); err != nil {
 		t.Fatal(err)
 	}
-	mustCreate(t, s, newPod("a", "p6"))
+	testutil.MustCreate(t, s, newPod("a", "p6"))
 	var all []*corev1.Pod
 	all = append(all, first.Items...)
 	cont := first.Continue
@@ -125,14 +127,14 @@ func TestListPaginatesOneSnapshotWithContinueTokens(t *testing.T) {
 func TestListContinueTokenExpiresOnCompact(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	for _, n := range []string{"p1", "p2", "p3"} {
-		mustCreate(t, s, newPod("a", n))
+		testutil.MustCreate(t, s, newPod("a", n))
 	}
 	first, err := listPods(t, s, "", metav1.ListOptions{Limit: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Still valid while nothing is compacted, even after a change.
-	mustCreate(t, s, newPod("a", "p4"))
+	testutil.MustCreate(t, s, newPod("a", "p4"))
 	if _, err := listPods(t, s, "", metav1.ListOptions{Limit: 1, Continue: first.Continue}); err != nil {
 		t.Fatalf("continue before compaction: %v", err)
 	}
@@ -155,10 +157,10 @@ func TestListContinueTokenExpiresOnCompact(t *testing.T) {
 
 func TestListSelectorsAndNamespaceFilter(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
-	mustCreate(t, s, newPod("a", "p1", "app", "web"))
-	mustCreate(t, s, newPod("a", "p2", "app", "db"))
-	mustCreate(t, s, newPod("b", "p3", "app", "web"))
-	mustCreate(t, s, newPod("b", "p4"))
+	testutil.MustCreate(t, s, newPod("a", "p1", "app", "web"))
+	testutil.MustCreate(t, s, newPod("a", "p2", "app", "db"))
+	testutil.MustCreate(t, s, newPod("b", "p3", "app", "web"))
+	testutil.MustCreate(t, s, newPod("b", "p4"))
 	tests := []struct {
 		name    string
 		ns      string
@@ -208,7 +210,7 @@ func TestListHistoryLimitForcesCompaction(t *testing.T) {
 func TestListDelayHonoursContext(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	s := NewServer[*corev1.Pod](WithClock(clk))
-	mustCreate(t, s, newPod("a", "p1"))
+	testutil.MustCreate(t, s, newPod("a", "p1"))
 	s.SetListDelay(time.Minute)
 	ctx, cancel := context.WithCancel(context.Background())
 	errc := make(chan error, 1)
@@ -231,8 +233,8 @@ func TestListDelayHonoursContext(t *testing.T) {
 		res <- result{l, err}
 	}()
 	// The list waits on the fake clock; it reflects the state after the wait.
-	eventually(t, "the list to wait on the clock", clk.HasWaiters)
-	mustCreate(t, s, newPod("a", "p2"))
+	testutil.Eventually(t, "the list to wait on the clock", clk.HasWaiters)
+	testutil.MustCreate(t, s, newPod("a", "p2"))
 	clk.Step(time.Minute)
 	r := <-res
 	if r.err != nil || names(r.l.Items) != "a/p1@2 a/p2@3" {

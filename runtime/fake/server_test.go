@@ -11,6 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 func TestServerCreateSetsGlobalIncreasingRVAndRejectsDuplicates(t *testing.T) {
@@ -20,9 +22,9 @@ func TestServerCreateSetsGlobalIncreasingRVAndRejectsDuplicates(t *testing.T) {
 	}
 	in := newPod("a", "p1")
 	in.ResourceVersion = "999" // ignored on create
-	a := mustCreate(t, s, in)
-	b := mustCreate(t, s, newPod("b", "p1"))
-	c := mustCreate(t, s, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", GenerateName: "gen-"}})
+	a := testutil.MustCreate(t, s, in)
+	b := testutil.MustCreate(t, s, newPod("b", "p1"))
+	c := testutil.MustCreate(t, s, &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", GenerateName: "gen-"}})
 	if a.ResourceVersion != "2" || b.ResourceVersion != "3" || c.ResourceVersion != "4" {
 		t.Fatalf("RVs = %s %s %s, want 2 3 4", a.ResourceVersion, b.ResourceVersion, c.ResourceVersion)
 	}
@@ -49,7 +51,7 @@ func TestServerCreateSetsGlobalIncreasingRVAndRejectsDuplicates(t *testing.T) {
 
 func TestServerUpdateNeedsTheObjectAndTheCurrentRV(t *testing.T) {
 	s := NewServer[*corev1.Pod](WithResource(schema.GroupResource{Resource: "pods"}))
-	p := mustCreate(t, s, newPod("a", "p1"))
+	p := testutil.MustCreate(t, s, newPod("a", "p1"))
 	tests := []struct {
 		name  string
 		obj   *corev1.Pod
@@ -67,13 +69,13 @@ func TestServerUpdateNeedsTheObjectAndTheCurrentRV(t *testing.T) {
 	}
 	q := p.DeepCopy()
 	q.Labels = map[string]string{"x": "y"}
-	u := mustUpdate(t, s, q)
+	u := testutil.MustUpdate(t, s, q)
 	if u.ResourceVersion != "3" || u.UID != p.UID {
 		t.Fatalf("updated RV %s UID %s, want 3 and %s", u.ResourceVersion, u.UID, p.UID)
 	}
 	// An empty RV updates unconditionally and still bumps the RV.
 	q.ResourceVersion = ""
-	if u := mustUpdate(t, s, q); u.ResourceVersion != "4" {
+	if u := testutil.MustUpdate(t, s, q); u.ResourceVersion != "4" {
 		t.Fatalf("unconditional update RV %s, want 4", u.ResourceVersion)
 	}
 	_, err := s.Update(newPod("a", "nope"))
@@ -85,7 +87,7 @@ func TestServerUpdateNeedsTheObjectAndTheCurrentRV(t *testing.T) {
 
 func TestServerDeleteNotFoundAndNewRV(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
-	mustCreate(t, s, newPod("a", "p1"))
+	testutil.MustCreate(t, s, newPod("a", "p1"))
 	if err := s.Delete("a", "nope"); !apierrors.IsNotFound(err) {
 		t.Fatalf("delete missing: %v", err)
 	}
@@ -103,7 +105,7 @@ func TestServerDeleteNotFoundAndNewRV(t *testing.T) {
 func TestServerObjectsAreSortedDeepCopies(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	for _, k := range [][2]string{{"b", "p"}, {"a", "q"}, {"a", "p"}} {
-		mustCreate(t, s, newPod(k[0], k[1]))
+		testutil.MustCreate(t, s, newPod(k[0], k[1]))
 	}
 	objs := s.Objects()
 	if got := names(objs); got != "a/p@4 a/q@3 b/p@2" {
@@ -137,7 +139,7 @@ func TestServerDefaultResourceIsThePluralOfTheType(t *testing.T) {
 func TestServerCallsAndRequestsCountEveryCall(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	for i := 0; i < 5; i++ {
-		mustCreate(t, s, newPod("a", string(rune('a'+i))))
+		testutil.MustCreate(t, s, newPod("a", string(rune('a'+i))))
 	}
 	// Three pages, one failed list, two watches (one failed).
 	l, err := listPods(t, s, "", metav1.ListOptions{Limit: 2})

@@ -12,6 +12,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	testingclock "k8s.io/utils/clock/testing"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 func TestWatchResourceVersionSemantics(t *testing.T) {
@@ -83,7 +85,7 @@ func TestWatchResourceVersionSemantics(t *testing.T) {
 				return
 			}
 			// Live changes follow what was replayed.
-			mustCreate(t, s, newPod("c", "live"))
+			testutil.MustCreate(t, s, newPod("c", "live"))
 			expectEvents(t, w, "ADDED c/live@7")
 		})
 	}
@@ -140,7 +142,7 @@ func TestWatchBookmarksOnlyWhenAllowed(t *testing.T) {
 	with := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "6", AllowWatchBookmarks: true})
 	without := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "6"})
 	s.SendBookmarks()
-	mustCreate(t, s, newPod("a", "x"))
+	testutil.MustCreate(t, s, newPod("a", "x"))
 	s.SendBookmarks()
 	expectEvents(t, with, "BOOKMARK @6", "ADDED a/x@7", "BOOKMARK @7")
 	expectEvents(t, without, "ADDED a/x@7")
@@ -149,17 +151,17 @@ func TestWatchBookmarksOnlyWhenAllowed(t *testing.T) {
 func TestWatchSelectorsTurnChangesIntoAddsAndDeletes(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	w := startWatch(t, s, "a", metav1.ListOptions{ResourceVersion: "1", LabelSelector: "app=web"})
-	p := mustCreate(t, s, newPod("a", "p", "app", "db")) // 2: not selected
-	mustCreate(t, s, newPod("b", "q", "app", "web"))     // 3: other namespace
+	p := testutil.MustCreate(t, s, newPod("a", "p", "app", "db")) // 2: not selected
+	testutil.MustCreate(t, s, newPod("b", "q", "app", "web"))     // 3: other namespace
 	p.Labels["app"] = "web"
-	p = mustUpdate(t, s, p) // 4: starts matching
-	p = mustUpdate(t, s, p) // 5: still matching
+	p = testutil.MustUpdate(t, s, p) // 4: starts matching
+	p = testutil.MustUpdate(t, s, p) // 5: still matching
 	p.Labels["app"] = "db"
-	mustUpdate(t, s, p) // 6: stops matching
+	testutil.MustUpdate(t, s, p) // 6: stops matching
 	if err := s.Delete("a", "p"); err != nil {
 		t.Fatal(err) // 7: not selected any more
 	}
-	mustCreate(t, s, newPod("a", "r", "app", "web")) // 8
+	testutil.MustCreate(t, s, newPod("a", "r", "app", "web")) // 8
 	expectEvents(t, w, "ADDED a/p@4", "MODIFIED a/p@5", "DELETED a/p@6", "ADDED a/r@8")
 }
 
@@ -167,7 +169,7 @@ func TestWatchTimeoutSecondsClosesTheWatch(t *testing.T) {
 	clk := testingclock.NewFakeClock(time.Now())
 	s := NewServer[*corev1.Pod](WithClock(clk))
 	w := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "1", TimeoutSeconds: ptr[int64](30)})
-	mustCreate(t, s, newPod("a", "p"))
+	testutil.MustCreate(t, s, newPod("a", "p"))
 	clk.Step(29 * time.Second)
 	expectEvents(t, w, "ADDED a/p@2")
 	if s.Watchers() != 1 {
@@ -180,7 +182,7 @@ func TestWatchTimeoutSecondsClosesTheWatch(t *testing.T) {
 func TestWatchStopAndContextEndTheWatch(t *testing.T) {
 	s := NewServer[*corev1.Pod]()
 	w := startWatch(t, s, "", metav1.ListOptions{})
-	mustCreate(t, s, newPod("a", "queued"))
+	testutil.MustCreate(t, s, newPod("a", "queued"))
 	w.Stop()
 	w.Stop() // idempotent
 	// Queued events may or may not arrive; the channel closes.
@@ -194,7 +196,7 @@ func TestWatchStopAndContextEndTheWatch(t *testing.T) {
 	cancel()
 	for range w2.ResultChan() {
 	}
-	eventually(t, "no open watches", func() bool { return s.Watchers() == 0 })
+	testutil.Eventually(t, "no open watches", func() bool { return s.Watchers() == 0 })
 	if _, err := s.ListerWatcher("").Watch(ctx, metav1.ListOptions{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("watch with a cancelled ctx: %v", err)
 	}
@@ -204,7 +206,7 @@ func TestWatchDropWatchesDeliversQueuedEventsThenCloses(t *testing.T) {
 	s := historyServer(t)
 	w := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "4"})
 	s.DropWatches()
-	mustCreate(t, s, newPod("a", "late")) // not delivered: the watch is closed
+	testutil.MustCreate(t, s, newPod("a", "late")) // not delivered: the watch is closed
 	expectEvents(t, w, "DELETED a/p2@5", "ADDED b/p3@6")
 	expectClosed(t, w)
 }
@@ -245,7 +247,7 @@ func TestWatchInjectWrongTypeIsTheNextEvent(t *testing.T) {
 	s := historyServer(t)
 	w := startWatch(t, s, "", metav1.ListOptions{ResourceVersion: "6"})
 	s.InjectWrongType(&corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "n", ResourceVersion: "7"}})
-	mustCreate(t, s, newPod("a", "after"))
+	testutil.MustCreate(t, s, newPod("a", "after"))
 	expectEvents(t, w, "MODIFIED *v1.Node", "ADDED a/after@7")
 }
 
@@ -272,5 +274,5 @@ func TestWatchNoGoroutineLeaks(t *testing.T) {
 		for range w.ResultChan() {
 		}
 	}
-	eventually(t, "watch goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
+	testutil.Eventually(t, "watch goroutines to end", func() bool { return runtime.NumGoroutine() <= before })
 }

@@ -18,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 	"github.com/typedinformer/typedinformer/runtime/listers"
@@ -82,16 +83,12 @@ func TestFactoryStartStartsOnlyNewInformers(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"))
 	nodes := 0
 	f := informers.NewFactory(0)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 
 	informers.InformerFor(f, true, pods.newInformer)
 	f.Start(ctx)
 	f.Start(ctx) // repeated: must not start a second reflector
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	nodeInf := informers.InformerFor(f, false, func(string, time.Duration) cache.SharedIndexInformer[*corev1.Node] {
 		nodes++
 		return cache.NewSharedIndexInformer[*corev1.Node](staticNodes(), 0, nil)
@@ -116,15 +113,13 @@ func TestFactoryWaitForCacheSyncNamesTypeAndForbiddenError(t *testing.T) {
 	pods := newPodSource()
 	pods.setListErr(apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New(`User "dev" cannot list resource "pods"`)))
 	f := informers.NewFactory(0)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	informers.InformerFor(f, true, pods.newInformer)
 	f.Start(ctx)
 
 	// The error must already be known when the wait gives up: wait for the
 	// first failed list before starting the short wait.
-	eventually(t, "a failed list", func() bool { return pods.listCalls("") > 0 })
+	testutil.Eventually(t, "a failed list", func() bool { return pods.listCalls("") > 0 })
 	wctx, wcancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer wcancel()
 	synced, err := f.WaitForCacheSync(wctx)
@@ -148,9 +143,7 @@ func TestFactoryAfterShutdownStartInformerForRemoveInformerAndWaitSaySo(t *testi
 	f := informers.NewFactory(0)
 	inf := informers.InformerFor(f, true, pods.newInformer)
 	f.Start(context.Background())
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	f.Shutdown()
 	if !inf.IsStopped() {
 		t.Fatal("Shutdown returned before the informer stopped")
@@ -190,7 +183,7 @@ func TestFactoryShutdownEndsAPendingWaitForCacheSync(t *testing.T) {
 		_, err := f.WaitForCacheSync(syncCtx(t))
 		errc <- err
 	}()
-	eventually(t, "a failed list", func() bool { return pods.listCalls("") > 0 })
+	testutil.Eventually(t, "a failed list", func() bool { return pods.listCalls("") > 0 })
 	f.Shutdown()
 	if err := <-errc; !errors.Is(err, informers.ErrShutdown) {
 		t.Fatalf("WaitForCacheSync pending at Shutdown = %v, want ErrShutdown", err)
@@ -210,9 +203,7 @@ func TestFactoryNilFunctionsAreReportedNotPanics(t *testing.T) {
 	if err := informers.InformerFor[*corev1.Pod](nil, true, newPodSource().newInformer).LastError(); err == nil || !strings.Contains(err.Error(), "nil Factory") {
 		t.Fatalf("InformerFor on a nil factory: LastError %v", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	f.Start(ctx)
 	if _, err := f.WaitForCacheSync(syncCtx(t)); err == nil || !strings.Contains(err.Error(), "option 0 is nil") {
 		t.Fatalf("WaitForCacheSync with a nil option = %v", err)
@@ -236,17 +227,13 @@ func TestFactoryNilFunctionsAreReportedNotPanics(t *testing.T) {
 func TestFactoryRemoveInformerStopsOnlyThatInformer(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"))
 	f := informers.NewFactory(0)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	podInf := informers.InformerFor(f, true, pods.newInformer)
 	nodeInf := informers.InformerFor(f, false, func(string, time.Duration) cache.SharedIndexInformer[*corev1.Node] {
 		return cache.NewSharedIndexInformer[*corev1.Node](staticNodes(), 0, nil)
 	})
 	f.Start(ctx)
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	if err := f.RemoveInformer(&corev1.Pod{}); err != nil {
 		t.Fatal(err)
 	}
@@ -273,9 +260,7 @@ func TestFactoryRemoveInformerStopsOnlyThatInformer(t *testing.T) {
 func TestFactoryTweakListOptionsReachesEveryList(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"))
 	f := informers.NewFactory(0, informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = "app=web" }))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	informers.InformerFor(f, true, func(ns string, resync time.Duration) cache.SharedIndexInformer[*corev1.Pod] {
 		lw := pods.lw(ns)
 		tweak := f.TweakListOptions()
@@ -288,9 +273,7 @@ func TestFactoryTweakListOptionsReachesEveryList(t *testing.T) {
 		}, resync, nil)
 	})
 	f.Start(ctx)
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	pods.mu.Lock()
 	defer pods.mu.Unlock()
 	if len(pods.opts) == 0 || pods.opts[0].LabelSelector != "app=web" {
@@ -306,14 +289,10 @@ func TestFactoryWithTransformAppliesToStoredObjects(t *testing.T) {
 		o.(metav1.Object).SetManagedFields(nil)
 		return o, nil
 	}))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	inf := informers.InformerFor(f, true, pods.newInformer)
 	f.Start(ctx)
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	got, ok, _ := inf.GetStore().GetByKey("a/p1")
 	if !ok || got.ManagedFields != nil {
 		t.Fatalf("stored pod = %v (ok=%v), want managedFields dropped", got, ok)
@@ -325,12 +304,10 @@ func TestFactoryWithTransformOfWrongTypeIsReported(t *testing.T) {
 	f := informers.NewFactory(0, informers.WithTransform(func(o runtime.Object) (runtime.Object, error) {
 		return &corev1.Node{}, nil
 	}))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	inf := informers.InformerFor(f, true, pods.newInformer)
 	f.Start(ctx)
-	eventually(t, "the transform error", func() bool {
+	testutil.Eventually(t, "the transform error", func() bool {
 		err := inf.LastError()
 		return err != nil && strings.Contains(err.Error(), "*v1.Node") && strings.Contains(err.Error(), "a/p1")
 	})
@@ -342,9 +319,7 @@ func TestFactoryWithTransformOfWrongTypeIsReported(t *testing.T) {
 func TestFactoryWithNamespacesMergesCachesAndHandlers(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"), newPod("b", "p2"), newPod("c", "p3"))
 	f := informers.NewFactory(0, informers.WithNamespaces("a", "b"))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	inf := informers.InformerFor(f, true, pods.newInformer)
 
 	var inHandler, overlap atomic.Int32
@@ -366,20 +341,18 @@ func TestFactoryWithNamespacesMergesCachesAndHandlers(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Start(ctx)
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	if pods.listCalls("a") != 1 || pods.listCalls("b") != 1 || pods.listCalls("") != 0 || pods.listCalls("c") != 0 {
 		t.Fatalf("lists per namespace = %v, want one each for a and b only", pods.lists)
 	}
-	eventually(t, "registration synced", reg.HasSynced)
+	testutil.Eventually(t, "registration synced", reg.HasSynced)
 
 	for i := range 20 {
 		pods.add(newPod([]string{"a", "b"}[i%2], "n"+string(rune('a'+i))))
 	}
 	pods.add(newPod("c", "ignored"))
-	eventually(t, "all live adds", func() bool { return inf.GetStore().Len() == 22 })
-	eventually(t, "handler saw every add", func() bool {
+	testutil.Eventually(t, "all live adds", func() bool { return inf.GetStore().Len() == 22 })
+	testutil.Eventually(t, "handler saw every add", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(seen) == 22
@@ -414,9 +387,7 @@ func TestFactoryWithNamespacesMergesCachesAndHandlers(t *testing.T) {
 func TestGenericInformerListsThroughTypedCache(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"), newPod("b", "p2"))
 	f := informers.NewFactory(0)
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	g := informers.NewGenericInformer(informers.InformerFor(f, true, pods.newInformer), schema.GroupResource{Resource: "pods"})
 	f.Start(ctx)
 	if err := cache.WaitForSync(syncCtx(t), g.Informer()); err != nil {

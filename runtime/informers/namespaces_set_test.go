@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 )
@@ -30,9 +31,7 @@ func (e exitLog) OnScopeExit(p *corev1.Pod) { e.log.add("exit " + p.Namespace + 
 func TestFactorySetNamespacesAtRunTime(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"), newPod("b", "p2"), newPod("c", "p3"))
 	f := informers.NewFactory(0, informers.WithNamespaces("a", "b"))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	inf := informers.InformerFor(f, true, pods.newInformer)
 	var plain, opted, exits callLog
 	var regs []cache.ResourceEventHandlerRegistration
@@ -44,43 +43,25 @@ func TestFactorySetNamespacesAtRunTime(t *testing.T) {
 		regs = append(regs, reg)
 	}
 	f.Start(ctx)
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	for _, r := range regs {
-		eventually(t, "registration synced", r.HasSynced)
+		testutil.Eventually(t, "registration synced", r.HasSynced)
 	}
 
-	stop := make(chan struct{})
-	flipped := make(chan bool)
-	go func() {
-		bad := false
-		for {
-			select {
-			case <-stop:
-				flipped <- bad
-				return
-			default:
-			}
-			if !inf.HasSynced() || !regs[0].HasSynced() {
-				bad = true
-			}
-		}
-	}()
+	everUnsynced := testutil.EverFalse(t, func() bool { return inf.HasSynced() && regs[0].HasSynced() })
 	if err := f.SetNamespaces(ctx, "c", "b", "c"); err != nil {
 		t.Fatal(err)
 	}
 	if got := f.Namespaces(); !slices.Equal(got, []string{"b", "c"}) {
 		t.Errorf("Namespaces() = %q", got)
 	}
-	eventually(t, "c listed", func() bool { return pods.listCalls("c") == 1 })
-	eventually(t, "store to hold b and c", func() bool { return slices.Equal(storeKeys(inf), []string{"b/p2", "c/p3"}) })
+	testutil.Eventually(t, "c listed", func() bool { return pods.listCalls("c") == 1 })
+	testutil.Eventually(t, "store to hold b and c", func() bool { return slices.Equal(storeKeys(inf), []string{"b/p2", "c/p3"}) })
 	pods.add(newPod("c", "new"))
-	eventually(t, "the live add in c", func() bool {
+	testutil.Eventually(t, "the live add in c", func() bool {
 		return slices.Contains(plain.sorted(), "add c/new") && slices.Contains(opted.sorted(), "add c/new") && slices.Contains(exits.sorted(), "add c/new")
 	})
-	close(stop)
-	if <-flipped {
+	if everUnsynced() {
 		t.Error("HasSynced turned false during SetNamespaces")
 	}
 	if a, b := pods.listCalls("a"), pods.listCalls("b"); a != 1 || b != 1 {
@@ -152,13 +133,9 @@ func TestFactorySetNamespacesReportsANamespaceItCannotBuild(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), `"bad"`) {
 		t.Fatalf("err = %v, want one naming namespace \"bad\"", err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	f.Start(ctx)
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	if got := storeKeys(inf); !slices.Equal(got, []string{"a/p1", "b/p2"}) {
 		t.Fatalf("store = %q", got)
 	}

@@ -1,7 +1,6 @@
 package informers_test
 
 import (
-	"context"
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -39,14 +38,10 @@ func TestFactoryWithLeanRunsAfterWithTransformInEitherOrder(t *testing.T) {
 				opts = []informers.Option{withLean, userTransform}
 			}
 			f := informers.NewFactory(0, opts...)
-			ctx, cancel := context.WithCancel(context.Background())
-			defer f.Shutdown()
-			defer cancel()
+			ctx := factoryContext(t, f)
 			inf := informers.InformerFor(f, true, pods.newInformer)
 			f.Start(ctx)
-			if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-				t.Fatal(err)
-			}
+			waitFactory(t, f)
 			if !<-sawManagedFields {
 				t.Fatal("the user's transform ran after the lean one: it saw no managedFields")
 			}
@@ -63,14 +58,10 @@ func TestFactoryWithLeanOfNothingInstallsNoTransform(t *testing.T) {
 	p.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl"}}
 	pods := newPodSource(p)
 	f := informers.NewFactory(0, informers.WithLean(lean.Options{StripManagedFields: true}), informers.WithLean(lean.Options{}))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	inf := informers.InformerFor(f, true, pods.newInformer)
 	f.Start(ctx)
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	if got, _, _ := inf.GetStore().GetByKey("a/p1"); len(got.ManagedFields) != 1 {
 		t.Fatal("a later WithLean(Options{}) did not turn the lean mode off")
 	}

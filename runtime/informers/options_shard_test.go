@@ -1,7 +1,6 @@
 package informers_test
 
 import (
-	"context"
 	"slices"
 	"sort"
 	"sync"
@@ -10,19 +9,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
-
-func nsPoints(namespaces ...string) []sharding.Range {
-	var out []sharding.Range
-	for _, ns := range namespaces {
-		h := sharding.Hash(ns)
-		out = append(out, sharding.Range{First: h, Last: h})
-	}
-	return out
-}
 
 // callLog records handler calls as strings.
 type callLog struct {
@@ -77,14 +68,12 @@ func storeKeys(inf cache.SharedIndexInformer[*corev1.Pod]) []string {
 // plain one gets OnDelete(obj, true).
 func TestFactoryWithShardScopeOverNamespaces(t *testing.T) {
 	pods := newPodSource(newPod("a", "p1"), newPod("a", "p2"), newPod("b", "p3"), newPod("c", "p4"))
-	scope, err := sharding.NewScope(sharding.FieldNamespace, nsPoints("a", "c"))
+	scope, err := sharding.NewScope(sharding.FieldNamespace, testutil.NamespacePoints("a", "c"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	f := informers.NewFactory(0, informers.WithNamespaces("a", "b"), informers.WithShardScope(scope))
-	ctx, cancel := context.WithCancel(context.Background())
-	defer f.Shutdown()
-	defer cancel()
+	ctx := factoryContext(t, f)
 	inf := informers.InformerFor(f, true, func(ns string, resync time.Duration) cache.SharedIndexInformer[*corev1.Pod] {
 		return cache.NewSharedIndexInformerWithOptions(pods.lw(ns), cache.SharedIndexInformerOptions[*corev1.Pod]{
 			Name: "pods(" + ns + ")", Reflector: cache.ReflectorOptions{DisableWatchList: true, InitialBackoff: time.Millisecond, MaxBackoff: time.Millisecond},
@@ -99,19 +88,17 @@ func TestFactoryWithShardScopeOverNamespaces(t *testing.T) {
 		t.Fatal(err)
 	}
 	f.Start(ctx)
-	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
-		t.Fatal(err)
-	}
+	waitFactory(t, f)
 	if got := storeKeys(inf); !slices.Equal(got, []string{"a/p1", "a/p2"}) {
 		t.Fatalf("store = %q, want a's pods only", got)
 	}
 	lists := pods.listCalls("a") + pods.listCalls("b")
 
-	if err := scope.Set(nsPoints("b")); err != nil {
+	if err := scope.Set(testutil.NamespacePoints("b")); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the store to hold b's pods", func() bool { return slices.Equal(storeKeys(inf), []string{"b/p3"}) })
-	eventually(t, "handlers told", func() bool { return len(plain.sorted()) == 5 && len(opted.sorted()) == 3 })
+	testutil.Eventually(t, "the store to hold b's pods", func() bool { return slices.Equal(storeKeys(inf), []string{"b/p3"}) })
+	testutil.Eventually(t, "handlers told", func() bool { return len(plain.sorted()) == 5 && len(opted.sorted()) == 3 })
 	if !reg.HasSynced() || !inf.HasSynced() {
 		t.Error("HasSynced turned false")
 	}

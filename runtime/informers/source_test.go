@@ -14,7 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
+	"github.com/typedinformer/typedinformer/runtime/informers"
 )
 
 // podSource is a minimal per-namespace pod server for factory tests: lists
@@ -39,9 +41,7 @@ func newPodSource(pods ...*corev1.Pod) *podSource {
 	return s
 }
 
-func newPod(ns, name string) *corev1.Pod {
-	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-}
+func newPod(ns, name string) *corev1.Pod { return testutil.Pod(ns, name) }
 
 func (s *podSource) lw(namespace string) cache.ListerWatcher {
 	return &cache.ListWatch{
@@ -109,15 +109,23 @@ func (s *podSource) newInformer(namespace string, resync time.Duration) cache.Sh
 	})
 }
 
-// eventually polls cond until it holds or a deadline passes.
-func eventually(t *testing.T, what string, cond func() bool) {
+// factoryContext returns the context to start f with: it is cancelled,
+// and then f shut down, when the test ends.
+func factoryContext(t *testing.T, f *informers.Factory) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(func() {
+		cancel()
+		f.Shutdown()
+	})
+	return ctx
+}
+
+// waitFactory waits for f's started informers to sync, failing t on an
+// error.
+func waitFactory(t *testing.T, f *informers.Factory) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
+	if _, err := f.WaitForCacheSync(syncCtx(t)); err != nil {
+		t.Fatal(err)
 	}
 }
 

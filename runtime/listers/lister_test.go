@@ -11,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/listers"
 )
@@ -18,7 +19,9 @@ import (
 var podsGR = schema.GroupResource{Resource: "pods"}
 
 func pod(ns, name string, lbls map[string]string) *corev1.Pod {
-	return &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: lbls}}
+	p := testutil.Pod(ns, name)
+	p.Labels = lbls
+	return p
 }
 
 func podIndexer(t *testing.T) cache.Indexer[*corev1.Pod] {

@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 	"github.com/typedinformer/typedinformer/runtime/lean"
@@ -88,17 +89,6 @@ func newFakeClient(t *testing.T, objs ...*metav1.PartialObjectMetadata) *fakeCli
 	return &fakeClient{srv: srv, gvr: deployments}
 }
 
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
-
 func startFactory(t *testing.T, f *metadatainformer.Factory) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -141,7 +131,7 @@ func TestFactoryTypedInformerAndListerOverNamespacesWithLean(t *testing.T) {
 	if _, err := fc.srv.Create(meta("b", "late")); err != nil {
 		t.Fatal(err)
 	}
-	eventually(t, "the late object", func() bool { _, err := deps.Lister().Namespace("b").Get("late"); return err == nil })
+	testutil.Eventually(t, "the late object", func() bool { _, err := deps.Lister().Namespace("b").Get("late"); return err == nil })
 }
 
 func TestFactoryClusterResourceListsOnce(t *testing.T) {
@@ -185,7 +175,7 @@ func TestFactoryInformerRequestedAfterStartRuns(t *testing.T) {
 	defer func() { cancel(); f.Shutdown() }()
 	f.Start(ctx)
 	deps := f.ForResource(deployments)
-	eventually(t, "the late informer to sync", deps.Informer().HasSynced)
+	testutil.Eventually(t, "the late informer to sync", deps.Informer().HasSynced)
 }
 
 func TestClientFuncsNilFuncIsAnError(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -186,54 +187,51 @@ func TestNewRingRejectsBadConfig(t *testing.T) {
 	}
 }
 
-// TestRingRunJoinsAndLeaves runs two rings on the real clock with short
-// periods and checks they split the space, then that a graceful stop
-// deletes the Lease and the survivor takes everything.
+// TestRingRunJoinsAndLeaves runs two rings on the clock of a synctest
+// bubble with short periods and checks they split the space within ten
+// lease durations of (fake) time, then that a graceful stop deletes the
+// Lease and the survivor takes everything within as long again.
 func TestRingRunJoinsAndLeaves(t *testing.T) {
-	store := shardingtest.NewLeases()
-	mk := func(id string) *Ring {
-		r, err := NewRing(RingConfig{Name: "ring", Identity: id, Field: FieldUID, Leases: store,
-			LeaseDuration: time.Second, RenewPeriod: 50 * time.Millisecond, SafetyMargin: 200 * time.Millisecond, VNodes: 16})
-		if err != nil {
+	synctest.Test(t, func(t *testing.T) {
+		store := shardingtest.NewLeases()
+		mk := func(id string) *Ring {
+			r, err := NewRing(RingConfig{Name: "ring", Identity: id, Field: FieldUID, Leases: store,
+				LeaseDuration: time.Second, RenewPeriod: 50 * time.Millisecond, SafetyMargin: 200 * time.Millisecond, VNodes: 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		a, b := mk("a"), mk("b")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		bctx, bstop := context.WithCancel(ctx)
+		doneA, doneB := make(chan error, 1), make(chan error, 1)
+		go func() { doneA <- a.Run(ctx) }()
+		go func() { doneB <- b.Run(bctx) }()
+		want, _ := Assign([]string{"a", "b"}, 16)
+		settle := func() {
+			time.Sleep(10 * time.Second)
+			synctest.Wait()
+		}
+		settle()
+		if !sameRanges(a.Held().Ranges(), want["a"]) || !sameRanges(b.Held().Ranges(), want["b"]) {
+			t.Fatalf("a holds %v, b holds %v; want a and b to split the space as %v", a.Held().Ranges(), b.Held().Ranges(), want)
+		}
+		bstop()
+		if err := <-doneB; err != nil {
 			t.Fatal(err)
 		}
-		return r
-	}
-	a, b := mk("a"), mk("b")
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	bctx, bstop := context.WithCancel(ctx)
-	doneA, doneB := make(chan error, 1), make(chan error, 1)
-	go func() { doneA <- a.Run(ctx) }()
-	go func() { doneB <- b.Run(bctx) }()
-	want, _ := Assign([]string{"a", "b"}, 16)
-	poll(t, 10*time.Second, "a and b split the space", func() bool {
-		return sameRanges(a.Held().Ranges(), want["a"]) && sameRanges(b.Held().Ranges(), want["b"])
-	})
-	bstop()
-	if err := <-doneB; err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.Get(ctx, b.LeaseName(), metav1.GetOptions{}); err == nil {
-		t.Fatal("b's Lease still exists after a graceful stop")
-	}
-	poll(t, 10*time.Second, "a takes the whole space", func() bool {
-		h := a.Held().Ranges()
-		return len(h) == 1 && h[0] == Full
-	})
-	cancel()
-	if err := <-doneA; err != nil {
-		t.Fatal(err)
-	}
-}
-
-func poll(t *testing.T, limit time.Duration, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(limit)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting until %s", what)
+		if _, err := store.Get(ctx, b.LeaseName(), metav1.GetOptions{}); err == nil {
+			t.Fatal("b's Lease still exists after a graceful stop")
 		}
-		time.Sleep(5 * time.Millisecond)
-	}
+		settle()
+		if h := a.Held().Ranges(); len(h) != 1 || h[0] != Full {
+			t.Fatalf("a holds %v after b left, want the whole space", h)
+		}
+		cancel()
+		if err := <-doneA; err != nil {
+			t.Fatal(err)
+		}
+	})
 }

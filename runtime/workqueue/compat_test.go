@@ -1,8 +1,10 @@
 package workqueue_test
 
 import (
+	"slices"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"golang.org/x/time/rate"
@@ -20,24 +22,12 @@ func whens[T comparable](rl workqueue.TypedRateLimiter[T], item T, n int) []time
 	return out
 }
 
-func sameDurations(a, b []time.Duration) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // The Typed* limiters follow client-go's sequences: exponential from the
 // base, per item, reset by Forget; fast then slow; max-of; capped.
 func TestCompatRateLimitersFollowClientGoSequences(t *testing.T) {
 	ms := time.Millisecond
 	exp := workqueue.NewTypedItemExponentialFailureRateLimiter[string](ms, 6*ms)
-	if got, want := whens(exp, "a", 5), []time.Duration{ms, 2 * ms, 4 * ms, 6 * ms, 6 * ms}; !sameDurations(got, want) {
+	if got, want := whens(exp, "a", 5), []time.Duration{ms, 2 * ms, 4 * ms, 6 * ms, 6 * ms}; !slices.Equal(got, want) {
 		t.Errorf("exponential delays = %v, want %v", got, want)
 	}
 	if got := exp.When("b"); got != ms {
@@ -52,7 +42,7 @@ func TestCompatRateLimitersFollowClientGoSequences(t *testing.T) {
 	}
 
 	fs := workqueue.NewTypedItemFastSlowRateLimiter[string](ms, time.Second, 2)
-	if got, want := whens(fs, "a", 4), []time.Duration{ms, ms, time.Second, time.Second}; !sameDurations(got, want) {
+	if got, want := whens(fs, "a", 4), []time.Duration{ms, ms, time.Second, time.Second}; !slices.Equal(got, want) {
 		t.Errorf("fast/slow delays = %v, want %v", got, want)
 	}
 
@@ -60,7 +50,7 @@ func TestCompatRateLimitersFollowClientGoSequences(t *testing.T) {
 		workqueue.NewTypedItemExponentialFailureRateLimiter[string](ms, time.Hour),
 		workqueue.NewTypedItemFastSlowRateLimiter[string](3*ms, time.Second, 1),
 	)
-	if got, want := whens(maxOf, "a", 3), []time.Duration{3 * ms, time.Second, time.Second}; !sameDurations(got, want) {
+	if got, want := whens(maxOf, "a", 3), []time.Duration{3 * ms, time.Second, time.Second}; !slices.Equal(got, want) {
 		t.Errorf("max-of delays = %v, want %v", got, want)
 	}
 	if n := maxOf.NumRequeues("a"); n != 3 {
@@ -68,16 +58,16 @@ func TestCompatRateLimitersFollowClientGoSequences(t *testing.T) {
 	}
 
 	capped := workqueue.NewTypedWithMaxWaitRateLimiter(workqueue.NewTypedItemExponentialFailureRateLimiter[string](ms, time.Hour), 3*ms)
-	if got, want := whens(capped, "a", 3), []time.Duration{ms, 2 * ms, 3 * ms}; !sameDurations(got, want) {
+	if got, want := whens(capped, "a", 3), []time.Duration{ms, 2 * ms, 3 * ms}; !slices.Equal(got, want) {
 		t.Errorf("capped delays = %v, want %v", got, want)
 	}
 
-	if got, want := whens(workqueue.DefaultTypedItemBasedRateLimiter[string](), "a", 3), []time.Duration{ms, 2 * ms, 4 * ms}; !sameDurations(got, want) {
+	if got, want := whens(workqueue.DefaultTypedItemBasedRateLimiter[string](), "a", 3), []time.Duration{ms, 2 * ms, 4 * ms}; !slices.Equal(got, want) {
 		t.Errorf("DefaultTypedItemBasedRateLimiter delays = %v, want %v", got, want)
 	}
 	// The bucket (burst 100) does not delay the first adds, so the per-item
 	// 5ms doubling shows.
-	if got, want := whens(workqueue.DefaultTypedControllerRateLimiter[string](), "a", 3), []time.Duration{5 * ms, 10 * ms, 20 * ms}; !sameDurations(got, want) {
+	if got, want := whens(workqueue.DefaultTypedControllerRateLimiter[string](), "a", 3), []time.Duration{5 * ms, 10 * ms, 20 * ms}; !slices.Equal(got, want) {
 		t.Errorf("DefaultTypedControllerRateLimiter delays = %v, want %v", got, want)
 	}
 }
@@ -138,34 +128,38 @@ func TestCompatRateLimitingQueueOverCallersDelayingQueue(t *testing.T) {
 }
 
 // The rate-limiting queue built from client-go's config delays a
-// rate-limited item by the limiter's When on the configured clock.
+// rate-limited item by the limiter's When on the configured clock: in a
+// synctest bubble, the item is not ready one step before its 1s delay has
+// passed on the fake clock and is ready right at it.
 func TestCompatRateLimitingQueueDelaysOnConfiguredClock(t *testing.T) {
-	clk := testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-	q := workqueue.NewTypedRateLimitingQueueWithConfig(
-		workqueue.NewTypedItemExponentialFailureRateLimiter[string](time.Second, time.Minute),
-		workqueue.TypedRateLimitingQueueConfig[string]{Clock: clk},
-	)
-	defer q.ShutDown()
-	q.AddRateLimited("a")
-	if n := q.Len(); n != 0 {
-		t.Fatalf("Len right after AddRateLimited = %d, want 0 (item must wait 1s)", n)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for q.Len() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatal("item never became ready after the clock passed its delay")
+	synctest.Test(t, func(t *testing.T) {
+		clk := testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+		q := workqueue.NewTypedRateLimitingQueueWithConfig(
+			workqueue.NewTypedItemExponentialFailureRateLimiter[string](time.Second, time.Minute),
+			workqueue.TypedRateLimitingQueueConfig[string]{Clock: clk},
+		)
+		defer q.ShutDown()
+		q.AddRateLimited("a")
+		synctest.Wait() // the delay goroutine waits on clk
+		if n := q.Len(); n != 0 {
+			t.Fatalf("Len right after AddRateLimited = %d, want 0 (item must wait 1s)", n)
 		}
-		clk.Step(100 * time.Millisecond)
-		time.Sleep(time.Millisecond)
-	}
-	if elapsed := clk.Since(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)); elapsed < time.Second {
-		t.Fatalf("item ready after %v of fake time, want at least 1s", elapsed)
-	}
-	item, _ := q.Get()
-	q.Done(item)
-	if item != "a" {
-		t.Fatalf("Get = %q, want a", item)
-	}
+		clk.Step(time.Second - time.Millisecond)
+		synctest.Wait()
+		if n := q.Len(); n != 0 {
+			t.Fatalf("Len after %v of fake time = %d, want 0 (item must wait 1s)", time.Second-time.Millisecond, n)
+		}
+		clk.Step(time.Millisecond)
+		synctest.Wait()
+		if n := q.Len(); n != 1 {
+			t.Fatalf("Len once the clock passed the 1s delay = %d, want 1", n)
+		}
+		item, _ := q.Get()
+		q.Done(item)
+		if item != "a" {
+			t.Fatalf("Get = %q, want a", item)
+		}
+	})
 }
 
 // countingProvider counts the metrics created per queue name.

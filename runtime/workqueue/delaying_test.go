@@ -2,28 +2,33 @@ package workqueue
 
 import (
 	"testing"
+	"testing/synctest"
 	"time"
+
+	testingclock "k8s.io/utils/clock/testing"
 )
 
 func TestAddAfterFiresAtDeadline(t *testing.T) {
-	clk := newFakeClock()
-	q := New(Options[string]{Clock: clk})
-	defer q.ShutDown()
+	synctest.Test(t, func(t *testing.T) {
+		clk, q := newClockedQueue[string](t)
 
-	q.AddAfter("a", time.Second)
-	if q.Len() != 0 || q.waitingLen() != 1 {
-		t.Fatalf("Len = %d, waiting = %d; want 0 and 1", q.Len(), q.waitingLen())
-	}
-	waitArmed(t, q, clk)
-	clk.Step(999 * time.Millisecond)
-	if q.Len() != 0 {
-		t.Fatal("item became ready before its deadline")
-	}
-	clk.Step(time.Millisecond)
-	eventually(t, "the item to become ready", func() bool { return q.Len() == 1 })
-	if q.waitingLen() != 0 {
-		t.Fatalf("waiting = %d after the deadline", q.waitingLen())
-	}
+		q.AddAfter("a", time.Second)
+		if q.Len() != 0 || q.waitingLen() != 1 {
+			t.Fatalf("Len = %d, waiting = %d; want 0 and 1", q.Len(), q.waitingLen())
+		}
+		synctest.Wait() // the delay goroutine waits on clk
+		step(clk, 999*time.Millisecond)
+		if q.Len() != 0 {
+			t.Fatal("item became ready before its deadline")
+		}
+		step(clk, time.Millisecond)
+		if q.Len() != 1 {
+			t.Fatalf("waiting for the item to become ready: Len = %d, want 1", q.Len())
+		}
+		if q.waitingLen() != 0 {
+			t.Fatalf("waiting = %d after the deadline", q.waitingLen())
+		}
+	})
 }
 
 func TestAddAfterEarlierDeadlineWins(t *testing.T) {
@@ -38,59 +43,63 @@ func TestAddAfterEarlierDeadlineWins(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			clk := newFakeClock()
-			q := New(Options[string]{Clock: clk})
-			defer q.ShutDown()
-			for _, d := range tt.delays {
-				q.AddAfter("a", d)
-			}
-			if q.waitingLen() != 1 {
-				t.Fatalf("waiting = %d, want one entry per item", q.waitingLen())
-			}
-			waitArmed(t, q, clk)
-			clk.Step(tt.readyAt - time.Millisecond)
-			if q.Len() != 0 {
-				t.Fatal("ready too early")
-			}
-			clk.Step(time.Millisecond)
-			eventually(t, "ready", func() bool { return q.Len() == 1 })
-			getN(t, q, 1)
-			// The later deadlines were merged away: nothing fires again.
-			clk.Step(time.Hour)
-			if q.waitingLen() != 0 || q.Len() != 0 {
-				t.Fatalf("waiting = %d, Len = %d after the merged deadline", q.waitingLen(), q.Len())
-			}
+			synctest.Test(t, func(t *testing.T) {
+				clk, q := newClockedQueue[string](t)
+				for _, d := range tt.delays {
+					q.AddAfter("a", d)
+				}
+				if q.waitingLen() != 1 {
+					t.Fatalf("waiting = %d, want one entry per item", q.waitingLen())
+				}
+				synctest.Wait() // the delay goroutine waits on clk
+				step(clk, tt.readyAt-time.Millisecond)
+				if q.Len() != 0 {
+					t.Fatal("ready too early")
+				}
+				step(clk, time.Millisecond)
+				if q.Len() != 1 {
+					t.Fatalf("waiting for ready: Len = %d, want 1", q.Len())
+				}
+				getN(t, q, 1)
+				// The later deadlines were merged away: nothing fires again.
+				step(clk, time.Hour)
+				if q.waitingLen() != 0 || q.Len() != 0 {
+					t.Fatalf("waiting = %d, Len = %d after the merged deadline", q.waitingLen(), q.Len())
+				}
+			})
 		})
 	}
 }
 
 func TestAddAfterOrdersByDeadlineWithOneTimer(t *testing.T) {
-	clk := newFakeClock()
-	q := New(Options[int]{Clock: clk})
-	defer q.ShutDown()
-	// Added in scrambled order; must come out by deadline.
-	for _, i := range []int{5, 1, 9, 3, 7, 2, 8, 4, 6, 0} {
-		q.AddAfter(i, time.Duration(i+1)*time.Second)
-	}
-	waitArmed(t, q, clk)
-	if n := clk.Waiters(); n != 1 {
-		t.Fatalf("%d timers for 10 delayed items, want 1 (one goroutine, one timer)", n)
-	}
-	var got []int
-	for want := range 10 {
-		waitArmed(t, q, clk)
-		clk.Step(time.Second)
-		eventually(t, "next item", func() bool { return q.Len() == 1 })
-		item, _ := q.Get()
-		q.Done(item)
-		if item != want {
-			t.Fatalf("item %d came out at step %d", item, want)
+	synctest.Test(t, func(t *testing.T) {
+		clk, q := newClockedQueue[int](t)
+		// Added in scrambled order; must come out by deadline.
+		for _, i := range []int{5, 1, 9, 3, 7, 2, 8, 4, 6, 0} {
+			q.AddAfter(i, time.Duration(i+1)*time.Second)
 		}
-		got = append(got, item)
-	}
-	if len(got) != 10 {
-		t.Fatalf("got %v", got)
-	}
+		synctest.Wait() // the delay goroutine waits on clk
+		if n := clk.Waiters(); n != 1 {
+			t.Fatalf("%d timers for 10 delayed items, want 1 (one goroutine, one timer)", n)
+		}
+		var got []int
+		for want := range 10 {
+			synctest.Wait() // the delay goroutine waits on clk
+			step(clk, time.Second)
+			if q.Len() != 1 {
+				t.Fatalf("waiting for next item: Len = %d, want 1", q.Len())
+			}
+			item, _ := q.Get()
+			q.Done(item)
+			if item != want {
+				t.Fatalf("item %d came out at step %d", item, want)
+			}
+			got = append(got, item)
+		}
+		if len(got) != 10 {
+			t.Fatalf("got %v", got)
+		}
+	})
 }
 
 func TestAddAfterNonPositiveIsImmediate(t *testing.T) {
@@ -121,20 +130,38 @@ func TestAddAfterDroppedOnShutDown(t *testing.T) {
 }
 
 func TestAddAfterEarlierItemWakesLoop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		clk, q := newClockedQueue[string](t)
+		q.AddAfter("late", time.Hour)
+		synctest.Wait() // the delay goroutine waits on clk
+		q.AddAfter("soon", time.Second)
+		// The loop must re-arm its timer for the new earliest deadline.
+		synctest.Wait() // the delay goroutine waits on clk
+		if q.Len() != 0 {
+			t.Fatal("an item became ready before its deadline")
+		}
+		step(clk, time.Second)
+		if q.Len() != 1 {
+			t.Fatalf("waiting for soon ready: Len = %d, want 1", q.Len())
+		}
+		if got, _ := q.Get(); got != "soon" {
+			t.Fatalf("got %q", got)
+		}
+	})
+}
+
+// step advances clk by d inside a synctest bubble and waits until every
+// goroutine of the bubble (the queue's delay goroutine) has reacted.
+func step(clk *testingclock.FakeClock, d time.Duration) {
+	clk.Step(d)
+	synctest.Wait()
+}
+
+// newClockedQueue returns a queue on a new fake clock, shut down when t
+// ends (inside the synctest bubble t belongs to, if any).
+func newClockedQueue[T comparable](t *testing.T) (*testingclock.FakeClock, *Queue[T]) {
 	clk := newFakeClock()
-	q := New(Options[string]{Clock: clk})
-	defer q.ShutDown()
-	q.AddAfter("late", time.Hour)
-	waitArmed(t, q, clk)
-	q.AddAfter("soon", time.Second)
-	// The loop must re-arm its timer for the new earliest deadline.
-	waitArmed(t, q, clk)
-	if q.Len() != 0 {
-		t.Fatal("an item became ready before its deadline")
-	}
-	clk.Step(time.Second)
-	eventually(t, "soon ready", func() bool { return q.Len() == 1 })
-	if got, _ := q.Get(); got != "soon" {
-		t.Fatalf("got %q", got)
-	}
+	q := New(Options[T]{Clock: clk})
+	t.Cleanup(q.ShutDown)
+	return clk, q
 }

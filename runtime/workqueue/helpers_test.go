@@ -6,27 +6,17 @@ import (
 	"time"
 
 	testingclock "k8s.io/utils/clock/testing"
-)
 
-// eventually polls cond until it holds or a generous deadline passes.
-func eventually(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
-}
+	"github.com/typedinformer/typedinformer/internal/testutil"
+)
 
 // waitArmed waits until q's delay goroutine has set its timer for the
 // current earliest deadline, with no wake-up pending: from then on only the
 // timer wakes it, so stepping clk cannot race with it re-arming the timer
 // from a reading of the clock taken before the step.
-func waitArmed[T comparable](t *testing.T, q *Queue[T], clk *testingclock.FakeClock) {
+func waitArmed[T comparable](t *testing.T, q *Queue[T], clk interface{ HasWaiters() bool }) {
 	t.Helper()
-	eventually(t, "the delay goroutine to arm its timer", func() bool {
+	testutil.Eventually(t, "the delay goroutine to arm its timer", func() bool {
 		q.delay.mu.Lock()
 		armed := q.delay.armed
 		q.delay.mu.Unlock()
@@ -51,18 +41,6 @@ func getN[T comparable](t *testing.T, q *Queue[T], n int) []T {
 
 func newFakeClock() *testingclock.FakeClock {
 	return testingclock.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
-}
-
-func equal[T comparable](a, b []T) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // startWorkers starts n goroutines that Get items from q until it shuts

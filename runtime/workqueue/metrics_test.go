@@ -4,6 +4,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 // recorder is a MetricsProvider that keeps the last value of everything.
@@ -84,9 +86,9 @@ func TestMetrics(t *testing.T) {
 		t.Fatalf("depth = %v after Get", rec.gauge("q/depth"))
 	}
 	// The unfinished-work loop reports the running item's age.
-	eventually(t, "ticker", func() bool { return clk.Waiters() >= 1 })
+	testutil.Eventually(t, "ticker", func() bool { return clk.Waiters() >= 1 })
 	clk.Step(2 * time.Second)
-	eventually(t, "unfinished work", func() bool {
+	testutil.Eventually(t, "unfinished work", func() bool {
 		return rec.gauge("q/unfinished") == 2 && rec.gauge("q/longest") == 2
 	})
 	q.Done(item)

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 // refQueue is the reference the model test compares Queue with: the
@@ -126,19 +128,6 @@ func (l *scriptedLimiter) NumRequeues(item string) int {
 	return l.requeues[item]
 }
 
-// pollUntil spins (yielding) until cond holds, or fails after a generous
-// deadline.
-func pollUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		runtime.Gosched()
-	}
-}
-
 // modelKeys is the item space of the model test: small, so that operations
 // collide on items often.
 var modelKeys = []string{"ns/a", "ns/b", "ns/c", "ns/d", "ns/e", "other/a"}
@@ -221,11 +210,11 @@ func runModel(t *testing.T, ops []byte) {
 			step := time.Duration(arg%4) * time.Millisecond
 			log = append(log, fmt.Sprintf("Step %s", step))
 			if len(ref.waiting) > 0 {
-				waitArmedPoll(t, q, clk)
+				waitArmed(t, q, clk)
 			}
 			clk.Step(step)
 			dueTotal += uint64(ref.advance(clk.Now()))
-			pollUntil(t, "the delay goroutine to queue the due items", func() bool {
+			testutil.Eventually(t, "the delay goroutine to queue the due items", func() bool {
 				q.mu.Lock()
 				defer q.mu.Unlock()
 				return q.delayedQueued >= dueTotal
@@ -287,17 +276,6 @@ func runModel(t *testing.T, ops []byte) {
 	if err := q.checkInvariants(); err != nil {
 		fail("invariant broken after draining: %v", err)
 	}
-}
-
-// waitArmedPoll is waitArmed without sleeping between polls.
-func waitArmedPoll(t *testing.T, q *Queue[string], clk interface{ HasWaiters() bool }) {
-	t.Helper()
-	pollUntil(t, "the delay goroutine to arm its timer", func() bool {
-		q.delay.mu.Lock()
-		armed := q.delay.armed
-		q.delay.mu.Unlock()
-		return armed && clk.HasWaiters()
-	})
 }
 
 // modelSeeds returns deterministic operation sequences: a few written by

@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"slices"
 	"strconv"
 	"testing"
 	"time"
@@ -28,7 +29,7 @@ func TestQueueKeepsOrderAndCollapsesRepeatedAdds(t *testing.T) {
 			if got := q.Len(); got != n {
 				t.Fatalf("Len = %d, want %d", got, n)
 			}
-			if got := getN(t, q, n); !equal(got, want) {
+			if got := getN(t, q, n); !slices.Equal(got, want) {
 				t.Fatalf("items came out in another order or were lost: got %d items, first differing at %d", len(got), firstDiff(got, want))
 			}
 			if got := q.Len(); got != 0 {
@@ -61,7 +62,7 @@ func TestQueueAddBeforeDoneRequeuesBehindLaterAdds(t *testing.T) {
 	if got := q.Len(); got != 2 {
 		t.Fatalf("Len = %d, want 2 (b, then a again)", got)
 	}
-	if got := getN(t, q, 2); !equal(got, []string{"b", "a"}) {
+	if got := getN(t, q, 2); !slices.Equal(got, []string{"b", "a"}) {
 		t.Fatalf("got %v, want [b a]", got)
 	}
 }

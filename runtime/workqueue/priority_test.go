@@ -1,9 +1,13 @@
 package workqueue
 
 import (
+	"slices"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 func TestPriorityOrder(t *testing.T) {
@@ -67,7 +71,7 @@ func TestPriorityOrder(t *testing.T) {
 				q.Done(item)
 				got, pris = append(got, item), append(pris, p)
 			}
-			if !equal(got, tt.want) || !equal(pris, tt.wantPri) {
+			if !slices.Equal(got, tt.want) || !slices.Equal(pris, tt.wantPri) {
 				t.Fatalf("got %v %v, want %v %v", got, pris, tt.want, tt.wantPri)
 			}
 		})
@@ -93,29 +97,39 @@ func TestPriorityWhileProcessing(t *testing.T) {
 }
 
 func TestAddWithOptsDelayAndRateLimit(t *testing.T) {
-	clk := newFakeClock()
-	q := New(Options[string]{Clock: clk, RateLimiter: NewItemExponentialFailureRateLimiter[string](3*time.Second, time.Minute)})
-	defer q.ShutDown()
-	q.AddWithOpts(AddOpts{After: time.Second, Priority: PriorityLow}, "after", "after2")
-	q.AddWithOpts(AddOpts{RateLimited: true, After: time.Second}, "limited") // 3s from the limiter wins
-	q.AddWithOpts(AddOpts{}, "now")
-	if q.Len() != 1 || q.waitingLen() != 3 {
-		t.Fatalf("Len = %d, waiting = %d", q.Len(), q.waitingLen())
-	}
-	getN(t, q, 1)
-	waitArmed(t, q, clk)
-	clk.Step(time.Second)
-	eventually(t, "after items", func() bool { return q.Len() == 2 })
-	_, p, _ := q.GetWithPriority()
-	if p != PriorityLow {
-		t.Fatalf("a delayed item lost its priority: %d", p)
-	}
-	waitArmed(t, q, clk)
-	clk.Step(2 * time.Second)
-	eventually(t, "limited item", func() bool { return q.Len() == 2 })
-	if q.NumRequeues("limited") != 1 {
-		t.Fatalf("NumRequeues = %d", q.NumRequeues("limited"))
-	}
+	synctest.Test(t, func(t *testing.T) {
+		clk := newFakeClock()
+		q := New(Options[string]{Clock: clk, RateLimiter: NewItemExponentialFailureRateLimiter[string](3*time.Second, time.Minute)})
+		defer q.ShutDown()
+		q.AddWithOpts(AddOpts{After: time.Second, Priority: PriorityLow}, "after", "after2")
+		q.AddWithOpts(AddOpts{RateLimited: true, After: time.Second}, "limited") // 3s from the limiter wins
+		q.AddWithOpts(AddOpts{}, "now")
+		if q.Len() != 1 || q.waitingLen() != 3 {
+			t.Fatalf("Len = %d, waiting = %d", q.Len(), q.waitingLen())
+		}
+		getN(t, q, 1)
+		synctest.Wait() // the delay goroutine waits on clk
+		step(clk, time.Second)
+		if q.Len() != 2 {
+			t.Fatalf("after items: Len = %d, want 2", q.Len())
+		}
+		_, p, _ := q.GetWithPriority()
+		if p != PriorityLow {
+			t.Fatalf("a delayed item lost its priority: %d", p)
+		}
+		synctest.Wait()
+		step(clk, 2*time.Second-time.Millisecond)
+		if q.Len() != 1 {
+			t.Fatalf("limited item ready before its 3s: Len = %d, want 1", q.Len())
+		}
+		step(clk, time.Millisecond)
+		if q.Len() != 2 {
+			t.Fatalf("limited item: Len = %d, want 2", q.Len())
+		}
+		if q.NumRequeues("limited") != 1 {
+			t.Fatalf("NumRequeues = %d", q.NumRequeues("limited"))
+		}
+	})
 }
 
 // TestPriorityConcurrent checks that raising priorities while workers run
@@ -135,7 +149,7 @@ func TestPriorityConcurrent(t *testing.T) {
 		q.AddWithOpts(AddOpts{Priority: PriorityLow}, i)
 		q.AddWithOpts(AddOpts{Priority: i % 3}, i)
 	}
-	eventually(t, "all items", func() bool {
+	testutil.Eventually(t, "all items", func() bool {
 		mu.Lock()
 		defer mu.Unlock()
 		return len(seen) == n

@@ -1,9 +1,12 @@
 package workqueue
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 func TestQueueOrderAndCollapse(t *testing.T) {
@@ -26,7 +29,7 @@ func TestQueueOrderAndCollapse(t *testing.T) {
 			if got := q.Len(); got != len(tt.want) {
 				t.Fatalf("Len = %d, want %d", got, len(tt.want))
 			}
-			if got := getN(t, q, len(tt.want)); !equal(got, tt.want) {
+			if got := getN(t, q, len(tt.want)); !slices.Equal(got, tt.want) {
 				t.Fatalf("got %v, want %v", got, tt.want)
 			}
 			if q.Len() != 0 {
@@ -84,7 +87,7 @@ func TestQueueShutDown(t *testing.T) {
 		t.Fatal("ShuttingDown = false after ShutDown")
 	}
 	q.Add("c") // ignored
-	if got := getN(t, q, 2); !equal(got, []string{"a", "b"}) {
+	if got := getN(t, q, 2); !slices.Equal(got, []string{"a", "b"}) {
 		t.Fatalf("items queued before ShutDown must still be handed out; got %v", got)
 	}
 	if _, shutdown := q.Get(); !shutdown {
@@ -103,7 +106,7 @@ func TestQueueShutDownWakesBlockedGets(t *testing.T) {
 			results <- shutdown
 		}()
 	}
-	eventually(t, "Gets to block", func() bool {
+	testutil.Eventually(t, "Gets to block", func() bool {
 		q.mu.Lock()
 		defer q.mu.Unlock()
 		return q.waiting == n
@@ -125,7 +128,7 @@ func TestQueueShutDownWithDrainWaitsForDone(t *testing.T) {
 		q.ShutDownWithDrain()
 		close(returned)
 	}()
-	eventually(t, "shutdown to start", q.ShuttingDown)
+	testutil.Eventually(t, "shutdown to start", q.ShuttingDown)
 	select {
 	case <-returned:
 		t.Fatal("ShutDownWithDrain returned while an item was processing")
@@ -144,7 +147,7 @@ func TestQueueShutDownReleasesDrain(t *testing.T) {
 		q.ShutDownWithDrain()
 		close(returned)
 	}()
-	eventually(t, "drain to wait", func() bool {
+	testutil.Eventually(t, "drain to wait", func() bool {
 		q.mu.Lock()
 		defer q.mu.Unlock()
 		return q.draining

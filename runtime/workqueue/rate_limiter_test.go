@@ -2,6 +2,7 @@ package workqueue
 
 import (
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -121,25 +122,29 @@ func TestItemFastSlowAndMaxWait(t *testing.T) {
 }
 
 func TestQueueAddRateLimited(t *testing.T) {
-	clk := newFakeClock()
-	q := New(Options[string]{Clock: clk, RateLimiter: NewItemExponentialFailureRateLimiter[string](time.Second, time.Minute)})
-	defer q.ShutDown()
-	for attempt, delay := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} {
-		q.AddRateLimited("a")
-		if q.NumRequeues("a") != attempt+1 {
-			t.Fatalf("NumRequeues = %d, want %d", q.NumRequeues("a"), attempt+1)
+	synctest.Test(t, func(t *testing.T) {
+		clk := newFakeClock()
+		q := New(Options[string]{Clock: clk, RateLimiter: NewItemExponentialFailureRateLimiter[string](time.Second, time.Minute)})
+		defer q.ShutDown()
+		for attempt, delay := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} {
+			q.AddRateLimited("a")
+			if q.NumRequeues("a") != attempt+1 {
+				t.Fatalf("NumRequeues = %d, want %d", q.NumRequeues("a"), attempt+1)
+			}
+			synctest.Wait() // the delay goroutine waits on clk
+			step(clk, delay-time.Millisecond)
+			if q.Len() != 0 {
+				t.Fatalf("attempt %d ready before %v", attempt, delay)
+			}
+			step(clk, time.Millisecond)
+			if q.Len() != 1 {
+				t.Fatalf("attempt %d not ready at %v: Len = %d", attempt, delay, q.Len())
+			}
+			getN(t, q, 1)
 		}
-		waitArmed(t, q, clk)
-		clk.Step(delay - time.Millisecond)
-		if q.Len() != 0 {
-			t.Fatalf("attempt %d ready before %v", attempt, delay)
+		q.Forget("a")
+		if q.NumRequeues("a") != 0 {
+			t.Fatal("Forget did not reset the backoff")
 		}
-		clk.Step(time.Millisecond)
-		eventually(t, "ready", func() bool { return q.Len() == 1 })
-		getN(t, q, 1)
-	}
-	q.Forget("a")
-	if q.NumRequeues("a") != 0 {
-		t.Fatal("Forget did not reset the backoff")
-	}
+	})
 }

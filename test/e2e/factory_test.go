@@ -54,14 +54,8 @@ func TestMultiNamespaceFactory(t *testing.T) {
 	kube := newKubeFactory(c, samplesinformers.WithNamespaces(watched...), withLabel(label))
 	foos, cms := fooInformer(samples), configMapInformer(kube)
 	fRec, cmRec := newRecorder[*foo](), newRecorder[*configMap]()
-	fReg, err := foos.AddEventHandler(fRec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmReg, err := cms.AddEventHandler(cmRec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fReg := addHandler(t, foos, fRec)
+	cmReg := addHandler(t, cms, cmRec)
 	runFactory(t, samples)
 	runFactory(t, kube)
 	for name, f := range map[string]interface {
@@ -193,9 +187,7 @@ func TestFactoryRemoveInformer(t *testing.T) {
 	f := newKubeFactory(c, samplesinformers.WithNamespace(ns), withLabel(label))
 	cms, pts := configMapInformer(f), factoryPodTemplateInformer(f)
 	cmRec := newRecorder[*configMap]()
-	if _, err := cms.AddEventHandler(cmRec); err != nil {
-		t.Fatal(err)
-	}
+	addHandler(t, cms, cmRec)
 	runFactory(t, f)
 	if synced, err := f.WaitForCacheSync(withTimeout(t, time.Minute)); err != nil {
 		t.Fatalf("factory WaitForCacheSync: %v (%v)", err, synced)

@@ -121,10 +121,7 @@ func followScenario[T cache.Object](t *testing.T, o ops[T], namespaces []string,
 	var syncers []cache.Syncer
 	syncers = append(syncers, inf)
 	for _, r := range recs {
-		reg, err := inf.AddEventHandler(r)
-		if err != nil {
-			t.Fatal(err)
-		}
+		reg := addHandler(t, inf, r)
 		syncers = append(syncers, reg)
 	}
 	start()
@@ -200,10 +197,7 @@ func followScenario[T cache.Object](t *testing.T, o ops[T], namespaces []string,
 	// A handler added to the running informer is first told of every
 	// cached object.
 	late := newRecorder[T]()
-	reg, err := inf.AddEventHandler(late)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := addHandler(t, inf, late)
 	waitSynced(t, reg)
 	eventually(t, time.Minute, "late handler was told of every object", func() error {
 		if err := late.check(); err != nil {

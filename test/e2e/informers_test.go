@@ -24,6 +24,7 @@ import (
 	kubeinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
+	"github.com/typedinformer/typedinformer/test/e2e/framework"
 )
 
 // newSamplesFactory returns examples/crd's generated factory for its API
@@ -150,6 +151,28 @@ func newUnstructuredInformer(c clients, gvr schema.GroupVersionResource, namespa
 	o = o.withDefaults()
 	r := c.dynamic.Resource(gvr).Namespace(namespace)
 	return newInformer[*unstructured.Unstructured](listWatch(o, r.List, r.Watch), gvr, o)
+}
+
+// addHandler registers h on inf, failing t on an error.
+func addHandler[T cache.Object](t testing.TB, inf cache.SharedIndexInformer[T], h cache.ResourceEventHandler[T]) cache.ResourceEventHandlerRegistration {
+	t.Helper()
+	reg, err := inf.AddEventHandler(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
+}
+
+// extraAPIServer starts an apiserver named name, with args, beside the
+// cluster's, failing t if it does not start; the caller stops it
+// (cluster.StopExtraAPIServer) before ctx ends.
+func extraAPIServer(t testing.TB, ctx context.Context, name string, args ...string) *framework.APIServer {
+	t.Helper()
+	a, err := cluster.StartExtraAPIServerWithArgs(ctx, name, args...)
+	if err != nil {
+		t.Fatalf("starting apiserver %s with %q: %v", name, args, err)
+	}
+	return a
 }
 
 // runInformer runs inf until the test ends.

@@ -35,15 +35,8 @@ func (m metadataClient) Watch(ctx context.Context, gvr schema.GroupVersionResour
 // through client-go's metadata client, and follows changes.
 func TestMetadataInformerAgainstAPIServer(t *testing.T) {
 	ctx := context.Background()
-	c := admin(t)
-	ns := testNamespaces(t, c, 1)[0]
-	label := testLabel(t)
-	o := configMapOps(c, label)
-	for i := 0; i < 12; i++ {
-		if _, err := o.create(ctx, ns, fmt.Sprintf("cm-%02d", i), i); err != nil {
-			t.Fatal(err)
-		}
-	}
+	c, ns, label, o := inNewNamespace(t, configMapOps)
+	o.createN(t, ctx, ns, "cm-%02d", 12)
 	mc, err := metadata.NewForConfig(cluster.AdminConfig())
 	if err != nil {
 		t.Fatal(err)
@@ -95,10 +88,7 @@ func TestMetadataInformerAgainstAPIServer(t *testing.T) {
 // managedFields, labels intact.
 func TestMetadataInformerLean(t *testing.T) {
 	ctx := context.Background()
-	c := admin(t)
-	ns := testNamespaces(t, c, 1)[0]
-	label := testLabel(t)
-	o := configMapOps(c, label)
+	_, ns, label, o := inNewNamespace(t, configMapOps)
 	if _, err := o.create(ctx, ns, "cm", 1); err != nil {
 		t.Fatal(err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -27,6 +28,27 @@ type ops[T cache.Object] struct {
 	remove func(ctx context.Context, namespace, name string) error
 	// list is a consistent list of every labelled object in all namespaces.
 	list func(ctx context.Context) ([]T, error)
+}
+
+// createN creates n objects in namespace, named by format applied to 0..n-1
+// and varied by their index, failing t on the first error.
+func (o ops[T]) createN(t testing.TB, ctx context.Context, namespace, format string, n int) {
+	t.Helper()
+	for i := range n {
+		if _, err := o.create(ctx, namespace, fmt.Sprintf(format, i), i); err != nil {
+			t.Fatalf("creating %s %s: %v", o.kind, fmt.Sprintf(format, i), err)
+		}
+	}
+}
+
+// inNewNamespace returns admin clients, a new test namespace, a new test
+// label and the ops mk builds for that label.
+func inNewNamespace[T cache.Object](t testing.TB, mk func(clients, string) ops[T]) (c clients, ns, label string, o ops[T]) {
+	t.Helper()
+	c = admin(t)
+	ns = testNamespaces(t, c, 1)[0]
+	label = testLabel(t)
+	return c, ns, label, mk(c, label)
 }
 
 func labelSelector(label string) metav1.ListOptions {

@@ -40,10 +40,7 @@ func (s *outage[T]) prepare(t *testing.T) {
 		t.Fatalf("creating %ss: %v", s.o.kind, err)
 	}
 	s.rec = newRecorder[T]()
-	reg, err := s.inf.AddEventHandler(s.rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := addHandler(t, s.inf, s.rec)
 	s.start()
 	waitSynced(t, s.inf, reg)
 	// One object created after the sync proves the watch delivers.

@@ -33,10 +33,7 @@ func TestPaginatedInitialList(t *testing.T) {
 	inf := newPodTemplateInformer(c, "", informerOptions{label: label, calls: calls,
 		reflector: cache.ReflectorOptions{PageSize: pageSize, DisableWatchList: true}}) // the paginated list path
 	rec := newRecorder[*podTemplate]()
-	reg, err := inf.AddEventHandler(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := addHandler(t, inf, rec)
 	runInformer(t, inf)
 	waitSynced(t, inf, reg)
 	eventually(t, time.Minute, "paginated cache equals the server", func() error {

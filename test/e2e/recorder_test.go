@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
-	"sync"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
 
@@ -14,9 +13,9 @@ import (
 type eventKind string
 
 const (
-	added   eventKind = "add"
-	updated eventKind = "update"
-	deleted eventKind = "delete"
+	added   eventKind = testutil.Add
+	updated eventKind = testutil.Update
+	deleted eventKind = testutil.Delete
 )
 
 // event is one notification, reduced to what the tests check.
@@ -40,100 +39,37 @@ func (e event) String() string {
 }
 
 // recorder is a ResourceEventHandler that keeps every notification per key
-// and its own view of the objects built only from notifications. It flags
-// notifications that contradict that view (an add for a key it holds, an
-// update whose old object is not the one it holds, a delete of a key it
-// does not hold).
-type recorder[T cache.Object] struct {
-	mu       sync.Mutex
-	view     map[string]T
-	history  map[string][]event
-	problems []string
-}
+// and its own view of the objects built only from notifications, and flags
+// the notifications that contradict that view: testutil.Recorder, whose
+// checks it reports through check.
+type recorder[T cache.Object] struct{ *testutil.Recorder[T] }
 
-func newRecorder[T cache.Object]() *recorder[T] {
-	return &recorder[T]{view: map[string]T{}, history: map[string][]event{}}
-}
+func newRecorder[T cache.Object]() *recorder[T] { return &recorder[T]{testutil.NewRecorder[T]()} }
 
 func key[T cache.Object](obj T) string { return cache.KeyFor(obj.GetNamespace(), obj.GetName()) }
 
-// OnAdd implements cache.ResourceEventHandler.
-func (r *recorder[T]) OnAdd(obj T, isInInitialList bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	k := key(obj)
-	if old, ok := r.view[k]; ok {
-		r.problems = append(r.problems, fmt.Sprintf("OnAdd(%s@%s) but the handler holds it at %s", k, obj.GetResourceVersion(), old.GetResourceVersion()))
-	}
-	r.view[k] = obj
-	r.history[k] = append(r.history[k], event{kind: added, rv: obj.GetResourceVersion(), initial: isInInitialList})
-}
-
-// OnUpdate implements cache.ResourceEventHandler.
-func (r *recorder[T]) OnUpdate(oldObj, newObj T) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	k := key(newObj)
-	held, ok := r.view[k]
-	switch {
-	case !ok:
-		r.problems = append(r.problems, fmt.Sprintf("OnUpdate(%s) but the handler does not hold it", k))
-	case held.GetResourceVersion() != oldObj.GetResourceVersion():
-		r.problems = append(r.problems, fmt.Sprintf("OnUpdate(%s): old object at %s, the handler holds %s", k, oldObj.GetResourceVersion(), held.GetResourceVersion()))
-	}
-	r.view[k] = newObj
-	if oldObj.GetResourceVersion() == newObj.GetResourceVersion() {
-		return // a resync or an unchanged object after a relist: no change
-	}
-	r.history[k] = append(r.history[k], event{kind: updated, rv: newObj.GetResourceVersion()})
-}
-
-// OnDelete implements cache.ResourceEventHandler.
-func (r *recorder[T]) OnDelete(obj T, finalStateUnknown bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	k := key(obj)
-	if _, ok := r.view[k]; !ok {
-		r.problems = append(r.problems, fmt.Sprintf("OnDelete(%s) but the handler does not hold it", k))
-	}
-	delete(r.view, k)
-	r.history[k] = append(r.history[k], event{kind: deleted, rv: obj.GetResourceVersion(), unknown: finalStateUnknown})
-}
-
 // check returns an error describing every contradiction seen so far.
-func (r *recorder[T]) check() error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if len(r.problems) == 0 {
-		return nil
-	}
-	return fmt.Errorf("handler saw %d inconsistent notifications: %s", len(r.problems), strings.Join(r.problems, "; "))
-}
+func (r *recorder[T]) check() error { return r.Err() }
 
-// events returns the notifications of key.
+// events returns the notifications of key that changed something: a resync
+// or an unchanged object after a relist (an update to the same
+// resourceVersion) is left out.
 func (r *recorder[T]) events(k string) []event {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Clone(r.history[k])
-}
-
-// keys returns every key the handler was told about.
-func (r *recorder[T]) keys() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return sortedKeys(r.history)
-}
-
-// viewVersions returns key -> resourceVersion of the handler's view.
-func (r *recorder[T]) viewVersions() map[string]string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make(map[string]string, len(r.view))
-	for k, obj := range r.view {
-		out[k] = obj.GetResourceVersion()
+	var out []event
+	for _, c := range r.CallsOf(k) {
+		if c.Resync() {
+			continue
+		}
+		out = append(out, event{kind: eventKind(c.Kind), rv: c.RV, initial: c.Initial, unknown: c.Unknown})
 	}
 	return out
 }
+
+// keys returns every key the handler was told about.
+func (r *recorder[T]) keys() []string { return r.Keys() }
+
+// viewVersions returns key -> resourceVersion of the handler's view.
+func (r *recorder[T]) viewVersions() map[string]string { return r.Versions() }
 
 // versions maps objects to key -> resourceVersion.
 func versions[T cache.Object](objs []T) map[string]string {

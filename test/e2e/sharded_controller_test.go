@@ -11,11 +11,9 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
-	samplesclient "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned"
 	samplesinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/controller"
@@ -146,14 +144,8 @@ func startShardReplica(t *testing.T, cfg *rest.Config, ringName, id, leaseNS, fo
 	t.Helper()
 	cfg = rest.CopyConfig(cfg)
 	cfg.QPS, cfg.Burst = 200, 400
-	kube, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	samples, err := samplesclient.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cl := newClients(t, cfg)
+	kube, samples := cl.kube, cl.samples
 	ring, err := sharding.NewRing(sharding.RingConfig{
 		Name: ringName, Identity: id, Field: sharding.FieldUID,
 		Leases:        kube.CoordinationV1().Leases(leaseNS),
@@ -274,10 +266,7 @@ func TestShardedControllers(t *testing.T) {
 	ensureExampleCRDs(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
 	defer cancel()
-	gated, err := cluster.StartExtraAPIServerWithArgs(ctx, "sharded-ctrl", "--feature-gates=ShardedListAndWatch=true")
-	if err != nil {
-		t.Fatalf("starting an apiserver with ShardedListAndWatch: %v", err)
-	}
+	gated := extraAPIServer(t, ctx, "sharded-ctrl", "--feature-gates=ShardedListAndWatch=true")
 	defer cluster.StopExtraAPIServer(gated)
 
 	c := admin(t)
@@ -481,14 +470,8 @@ func checkCaches(t *testing.T, ctx context.Context, cfg *rest.Config, server boo
 			return nil
 		})
 	}
-	kube, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	samples, err := samplesclient.NewForConfig(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
+	cl := newClients(t, cfg)
+	kube, samples := cl.kube, cl.samples
 	sel, err := sharding.Selector(sharding.FieldUID, reps[0].ring.Cache().Ranges())
 	if err != nil {
 		t.Fatal(err)

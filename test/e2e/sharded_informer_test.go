@@ -27,10 +27,7 @@ import (
 func TestShardedInformer(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	gated, err := cluster.StartExtraAPIServerWithArgs(ctx, "sharded", "--feature-gates=ShardedListAndWatch=true")
-	if err != nil {
-		t.Fatalf("starting an apiserver with ShardedListAndWatch: %v", err)
-	}
+	gated := extraAPIServer(t, ctx, "sharded", "--feature-gates=ShardedListAndWatch=true")
 	defer cluster.StopExtraAPIServer(gated)
 
 	c := admin(t)

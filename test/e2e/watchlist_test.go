@@ -86,10 +86,7 @@ func (l *requestLog) of(resource string) []request {
 func syncConfigMapsThroughFactory(t *testing.T, cfg *rest.Config) (cache.SharedIndexInformer[*configMap], *recorder[*configMap], ops[*corev1.ConfigMap], []request) {
 	t.Helper()
 	ctx := context.Background()
-	c := admin(t)
-	ns := testNamespaces(t, c, 1)[0]
-	label := testLabel(t)
-	o := configMapOps(c, label)
+	_, ns, label, o := inNewNamespace(t, configMapOps)
 	if err := parallel(30, func(i int) error {
 		_, err := o.create(ctx, ns, fmt.Sprintf("cm-%02d", i), i)
 		return err
@@ -100,10 +97,7 @@ func syncConfigMapsThroughFactory(t *testing.T, cfg *rest.Config) (cache.SharedI
 	f := newKubeFactory(newClients(t, log.recording(cfg)), withLabel(label))
 	inf := configMapInformer(f)
 	rec := newRecorder[*configMap]()
-	reg, err := inf.AddEventHandler(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
+	reg := addHandler(t, inf, rec)
 	runFactory(t, f)
 	waitSynced(t, inf, reg)
 	reqs := log.of("configmaps")
@@ -148,15 +142,8 @@ func TestWatchListStreamsInitialState(t *testing.T) {
 // cluster serves without a watch cache: the stream comes from etcd.
 func TestWatchListStreamsWithoutWatchCache(t *testing.T) {
 	ctx := context.Background()
-	c := admin(t)
-	ns := testNamespaces(t, c, 1)[0]
-	label := testLabel(t)
-	o := podTemplateOps(c, label)
-	for i := 0; i < 10; i++ {
-		if _, err := o.create(ctx, ns, fmt.Sprintf("pt-%d", i), i); err != nil {
-			t.Fatal(err)
-		}
-	}
+	c, ns, label, o := inNewNamespace(t, podTemplateOps)
+	o.createN(t, ctx, ns, "pt-%d", 10)
 	calls := &callLog{}
 	inf := newPodTemplateInformer(c, "", informerOptions{label: label, calls: calls})
 	runInformer(t, inf)
@@ -176,10 +163,7 @@ func TestWatchListStreamsWithoutWatchCache(t *testing.T) {
 func TestWatchListFallsBackToList(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	a, err := cluster.StartExtraAPIServerWithArgs(ctx, "no-watchlist", "--feature-gates=WatchList=false")
-	if err != nil {
-		t.Fatalf("starting an apiserver without WatchList: %v", err)
-	}
+	a := extraAPIServer(t, ctx, "no-watchlist", "--feature-gates=WatchList=false")
 	defer cluster.StopExtraAPIServer(a)
 	_, _, _, reqs := syncConfigMapsThroughFactory(t, cluster.AdminConfigFor(a))
 	if len(reqs) < 2 {

@@ -20,6 +20,7 @@ import (
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/fakecluster"
 	samplesfake "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
 	kubeinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions"
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/controller"
 	"github.com/typedinformer/typedinformer/runtime/fake"
@@ -53,7 +54,7 @@ func (r *recorder) snapshot() []reconcileEvent {
 
 func (r *recorder) waitOutcome(t *testing.T, key string, outcome Outcome) {
 	t.Helper()
-	waitFor(t, fmt.Sprintf("%s to be %s", key, outcome), func() bool {
+	testutil.Eventually(t, fmt.Sprintf("%s to be %s", key, outcome), func() bool {
 		for _, e := range r.snapshot() {
 			if e.req.String() == key && e.outcome == outcome && e.err == nil {
 				return true
@@ -109,7 +110,7 @@ func runController(t *testing.T, kube *kubefake.Clientset, samples *samplesfake.
 	return rec
 }
 
-func TestController_CreateUpdateDeleteProduceReconciles(t *testing.T) {
+func TestControllerCreateUpdateDeleteProduceReconciles(t *testing.T) {
 	kube, samples := kubefake.NewClientset(), samplesfake.NewSimpleClientset()
 	rec := runController(t, kube, samples, NewInformers(kube, samples, 0), controller.Options{MaxConcurrentReconciles: 2})
 	ctx := context.Background()
@@ -120,7 +121,7 @@ func TestController_CreateUpdateDeleteProduceReconciles(t *testing.T) {
 	}
 	rec.waitOutcome(t, "shop/web", Created)
 
-	waitFor(t, "status written", func() bool {
+	testutil.Eventually(t, "status written", func() bool {
 		got, _ := foos.Get(ctx, "web", metav1.GetOptions{})
 		return got.Status.Phase == PhaseReady
 	})
@@ -144,7 +145,7 @@ func TestController_CreateUpdateDeleteProduceReconciles(t *testing.T) {
 	}
 }
 
-func TestController_FailuresRetryWithGrowingDelays(t *testing.T) {
+func TestControllerFailuresRetryWithGrowingDelays(t *testing.T) {
 	kube, samples := kubefake.NewClientset(), samplesfake.NewSimpleClientset(foo("shop", "web", nil))
 	var mu sync.Mutex
 	failures := 3
@@ -175,12 +176,12 @@ func TestController_FailuresRetryWithGrowingDelays(t *testing.T) {
 	}
 }
 
-func TestController_ConflictIsNotRetried(t *testing.T) {
+func TestControllerConflictIsNotRetried(t *testing.T) {
 	foreign := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web"}}
 	kube, samples := kubefake.NewClientset(foreign), samplesfake.NewSimpleClientset(foo("shop", "web", nil))
 	limiter := &recordingLimiter{RateLimiter: workqueue.NewItemExponentialFailureRateLimiter[controller.Request](time.Millisecond, time.Second)}
 	rec := runController(t, kube, samples, NewInformers(kube, samples, 0), controller.Options{RateLimiter: limiter})
-	waitFor(t, "the conflict", func() bool {
+	testutil.Eventually(t, "the conflict", func() bool {
 		for _, e := range rec.snapshot() {
 			if errors.Is(e.err, ErrConflict) {
 				return true
@@ -197,7 +198,7 @@ func TestController_ConflictIsNotRetried(t *testing.T) {
 // watches expire (410) while the controller runs; the kube fake clientset's
 // ConfigMap writes are forwarded to that server. A ConfigMap deleted behind
 // the controller's back while its watch is broken must still be recreated.
-func TestController_RecoversFromExpiredWatchesOnTheRuntimeFake(t *testing.T) {
+func TestControllerRecoversFromExpiredWatchesOnTheRuntimeFake(t *testing.T) {
 	srv := fake.NewServer[*corev1.ConfigMap](fake.WithResource(corev1.Resource("configmaps")))
 	kube := kubefake.NewClientset()
 	forwardConfigMaps(kube, srv)
@@ -213,7 +214,7 @@ func TestController_RecoversFromExpiredWatchesOnTheRuntimeFake(t *testing.T) {
 	if err := srv.Delete("shop", "web"); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, "the ConfigMap to be recreated", func() bool {
+	testutil.Eventually(t, "the ConfigMap to be recreated", func() bool {
 		var created int
 		for _, e := range rec.snapshot() {
 			if e.outcome == Created {

@@ -20,6 +20,7 @@ import (
 	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/fakecluster"
 	samplesfake "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 type testEnv struct {
@@ -44,18 +45,6 @@ func newEnv(t *testing.T, kubeObjs []runtime.Object, sampleObjs ...runtime.Objec
 		t.Fatal(err)
 	}
 	return e
-}
-
-// waitFor polls cond until it holds; informers update caches asynchronously.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
 }
 
 func foo(ns, name string, data map[string]string) *samplesv1alpha1.Foo {
@@ -83,7 +72,7 @@ func (e *testEnv) status(t *testing.T, ns, name string) samplesv1alpha1.FooStatu
 	return f.Status
 }
 
-func TestReconcile_CreatesOwnedConfigMapAndReportsReady(t *testing.T) {
+func TestReconcileCreatesOwnedConfigMapAndReportsReady(t *testing.T) {
 	class := &samplesv1alpha1.FooClass{ObjectMeta: metav1.ObjectMeta{Name: "gold"}, Spec: samplesv1alpha1.FooClassSpec{Defaults: map[string]string{"tier": "gold", "color": "grey"}}}
 	f := foo("shop", "web", map[string]string{"color": "blue"})
 	f.Spec.ClassName = "gold"
@@ -105,7 +94,7 @@ func TestReconcile_CreatesOwnedConfigMapAndReportsReady(t *testing.T) {
 	}
 }
 
-func TestReconcile_UpdatesDriftedConfigMapThenIsUnchanged(t *testing.T) {
+func TestReconcileUpdatesDriftedConfigMapThenIsUnchanged(t *testing.T) {
 	f := foo("shop", "web", map[string]string{"k": "v2"})
 	f.Spec.ConfigMapName = "web-config"
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web-config", Labels: map[string]string{FooLabel: "web"}, OwnerReferences: []metav1.OwnerReference{ownerRef(f)}}, Data: map[string]string{"k": "v1"}}
@@ -118,7 +107,7 @@ func TestReconcile_UpdatesDriftedConfigMapThenIsUnchanged(t *testing.T) {
 	if got := e.configMap(t, "shop", "web-config").Data["k"]; got != "v2" {
 		t.Fatalf("data k = %q, want v2", got)
 	}
-	waitFor(t, "the cache to see the update", func() bool {
+	testutil.Eventually(t, "the cache to see the update", func() bool {
 		c, err := e.r.ConfigMaps.ConfigMaps("shop").Get("web-config")
 		return err == nil && c.Data["k"] == "v2"
 	})
@@ -127,7 +116,7 @@ func TestReconcile_UpdatesDriftedConfigMapThenIsUnchanged(t *testing.T) {
 	}
 }
 
-func TestReconcile_DeletedFooRemovesItsConfigMaps(t *testing.T) {
+func TestReconcileDeletedFooRemovesItsConfigMaps(t *testing.T) {
 	owner := foo("shop", "gone", nil)
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "gone", Labels: map[string]string{FooLabel: "gone"}, OwnerReferences: []metav1.OwnerReference{ownerRef(owner)}}}
 	other := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "unrelated"}}
@@ -143,7 +132,7 @@ func TestReconcile_DeletedFooRemovesItsConfigMaps(t *testing.T) {
 	e.configMap(t, "shop", "unrelated")
 }
 
-func TestReconcile_MissingClassIsRetriedError(t *testing.T) {
+func TestReconcileMissingClassIsRetriedError(t *testing.T) {
 	f := foo("shop", "web", nil)
 	f.Spec.ClassName = "platinum"
 	e := newEnv(t, nil, f)
@@ -156,7 +145,7 @@ func TestReconcile_MissingClassIsRetriedError(t *testing.T) {
 	}
 }
 
-func TestReconcile_APIErrorIsReturnedForRetry(t *testing.T) {
+func TestReconcileAPIErrorIsReturnedForRetry(t *testing.T) {
 	e := newEnv(t, nil, foo("shop", "web", nil))
 	e.kube.PrependReactor("create", "configmaps", func(clienttesting.Action) (bool, runtime.Object, error) {
 		return true, nil, apierrors.NewServiceUnavailable("etcd is down")
@@ -167,7 +156,7 @@ func TestReconcile_APIErrorIsReturnedForRetry(t *testing.T) {
 	}
 }
 
-func TestReconcile_ForeignConfigMapIsTerminalConflict(t *testing.T) {
+func TestReconcileForeignConfigMapIsTerminalConflict(t *testing.T) {
 	foreign := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web"}}
 	e := newEnv(t, []runtime.Object{foreign}, foo("shop", "web", nil))
 	out, err := e.r.Reconcile(context.Background(), "shop", "web")
@@ -179,7 +168,7 @@ func TestReconcile_ForeignConfigMapIsTerminalConflict(t *testing.T) {
 	}
 }
 
-func TestReconcile_MaintenanceWindowPauses(t *testing.T) {
+func TestReconcileMaintenanceWindowPauses(t *testing.T) {
 	w := &opsv1.MaintenanceWindow{ObjectMeta: metav1.ObjectMeta{Name: "upgrade"}, Spec: opsv1.MaintenanceWindowSpec{Namespaces: []string{"shop"}, Reason: "node upgrade"}}
 	e := newEnv(t, nil, w, foo("shop", "web", nil), foo("lab", "web", nil))
 	if out, err := e.r.Reconcile(context.Background(), "shop", "web"); err != nil || out != Paused {
