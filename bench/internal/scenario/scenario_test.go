@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"testing"
 	"time"
+	"unsafe"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"github.com/typedinformer/typedinformer/bench/internal/fixture"
 )
@@ -32,6 +35,11 @@ func TestSync(t *testing.T) {
 			// is dropped, so the heap cannot fall below them.
 			if r.DroppedHeap < r.EmptyHeap+r.ListHeap/2 {
 				t.Fatalf("heap after dropping the list (%d) is below the objects (%d + %d): the store lost them?", r.DroppedHeap, r.EmptyHeap, r.ListHeap)
+			}
+			// One copy of a Pod is its struct rounded up to a size class:
+			// never below the struct, never a whole class step above it.
+			if size := uint64(unsafe.Sizeof(corev1.Pod{})); r.CopyBytes < size || r.CopyBytes > size*5/4 {
+				t.Fatalf("copy of one Pod measured %d B, struct is %d B", r.CopyBytes, size)
 			}
 		})
 	}

@@ -37,6 +37,12 @@ type SyncResult struct {
 	// running: the objects, however the store holds them, and its
 	// bookkeeping. Set only by Sync.
 	DroppedHeap uint64 `json:"droppedHeap,omitempty"`
+	// CopyBytes is what the heap hands out for one copy of a listed Pod
+	// (its struct's size class). Both sides copy every item out of the
+	// list before storing it (client-go with meta.ExtractListWithAlloc,
+	// ours so the store never keeps the list's array alive), so a sync
+	// allocates at least N×CopyBytes whatever else it does.
+	CopyBytes uint64 `json:"copyBytes"`
 }
 
 // BookkeepingPerObject is what the informer keeps per object beyond the
@@ -52,6 +58,14 @@ func (r SyncResult) BookkeepingPerObject() float64 {
 // PeakGrowth is PeakHeap above BaseHeap: what the sync itself put on the heap
 // at its worst, garbage included.
 func (r SyncResult) PeakGrowth() float64 { return float64(r.PeakHeap) - float64(r.BaseHeap) }
+
+// PeakBeyondCopies is PeakGrowth minus the one copy of every item that both
+// sides make, per object: what the informer's own machinery (keys, queue
+// entries, map and index growth, notifications) allocated at the worst
+// moment of the sync.
+func (r SyncResult) PeakBeyondCopies() float64 {
+	return (r.PeakGrowth() - float64(r.N)*float64(r.CopyBytes)) / float64(r.N)
+}
 
 // RetainedPerObject is the live bytes the informer keeps per object beyond
 // the served list, with the list still live; a store that points into the
@@ -106,7 +120,7 @@ func SyncList(side Side, list *corev1.PodList) (SyncResult, error) {
 // The heap is warmed first (see WarmHeap) with about 4 KB per object, more
 // than either side's sync allocates beyond the list.
 func syncRun(side Side, src *fixture.Source, n int, ropts cache.ReflectorOptions) (SyncResult, informerUnderTest, func(), error) {
-	res := SyncResult{Side: side, N: n}
+	res := SyncResult{Side: side, N: n, CopyBytes: podCopyBytes()}
 	h := handlerCounters{adds: newCounter(n), updates: newCounter(0)}
 
 	res.BaseHeap = WarmHeap(uint64(n) * 4096)
@@ -142,4 +156,19 @@ func syncRun(side Side, src *fixture.Source, n int, ropts cache.ReflectorOptions
 	res.PeakHeap = sampler.Stop()
 	res.LiveHeap = liveHeap()
 	return res, inf, stop, nil
+}
+
+// podCopyBytes measures the bytes one heap copy of a corev1.Pod takes: the
+// struct's size rounded up to its allocation size class.
+func podCopyBytes() uint64 {
+	const count = 256
+	keep := make([]*corev1.Pod, count)
+	runtime.GC()
+	_, before := mallocs()
+	for i := range keep {
+		keep[i] = new(corev1.Pod)
+	}
+	_, after := mallocs()
+	runtime.KeepAlive(keep)
+	return (after - before) / count
 }
