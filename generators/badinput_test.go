@@ -24,6 +24,11 @@ type Foo struct {
 }
 `
 
+// fooRenamed is okTypes with Foo's declaration naming the type decl.
+func fooRenamed(decl string) string {
+	return strings.Replace(okTypes, "type Foo struct", "type "+decl+" struct", 1)
+}
+
 // TestBadInput runs the generator on broken API trees. Each run must fail
 // with an InputError whose message names the offending file:line, and must
 // leave the output directory exactly as it was.
@@ -117,17 +122,17 @@ func TestBadInput(t *testing.T) {
 		},
 		{
 			name:  "generic type",
-			files: fooV1(strings.Replace(okTypes, "type Foo struct", "type Foo[T any] struct", 1)),
+			files: fooV1(fooRenamed("Foo[T any]")),
 			want:  "apis/foo/v1/types.go:8: type Foo has +genclient but type parameters",
 		},
 		{
 			name:  "unexported type",
-			files: fooV1(strings.Replace(okTypes, "type Foo struct", "type foo struct", 1)),
+			files: fooV1(fooRenamed("foo")),
 			want:  "apis/foo/v1/types.go:8: type foo has +genclient but is not exported",
 		},
 		{
 			name:  "type name without an upper-case form",
-			files: fooV1(strings.Replace(okTypes, "type Foo struct", "type 日本 struct", 1)),
+			files: fooV1(fooRenamed("日本")),
 			want:  "apis/foo/v1/types.go:8: type 日本 has +genclient but is not exported",
 		},
 		{
@@ -147,12 +152,12 @@ func TestBadInput(t *testing.T) {
 		},
 		{
 			name:  "type Interface makes interface.go twice",
-			files: fooV1(strings.Replace(okTypes, "type Foo struct", "type Interface struct", 1)),
+			files: fooV1(fooRenamed("Interface")),
 			want:  "apis/foo/v1/types.go:8: type Interface would generate the file interface.go in directory informers/foo/v1, which informer-gen generates too",
 		},
 		{
 			name:  "type whose file the go tool builds only on linux",
-			files: fooV1(strings.Replace(okTypes, "type Foo struct", "type Foo_linux struct", 1)),
+			files: fooV1(fooRenamed("Foo_linux")),
 			want:  "apis/foo/v1/types.go:8: type Foo_linux would be generated into foo_linux.go, which the go tool only builds",
 		},
 		{
