@@ -14,11 +14,14 @@ import (
 // whatever the store still holds.
 
 // popApplying pops one batch and applies it to store, running during()
-// first, as the informer's process function would be interrupted.
-func popApplying(t *testing.T, f *Queue[*corev1.Pod], store *knownStore, during func()) {
+// first, as the informer's process function would be interrupted; an error
+// from during fails t.
+func popApplying(t *testing.T, f *Queue[*corev1.Pod], store *knownStore, during func() error) {
 	t.Helper()
 	if err := f.PopBatch(16, func(batch []Delta[*corev1.Pod], _ bool) error {
-		during()
+		if err := during(); err != nil {
+			t.Fatal(err)
+		}
 		for _, d := range batch {
 			if d.Type == Deleted {
 				store.Delete(d.Object)
@@ -37,11 +40,7 @@ func TestDeltaFIFOResyncSkipsKeysBeingProcessed(t *testing.T) {
 	f := New[*corev1.Pod](store)
 	f.Update(pod("ns", "a", "2"))
 	f.Delete(pod("ns", "b", "3"))
-	popApplying(t, f, store, func() {
-		if err := f.Resync(); err != nil {
-			t.Fatal(err)
-		}
-	})
+	popApplying(t, f, store, f.Resync)
 	// A Sync of the store's a@1 or b@1 would undo the batch (stale update,
 	// resurrected delete).
 	if got := popAll(t, f); len(got) != 0 {
@@ -53,11 +52,7 @@ func TestDeltaFIFODeleteOfKeyBeingAddedIsQueued(t *testing.T) {
 	store := knownWith(t)
 	f := New[*corev1.Pod](store)
 	f.Add(pod("ns", "a", "1"))
-	popApplying(t, f, store, func() {
-		if err := f.Delete(pod("ns", "a", "2")); err != nil {
-			t.Fatal(err)
-		}
-	})
+	popApplying(t, f, store, func() error { return f.Delete(pod("ns", "a", "2")) })
 	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Deleted:2"}) {
 		t.Fatalf("delete of a key being added: %v, want it queued", got)
 	}
@@ -68,12 +63,8 @@ func TestDeltaFIFOReplaceTombstonesKeyBeingAdded(t *testing.T) {
 	f := New[*corev1.Pod](store)
 	f.Replace(nil, "1")
 	f.Add(pod("ns", "a", "2"))
-	popApplying(t, f, store, func() {
-		// The relist no longer has a: it was deleted while unseen.
-		if err := f.Replace(nil, "3"); err != nil {
-			t.Fatal(err)
-		}
-	})
+	// The relist no longer has a: it was deleted while unseen.
+	popApplying(t, f, store, func() error { return f.Replace(nil, "3") })
 	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Deleted(tombstone):2"}) {
 		t.Fatalf("replace without a key being added: %v, want its tombstone", got)
 	}
@@ -83,11 +74,7 @@ func TestDeltaFIFOReplaceTombstoneOfKeyBeingUpdatedCarriesNewState(t *testing.T)
 	store := knownWith(t, pod("ns", "a", "1"))
 	f := New[*corev1.Pod](store)
 	f.Update(pod("ns", "a", "2"))
-	popApplying(t, f, store, func() {
-		if err := f.Replace(nil, "3"); err != nil {
-			t.Fatal(err)
-		}
-	})
+	popApplying(t, f, store, func() error { return f.Replace(nil, "3") })
 	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Deleted(tombstone):2"}) {
 		t.Fatalf("tombstone %v, want the newest known state a@2", got)
 	}
@@ -97,11 +84,7 @@ func TestDeltaFIFOReplaceDoesNotTombstoneKeyBeingDeleted(t *testing.T) {
 	store := knownWith(t, pod("ns", "a", "1"))
 	f := New[*corev1.Pod](store)
 	f.Delete(pod("ns", "a", "2"))
-	popApplying(t, f, store, func() {
-		if err := f.Replace(nil, "3"); err != nil {
-			t.Fatal(err)
-		}
-	})
+	popApplying(t, f, store, func() error { return f.Replace(nil, "3") })
 	if got := popAll(t, f); len(got) != 0 {
 		t.Fatalf("replace queued %v for a key already being deleted", got)
 	}
