@@ -17,8 +17,7 @@ import (
 // in order.
 func TestInformersFollowTheServer(t *testing.T) {
 	ensureExampleCRDs(t)
-	c := admin(t)
-	namespaces := testNamespaces(t, c, 4)
+	c, namespaces := adminIn(t, 4)
 	t.Run("Foos", func(t *testing.T) {
 		label := testLabel(t)
 		f := newSamplesFactory(c, withLabel(label))

@@ -14,8 +14,7 @@ import (
 // resourceVersion in its watch cache, so they relist).
 func TestAPIServerRestart(t *testing.T) {
 	ensureExampleCRDs(t)
-	c := admin(t)
-	namespaces := testNamespaces(t, c, 2)
+	c, namespaces := adminIn(t, 2)
 	fLabel, cLabel := testLabel(t), testLabel(t)
 	samples := newSamplesFactory(c, withLabel(fLabel))
 	kube := newKubeFactory(c, withLabel(cLabel))
