@@ -1,7 +1,7 @@
 package deltafifo
 
 import (
-	"reflect"
+	"slices"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -35,27 +35,33 @@ func popApplying(t *testing.T, f *Queue[*corev1.Pod], store *knownStore, during 
 	}
 }
 
+// queuedAfterInterruptedBatch pops one batch applying it to store with
+// during() made first (popApplying), then fails t unless what is queued
+// afterwards (popAll) is want; what names the case.
+func queuedAfterInterruptedBatch(t *testing.T, f *Queue[*corev1.Pod], store *knownStore, during func() error, what string, want ...string) {
+	t.Helper()
+	popApplying(t, f, store, during)
+	if got := popAll(t, f); !slices.Equal(got, want) {
+		t.Fatalf("%s: queued %v afterwards, want %v", what, got, want)
+	}
+}
+
 func TestDeltaFIFOResyncSkipsKeysBeingProcessed(t *testing.T) {
 	store := knownWith(t, pod("ns", "a", "1"), pod("ns", "b", "1"))
 	f := New[*corev1.Pod](store)
 	f.Update(pod("ns", "a", "2"))
 	f.Delete(pod("ns", "b", "3"))
-	popApplying(t, f, store, f.Resync)
 	// A Sync of the store's a@1 or b@1 would undo the batch (stale update,
 	// resurrected delete).
-	if got := popAll(t, f); len(got) != 0 {
-		t.Fatalf("resync queued %v for keys being processed", got)
-	}
+	queuedAfterInterruptedBatch(t, f, store, f.Resync, "resync of keys being processed")
 }
 
 func TestDeltaFIFODeleteOfKeyBeingAddedIsQueued(t *testing.T) {
 	store := knownWith(t)
 	f := New[*corev1.Pod](store)
 	f.Add(pod("ns", "a", "1"))
-	popApplying(t, f, store, func() error { return f.Delete(pod("ns", "a", "2")) })
-	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Deleted:2"}) {
-		t.Fatalf("delete of a key being added: %v, want it queued", got)
-	}
+	queuedAfterInterruptedBatch(t, f, store, func() error { return f.Delete(pod("ns", "a", "2")) },
+		"delete of a key being added", "ns/a=Deleted:2")
 }
 
 func TestDeltaFIFOReplaceTombstonesKeyBeingAdded(t *testing.T) {
@@ -64,28 +70,23 @@ func TestDeltaFIFOReplaceTombstonesKeyBeingAdded(t *testing.T) {
 	f.Replace(nil, "1")
 	f.Add(pod("ns", "a", "2"))
 	// The relist no longer has a: it was deleted while unseen.
-	popApplying(t, f, store, func() error { return f.Replace(nil, "3") })
-	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Deleted(tombstone):2"}) {
-		t.Fatalf("replace without a key being added: %v, want its tombstone", got)
-	}
+	queuedAfterInterruptedBatch(t, f, store, func() error { return f.Replace(nil, "3") },
+		"replace without a key being added", "ns/a=Deleted(tombstone):2")
 }
 
 func TestDeltaFIFOReplaceTombstoneOfKeyBeingUpdatedCarriesNewState(t *testing.T) {
 	store := knownWith(t, pod("ns", "a", "1"))
 	f := New[*corev1.Pod](store)
 	f.Update(pod("ns", "a", "2"))
-	popApplying(t, f, store, func() error { return f.Replace(nil, "3") })
-	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/a=Deleted(tombstone):2"}) {
-		t.Fatalf("tombstone %v, want the newest known state a@2", got)
-	}
+	// The tombstone carries the newest known state, a@2.
+	queuedAfterInterruptedBatch(t, f, store, func() error { return f.Replace(nil, "3") },
+		"replace without a key being updated", "ns/a=Deleted(tombstone):2")
 }
 
 func TestDeltaFIFOReplaceDoesNotTombstoneKeyBeingDeleted(t *testing.T) {
 	store := knownWith(t, pod("ns", "a", "1"))
 	f := New[*corev1.Pod](store)
 	f.Delete(pod("ns", "a", "2"))
-	popApplying(t, f, store, func() error { return f.Replace(nil, "3") })
-	if got := popAll(t, f); len(got) != 0 {
-		t.Fatalf("replace queued %v for a key already being deleted", got)
-	}
+	queuedAfterInterruptedBatch(t, f, store, func() error { return f.Replace(nil, "3") },
+		"replace of a key already being deleted")
 }
