@@ -64,29 +64,26 @@ func TestDeltaFIFODeleteOfKeyBeingAddedIsQueued(t *testing.T) {
 		"delete of a key being added", "ns/a=Deleted:2")
 }
 
-func TestDeltaFIFOReplaceTombstonesKeyBeingAdded(t *testing.T) {
-	store := knownWith(t)
-	f := New[*corev1.Pod](store)
-	f.Replace(nil, "1")
-	f.Add(pod("ns", "a", "2"))
-	// The relist no longer has a: it was deleted while unseen.
-	queuedAfterInterruptedBatch(t, f, store, func() error { return f.Replace(nil, "3") },
-		"replace without a key being added", "ns/a=Deleted(tombstone):2")
-}
-
-func TestDeltaFIFOReplaceTombstoneOfKeyBeingUpdatedCarriesNewState(t *testing.T) {
-	store := knownWith(t, pod("ns", "a", "1"))
-	f := New[*corev1.Pod](store)
-	f.Update(pod("ns", "a", "2"))
-	// The tombstone carries the newest known state, a@2.
-	queuedAfterInterruptedBatch(t, f, store, func() error { return f.Replace(nil, "3") },
-		"replace without a key being updated", "ns/a=Deleted(tombstone):2")
-}
-
-func TestDeltaFIFOReplaceDoesNotTombstoneKeyBeingDeleted(t *testing.T) {
-	store := knownWith(t, pod("ns", "a", "1"))
-	f := New[*corev1.Pod](store)
-	f.Delete(pod("ns", "a", "2"))
-	queuedAfterInterruptedBatch(t, f, store, func() error { return f.Replace(nil, "3") },
-		"replace of a key already being deleted")
+// A relist (Replace) made while keys are being processed tombstones the
+// ones it no longer has, with their newest known state, unless they are
+// already being deleted.
+func TestDeltaFIFOReplaceOfKeysBeingProcessed(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		known []*corev1.Pod               // the store before
+		queue func(f *Queue[*corev1.Pod]) // what the popped batch holds
+		want  []string                    // what is queued after the relist
+	}{
+		{"TombstonesKeyBeingAdded", nil, func(f *Queue[*corev1.Pod]) { f.Replace(nil, "1"); f.Add(pod("ns", "a", "2")) }, []string{"ns/a=Deleted(tombstone):2"}},
+		{"TombstoneOfKeyBeingUpdatedCarriesNewState", []*corev1.Pod{pod("ns", "a", "1")}, func(f *Queue[*corev1.Pod]) { f.Update(pod("ns", "a", "2")) }, []string{"ns/a=Deleted(tombstone):2"}},
+		{"DoesNotTombstoneKeyBeingDeleted", []*corev1.Pod{pod("ns", "a", "1")}, func(f *Queue[*corev1.Pod]) { f.Delete(pod("ns", "a", "2")) }, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			store := knownWith(t, tc.known...)
+			f := New[*corev1.Pod](store)
+			tc.queue(f)
+			// The relist no longer has a.
+			queuedAfterInterruptedBatch(t, f, store, func() error { return f.Replace(nil, "3") }, "relist", tc.want...)
+		})
+	}
 }
