@@ -97,6 +97,23 @@ func TestNamespaceListerListUsesOnlyThatNamespace(t *testing.T) {
 	}
 }
 
+// checkNotFound fails t unless err, from what's Get(name), is a NotFound
+// APIStatus whose details name gr and name.
+func checkNotFound(t *testing.T, what string, gr schema.GroupResource, name string, err error) {
+	t.Helper()
+	if !apierrors.IsNotFound(err) {
+		t.Fatalf("%s Get(%q) = %v, want NotFound", what, name, err)
+	}
+	var apiStatus apierrors.APIStatus
+	if !errors.As(err, &apiStatus) {
+		t.Fatalf("%s Get(%q) err = %T, want an APIStatus", what, name, err)
+	}
+	status := apiStatus.Status()
+	if d := status.Details; d == nil || d.Group != gr.Group || d.Kind != gr.Resource || d.Name != name {
+		t.Fatalf("%s Get(%q): details %+v, want %v named %q", what, name, status.Details, gr, name)
+	}
+}
+
 func TestNamespaceListerGetReturnsNotFoundWithGroupResource(t *testing.T) {
 	gr := schema.GroupResource{Group: "example.com", Resource: "foos"}
 	l := listers.New(podIndexer(t), gr)
@@ -105,17 +122,7 @@ func TestNamespaceListerGetReturnsNotFoundWithGroupResource(t *testing.T) {
 		t.Fatalf("Get(b/web-1) = %v, %v", got, err)
 	}
 	_, err = l.Namespace("b").Get("db-1")
-	if !apierrors.IsNotFound(err) {
-		t.Fatalf("Get(b/db-1) err = %v, want NotFound", err)
-	}
-	var apiStatus apierrors.APIStatus
-	if !errors.As(err, &apiStatus) {
-		t.Fatalf("Get(b/db-1) err = %T, want an APIStatus", err)
-	}
-	status := apiStatus.Status()
-	if status.Details.Group != "example.com" || status.Details.Kind != "foos" || status.Details.Name != "db-1" {
-		t.Fatalf("NotFound details = %+v, want group example.com, resource foos, name db-1", status.Details)
-	}
+	checkNotFound(t, "NamespaceLister(b)", gr, "db-1", err)
 	if want := `foos.example.com "db-1" not found`; err.Error() != want {
 		t.Fatalf("error = %q, want %q", err, want)
 	}
@@ -175,29 +182,15 @@ func TestListerGetReturnsNotFoundForAnyNameNotInTheCache(t *testing.T) {
 	gr := schema.GroupResource{Group: "example.com", Resource: "foos"}
 	l := listers.New(podIndexer(t), gr)
 	g := listers.NewGeneric(podIndexer(t), gr)
-	check := func(what, name string, err error) {
-		t.Helper()
-		if !apierrors.IsNotFound(err) {
-			t.Fatalf("%s Get(%q) = %v, want NotFound", what, name, err)
-		}
-		var apiStatus apierrors.APIStatus
-		if !errors.As(err, &apiStatus) {
-			t.Fatalf("%s Get(%q) err = %T, want an APIStatus", what, name, err)
-		}
-		status := apiStatus.Status()
-		if d := status.Details; d == nil || d.Group != gr.Group || d.Kind != gr.Resource || d.Name != name {
-			t.Fatalf("%s Get(%q): details %+v, want %v named %q", what, name, status.Details, gr, name)
-		}
-	}
 	for _, name := range []string{"", "a/b", "x/y/z", "/", "a/", "missing"} {
 		_, err := l.Get(name)
-		check("Lister", name, err)
+		checkNotFound(t, "Lister", gr, name, err)
 		_, err = l.Namespace("a").Get(name)
-		check("NamespaceLister", name, err)
+		checkNotFound(t, "NamespaceLister", gr, name, err)
 		_, err = g.Get(name)
-		check("GenericLister", name, err)
+		checkNotFound(t, "GenericLister", gr, name, err)
 		_, err = g.ByNamespace("a").Get(name)
-		check("GenericNamespaceLister", name, err)
+		checkNotFound(t, "GenericNamespaceLister", gr, name, err)
 	}
 }
 
