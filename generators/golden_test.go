@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -115,10 +114,7 @@ func TestGenerateIntoEmptyDirMatchesGolden(t *testing.T) {
 	ctx := context.Background()
 	out := filepath.Join(t.TempDir(), "golden")
 	const user = "listers/example/v1/widget_expansion.go"
-	data, err := os.ReadFile(filepath.Join(goldenDir, filepath.FromSlash(user)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, filepath.Join(goldenDir, filepath.FromSlash(user)))
 	writeTree(t, out, map[string]string{user: string(data)})
 
 	res, err := Generate(ctx, goldenOptions(out, goldenPkg))
@@ -149,10 +145,7 @@ func TestGenerateIntoEmptyDirMatchesGolden(t *testing.T) {
 // TestExpansionNeverClobbersUser checks that expansion_generated.go leaves
 // out exactly the interfaces declared in hand-written files.
 func TestExpansionNeverClobbersUser(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(goldenDir, "listers", "example", "v1", "expansion_generated.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, filepath.Join(goldenDir, "listers", "example", "v1", "expansion_generated.go"))
 	src := string(data)
 	if strings.Contains(src, "type WidgetListerExpansion ") {
 		t.Error("expansion_generated.go redeclares WidgetListerExpansion, which widget_expansion.go declares")

@@ -125,3 +125,24 @@ func (t fileTree) with(path, content string) fileTree {
 	t[path] = content
 	return t
 }
+
+// readFile returns the content of the file at path, failing t if it cannot
+// be read.
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// statFile returns the FileInfo of path, failing t if it cannot be had.
+func statFile(t *testing.T, path string) os.FileInfo {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi
+}
