@@ -50,21 +50,30 @@ func keys(objs []*corev1.Pod) []string {
 	return out
 }
 
-func TestListerListFiltersBySelectorAcrossNamespaces(t *testing.T) {
+// TestListerList checks List across namespaces and through namespace
+// listers: each returns exactly the Pods its selector matches, and a
+// namespace lister only those of its namespace (all for NamespaceAll).
+func TestListerList(t *testing.T) {
 	l := listers.New(podIndexer(t), podsGR)
+	web := labels.SelectorFromSet(labels.Set{"app": "web"})
 	for _, tc := range []struct {
 		name     string
+		list     func(labels.Selector) ([]*corev1.Pod, error)
 		selector labels.Selector
 		want     []string
 	}{
-		{"nil selector matches all", nil, []string{"a/db-1", "a/web-1", "a/web-2", "b/plain", "b/web-1"}},
-		{"everything", labels.Everything(), []string{"a/db-1", "a/web-1", "a/web-2", "b/plain", "b/web-1"}},
-		{"equality", labels.SelectorFromSet(labels.Set{"app": "web"}), []string{"a/web-1", "a/web-2", "b/web-1"}},
-		{"two labels", labels.SelectorFromSet(labels.Set{"app": "web", "tier": "front"}), []string{"a/web-2"}},
-		{"nothing matches", labels.SelectorFromSet(labels.Set{"app": "cache"}), []string{}},
+		{"nil selector matches all", l.List, nil, []string{"a/db-1", "a/web-1", "a/web-2", "b/plain", "b/web-1"}},
+		{"everything", l.List, labels.Everything(), []string{"a/db-1", "a/web-1", "a/web-2", "b/plain", "b/web-1"}},
+		{"equality", l.List, web, []string{"a/web-1", "a/web-2", "b/web-1"}},
+		{"two labels", l.List, labels.SelectorFromSet(labels.Set{"app": "web", "tier": "front"}), []string{"a/web-2"}},
+		{"nothing matches", l.List, labels.SelectorFromSet(labels.Set{"app": "cache"}), []string{}},
+		{"namespace a", l.Namespace("a").List, labels.Everything(), []string{"a/db-1", "a/web-1", "a/web-2"}},
+		{"namespace b", l.Namespace("b").List, web, []string{"b/web-1"}},
+		{"namespace missing", l.Namespace("missing").List, labels.Everything(), []string{}},
+		{"namespace all", l.Namespace(metav1.NamespaceAll).List, labels.SelectorFromSet(labels.Set{"app": "db"}), []string{"a/db-1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := l.List(tc.selector)
+			got, err := tc.list(tc.selector)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -72,28 +81,6 @@ func TestListerListFiltersBySelectorAcrossNamespaces(t *testing.T) {
 				t.Fatalf("List = %v, want %v", g, tc.want)
 			}
 		})
-	}
-}
-
-func TestNamespaceListerListUsesOnlyThatNamespace(t *testing.T) {
-	l := listers.New(podIndexer(t), podsGR)
-	for _, tc := range []struct {
-		ns       string
-		selector labels.Selector
-		want     []string
-	}{
-		{"a", labels.Everything(), []string{"a/db-1", "a/web-1", "a/web-2"}},
-		{"b", labels.SelectorFromSet(labels.Set{"app": "web"}), []string{"b/web-1"}},
-		{"missing", labels.Everything(), []string{}},
-		{metav1.NamespaceAll, labels.SelectorFromSet(labels.Set{"app": "db"}), []string{"a/db-1"}},
-	} {
-		got, err := l.Namespace(tc.ns).List(tc.selector)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if g := keys(got); !slices.Equal(g, tc.want) {
-			t.Fatalf("Namespace(%q).List = %v, want %v", tc.ns, g, tc.want)
-		}
 	}
 }
 
