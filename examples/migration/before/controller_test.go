@@ -38,16 +38,8 @@ func newPort(ctx context.Context, t *testing.T, kube *k8sfake.Clientset, samples
 	c.foosSynced = alwaysReady
 	c.configMapsSynced = alwaysReady
 
-	for _, foo := range foos {
-		if err := i.Samples().V1alpha1().Foos().Informer().GetIndexer().Add(foo); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, cm := range configMaps {
-		if err := k8sI.Core().V1().ConfigMaps().Informer().GetIndexer().Add(cm); err != nil {
-			t.Fatal(err)
-		}
-	}
+	porttest.Seed(t, i.Samples().V1alpha1().Foos().Informer().GetIndexer().Add, foos)
+	porttest.Seed(t, k8sI.Core().V1().ConfigMaps().Informer().GetIndexer().Add, configMaps)
 	return port{c}, func() {
 		i.Start(ctx.Done())
 		k8sI.Start(ctx.Done())

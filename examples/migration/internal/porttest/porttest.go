@@ -61,6 +61,22 @@ type Port struct {
 	ConfigMapFor func(foo *samplesv1alpha1.Foo, name string) *corev1.ConfigMap
 }
 
+// Seed puts objs into an informer's cache through add, its indexer's Add
+// (which takes the object typed as O: the object itself after the port,
+// interface{} before), failing t on an error.
+func Seed[T, O any](t *testing.T, add func(O) error, objs []T) {
+	t.Helper()
+	for _, obj := range objs {
+		o, ok := any(obj).(O)
+		if !ok {
+			t.Fatalf("Seed: %T is not the %T the cache takes", obj, o)
+		}
+		if err := add(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // Run runs every test of the controller against p, each as a subtest named
 // after what it checks.
 func Run(t *testing.T, p Port) {
