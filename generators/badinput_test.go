@@ -24,6 +24,11 @@ type Foo struct {
 }
 `
 
+// fooRenamed is okTypes with Foo's declaration naming the type decl.
+func fooRenamed(decl string) string {
+	return strings.Replace(okTypes, "type Foo struct", "type "+decl+" struct", 1)
+}
+
 // TestBadInput runs the generator on broken API trees. Each run must fail
 // with an InputError whose message names the offending file:line, and must
 // leave the output directory exactly as it was.
@@ -37,11 +42,8 @@ func TestBadInput(t *testing.T) {
 	}{
 		{
 			name: "unknown genclient tag",
-			files: map[string]string{
-				"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": strings.Replace(okTypes, "// +genclient\n",
-					"// +genclient\n// +genclient:nonNamespace\n", 1),
-			},
+			files: fooV1(strings.Replace(okTypes, "// +genclient\n",
+				"// +genclient\n// +genclient:nonNamespace\n", 1)),
 			want: "apis/foo/v1/types.go:6: type Foo: unknown tag +genclient:nonNamespace",
 		},
 		{
@@ -53,12 +55,9 @@ func TestBadInput(t *testing.T) {
 			want: "apis/foo/v1/doc.go:2: package example.com/bad/apis/foo/v1 has +genclient types but no group name",
 		},
 		{
-			name: "type without ObjectMeta",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": "package v1\n\n// +genclient\n\n// Foo has no metadata.\ntype Foo struct {\n\tName string\n}\n",
-			},
-			want: "apis/foo/v1/types.go:6: type Foo has +genclient but does not embed metav1.ObjectMeta",
+			name:  "type without ObjectMeta",
+			files: fooV1("package v1\n\n// +genclient\n\n// Foo has no metadata.\ntype Foo struct {\n\tName string\n}\n"),
+			want:  "apis/foo/v1/types.go:6: type Foo has +genclient but does not embed metav1.ObjectMeta",
 		},
 		{
 			name:     "pattern matching nothing",
@@ -79,20 +78,14 @@ func TestBadInput(t *testing.T) {
 			want:     `pattern "example.com/bad/nothere/..." matched no packages`,
 		},
 		{
-			name: "no genclient types at all",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": strings.Replace(okTypes, "// +genclient\n", "", 1),
-			},
-			want: "no +genclient type with list and watch or list and get verbs in ./apis/...",
+			name:  "no genclient types at all",
+			files: fooV1(strings.Replace(okTypes, "// +genclient\n", "", 1)),
+			want:  "no +genclient type with list and watch or list and get verbs in ./apis/...",
 		},
 		{
-			name: "syntax error",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": okTypes + "\n// +genclient\ntype Broken struct {\n",
-			},
-			want: "apis/foo/v1/types.go:14: syntax error: expected",
+			name:  "syntax error",
+			files: fooV1(okTypes + "\n// +genclient\ntype Broken struct {\n"),
+			want:  "apis/foo/v1/types.go:14: syntax error: expected",
 		},
 		{
 			name: "bad groupGoName",
@@ -104,181 +97,133 @@ func TestBadInput(t *testing.T) {
 		},
 		{
 			name: "two groups with one Go name",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":    "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go":  okTypes,
-				"apis/foo2/v1/doc.go":   "// +groupName=foo.other.io\npackage v1\n",
-				"apis/foo2/v1/types.go": okTypes,
-			},
+			files: fooV1(okTypes).
+				with("apis/foo2/v1/doc.go", "// +groupName=foo.other.io\npackage v1\n").
+				with("apis/foo2/v1/types.go", okTypes),
 			want: `apis/foo2/v1/doc.go:1: groups "foo.example.com" and "foo.other.io" share the Go name "Foo"`,
 		},
 		{
 			name:   "missing required flag",
-			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes},
+			files:  fooV1(okTypes),
 			mutate: func(o *Options) { o.VersionedClientsetPackage = "" },
 			want:   "--versioned-clientset-package is required",
 		},
 		{
 			name:   "bad plural exception",
-			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes},
+			files:  fooV1(okTypes),
 			mutate: func(o *Options) { o.PluralExceptions = []string{"Foo"} },
 			want:   `--plural-exceptions: "Foo" is not of the form Type:PluralType`,
 		},
 		{
 			name:   "missing header file",
-			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes},
+			files:  fooV1(okTypes),
 			mutate: func(o *Options) { o.HeaderFile = "nope.txt" },
 			want:   "--go-header-file: open nope.txt",
 		},
 		{
-			name: "generic type",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": strings.Replace(okTypes, "type Foo struct", "type Foo[T any] struct", 1),
-			},
-			want: "apis/foo/v1/types.go:8: type Foo has +genclient but type parameters",
+			name:  "generic type",
+			files: fooV1(fooRenamed("Foo[T any]")),
+			want:  "apis/foo/v1/types.go:8: type Foo has +genclient but type parameters",
 		},
 		{
-			name: "unexported type",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": strings.Replace(okTypes, "type Foo struct", "type foo struct", 1),
-			},
-			want: "apis/foo/v1/types.go:8: type foo has +genclient but is not exported",
+			name:  "unexported type",
+			files: fooV1(fooRenamed("foo")),
+			want:  "apis/foo/v1/types.go:8: type foo has +genclient but is not exported",
 		},
 		{
-			name: "type name without an upper-case form",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": strings.Replace(okTypes, "type Foo struct", "type 日本 struct", 1),
-			},
-			want: "apis/foo/v1/types.go:8: type 日本 has +genclient but is not exported",
+			name:  "type name without an upper-case form",
+			files: fooV1(fooRenamed("日本")),
+			want:  "apis/foo/v1/types.go:8: type 日本 has +genclient but is not exported",
 		},
 		{
-			name: "Foo and FooNamespace make FooNamespaceLister twice",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": okTypes + strings.Replace(okTypeDecl, "Foo", "FooNamespace", 2),
-			},
-			want: "apis/foo/v1/types.go:15: type FooNamespace would generate the identifier FooNamespaceLister in package listers/foo/v1, which type Foo (",
+			name:  "Foo and FooNamespace make FooNamespaceLister twice",
+			files: fooV1(okTypes + strings.Replace(okTypeDecl, "Foo", "FooNamespace", 2)),
+			want:  "apis/foo/v1/types.go:15: type FooNamespace would generate the identifier FooNamespaceLister in package listers/foo/v1, which type Foo (",
 		},
 		{
-			name: "Foo and FilteredFoo make NewFilteredFooInformer twice",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": okTypes + strings.Replace(okTypeDecl, "Foo", "FilteredFoo", 2),
-			},
-			want: "apis/foo/v1/types.go:8: type Foo would generate the identifier NewFilteredFooInformer in package informers/foo/v1, which type FilteredFoo (apis/foo/v1/types.go:15) generates too",
+			name:  "Foo and FilteredFoo make NewFilteredFooInformer twice",
+			files: fooV1(okTypes + strings.Replace(okTypeDecl, "Foo", "FilteredFoo", 2)),
+			want:  "apis/foo/v1/types.go:8: type Foo would generate the identifier NewFilteredFooInformer in package informers/foo/v1, which type FilteredFoo (apis/foo/v1/types.go:15) generates too",
 		},
 		{
-			name: "Foo and FOO make foo.go twice",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": okTypes + strings.Replace(strings.Replace(okTypeDecl, "Foo", "FOO", 2), "+genclient\n", "+genclient\n// +resourceName=capitalfoos\n", 1),
-			},
-			want: "apis/foo/v1/types.go:8: type Foo would generate the file foo.go in directory informers/foo/v1, which type FOO (apis/foo/v1/types.go:16) generates too",
+			name:  "Foo and FOO make foo.go twice",
+			files: fooV1(okTypes + strings.Replace(strings.Replace(okTypeDecl, "Foo", "FOO", 2), "+genclient\n", "+genclient\n// +resourceName=capitalfoos\n", 1)),
+			want:  "apis/foo/v1/types.go:8: type Foo would generate the file foo.go in directory informers/foo/v1, which type FOO (apis/foo/v1/types.go:16) generates too",
 		},
 		{
-			name: "type Interface makes interface.go twice",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": strings.Replace(okTypes, "type Foo struct", "type Interface struct", 1),
-			},
-			want: "apis/foo/v1/types.go:8: type Interface would generate the file interface.go in directory informers/foo/v1, which informer-gen generates too",
+			name:  "type Interface makes interface.go twice",
+			files: fooV1(fooRenamed("Interface")),
+			want:  "apis/foo/v1/types.go:8: type Interface would generate the file interface.go in directory informers/foo/v1, which informer-gen generates too",
 		},
 		{
-			name: "type whose file the go tool builds only on linux",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": strings.Replace(okTypes, "type Foo struct", "type Foo_linux struct", 1),
-			},
-			want: "apis/foo/v1/types.go:8: type Foo_linux would be generated into foo_linux.go, which the go tool only builds",
+			name:  "type whose file the go tool builds only on linux",
+			files: fooV1(fooRenamed("Foo_linux")),
+			want:  "apis/foo/v1/types.go:8: type Foo_linux would be generated into foo_linux.go, which the go tool only builds",
 		},
 		{
 			name: "two types with one resource",
-			files: map[string]string{
-				"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": strings.Replace(okTypes, "// +genclient\n", "// +genclient\n// +resourceName=bars\n", 1) +
-					strings.Replace(okTypeDecl, "Foo", "Bar", 2),
-			},
+			files: fooV1(strings.Replace(okTypes, "// +genclient\n", "// +genclient\n// +resourceName=bars\n", 1) +
+				strings.Replace(okTypeDecl, "Foo", "Bar", 2)),
 			want: `apis/foo/v1/types.go:6: types Bar and Foo both serve resource "bars" of foo.example.com/v1`,
 		},
 		{
-			name: "plural that is no identifier",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": okTypes,
-			},
+			name:   "plural that is no identifier",
+			files:  fooV1(okTypes),
 			mutate: func(o *Options) { o.PluralExceptions = []string{"Foo:Foo-s"} },
 			want:   `apis/foo/v1/types.go:8: type Foo: its plural "Foo-s" is not an exported Go identifier`,
 		},
 		{
 			name: "versions v1 and V1 of one group",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": okTypes,
-				"apis/foo/V1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/V1/types.go": okTypes,
-			},
+			files: fooV1(okTypes).
+				with("apis/foo/V1/doc.go", "// +groupName=foo.example.com\npackage v1\n").
+				with("apis/foo/V1/types.go", okTypes),
 			want: `apis/foo/v1/doc.go:2: version v1 of group "foo.example.com" would generate the package v1 in the directories of group "foo.example.com", which version V1`,
 		},
 		{
-			name: "definition that leads to no ObjectMeta",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": "package v1\n\n// +genclient\n\n// Foo is Bar.\ntype Foo Bar\n\n// Bar has no metadata.\ntype Bar struct{ Name string }\n",
-			},
-			want: "apis/foo/v1/types.go:6: type Foo has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: Bar is a struct that does not embed metav1.ObjectMeta",
+			name:  "definition that leads to no ObjectMeta",
+			files: fooV1("package v1\n\n// +genclient\n\n// Foo is Bar.\ntype Foo Bar\n\n// Bar has no metadata.\ntype Bar struct{ Name string }\n"),
+			want:  "apis/foo/v1/types.go:6: type Foo has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: Bar is a struct that does not embed metav1.ObjectMeta",
 		},
 		{
 			name: "definition of a missing type of another package",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": okTypes,
-				"apis/foo/v2/doc.go":   "// +groupName=foo.example.com\npackage v2\n",
-				"apis/foo/v2/types.go": "package v2\n\nimport v1 \"example.com/bad/apis/foo/v1\"\n\n// +genclient\n\n// Foo is v1's.\ntype Foo v1.Fooo\n",
-			},
+			files: fooV1(okTypes).
+				with("apis/foo/v2/doc.go", "// +groupName=foo.example.com\npackage v2\n").
+				with("apis/foo/v2/types.go", "package v2\n\nimport v1 \"example.com/bad/apis/foo/v1\"\n\n// +genclient\n\n// Foo is v1's.\ntype Foo v1.Fooo\n"),
 			want: "apis/foo/v2/types.go:8: type Foo has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: v1.Fooo: no type Fooo in package example.com/bad/apis/foo/v1",
 		},
 		{
-			name: "definition cycle",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": "package v1\n\n// +genclient\n\n// Foo is Bar.\ntype Foo Bar\n\n// Bar is Foo.\ntype Bar Foo\n",
-			},
-			want: "apis/foo/v1/types.go:6: type Foo has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: definitions nest more than 16 deep",
+			name:  "definition cycle",
+			files: fooV1("package v1\n\n// +genclient\n\n// Foo is Bar.\ntype Foo Bar\n\n// Bar is Foo.\ntype Bar Foo\n"),
+			want:  "apis/foo/v1/types.go:6: type Foo has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: definitions nest more than 16 deep",
 		},
 		{
 			name: "aliases of one type in two versions",
-			files: map[string]string{
-				"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-				"apis/foo/v1/types.go": okTypes,
-				"apis/foo/v2/doc.go":   "// +groupName=foo.example.com\npackage v2\n",
-				"apis/foo/v2/types.go": "package v2\n\nimport \"example.com/bad/apis/foo/v1\"\n\n// +genclient\n\n// Foo is v1's.\ntype Foo = v1.Foo\n",
-			},
+			files: fooV1(okTypes).
+				with("apis/foo/v2/doc.go", "// +groupName=foo.example.com\npackage v2\n").
+				with("apis/foo/v2/types.go", "package v2\n\nimport \"example.com/bad/apis/foo/v1\"\n\n// +genclient\n\n// Foo is v1's.\ntype Foo = v1.Foo\n"),
 			want: "apis/foo/v2/types.go:8: type Foo is the same Go type (example.com/bad/apis/foo/v1.Foo) as type Foo at apis/foo/v1/types.go:8, through an alias",
 		},
 		{
 			name:   "header that is not UTF-8",
-			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes, "hdr.txt": "/*\nCopyright YEAR \xff\xfe.\n*/\n"},
+			files:  fooV1(okTypes).with("hdr.txt", "/*\nCopyright YEAR \xff\xfe.\n*/\n"),
 			mutate: func(o *Options) { o.HeaderFile = filepath.Join(o.WorkDir, "hdr.txt") },
 			want:   "hdr.txt:2: --go-header-file is not valid UTF-8",
 		},
 		{
 			name:   "header that is not a comment",
-			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes, "hdr.txt": "// Copyright YEAR.\nLicensed under Apache 2.0\n"},
+			files:  fooV1(okTypes).with("hdr.txt", "// Copyright YEAR.\nLicensed under Apache 2.0\n"),
 			mutate: func(o *Options) { o.HeaderFile = filepath.Join(o.WorkDir, "hdr.txt") },
 			want:   "hdr.txt:2: --go-header-file must hold only Go comments (// or /* */), found IDENT",
 		},
 		{
 			name:   "header with a build constraint",
-			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes, "hdr.txt": "// Copyright YEAR.\n\n//go:build ignore\n"},
+			files:  fooV1(okTypes).with("hdr.txt", "// Copyright YEAR.\n\n//go:build ignore\n"),
 			mutate: func(o *Options) { o.HeaderFile = filepath.Join(o.WorkDir, "hdr.txt") },
 			want:   "hdr.txt:3: --go-header-file holds a build constraint",
 		},
 		{
 			name:   "output directory that is a file",
-			files:  map[string]string{"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n", "apis/foo/v1/types.go": okTypes, "out": "a file\n"},
+			files:  fooV1(okTypes).with("out", "a file\n"),
 			mutate: func(o *Options) { o.OutputDir = "out" },
 			want:   "--output-dir: out is a file, not a directory",
 		},
@@ -294,22 +239,15 @@ func TestBadInput(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
-			c.files["go.mod"] = "module example.com/bad\n\ngo 1.26\n"
+			c.files["go.mod"] = fooModule
 			// An output tree from an earlier run that a failed run must not touch.
 			c.files["gen/listers/foo/v1/foo.go"] = "// " + "Code generated by informer-gen. DO NOT EDIT.\n\npackage v1\n"
 			writeTree(t, dir, c.files)
 			before := snapshot(t, dir)
 
-			opts := Options{
-				Patterns:                  c.patterns,
-				WorkDir:                   dir,
-				OutputDir:                 "gen",
-				OutputPkg:                 "example.com/bad/gen",
-				VersionedClientsetPackage: "example.com/bad/clientset",
-				Now:                       fixedNow,
-			}
-			if opts.Patterns == nil {
-				opts.Patterns = []string{"./apis/..."}
+			opts := fooOptions(dir)
+			if c.patterns != nil {
+				opts.Patterns = c.patterns
 			}
 			if c.mutate != nil {
 				c.mutate(&opts)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"flag"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -17,7 +16,15 @@ var update = flag.Bool("update", false, "regenerate the golden files under testd
 // both scopes, and compares the result with testdata/golden. With -update
 // it rewrites the goldens instead (go test ./generators -update).
 func TestGolden(t *testing.T) {
-	res, err := Build(context.Background(), goldenOptions(goldenDir, goldenPkg))
+	checkGolden(t, goldenOptions(goldenDir, goldenPkg), "goldens", "go test ./generators -update")
+}
+
+// checkGolden builds opts and fails t unless the output tree already holds
+// exactly that (what names the tree, rerun the command regenerating it);
+// with -update it writes the tree instead.
+func checkGolden(t *testing.T, opts Options, what, rerun string) {
+	t.Helper()
+	res, err := Build(context.Background(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -25,7 +32,7 @@ func TestGolden(t *testing.T) {
 		if err := res.Write(); err != nil {
 			t.Fatal(err)
 		}
-		t.Logf("wrote %d golden files, removed %d", res.ChangedCount(), len(res.Stale))
+		t.Logf("wrote %d %s files, removed %d", res.ChangedCount(), strings.TrimSuffix(what, "s"), len(res.Stale))
 		return
 	}
 	if !res.UpToDate() {
@@ -33,7 +40,7 @@ func TestGolden(t *testing.T) {
 		if err := res.Diff(&diff); err != nil {
 			t.Fatal(err)
 		}
-		t.Fatalf("goldens are out of date; run go test ./generators -update and review:\n%s", diff.String())
+		t.Fatalf("%s are out of date; run %s and review:\n%s", what, rerun, diff.String())
 	}
 }
 
@@ -107,10 +114,7 @@ func TestGenerateIntoEmptyDirMatchesGolden(t *testing.T) {
 	ctx := context.Background()
 	out := filepath.Join(t.TempDir(), "golden")
 	const user = "listers/example/v1/widget_expansion.go"
-	data, err := os.ReadFile(filepath.Join(goldenDir, filepath.FromSlash(user)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, filepath.Join(goldenDir, filepath.FromSlash(user)))
 	writeTree(t, out, map[string]string{user: string(data)})
 
 	res, err := Generate(ctx, goldenOptions(out, goldenPkg))
@@ -141,10 +145,7 @@ func TestGenerateIntoEmptyDirMatchesGolden(t *testing.T) {
 // TestExpansionNeverClobbersUser checks that expansion_generated.go leaves
 // out exactly the interfaces declared in hand-written files.
 func TestExpansionNeverClobbersUser(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join(goldenDir, "listers", "example", "v1", "expansion_generated.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := readFile(t, filepath.Join(goldenDir, "listers", "example", "v1", "expansion_generated.go"))
 	src := string(data)
 	if strings.Contains(src, "type WidgetListerExpansion ") {
 		t.Error("expansion_generated.go redeclares WidgetListerExpansion, which widget_expansion.go declares")
@@ -201,22 +202,6 @@ func oddOptions(outDir, outPkg string) Options {
 // testdata/oddgolden (rewritten with -update); TestOddGeneratedFactoryRuns
 // compiles and runs it.
 func TestOddGolden(t *testing.T) {
-	res, err := Build(context.Background(), oddOptions("testdata/oddgolden", thisModule+"/generators/testdata/oddgolden"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if *update {
-		if err := res.Write(); err != nil {
-			t.Fatal(err)
-		}
-		t.Logf("wrote %d odd golden files, removed %d", res.ChangedCount(), len(res.Stale))
-		return
-	}
-	if !res.UpToDate() {
-		var diff bytes.Buffer
-		if err := res.Diff(&diff); err != nil {
-			t.Fatal(err)
-		}
-		t.Fatalf("odd goldens are out of date; run go test ./generators -run Golden -update and review:\n%s", diff.String())
-	}
+	checkGolden(t, oddOptions("testdata/oddgolden", thisModule+"/generators/testdata/oddgolden"),
+		"odd goldens", "go test ./generators -run Golden -update")
 }

@@ -102,3 +102,47 @@ func diffSnapshots(a, b map[string]string) string {
 	}
 	return ""
 }
+
+// fooModule is the go.mod of the module example.com/bad that fooV1 and
+// fooOptions build on.
+const fooModule = "module example.com/bad\n\ngo 1.26\n"
+
+// fileTree maps a slash-separated path below a test's work directory to the
+// file's content.
+type fileTree map[string]string
+
+// fooV1 is a tree holding group foo.example.com's package apis/foo/v1: its
+// doc.go naming the group, and types.go holding types.
+func fooV1(types string) fileTree {
+	return fileTree{
+		"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
+		"apis/foo/v1/types.go": types,
+	}
+}
+
+// with adds the file path holding content to t and returns t.
+func (t fileTree) with(path, content string) fileTree {
+	t[path] = content
+	return t
+}
+
+// readFile returns the content of the file at path, failing t if it cannot
+// be read.
+func readFile(t *testing.T, path string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// statFile returns the FileInfo of path, failing t if it cannot be had.
+func statFile(t *testing.T, path string) os.FileInfo {
+	t.Helper()
+	fi, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi
+}

@@ -28,11 +28,7 @@ func fooOptions(dir string) Options {
 // stay.
 func TestNonListableOnly(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
-		"go.mod":               "module example.com/bad\n\ngo 1.26\n",
-		"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-		"apis/foo/v1/types.go": okTypes,
-	})
+	writeTree(t, dir, fooV1(okTypes).with("go.mod", fooModule))
 	if _, err := Generate(context.Background(), fooOptions(dir)); err != nil {
 		t.Fatal(err)
 	}
@@ -78,13 +74,9 @@ func TestNonListableOnly(t *testing.T) {
 // naming its tag it counts.
 func TestBuildConstraintsOfUserFiles(t *testing.T) {
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{
-		"go.mod":               "module example.com/bad\n\ngo 1.26\n",
-		"apis/foo/v1/doc.go":   "// +groupName=foo.example.com\npackage v1\n",
-		"apis/foo/v1/types.go": okTypes,
+	writeTree(t, dir, fooV1(okTypes).with("go.mod", fooModule).
 		// An input file the build would not see declares nothing either.
-		"apis/foo/v1/ignored.go": "//go:build ignore\n\npackage v1\n\n// +genclient\n\n// Ignored is not built.\ntype Ignored struct{ metav1.ObjectMeta }\n",
-	})
+		with("apis/foo/v1/ignored.go", "//go:build ignore\n\npackage v1\n\n// +genclient\n\n// Ignored is not built.\ntype Ignored struct{ metav1.ObjectMeta }\n"))
 	expansions := func(opts Options) string {
 		t.Helper()
 		res, err := Build(context.Background(), opts)

@@ -1,7 +1,8 @@
 // Package testutil is test support shared by the project's tests: a
 // deadline-bounded poll (Eventually), object builders (Pod, ConfigMap) and a
 // generic recorder of ResourceEventHandler calls that reports the calls
-// contradicting the stream seen so far (Recorder).
+// contradicting the stream seen so far (Recorder), and RunController, which
+// runs a controller over its informers for the length of a test.
 //
 // It is not an API: only the project's own _test.go files import it. It
 // imports no client-go, and of the project's packages only runtime/sharding

@@ -220,23 +220,25 @@ func TestControllerAndWorkqueueMetricsOnTheRegistry(t *testing.T) {
 	if e, te := testutil.ToFloat64(cv.errors.WithLabelValues("foo")), testutil.ToFloat64(cv.terminal.WithLabelValues("foo")); e != 1 || te != 1 {
 		t.Errorf("errors %v, terminal errors %v; want 1, 1", e, te)
 	}
-	if got := testutil.ToFloat64(cv.maxWorkers.WithLabelValues("foo")); got != 2 {
-		t.Errorf("max_concurrent_reconciles %v, want 2", got)
-	}
 	tu.Eventually(t, "no active worker", func() bool { return testutil.ToFloat64(cv.active.WithLabelValues("foo")) == 0 })
 	if n := histogramCount(t, reg, "controller_runtime_reconcile_time_seconds", map[string]string{"controller": "foo"}); n != 3 {
 		t.Errorf("reconcile_time_seconds count %d, want 3", n)
 	}
 
 	wq := m.workqueues
-	if got := testutil.ToFloat64(wq.adds.WithLabelValues("foo")); got != 3 {
-		t.Errorf("workqueue_adds_total %v, want 3", got)
-	}
-	if got := testutil.ToFloat64(wq.retries.WithLabelValues("foo")); got != 1 {
-		t.Errorf("workqueue_retries_total %v, want 1 (the RequeueAfter)", got)
-	}
-	if got := testutil.ToFloat64(wq.depth.WithLabelValues("foo")); got != 0 {
-		t.Errorf("workqueue_depth %v, want 0", got)
+	for _, c := range []struct {
+		name string
+		c    prometheus.Collector
+		want float64
+	}{
+		{"max_concurrent_reconciles", cv.maxWorkers.WithLabelValues("foo"), 2},
+		{"workqueue_adds_total", wq.adds.WithLabelValues("foo"), 3},
+		{"workqueue_retries_total (the RequeueAfter)", wq.retries.WithLabelValues("foo"), 1},
+		{"workqueue_depth", wq.depth.WithLabelValues("foo"), 0},
+	} {
+		if got := testutil.ToFloat64(c.c); got != c.want {
+			t.Errorf("%s %v, want %v", c.name, got, c.want)
+		}
 	}
 	for _, name := range []string{"workqueue_queue_duration_seconds", "workqueue_work_duration_seconds"} {
 		if n := histogramCount(t, reg, name, map[string]string{"name": "foo"}); n != 3 {

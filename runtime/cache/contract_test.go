@@ -157,23 +157,27 @@ func TestIndexErrorObjectKeptSkippedInIndexAndReportedUntilFixedOrDeleted(t *tes
 // transforms cleanly; a list it rejects fails and is retried, and
 // WaitForSync names the error.
 func TestTransformNilResultIsAnErrorNotAPanic(t *testing.T) {
-	nilFor := func(name string) cache.TransformFunc[*corev1.Pod] {
-		return func(p *corev1.Pod) (*corev1.Pod, error) {
-			if p.Name == name && p.Labels["fixed"] == "" {
+	// runNilForBad runs an informer on srv whose transform returns nil for
+	// a/bad until it is labelled fixed.
+	runNilForBad := func(t *testing.T, srv *fake.Server[*corev1.Pod]) cache.SharedIndexInformer[*corev1.Pod] {
+		t.Helper()
+		inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+		if err := inf.SetTransform(func(p *corev1.Pod) (*corev1.Pod, error) {
+			if p.Name == "bad" && p.Labels["fixed"] == "" {
 				return nil, nil
 			}
 			return p, nil
+		}); err != nil {
+			t.Fatal(err)
 		}
+		run(t, inf)
+		return inf
 	}
 
 	t.Run("watch event", func(t *testing.T) {
 		srv := fake.NewServer[*corev1.Pod]()
 		create(t, srv, newPod("a", "good"))
-		inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-		if err := inf.SetTransform(nilFor("bad")); err != nil {
-			t.Fatal(err)
-		}
-		run(t, inf)
+		inf := runNilForBad(t, srv)
 		waitSynced(t, inf)
 		bad := create(t, srv, newPod("a", "bad"))
 		eventually(t, "the transform error reported", func() bool {
@@ -199,11 +203,7 @@ func TestTransformNilResultIsAnErrorNotAPanic(t *testing.T) {
 	t.Run("list", func(t *testing.T) {
 		srv := fake.NewServer[*corev1.Pod]()
 		create(t, srv, newPod("a", "bad"))
-		inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-		if err := inf.SetTransform(nilFor("bad")); err != nil {
-			t.Fatal(err)
-		}
-		run(t, inf)
+		inf := runNilForBad(t, srv)
 		eventually(t, "the list error reported", func() bool {
 			err := inf.LastError()
 			return err != nil && strings.Contains(err.Error(), "transform returned nil for a/bad")

@@ -112,21 +112,27 @@ func byIdxLabel(p *corev1.Pod) ([]string, error) {
 // objects, with index results computed by scanning it.
 type refIndexer map[string]*corev1.Pod
 
+// indexValues is what the index named index files p under, computed
+// without the indexer; the error is the idx index function's.
+func indexValues(index string, p *corev1.Pod) ([]string, error) {
+	switch index {
+	case NamespaceIndex:
+		return []string{p.Namespace}, nil
+	case "idx":
+		return byIdxLabel(p)
+	case "node":
+		vals, _ := byNodeName(p)
+		return vals, nil
+	}
+	return nil, nil
+}
+
 func (r refIndexer) byIndex(index, value string) []string {
 	var out []string
 	for k, p := range r {
-		var vals []string
-		switch index {
-		case NamespaceIndex:
-			vals = []string{p.Namespace}
-		case "idx":
-			v, err := byIdxLabel(p)
-			if err != nil {
-				continue
-			}
-			vals = v
-		case "node":
-			vals, _ = byNodeName(p)
+		vals, err := indexValues(index, p)
+		if err != nil {
+			continue
 		}
 		if slices.Contains(vals, value) {
 			out = append(out, k)
@@ -139,15 +145,7 @@ func (r refIndexer) byIndex(index, value string) []string {
 func (r refIndexer) values(index string) []string {
 	seen := map[string]bool{}
 	for _, p := range r {
-		var vals []string
-		switch index {
-		case NamespaceIndex:
-			vals = []string{p.Namespace}
-		case "idx":
-			vals, _ = byIdxLabel(p)
-		case "node":
-			vals, _ = byNodeName(p)
-		}
+		vals, _ := indexValues(index, p)
 		for _, v := range vals {
 			seen[v] = true
 		}

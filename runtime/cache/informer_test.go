@@ -182,46 +182,49 @@ func TestInformerLateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
 	noViolations(t, all...)
 }
 
+// gatedRecorder returns a recorder whose handler blocks before each call
+// until open is called; open may be called more than once.
+func gatedRecorder() (r *recorder, open func()) {
+	gate := make(chan struct{})
+	r = newRecorder()
+	r.Before = func(string, *corev1.Pod) { <-gate }
+	return r, sync.OnceFunc(func() { close(gate) })
+}
+
+// syncsOnceHandled fails t if reg has synced while its handler r is held
+// by its gate, then opens the gate and checks that reg syncs, and only
+// once r has handled all 3 of the adds (what names them).
+func syncsOnceHandled(t *testing.T, what string, reg cache.ResourceEventHandlerRegistration, r *recorder, open func()) {
+	t.Helper()
+	if reg.HasSynced() {
+		t.Fatalf("registration synced before its handler returned from the %s", what)
+	}
+	open()
+	waitSynced(t, reg)
+	if r.Len() != 3 {
+		t.Fatalf("registration synced after %d of 3 %s", r.Len(), what)
+	}
+}
+
 func TestInformerRegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	gate := make(chan struct{})
-	blocked := newRecorder()
-	blocked.Before = func(string, *corev1.Pod) { <-gate }
+	blocked, openGate := gatedRecorder()
 	blockedReg := addHandler(t, inf, blocked)
 	freeReg := addHandler(t, inf, newRecorder())
 	run(t, inf)
 	// Registered after run's cleanup, so that a failing test unblocks the
 	// handlers before the informer is stopped and waited for.
-	openGate := sync.OnceFunc(func() { close(gate) })
 	t.Cleanup(openGate)
 	// The informer and the free handler sync while the blocked handler
 	// still holds its first initial item.
 	waitSynced(t, inf, freeReg)
-	if blockedReg.HasSynced() {
-		t.Fatal("registration synced before its handler returned from the initial adds")
-	}
-	openGate()
-	waitSynced(t, blockedReg)
-	if blocked.Len() != 3 {
-		t.Fatalf("registration synced after %d of 3 initial adds", blocked.Len())
-	}
+	syncsOnceHandled(t, "initial adds", blockedReg, blocked, openGate)
 
 	// A late handler's registration waits for its synthetic adds too.
-	lateGate := make(chan struct{})
-	openLateGate := sync.OnceFunc(func() { close(lateGate) })
+	late, openLateGate := gatedRecorder()
 	t.Cleanup(openLateGate)
-	late := newRecorder()
-	late.Before = func(string, *corev1.Pod) { <-lateGate }
-	lateReg := addHandler(t, inf, late)
-	if lateReg.HasSynced() {
-		t.Fatal("late registration synced before its synthetic adds were handled")
-	}
-	openLateGate()
-	waitSynced(t, lateReg)
-	if late.Len() != 3 {
-		t.Fatalf("late registration synced after %d of 3 synthetic adds", late.Len())
-	}
+	syncsOnceHandled(t, "synthetic adds", addHandler(t, inf, late), late, openLateGate)
 }
 
 func TestInformerPanickingHandlerRecovered(t *testing.T) {

@@ -92,34 +92,43 @@ func (s *shardLW) requests() []string {
 	return slices.Clone(s.reqs)
 }
 
+// request notes the request verb made with opts and returns its shard
+// selector and, when the server shards and a selector was given, whether a
+// Pod belongs to the selected ranges (nil otherwise: nothing is filtered).
+func (s *shardLW) request(verb string, opts metav1.ListOptions) (sel string, owned func(*corev1.Pod) bool) {
+	sel = cache.ShardSelectorOf(opts)
+	s.note(verb, sel)
+	if !s.serverSide || sel == "" {
+		return sel, nil
+	}
+	ranges := parseSelector(s.t, sel)
+	return sel, func(p *corev1.Pod) bool { return sharding.Contains(ranges, sharding.Hash(p.Namespace)) }
+}
+
 func (s *shardLW) List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
-	sel := cache.ShardSelectorOf(opts)
-	s.note("list", sel)
+	sel, owned := s.request("list", opts)
 	obj, err := s.lw.List(ctx, opts)
-	if err != nil || !s.serverSide || sel == "" {
+	if err != nil || owned == nil {
 		return obj, err
 	}
 	l := obj.(*fake.List[*corev1.Pod])
-	ranges := parseSelector(s.t, sel)
-	l.Items = slices.DeleteFunc(l.Items, func(p *corev1.Pod) bool { return !sharding.Contains(ranges, sharding.Hash(p.Namespace)) })
+	l.Items = slices.DeleteFunc(l.Items, func(p *corev1.Pod) bool { return !owned(p) })
 	cache.SetShardInfo(&l.ListMeta, sel)
 	return l, nil
 }
 
 func (s *shardLW) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	sel := cache.ShardSelectorOf(opts)
-	s.note("watch", sel)
+	_, owned := s.request("watch", opts)
 	w, err := s.lw.Watch(ctx, opts)
-	if err != nil || !s.serverSide || sel == "" {
+	if err != nil || owned == nil {
 		return w, err
 	}
-	ranges := parseSelector(s.t, sel)
 	return watch.Filter(w, func(ev watch.Event) (watch.Event, bool) {
 		p, ok := ev.Object.(*corev1.Pod)
 		if !ok || ev.Type == watch.Bookmark || ev.Type == watch.Error {
 			return ev, true
 		}
-		return ev, sharding.Contains(ranges, sharding.Hash(p.Namespace))
+		return ev, owned(p)
 	}), nil
 }
 

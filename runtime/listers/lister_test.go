@@ -50,21 +50,30 @@ func keys(objs []*corev1.Pod) []string {
 	return out
 }
 
-func TestListerListFiltersBySelectorAcrossNamespaces(t *testing.T) {
+// TestListerList checks List across namespaces and through namespace
+// listers: each returns exactly the Pods its selector matches, and a
+// namespace lister only those of its namespace (all for NamespaceAll).
+func TestListerList(t *testing.T) {
 	l := listers.New(podIndexer(t), podsGR)
+	web := labels.SelectorFromSet(labels.Set{"app": "web"})
 	for _, tc := range []struct {
 		name     string
+		list     func(labels.Selector) ([]*corev1.Pod, error)
 		selector labels.Selector
 		want     []string
 	}{
-		{"nil selector matches all", nil, []string{"a/db-1", "a/web-1", "a/web-2", "b/plain", "b/web-1"}},
-		{"everything", labels.Everything(), []string{"a/db-1", "a/web-1", "a/web-2", "b/plain", "b/web-1"}},
-		{"equality", labels.SelectorFromSet(labels.Set{"app": "web"}), []string{"a/web-1", "a/web-2", "b/web-1"}},
-		{"two labels", labels.SelectorFromSet(labels.Set{"app": "web", "tier": "front"}), []string{"a/web-2"}},
-		{"nothing matches", labels.SelectorFromSet(labels.Set{"app": "cache"}), []string{}},
+		{"nil selector matches all", l.List, nil, []string{"a/db-1", "a/web-1", "a/web-2", "b/plain", "b/web-1"}},
+		{"everything", l.List, labels.Everything(), []string{"a/db-1", "a/web-1", "a/web-2", "b/plain", "b/web-1"}},
+		{"equality", l.List, web, []string{"a/web-1", "a/web-2", "b/web-1"}},
+		{"two labels", l.List, labels.SelectorFromSet(labels.Set{"app": "web", "tier": "front"}), []string{"a/web-2"}},
+		{"nothing matches", l.List, labels.SelectorFromSet(labels.Set{"app": "cache"}), []string{}},
+		{"namespace a", l.Namespace("a").List, labels.Everything(), []string{"a/db-1", "a/web-1", "a/web-2"}},
+		{"namespace b", l.Namespace("b").List, web, []string{"b/web-1"}},
+		{"namespace missing", l.Namespace("missing").List, labels.Everything(), []string{}},
+		{"namespace all", l.Namespace(metav1.NamespaceAll).List, labels.SelectorFromSet(labels.Set{"app": "db"}), []string{"a/db-1"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, err := l.List(tc.selector)
+			got, err := tc.list(tc.selector)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -75,25 +84,20 @@ func TestListerListFiltersBySelectorAcrossNamespaces(t *testing.T) {
 	}
 }
 
-func TestNamespaceListerListUsesOnlyThatNamespace(t *testing.T) {
-	l := listers.New(podIndexer(t), podsGR)
-	for _, tc := range []struct {
-		ns       string
-		selector labels.Selector
-		want     []string
-	}{
-		{"a", labels.Everything(), []string{"a/db-1", "a/web-1", "a/web-2"}},
-		{"b", labels.SelectorFromSet(labels.Set{"app": "web"}), []string{"b/web-1"}},
-		{"missing", labels.Everything(), []string{}},
-		{metav1.NamespaceAll, labels.SelectorFromSet(labels.Set{"app": "db"}), []string{"a/db-1"}},
-	} {
-		got, err := l.Namespace(tc.ns).List(tc.selector)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if g := keys(got); !slices.Equal(g, tc.want) {
-			t.Fatalf("Namespace(%q).List = %v, want %v", tc.ns, g, tc.want)
-		}
+// checkNotFound fails t unless err, from what's Get(name), is a NotFound
+// APIStatus whose details name gr and name.
+func checkNotFound(t *testing.T, what string, gr schema.GroupResource, name string, err error) {
+	t.Helper()
+	if !apierrors.IsNotFound(err) {
+		t.Fatalf("%s Get(%q) = %v, want NotFound", what, name, err)
+	}
+	var apiStatus apierrors.APIStatus
+	if !errors.As(err, &apiStatus) {
+		t.Fatalf("%s Get(%q) err = %T, want an APIStatus", what, name, err)
+	}
+	status := apiStatus.Status()
+	if d := status.Details; d == nil || d.Group != gr.Group || d.Kind != gr.Resource || d.Name != name {
+		t.Fatalf("%s Get(%q): details %+v, want %v named %q", what, name, status.Details, gr, name)
 	}
 }
 
@@ -105,17 +109,7 @@ func TestNamespaceListerGetReturnsNotFoundWithGroupResource(t *testing.T) {
 		t.Fatalf("Get(b/web-1) = %v, %v", got, err)
 	}
 	_, err = l.Namespace("b").Get("db-1")
-	if !apierrors.IsNotFound(err) {
-		t.Fatalf("Get(b/db-1) err = %v, want NotFound", err)
-	}
-	var apiStatus apierrors.APIStatus
-	if !errors.As(err, &apiStatus) {
-		t.Fatalf("Get(b/db-1) err = %T, want an APIStatus", err)
-	}
-	status := apiStatus.Status()
-	if status.Details.Group != "example.com" || status.Details.Kind != "foos" || status.Details.Name != "db-1" {
-		t.Fatalf("NotFound details = %+v, want group example.com, resource foos, name db-1", status.Details)
-	}
+	checkNotFound(t, "NamespaceLister(b)", gr, "db-1", err)
 	if want := `foos.example.com "db-1" not found`; err.Error() != want {
 		t.Fatalf("error = %q, want %q", err, want)
 	}
@@ -175,29 +169,15 @@ func TestListerGetReturnsNotFoundForAnyNameNotInTheCache(t *testing.T) {
 	gr := schema.GroupResource{Group: "example.com", Resource: "foos"}
 	l := listers.New(podIndexer(t), gr)
 	g := listers.NewGeneric(podIndexer(t), gr)
-	check := func(what, name string, err error) {
-		t.Helper()
-		if !apierrors.IsNotFound(err) {
-			t.Fatalf("%s Get(%q) = %v, want NotFound", what, name, err)
-		}
-		var apiStatus apierrors.APIStatus
-		if !errors.As(err, &apiStatus) {
-			t.Fatalf("%s Get(%q) err = %T, want an APIStatus", what, name, err)
-		}
-		status := apiStatus.Status()
-		if d := status.Details; d == nil || d.Group != gr.Group || d.Kind != gr.Resource || d.Name != name {
-			t.Fatalf("%s Get(%q): details %+v, want %v named %q", what, name, status.Details, gr, name)
-		}
-	}
 	for _, name := range []string{"", "a/b", "x/y/z", "/", "a/", "missing"} {
 		_, err := l.Get(name)
-		check("Lister", name, err)
+		checkNotFound(t, "Lister", gr, name, err)
 		_, err = l.Namespace("a").Get(name)
-		check("NamespaceLister", name, err)
+		checkNotFound(t, "NamespaceLister", gr, name, err)
 		_, err = g.Get(name)
-		check("GenericLister", name, err)
+		checkNotFound(t, "GenericLister", gr, name, err)
 		_, err = g.ByNamespace("a").Get(name)
-		check("GenericNamespaceLister", name, err)
+		checkNotFound(t, "GenericNamespaceLister", gr, name, err)
 	}
 }
 

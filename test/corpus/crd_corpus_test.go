@@ -15,9 +15,11 @@ import (
 // crdModule is a public CRD API module that ships its own client-gen
 // clientset (and upstream informers and listers to compare with).
 type crdModule struct {
-	name      string
-	module    string
-	patterns  []string
+	name   string
+	module string
+	// apis are the patterns of the API packages and clientset is the
+	// module's client-gen clientset, relative to the module path.
+	apis      []string
 	clientset string
 	// informers and listers are the module's own upstream-generated
 	// packages, relative to the module root.
@@ -28,6 +30,18 @@ type crdModule struct {
 	use string
 }
 
+// patterns are the import path patterns of m's API packages.
+func (m crdModule) patterns() []string {
+	out := make([]string, len(m.apis))
+	for i, p := range m.apis {
+		out[i] = m.module + "/" + p
+	}
+	return out
+}
+
+// clientsetPath is the import path of m's clientset.
+func (m crdModule) clientsetPath() string { return m.module + "/" + m.clientset }
+
 var crdModules = []crdModule{
 	{
 		// apis/v1alpha2 declares "type GRPCRoute v1.GRPCRoute" and
@@ -35,8 +49,8 @@ var crdModules = []crdModule{
 		// package's types; apisx is a second group with +groupGoName.
 		name:      "gatewayapi",
 		module:    "sigs.k8s.io/gateway-api",
-		patterns:  []string{"sigs.k8s.io/gateway-api/apis/...", "sigs.k8s.io/gateway-api/apisx/..."},
-		clientset: "sigs.k8s.io/gateway-api/pkg/client/clientset/versioned",
+		apis:      []string{"apis/...", "apisx/..."},
+		clientset: "pkg/client/clientset/versioned",
 		informers: "pkg/client/informers/externalversions",
 		listers:   "pkg/client/listers",
 		mustHave:  []string{"informers/externalversions/apis/v1alpha2/grpcroute.go", "listers/apis/v1alpha2/referencegrant.go"},
@@ -50,8 +64,8 @@ var crdModules = []crdModule{
 		// their groups (volumesnapshot → snapshot.storage.k8s.io).
 		name:      "snapshotter",
 		module:    "github.com/kubernetes-csi/external-snapshotter/client/v8",
-		patterns:  []string{"github.com/kubernetes-csi/external-snapshotter/client/v8/apis/..."},
-		clientset: "github.com/kubernetes-csi/external-snapshotter/client/v8/clientset/versioned",
+		apis:      []string{"apis/..."},
+		clientset: "clientset/versioned",
 		informers: "informers/externalversions",
 		listers:   "listers",
 		mustHave:  []string{"informers/externalversions/volumesnapshot/v1/volumesnapshot.go"},
@@ -63,8 +77,8 @@ var crdModules = []crdModule{
 		// in files named *.gen.go.
 		name:      "istio",
 		module:    "istio.io/client-go",
-		patterns:  []string{"istio.io/client-go/pkg/apis/..."},
-		clientset: "istio.io/client-go/pkg/clientset/versioned",
+		apis:      []string{"pkg/apis/..."},
+		clientset: "pkg/clientset/versioned",
 		informers: "pkg/informers/externalversions",
 		listers:   "pkg/listers",
 		mustHave:  []string{"informers/externalversions/networking/v1/virtualservice.go"},
@@ -92,10 +106,10 @@ func TestCRDModulesCorpus(t *testing.T) {
 		t.Cleanup(func() { os.RemoveAll(dir) })
 		name := filepath.Base(dir)
 		res, err := generators.Generate(ctx, generators.Options{
-			Patterns:                  m.patterns,
+			Patterns:                  m.patterns(),
 			OutputDir:                 dir,
 			OutputPkg:                 modulePath + "/" + name,
-			VersionedClientsetPackage: m.clientset,
+			VersionedClientsetPackage: m.clientsetPath(),
 			Now:                       func() time.Time { return time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC) },
 		})
 		if err != nil {
@@ -107,7 +121,7 @@ func TestCRDModulesCorpus(t *testing.T) {
 				t.Errorf("%s: %s was not generated", m.name, f)
 			}
 		}
-		use := "package namecheck\n\nimport (\n\tclientset \"" + m.clientset + "\"\n\n\tinformers \"" + modulePath + "/" + name + "/informers/externalversions\"\n)\n\n" +
+		use := "package namecheck\n\nimport (\n\tclientset \"" + m.clientsetPath() + "\"\n\n\tinformers \"" + modulePath + "/" + name + "/informers/externalversions\"\n)\n\n" +
 			"// Use spells out accessors of the generated factory.\nfunc Use(client clientset.Interface) {\n\tf := informers.NewSharedInformerFactory(client, 0)\n\t" + m.use + "\n}\n"
 		if err := os.MkdirAll(filepath.Join(dir, "namecheck"), 0o755); err != nil {
 			t.Fatal(err)

@@ -28,23 +28,23 @@ type clients struct {
 
 func newClients(t testing.TB, cfg *rest.Config) clients {
 	t.Helper()
-	kube, err := kubernetes.NewForConfig(cfg)
-	if err != nil {
-		t.Fatalf("kubernetes client for %s: %v", cfg.Host, err)
+	return clients{
+		kube:    newClient(t, "kubernetes", cfg, kubernetes.NewForConfig),
+		samples: newClient(t, "samples", cfg, samplesclient.NewForConfig),
+		dynamic: newClient(t, "dynamic", cfg, dynamic.NewForConfig),
+		crds:    newClient(t, "apiextensions", cfg, apiextensionsclient.NewForConfig),
 	}
-	dyn, err := dynamic.NewForConfig(cfg)
+}
+
+// newClient makes the client what of cfg with newForConfig, failing t
+// with an error naming what and cfg's host.
+func newClient[C any](t testing.TB, what string, cfg *rest.Config, newForConfig func(*rest.Config) (C, error)) C {
+	t.Helper()
+	c, err := newForConfig(cfg)
 	if err != nil {
-		t.Fatalf("dynamic client for %s: %v", cfg.Host, err)
+		t.Fatalf("%s client for %s: %v", what, cfg.Host, err)
 	}
-	crds, err := apiextensionsclient.NewForConfig(cfg)
-	if err != nil {
-		t.Fatalf("apiextensions client for %s: %v", cfg.Host, err)
-	}
-	samples, err := samplesclient.NewForConfig(cfg)
-	if err != nil {
-		t.Fatalf("samples client for %s: %v", cfg.Host, err)
-	}
-	return clients{kube: kube, samples: samples, dynamic: dyn, crds: crds}
+	return c
 }
 
 // admin returns admin clients of the cluster's main apiserver.
@@ -71,6 +71,14 @@ func testNamespaces(t testing.TB, c clients, n int) []string {
 		}
 	}
 	return names
+}
+
+// adminIn returns admin clients and n fresh namespaces for t (see
+// testNamespaces).
+func adminIn(t testing.TB, n int) (clients, []string) {
+	t.Helper()
+	c := admin(t)
+	return c, testNamespaces(t, c, n)
 }
 
 // testLabel returns a label value unique to t, to scope informers and lists

@@ -28,9 +28,7 @@ func TestCompactionForcesRelist(t *testing.T) {
 	inf := newPodTemplateInformer(newClients(t, cfg), "", informerOptions{label: label, calls: calls,
 		reflector: cache.ReflectorOptions{PageSize: 10, DisableWatchList: true}}) // the paginated list path
 	s := &outage[*podTemplate]{
-		o:          podTemplateOps(c, label),
-		inf:        inf,
-		start:      func() { runInformer(t, inf) },
+		watched:    watched[*podTemplate]{label: label, o: podTemplateOps(c, label), inf: inf, start: func() { runInformer(t, inf) }},
 		namespaces: testNamespaces(t, c, 2),
 	}
 	s.prepare(t)

@@ -18,6 +18,7 @@ import (
 	excontroller "github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
 	samplesinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions"
 	kubeinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions"
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/controller"
 )
 
@@ -47,17 +48,7 @@ func TestExampleControllerReconciles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	runCtx, cancel := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	inf.Start(runCtx)
-	go func() { done <- ctrl.Start(runCtx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("controller: %v", err)
-		}
-		inf.Shutdown()
-	})
+	testutil.RunController(t, inf, ctrl)
 
 	wantConfigMap := func(what, name, owner string, data map[string]string) *corev1.ConfigMap {
 		t.Helper()

@@ -28,8 +28,7 @@ func inNamespaces[T cache.Object](objs []T, namespaces ...string) []T {
 func TestMultiNamespaceFactory(t *testing.T) {
 	ensureExampleCRDs(t)
 	ctx := context.Background()
-	c := admin(t)
-	ns := testNamespaces(t, c, 3)
+	c, ns := adminIn(t, 3)
 	watched := ns[:2]
 	label := testLabel(t)
 	cmOps, fOps := configMapOps(c, label), fooOps(c, label)

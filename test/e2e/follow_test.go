@@ -17,18 +17,9 @@ import (
 // in order.
 func TestInformersFollowTheServer(t *testing.T) {
 	ensureExampleCRDs(t)
-	c := admin(t)
-	namespaces := testNamespaces(t, c, 4)
-	t.Run("Foos", func(t *testing.T) {
-		label := testLabel(t)
-		f := newSamplesFactory(c, withLabel(label))
-		followScenario(t, fooOps(c, label), namespaces, 60, fooInformer(f), func() { runFactory(t, f) })
-	})
-	t.Run("ConfigMaps", func(t *testing.T) {
-		label := testLabel(t)
-		f := newKubeFactory(c, withLabel(label))
-		followScenario(t, configMapOps(c, label), namespaces, 60, configMapInformer(f), func() { runFactory(t, f) })
-	})
+	c, namespaces := adminIn(t, 4)
+	t.Run("Foos", func(t *testing.T) { followScenario(t, watchedFoos(t, c), namespaces, 60) })
+	t.Run("ConfigMaps", func(t *testing.T) { followScenario(t, watchedConfigMaps(t, c), namespaces, 60) })
 }
 
 // history is what a handler should be told, per key; safe for concurrent
@@ -76,9 +67,10 @@ func matches[T cache.Object](h *history, r *recorder[T], firstAddEitherWay map[s
 	return nil
 }
 
-// followScenario drives inf (not yet running; start runs it) through
-// creates, updates and deletes of perNamespace objects in each namespace.
-func followScenario[T cache.Object](t *testing.T, o ops[T], namespaces []string, perNamespace int, inf cache.SharedIndexInformer[T], start func()) {
+// followScenario drives w's informer through creates, updates and deletes
+// of perNamespace objects in each namespace.
+func followScenario[T cache.Object](t *testing.T, w watched[T], namespaces []string, perNamespace int) {
+	o, inf, start := w.o, w.inf, w.start
 	ctx := context.Background()
 	type ref struct {
 		ns, name string

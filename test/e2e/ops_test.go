@@ -45,8 +45,8 @@ func (o ops[T]) createN(t testing.TB, ctx context.Context, namespace, format str
 // label and the ops mk builds for that label.
 func inNewNamespace[T cache.Object](t testing.TB, mk func(clients, string) ops[T]) (c clients, ns, label string, o ops[T]) {
 	t.Helper()
-	c = admin(t)
-	ns = testNamespaces(t, c, 1)[0]
+	c, namespaces := adminIn(t, 1)
+	ns = namespaces[0]
 	label = testLabel(t)
 	return c, ns, label, mk(c, label)
 }
@@ -55,91 +55,77 @@ func labelSelector(label string) metav1.ListOptions {
 	return metav1.ListOptions{LabelSelector: labelKey + "=" + label}
 }
 
-func configMapOps(c clients, label string) ops[*corev1.ConfigMap] {
-	return ops[*corev1.ConfigMap]{
-		kind: "ConfigMap",
-		create: func(ctx context.Context, ns, name string, i int) (*corev1.ConfigMap, error) {
-			cm := &corev1.ConfigMap{
-				ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{labelKey: label}},
-				Data:       map[string]string{"i": strconv.Itoa(i)},
-			}
-			return c.kube.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
+// typedClient is the part of a generated typed client of one namespace
+// that ops use; L is the kind's list type.
+type typedClient[T, L any] interface {
+	Create(ctx context.Context, obj T, opts metav1.CreateOptions) (T, error)
+	Update(ctx context.Context, obj T, opts metav1.UpdateOptions) (T, error)
+	Delete(ctx context.Context, name string, opts metav1.DeleteOptions) error
+	List(ctx context.Context, opts metav1.ListOptions) (L, error)
+}
+
+// typedOps are the ops of kind for the objects carrying label, written
+// through client, the kind's typed client of a namespace ("" for all).
+// build makes the object of meta (namespace, name and label set) varied by
+// i; vary sets the content varied by i (on a copy); items are a list's
+// objects.
+func typedOps[T cache.Object, L any, C typedClient[T, L]](kind, label string, client func(namespace string) C,
+	build func(meta metav1.ObjectMeta, i int) T, vary func(obj T, i int), items func(L) []T) ops[T] {
+	return ops[T]{
+		kind: kind,
+		create: func(ctx context.Context, ns, name string, i int) (T, error) {
+			meta := metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{labelKey: label}}
+			return client(ns).Create(ctx, build(meta, i), metav1.CreateOptions{})
 		},
-		update: func(ctx context.Context, cm *corev1.ConfigMap, i int) (*corev1.ConfigMap, error) {
-			cm = cm.DeepCopy()
-			cm.Data["i"] = strconv.Itoa(i)
-			return c.kube.CoreV1().ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
+		update: func(ctx context.Context, obj T, i int) (T, error) {
+			obj = obj.DeepCopyObject().(T)
+			vary(obj, i)
+			return client(obj.GetNamespace()).Update(ctx, obj, metav1.UpdateOptions{})
 		},
 		remove: func(ctx context.Context, ns, name string) error {
-			return c.kube.CoreV1().ConfigMaps(ns).Delete(ctx, name, metav1.DeleteOptions{})
+			return client(ns).Delete(ctx, name, metav1.DeleteOptions{})
 		},
-		list: func(ctx context.Context) ([]*corev1.ConfigMap, error) {
-			l, err := c.kube.CoreV1().ConfigMaps("").List(ctx, labelSelector(label))
+		list: func(ctx context.Context) ([]T, error) {
+			l, err := client("").List(ctx, labelSelector(label))
 			if err != nil {
 				return nil, err
 			}
-			return pointers(l.Items), nil
+			return items(l), nil
 		},
 	}
 }
 
+func configMapOps(c clients, label string) ops[*corev1.ConfigMap] {
+	return typedOps("ConfigMap", label, c.kube.CoreV1().ConfigMaps,
+		func(meta metav1.ObjectMeta, i int) *corev1.ConfigMap {
+			return &corev1.ConfigMap{ObjectMeta: meta, Data: map[string]string{"i": strconv.Itoa(i)}}
+		},
+		func(cm *corev1.ConfigMap, i int) { cm.Data["i"] = strconv.Itoa(i) },
+		func(l *corev1.ConfigMapList) []*corev1.ConfigMap { return pointers(l.Items) })
+}
+
 func podTemplateOps(c clients, label string) ops[*corev1.PodTemplate] {
-	return ops[*corev1.PodTemplate]{
-		kind: "PodTemplate",
-		create: func(ctx context.Context, ns, name string, i int) (*corev1.PodTemplate, error) {
-			pt := &corev1.PodTemplate{
-				ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{labelKey: label}},
+	return typedOps("PodTemplate", label, c.kube.CoreV1().PodTemplates,
+		func(meta metav1.ObjectMeta, i int) *corev1.PodTemplate {
+			return &corev1.PodTemplate{
+				ObjectMeta: meta,
 				Template: corev1.PodTemplateSpec{
 					ObjectMeta: metav1.ObjectMeta{Annotations: map[string]string{"i": strconv.Itoa(i)}},
 					Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: "c", Image: "example.invalid/c:1"}}},
 				},
 			}
-			return c.kube.CoreV1().PodTemplates(ns).Create(ctx, pt, metav1.CreateOptions{})
 		},
-		update: func(ctx context.Context, pt *corev1.PodTemplate, i int) (*corev1.PodTemplate, error) {
-			pt = pt.DeepCopy()
-			pt.Template.Annotations["i"] = strconv.Itoa(i)
-			return c.kube.CoreV1().PodTemplates(pt.Namespace).Update(ctx, pt, metav1.UpdateOptions{})
-		},
-		remove: func(ctx context.Context, ns, name string) error {
-			return c.kube.CoreV1().PodTemplates(ns).Delete(ctx, name, metav1.DeleteOptions{})
-		},
-		list: func(ctx context.Context) ([]*corev1.PodTemplate, error) {
-			l, err := c.kube.CoreV1().PodTemplates("").List(ctx, labelSelector(label))
-			if err != nil {
-				return nil, err
-			}
-			return pointers(l.Items), nil
-		},
-	}
+		func(pt *corev1.PodTemplate, i int) { pt.Template.Annotations["i"] = strconv.Itoa(i) },
+		func(l *corev1.PodTemplateList) []*corev1.PodTemplate { return pointers(l.Items) })
 }
 
 func fooOps(c clients, label string) ops[*foo] {
-	return ops[*foo]{
-		kind: "Foo",
-		create: func(ctx context.Context, ns, name string, i int) (*foo, error) {
-			f := &foo{
-				ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name, Labels: map[string]string{labelKey: label}},
-				Spec:       samplesv1alpha1.FooSpec{Data: map[string]string{"i": strconv.Itoa(i)}},
-			}
-			return c.samples.SamplesV1alpha1().Foos(ns).Create(ctx, f, metav1.CreateOptions{})
+	return typedOps("Foo", label, c.samples.SamplesV1alpha1().Foos,
+		func(meta metav1.ObjectMeta, i int) *foo {
+			return &foo{ObjectMeta: meta, Spec: samplesv1alpha1.FooSpec{Data: map[string]string{"i": strconv.Itoa(i)}}}
 		},
-		update: func(ctx context.Context, f *foo, i int) (*foo, error) {
-			f = f.DeepCopy()
-			f.Spec.Data["i"] = strconv.Itoa(i)
-			return c.samples.SamplesV1alpha1().Foos(f.Namespace).Update(ctx, f, metav1.UpdateOptions{})
-		},
-		remove: func(ctx context.Context, ns, name string) error {
-			return c.samples.SamplesV1alpha1().Foos(ns).Delete(ctx, name, metav1.DeleteOptions{})
-		},
-		list: func(ctx context.Context) ([]*foo, error) {
-			l, err := c.samples.SamplesV1alpha1().Foos("").List(ctx, labelSelector(label))
-			if err != nil {
-				return nil, err
-			}
-			return pointers(l.Items), nil
-		},
-	}
+		func(f *foo, i int) { f.Spec.Data["i"] = strconv.Itoa(i) },
+		func(l *samplesv1alpha1.FooList) []*foo { return pointers(l.Items) })
 }
 
 func pointers[E any](items []E) []*E {

@@ -13,10 +13,8 @@ import (
 // the server while objects change: prepare before, change during, verify
 // after.
 type outage[T cache.Object] struct {
-	o     ops[T] // the admin's ops against the main apiserver
-	inf   cache.SharedIndexInformer[T]
-	start func() // runs inf until the test ends
-	rec   *recorder[T]
+	watched[T]
+	rec *recorder[T]
 
 	namespaces []string
 	existing   []T               // objects created in prepare

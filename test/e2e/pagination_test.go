@@ -16,8 +16,7 @@ import (
 // (the watch cache ignores limits at "0").
 func TestPaginatedInitialList(t *testing.T) {
 	ctx := context.Background()
-	c := admin(t)
-	namespaces := testNamespaces(t, c, 3)
+	c, namespaces := adminIn(t, 3)
 	label := testLabel(t)
 	o := podTemplateOps(c, label)
 	const perNamespace, pageSize = 40, 7

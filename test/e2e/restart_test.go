@@ -14,23 +14,9 @@ import (
 // resourceVersion in its watch cache, so they relist).
 func TestAPIServerRestart(t *testing.T) {
 	ensureExampleCRDs(t)
-	c := admin(t)
-	namespaces := testNamespaces(t, c, 2)
-	fLabel, cLabel := testLabel(t), testLabel(t)
-	samples := newSamplesFactory(c, withLabel(fLabel))
-	kube := newKubeFactory(c, withLabel(cLabel))
-	foos := &outage[*foo]{
-		o:          fooOps(c, fLabel),
-		inf:        fooInformer(samples),
-		start:      func() { runFactory(t, samples) },
-		namespaces: namespaces,
-	}
-	configMaps := &outage[*configMap]{
-		o:          configMapOps(c, cLabel),
-		inf:        configMapInformer(kube),
-		start:      func() { runFactory(t, kube) },
-		namespaces: namespaces,
-	}
+	c, namespaces := adminIn(t, 2)
+	foos := &outage[*foo]{watched: watchedFoos(t, c), namespaces: namespaces}
+	configMaps := &outage[*configMap]{watched: watchedConfigMaps(t, c), namespaces: namespaces}
 	foos.prepare(t)
 	configMaps.prepare(t)
 
@@ -56,8 +42,8 @@ func TestAPIServerRestart(t *testing.T) {
 	// before the cleanup above restarts the main apiserver.
 	t.Cleanup(func() { cluster.StopExtraAPIServer(b) })
 	cb := newClients(t, cluster.AdminConfigFor(b))
-	foos.change(t, fooOps(cb, fLabel))
-	configMaps.change(t, configMapOps(cb, cLabel))
+	foos.change(t, fooOps(cb, foos.label))
+	configMaps.change(t, configMapOps(cb, configMaps.label))
 	cluster.StopExtraAPIServer(b)
 
 	if err := cluster.StartAPIServer(ctx); err != nil {

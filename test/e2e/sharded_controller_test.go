@@ -269,8 +269,7 @@ func TestShardedControllers(t *testing.T) {
 	gated := extraAPIServer(t, ctx, "sharded-ctrl", "--feature-gates=ShardedListAndWatch=true")
 	defer cluster.StopExtraAPIServer(gated)
 
-	c := admin(t)
-	namespaces := testNamespaces(t, c, 31)
+	c, namespaces := adminIn(t, 31)
 	leaseNS, namespaces := namespaces[30], namespaces[:30]
 	uids := map[string]string{} // Foo key -> uid
 	fooLabel := testLabel(t)

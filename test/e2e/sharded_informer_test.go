@@ -30,8 +30,7 @@ func TestShardedInformer(t *testing.T) {
 	gated := extraAPIServer(t, ctx, "sharded", "--feature-gates=ShardedListAndWatch=true")
 	defer cluster.StopExtraAPIServer(gated)
 
-	c := admin(t)
-	namespaces := testNamespaces(t, c, 5)
+	c, namespaces := adminIn(t, 5)
 	for _, ns := range namespaces {
 		for i := range 3 {
 			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: fmt.Sprintf("cm-%d", i)}}

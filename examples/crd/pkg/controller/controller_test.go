@@ -96,17 +96,7 @@ func runController(t *testing.T, kube *kubefake.Clientset, samples *samplesfake.
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	inf.Start(ctx)
-	go func() { done <- c.Start(ctx) }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("controller: %v", err)
-		}
-		inf.Shutdown()
-	})
+	testutil.RunController(t, inf, c)
 	return rec
 }
 

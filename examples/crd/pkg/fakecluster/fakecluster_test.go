@@ -31,26 +31,26 @@ func TestUpdatesBehaveLikeAServer(t *testing.T) {
 		t.Fatalf("created: generation %d resourceVersion %q", created.Generation, created.ResourceVersion)
 	}
 
+	// edited is a copy of foo with spec data v=v and status phase phase.
+	edited := func(foo *samplesv1alpha1.Foo, v, phase string) *samplesv1alpha1.Foo {
+		foo = foo.DeepCopy()
+		foo.Spec.Data["v"] = v
+		foo.Status.Phase = phase
+		return foo
+	}
+
 	// A status write from a copy whose spec is old changes only the status.
-	stale := created.DeepCopy()
-	spec := created.DeepCopy()
-	spec.Spec.Data["v"] = "2"
-	spec.Status.Phase = "Ignored"
-	afterSpec, err := foos.Update(ctx, spec, metav1.UpdateOptions{})
+	afterSpec, err := foos.Update(ctx, edited(created, "2", "Ignored"), metav1.UpdateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if afterSpec.Generation != 2 || afterSpec.Status.Phase != "" {
 		t.Fatalf("spec update: generation %d status %+v; want 2 and the status unchanged", afterSpec.Generation, afterSpec.Status)
 	}
-	stale.Status.Phase = "Ready"
-	if _, err := foos.UpdateStatus(ctx, stale, metav1.UpdateOptions{}); !apierrors.IsConflict(err) {
+	if _, err := foos.UpdateStatus(ctx, edited(created, "1", "Ready"), metav1.UpdateOptions{}); !apierrors.IsConflict(err) {
 		t.Fatalf("status update from a stale copy: %v, want a Conflict", err)
 	}
-	fresh := afterSpec.DeepCopy()
-	fresh.Spec.Data["v"] = "reverted"
-	fresh.Status.Phase = "Ready"
-	afterStatus, err := foos.UpdateStatus(ctx, fresh, metav1.UpdateOptions{})
+	afterStatus, err := foos.UpdateStatus(ctx, edited(afterSpec, "reverted", "Ready"), metav1.UpdateOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
