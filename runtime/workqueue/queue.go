@@ -72,14 +72,18 @@ const (
 // slot is the queue's record of one known item. Slots live in fixed-size
 // pages that are never moved, and are reused through a free list, so
 // steady-state Add/Get/Done allocate nothing.
+//
+// A slot keeps no copy of its item's hash (the slot table has it, and Done,
+// the only caller of release, computes it anyway): for string items a slot
+// is then 32 bytes, two to a cache line, where 40 made every other slot
+// straddle two lines on the Add path.
 type slot[T comparable] struct {
-	item  T
-	hash  uint32 // the item's hash as the slot table stores it
-	state itemState
+	item T
 	// gen changes every time the slot is pushed on a ring; a ring entry with
 	// an older gen is stale and skipped.
-	gen  uint32
-	prio int
+	gen   uint32
+	state itemState
+	prio  int
 }
 
 // slotPageSize is the number of slots per page; a power of two.
@@ -216,7 +220,7 @@ func (q *Queue[T]) hash(item T) uint32 {
 
 // slot returns slot i. q.mu is held.
 func (q *Queue[T]) slot(i int32) *slot[T] {
-	return &q.pages[i/slotPageSize].slots[i%slotPageSize]
+	return &q.pages[uint32(i)/slotPageSize].slots[uint32(i)%slotPageSize]
 }
 
 // times returns slot i's timestamps; only with metrics. q.mu is held.
@@ -225,8 +229,26 @@ func (q *Queue[T]) times(i int32) *slotTimes {
 }
 
 // find returns the slot of item (whose hash is h), or -1. q.mu is held.
+// It walks the slot table's probe sequence itself rather than through
+// slotTable.find and a closure: it runs on every Add and Done, and the
+// call through the closure was a fifth of an Add of a queued item.
 func (q *Queue[T]) find(item T, h uint32) int32 {
-	return q.table.find(h, func(i int32) bool { return q.slot(i).item == item })
+	ents := q.table.ents
+	if q.table.n == 0 || len(ents) == 0 {
+		return -1
+	}
+	mask := uint32(len(ents) - 1)
+	for p := h & mask; ; p = (p + 1) & mask {
+		e := ents[p]
+		if e.slot == 0 {
+			return -1
+		}
+		if e.hash == h {
+			if i := e.slot - 1; q.slot(i).item == item {
+				return i
+			}
+		}
+	}
 }
 
 // addLocked is the one way an item enters the ready queue; h is
@@ -288,18 +310,16 @@ func (q *Queue[T]) alloc(item T, h uint32) int32 {
 		}
 		q.nslots++
 	}
-	s := q.slot(i)
-	s.item = item
-	s.hash = h
+	q.slot(i).item = item
 	q.table.insert(h, i)
 	return i
 }
 
-// release forgets slot i's item and returns the slot to the free list. Its
-// gen is kept so that stale ring entries stay stale.
-func (q *Queue[T]) release(i int32) {
+// release forgets slot i's item, whose hash is h, and returns the slot to
+// the free list. Its gen is kept so that stale ring entries stay stale.
+func (q *Queue[T]) release(i int32, h uint32) {
 	s := q.slot(i)
-	q.table.remove(s.hash, i)
+	q.table.remove(h, i)
 	var zero T
 	s.item = zero
 	s.state = stateFree
@@ -418,7 +438,7 @@ func (q *Queue[T]) Done(item T) {
 	switch s.state {
 	case stateProcessing:
 		q.metricDone(i)
-		q.release(i)
+		q.release(i, h)
 	case stateProcessingDirty:
 		q.metricDone(i)
 		s.state = stateQueued
