@@ -111,33 +111,39 @@ type slotTimes struct {
 // moves delayed items to the ready queue when they are due. The protocol
 // and invariants are written at the top of queue.go.
 type Queue[T comparable] struct {
-	mu       sync.Mutex
-	notEmpty sync.Cond // Get waits here for an item
-	drained  sync.Cond // ShutDownWithDrain waits here for processing == 0
+	// The fields are grouped by who touches them (see the locking protocol
+	// above): the mutex shares its cache line with the counters and flags
+	// every critical section reads or writes, and the next line holds the
+	// slot table and pages every Add and Done probe. A producer adding
+	// items that are already queued then misses on two lines after a
+	// worker's Get or Done, not five.
+	mu           sync.Mutex
+	shuttingDown bool
+	noPrio       bool
+	queued       int // live ring entries
+	processing   int
+	waiting      int // goroutines blocked in Get
+	wakePending  int // Signals sent to waiters that have not run yet
+	metrics      *queueMetrics
+	seed         maphash.Seed
 
-	seed   maphash.Seed
 	table  slotTable
 	pages  []*slotPage[T]
-	nslots int32 // slots handed out so far, live or free
-	free   []int32
 	levels []level // by priority, highest first
+	free   []int32
+	nslots int32 // slots handed out so far, live or free
 
-	queued      int // live ring entries
-	processing  int
-	waiting     int // goroutines blocked in Get
-	wakePending int // Signals sent to waiters that have not run yet
+	draining bool
+	closed   atomic.Bool // shuttingDown, readable without mu
 	// delayedQueued counts the items the delay goroutine has handed to
 	// addLocked, so that tests can wait for a due item to arrive.
 	delayedQueued uint64
 
-	shuttingDown bool
-	draining     bool
-	closed       atomic.Bool // shuttingDown, readable without mu
+	notEmpty sync.Cond // Get waits here for an item
+	drained  sync.Cond // ShutDownWithDrain waits here for processing == 0
 
 	clock   clock.WithTicker
 	limiter RateLimiter[T]
-	metrics *queueMetrics
-	noPrio  bool
 	period  time.Duration
 
 	delay delayed[T]
