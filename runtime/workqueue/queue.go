@@ -116,7 +116,7 @@ type Queue[T comparable] struct {
 	// every critical section reads or writes, and the next line holds the
 	// slot table and pages every Add and Done probe. A producer adding
 	// items that are already queued then misses on two lines after a
-	// worker's Get or Done, not five.
+	// worker's Get or Done, not five. TestQueueLayout checks the grouping.
 	mu           sync.Mutex
 	shuttingDown bool
 	noPrio       bool
