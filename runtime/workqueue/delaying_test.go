@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"fmt"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -18,13 +19,9 @@ func TestAddAfterFiresAtDeadline(t *testing.T) {
 		}
 		synctest.Wait() // the delay goroutine waits on clk
 		step(clk, 999*time.Millisecond)
-		if q.Len() != 0 {
-			t.Fatal("item became ready before its deadline")
-		}
+		wantLen(t, q, 0, "item became ready before its deadline")
 		step(clk, time.Millisecond)
-		if q.Len() != 1 {
-			t.Fatalf("waiting for the item to become ready: Len = %d, want 1", q.Len())
-		}
+		wantLen(t, q, 1, "waiting for the item to become ready")
 		if q.waitingLen() != 0 {
 			t.Fatalf("waiting = %d after the deadline", q.waitingLen())
 		}
@@ -53,13 +50,9 @@ func TestAddAfterEarlierDeadlineWins(t *testing.T) {
 				}
 				synctest.Wait() // the delay goroutine waits on clk
 				step(clk, tt.readyAt-time.Millisecond)
-				if q.Len() != 0 {
-					t.Fatal("ready too early")
-				}
+				wantLen(t, q, 0, "ready too early")
 				step(clk, time.Millisecond)
-				if q.Len() != 1 {
-					t.Fatalf("waiting for ready: Len = %d, want 1", q.Len())
-				}
+				wantLen(t, q, 1, "waiting for ready")
 				getN(t, q, 1)
 				// The later deadlines were merged away: nothing fires again.
 				step(clk, time.Hour)
@@ -86,9 +79,7 @@ func TestAddAfterOrdersByDeadlineWithOneTimer(t *testing.T) {
 		for want := range 10 {
 			synctest.Wait() // the delay goroutine waits on clk
 			step(clk, time.Second)
-			if q.Len() != 1 {
-				t.Fatalf("waiting for next item: Len = %d, want 1", q.Len())
-			}
+			wantLen(t, q, 1, "waiting for next item")
 			item, _ := q.Get()
 			q.Done(item)
 			if item != want {
@@ -106,9 +97,7 @@ func TestAddAfterNonPositiveIsImmediate(t *testing.T) {
 	for _, d := range []time.Duration{0, -time.Second} {
 		q := New(Options[string]{Clock: newFakeClock()})
 		q.AddAfter("a", d)
-		if q.Len() != 1 {
-			t.Fatalf("AddAfter(%v): Len = %d, want 1", d, q.Len())
-		}
+		wantLen(t, q, 1, fmt.Sprintf("AddAfter(%v)", d))
 		q.ShutDown()
 	}
 }
@@ -137,13 +126,9 @@ func TestAddAfterEarlierItemWakesLoop(t *testing.T) {
 		q.AddAfter("soon", time.Second)
 		// The loop must re-arm its timer for the new earliest deadline.
 		synctest.Wait() // the delay goroutine waits on clk
-		if q.Len() != 0 {
-			t.Fatal("an item became ready before its deadline")
-		}
+		wantLen(t, q, 0, "an item became ready before its deadline")
 		step(clk, time.Second)
-		if q.Len() != 1 {
-			t.Fatalf("waiting for soon ready: Len = %d, want 1", q.Len())
-		}
+		wantLen(t, q, 1, "waiting for soon ready")
 		if got, _ := q.Get(); got != "soon" {
 			t.Fatalf("got %q", got)
 		}

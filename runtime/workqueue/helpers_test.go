@@ -61,3 +61,12 @@ func startWorkers[T comparable](q *Queue[T], n int, process func(item T)) *sync.
 	}
 	return &wg
 }
+
+// wantLen fails the test unless q holds want ready items; when says at
+// which point of the test, so the failure reads as the expectation broken.
+func wantLen[T comparable](t *testing.T, q *Queue[T], want int, when string) {
+	t.Helper()
+	if got := q.Len(); got != want {
+		t.Fatalf("%s: Len = %d, want %d", when, got, want)
+	}
+}

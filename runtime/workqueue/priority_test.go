@@ -61,9 +61,7 @@ func TestPriorityOrder(t *testing.T) {
 			for _, a := range tt.adds {
 				q.AddWithOpts(AddOpts{Priority: a.prio}, a.item)
 			}
-			if q.Len() != len(tt.want) {
-				t.Fatalf("Len = %d, want %d", q.Len(), len(tt.want))
-			}
+			wantLen(t, q, len(tt.want), "queue length")
 			var got []string
 			var pris []int
 			for range tt.want {
@@ -110,22 +108,16 @@ func TestAddWithOptsDelayAndRateLimit(t *testing.T) {
 		getN(t, q, 1)
 		synctest.Wait() // the delay goroutine waits on clk
 		step(clk, time.Second)
-		if q.Len() != 2 {
-			t.Fatalf("after items: Len = %d, want 2", q.Len())
-		}
+		wantLen(t, q, 2, "after items")
 		_, p, _ := q.GetWithPriority()
 		if p != PriorityLow {
 			t.Fatalf("a delayed item lost its priority: %d", p)
 		}
 		synctest.Wait()
 		step(clk, 2*time.Second-time.Millisecond)
-		if q.Len() != 1 {
-			t.Fatalf("limited item ready before its 3s: Len = %d, want 1", q.Len())
-		}
+		wantLen(t, q, 1, "limited item ready before its 3s")
 		step(clk, time.Millisecond)
-		if q.Len() != 2 {
-			t.Fatalf("limited item: Len = %d, want 2", q.Len())
-		}
+		wantLen(t, q, 2, "limited item")
 		if q.NumRequeues("limited") != 1 {
 			t.Fatalf("NumRequeues = %d", q.NumRequeues("limited"))
 		}
@@ -156,7 +148,5 @@ func TestPriorityConcurrent(t *testing.T) {
 	})
 	q.ShutDownWithDrain()
 	wg.Wait()
-	if q.Len() != 0 {
-		t.Fatalf("Len = %d after drain", q.Len())
-	}
+	wantLen(t, q, 0, "after drain")
 }

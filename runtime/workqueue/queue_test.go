@@ -33,9 +33,7 @@ func TestQueueOrderAndCollapse(t *testing.T) {
 			if got := getN(t, q, len(tt.want)); !slices.Equal(got, tt.want) {
 				t.Fatalf("got %v, want %v", got, tt.want)
 			}
-			if q.Len() != 0 {
-				t.Fatalf("Len = %d after draining", q.Len())
-			}
+			wantLen(t, q, 0, "after draining")
 		})
 	}
 }
@@ -47,26 +45,20 @@ func TestQueueAddWhileProcessingIsHeldUntilDone(t *testing.T) {
 	item, _ := q.Get()
 	q.Add("a")
 	q.Add("a")
-	if q.Len() != 0 {
-		t.Fatalf("an item being processed must not be queued again before Done; Len = %d", q.Len())
-	}
+	wantLen(t, q, 0, "an item being processed must not be queued again before Done")
 	q.Add("b")
 	if got, _ := q.Get(); got != "b" {
 		t.Fatalf("Get = %q, want b (a is still processing)", got)
 	}
 	q.Done(item)
-	if q.Len() != 1 {
-		t.Fatalf("Done must re-queue the dirty item once; Len = %d", q.Len())
-	}
+	wantLen(t, q, 1, "Done must re-queue the dirty item once")
 	if got, _ := q.Get(); got != "a" {
 		t.Fatalf("Get = %q, want a", got)
 	}
 	q.Done("a")
 	q.Done("b")
 	q.Done("never-added") // no-op
-	if q.Len() != 0 {
-		t.Fatalf("Len = %d, want 0", q.Len())
-	}
+	wantLen(t, q, 0, "queue length")
 }
 
 func TestQueueDoneOfQueuedItemIsIgnored(t *testing.T) {

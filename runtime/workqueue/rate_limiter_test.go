@@ -1,6 +1,7 @@
 package workqueue
 
 import (
+	"fmt"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -133,13 +134,9 @@ func TestQueueAddRateLimited(t *testing.T) {
 			}
 			synctest.Wait() // the delay goroutine waits on clk
 			step(clk, delay-time.Millisecond)
-			if q.Len() != 0 {
-				t.Fatalf("attempt %d ready before %v", attempt, delay)
-			}
+			wantLen(t, q, 0, fmt.Sprintf("attempt %d ready before %v", attempt, delay))
 			step(clk, time.Millisecond)
-			if q.Len() != 1 {
-				t.Fatalf("attempt %d not ready at %v: Len = %d", attempt, delay, q.Len())
-			}
+			wantLen(t, q, 1, fmt.Sprintf("attempt %d not ready at %v", attempt, delay))
 			getN(t, q, 1)
 		}
 		q.Forget("a")
