@@ -87,7 +87,7 @@ func (f *Queue[T]) Add(obj T) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.populated = true
-	f.queueLocked(KeyOf(obj), Delta[T]{Type: Added, Object: obj})
+	f.queueLocked(Delta[T]{Type: Added, Object: obj})
 	return nil
 }
 
@@ -96,7 +96,7 @@ func (f *Queue[T]) Update(obj T) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.populated = true
-	f.queueLocked(KeyOf(obj), Delta[T]{Type: Updated, Object: obj})
+	f.queueLocked(Delta[T]{Type: Updated, Object: obj})
 	return nil
 }
 
@@ -114,7 +114,7 @@ func (f *Queue[T]) Delete(obj T) error {
 	if !known && !f.isQueuedLocked(k) {
 		return nil
 	}
-	f.queueLocked(k, Delta[T]{Type: Deleted, Object: obj})
+	f.queueLocked(Delta[T]{Type: Deleted, Object: obj})
 	return nil
 }
 
@@ -157,10 +157,25 @@ func (f *Queue[T]) queuedKeysLocked() map[Key]struct{} {
 	return out
 }
 
-// queueLocked appends d, whose key is k. The caller holds mu.
-func (f *Queue[T]) queueLocked(_ Key, d Delta[T]) {
+// queueLocked appends d and wakes the consumer. The caller holds mu.
+func (f *Queue[T]) queueLocked(d Delta[T]) {
 	f.items = append(f.items, d)
 	f.cond.Signal()
+}
+
+// reserveLocked makes room for n more deltas in one allocation, so that
+// queueing a large list neither regrows the array step by step (each step
+// garbage) nor over-allocates up to the next doubling. A new array starts
+// at the oldest queued delta: the popped prefix is not copied (a batch
+// being processed keeps the old array it aliases). The caller holds mu.
+func (f *Queue[T]) reserveLocked(n int) {
+	if cap(f.items)-len(f.items) >= n {
+		return
+	}
+	queued := len(f.items) - f.head
+	fresh := make([]Delta[T], queued, queued+n)
+	copy(fresh, f.items[f.head:])
+	f.items, f.head = fresh, 0
 }
 
 // shrinkAbove is the number of queued deltas above which a drained queue
@@ -206,27 +221,34 @@ func (f *Queue[T]) ReplaceInScope(list []T, _ string, inScope func(obj T) bool) 
 		note(f.items[f.head:])
 	}
 
-	listed := make(map[Key]struct{}, len(list))
-	for _, obj := range list {
-		listed[KeyOf(obj)] = struct{}{}
+	var knownKeys []string
+	if f.known != nil {
+		knownKeys = f.known.ListKeys()
+	}
+	// The set of listed keys is needed only to find what the list lacks;
+	// a list replacing nothing (the first one, usually) needs no set.
+	var listed map[Key]struct{}
+	if len(knownKeys) > 0 || len(pendingKeys) > 0 {
+		listed = make(map[Key]struct{}, len(list))
+		for _, obj := range list {
+			listed[KeyOf(obj)] = struct{}{}
+		}
 	}
 	var knownMissing []string
-	if f.known != nil {
-		for _, key := range f.known.ListKeys() {
-			k, err := ParseKey(key)
-			if err != nil {
-				return fmt.Errorf("DeltaFIFO replace: %w", err)
-			}
-			if _, ok := listed[k]; ok {
-				continue
-			}
-			if _, ok := last[k]; ok {
-				continue // handled with the queued keys
-			}
-			knownMissing = append(knownMissing, key)
+	for _, key := range knownKeys {
+		k, err := ParseKey(key)
+		if err != nil {
+			return fmt.Errorf("DeltaFIFO replace: %w", err)
 		}
-		slices.Sort(knownMissing) // deterministic tombstone order
+		if _, ok := listed[k]; ok {
+			continue
+		}
+		if _, ok := last[k]; ok {
+			continue // handled with the queued keys
+		}
+		knownMissing = append(knownMissing, key)
 	}
+	slices.Sort(knownMissing) // deterministic tombstone order
 	// Read the known objects before queueing anything, so that a failing
 	// store leaves the queue as it was.
 	knownObjs := make([]T, 0, len(knownMissing))
@@ -241,8 +263,9 @@ func (f *Queue[T]) ReplaceInScope(list []T, _ string, inScope func(obj T) bool) 
 	}
 
 	before := len(f.items) - f.head
+	f.reserveLocked(len(list) + len(pendingKeys) + len(knownObjs))
 	for _, obj := range list {
-		f.queueLocked(KeyOf(obj), Delta[T]{Type: Replaced, Object: obj})
+		f.items = append(f.items, Delta[T]{Type: Replaced, Object: obj})
 	}
 	for _, k := range pendingKeys {
 		if _, ok := listed[k]; ok {
@@ -252,10 +275,13 @@ func (f *Queue[T]) ReplaceInScope(list []T, _ string, inScope func(obj T) bool) 
 		if d.Type == Deleted {
 			continue // already going away
 		}
-		f.queueLocked(k, Delta[T]{Type: Deleted, Object: d.Object, FinalStateUnknown: true, LeftScope: inScope != nil && !inScope(d.Object)})
+		f.items = append(f.items, Delta[T]{Type: Deleted, Object: d.Object, FinalStateUnknown: true, LeftScope: inScope != nil && !inScope(d.Object)})
 	}
 	for _, obj := range knownObjs {
-		f.queueLocked(KeyOf(obj), Delta[T]{Type: Deleted, Object: obj, FinalStateUnknown: true, LeftScope: inScope != nil && !inScope(obj)})
+		f.items = append(f.items, Delta[T]{Type: Deleted, Object: obj, FinalStateUnknown: true, LeftScope: inScope != nil && !inScope(obj)})
+	}
+	if len(f.items)-f.head > before {
+		f.cond.Signal()
 	}
 	if !f.populated {
 		f.populated = true
@@ -288,7 +314,7 @@ func (f *Queue[T]) Resync() error {
 		if !exists {
 			continue
 		}
-		f.queueLocked(k, Delta[T]{Type: Sync, Object: obj})
+		f.queueLocked(Delta[T]{Type: Sync, Object: obj})
 	}
 	return nil
 }

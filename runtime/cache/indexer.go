@@ -22,6 +22,11 @@ type threadSafeIndexer[T Object] struct {
 	// errs holds, per key, the error of the index functions that failed on
 	// its stored object (which is left out of those indexes).
 	errs map[objKey]error
+	// sizeHints maps namespaces without a bucket to how many objects a
+	// list queued for the store holds in them (see reserveFor); nil when
+	// there are none. A bucket created for a hinted namespace is sized
+	// from its hint, which it consumes.
+	sizeHints map[string]int
 }
 
 // NewIndexer returns an empty thread-safe Indexer with the NamespaceIndex and
@@ -207,7 +212,7 @@ func (s *threadSafeIndexer[T]) putLocked(k objKey, obj T) error {
 func (s *threadSafeIndexer[T]) upsertLocked(k objKey, obj T) (old T, existed bool, err error) {
 	b := s.buckets[k.namespace]
 	if b == nil {
-		b = s.newBucket(0)
+		b = s.newBucket(s.takeSizeHint(k.namespace))
 		s.buckets[k.namespace] = b
 	}
 	_, i, existed := nameFind(&b.names, b.objs, k.name)
@@ -416,6 +421,7 @@ func (s *threadSafeIndexer[T]) Replace(items []T, _ string) error {
 		}
 	}
 	s.buckets, s.count, s.custom, s.byName, s.errs = fresh.buckets, fresh.count, fresh.custom, fresh.byName, fresh.errs
+	s.sizeHints = nil
 	if n := len(s.errs); n > len(errs) {
 		errs = append(errs, fmt.Errorf("and %d more objects failing an index", n-len(errs)))
 	}

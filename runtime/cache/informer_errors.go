@@ -15,16 +15,19 @@ type informerSink[T Object] struct {
 	s *sharedIndexInformer[T]
 }
 
-// Replace forgets the transform errors and queues the list.
+// Replace forgets the transform errors and queues the list; see
+// ReplaceInScope.
 func (w informerSink[T]) Replace(list []T, rv string) error {
-	w.s.clearTransformErrors()
-	return w.Queue.Replace(list, rv)
+	return w.ReplaceInScope(list, rv, nil)
 }
 
 // ReplaceInScope forgets the transform errors and queues the list, marking
-// the objects that left the scope (see deltafifo.Queue.ReplaceInScope).
+// the objects that left the scope (see deltafifo.Queue.ReplaceInScope). An
+// empty store is first told the list's size per namespace (see
+// threadSafeIndexer.reserveFor).
 func (w informerSink[T]) ReplaceInScope(list []T, rv string, inScope func(T) bool) error {
 	w.s.clearTransformErrors()
+	w.s.indexer.reserveFor(list)
 	return w.Queue.ReplaceInScope(list, rv, inScope)
 }
 

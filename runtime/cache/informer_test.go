@@ -414,7 +414,7 @@ func TestInformerRelistTurnsReplacedIntoUpdatesAndAdds(t *testing.T) {
 		update(t, srv, mustGet(t, srv, "a", "p1")) // 5
 		create(t, srv, newPod("a", "p4"))          // 6
 	})
-	barrier(t, srv, h)
+	barrier(t, srv, rec, h) // each handler has its own goroutine: wait for both
 	got := rec.Events()[3:] // after the initial adds
 	want := []string{"update a/p1@2->5", "add a/p4@6 initial=false"}
 	if fmt.Sprint(got[:len(got)-1]) != fmt.Sprint(want) {

@@ -40,19 +40,42 @@ type notification[T Object] struct {
 	old, obj  T
 }
 
+// noteChunkSize is how many notifications one chunk of a listener's queue
+// holds: 6 KB for a pointer type.
+const noteChunkSize = 256
+
+// noteFreeChunks is how many emptied chunks a listener keeps for reuse:
+// enough for a steady stream (one being filled while one is delivered), not
+// the peak of a burst.
+const noteFreeChunks = 2
+
+// noteChunk is one link of a listener's queue of pending notifications.
+type noteChunk[T Object] struct {
+	next  *noteChunk[T]
+	n     int
+	notes [noteChunkSize]notification[T]
+}
+
 // listener delivers notifications to one handler from its own goroutine. The
-// distributing side appends to pending under mu and never waits for the
-// handler; the listener goroutine swaps pending for an empty buffer and runs
-// the handler on the taken batch, preserving order. One goroutine per
-// handler (client-go uses two plus a channel hop per event).
+// distributing side appends to the pending chunks under mu and never waits
+// for the handler; the listener goroutine takes the whole chain and runs the
+// handler on it, preserving order. A backlog grows a chunk at a time, so a
+// burst (an initial list of 100k objects) neither copies what is queued nor
+// leaves a trail of outgrown arrays, and the chunks beyond noteFreeChunks
+// are dropped once delivered. One goroutine per handler (client-go uses two
+// plus a channel hop per event).
 type listener[T Object] struct {
 	handler ResourceEventHandler[T]
 	name    string
 
-	mu      sync.Mutex
-	pending []notification[T]
-	spare   []notification[T]
-	wake    chan struct{}
+	mu sync.Mutex
+	// head..tail are the pending notifications, oldest first (nil: none);
+	// queued counts them. free holds emptied chunks for reuse.
+	head, tail *noteChunk[T]
+	queued     int
+	free       *noteChunk[T]
+	nFree      int
+	wake       chan struct{}
 	// removed is set by remove; run checks it before every handler call,
 	// so that at most the call already under way runs after remove.
 	removed atomic.Bool
@@ -115,7 +138,7 @@ func (l *listener[T]) enqueue(ns []notification[T], withResync bool) {
 		l.mu.Unlock()
 		return
 	}
-	before := len(l.pending)
+	before := l.queued
 	for i := range ns {
 		if ns[i].resync && !withResync {
 			continue
@@ -123,14 +146,62 @@ func (l *listener[T]) enqueue(ns []notification[T], withResync bool) {
 		if ns[i].kind == notifyAdd && ns[i].initial {
 			initial++
 		}
-		l.pending = append(l.pending, ns[i])
+		l.pushLocked(&ns[i])
 	}
+	l.enqueuedLocked(before, initial)
+}
+
+// enqueueInitialAdds appends an initial add (isInInitialList=true) for
+// every object of objs, as enqueue would, without building them first.
+func (l *listener[T]) enqueueInitialAdds(objs []T) {
+	if len(objs) == 0 {
+		return
+	}
+	l.mu.Lock()
+	if l.removed.Load() {
+		l.mu.Unlock()
+		return
+	}
+	before := l.queued
+	for _, obj := range objs {
+		l.pushLocked(&notification[T]{kind: notifyAdd, obj: obj, initial: true})
+	}
+	l.enqueuedLocked(before, int64(len(objs)))
+}
+
+// pushLocked appends a copy of n to the pending chain; the caller holds mu.
+func (l *listener[T]) pushLocked(n *notification[T]) {
+	t := l.tail
+	if t == nil || t.n == noteChunkSize {
+		c := l.free
+		if c != nil {
+			l.free, c.next = c.next, nil
+			l.nFree--
+		} else {
+			c = new(noteChunk[T])
+		}
+		if t == nil {
+			l.head = c
+		} else {
+			t.next = c
+		}
+		l.tail, t = c, c
+	}
+	t.notes[t.n] = *n
+	t.n++
+	l.queued++
+}
+
+// enqueuedLocked finishes an enqueue that found before notifications
+// queued and added initial initial adds: it counts them, notes the backlog,
+// releases mu and wakes the listener if anything was added.
+func (l *listener[T]) enqueuedLocked(before int, initial int64) {
 	if initial > 0 {
 		l.initialPending.Add(initial)
 	}
-	added := len(l.pending) > before
+	added := l.queued > before
 	if l.obs != nil && added {
-		l.obs.note(l.name, len(l.pending)+l.running, l.initialPending.Load())
+		l.obs.note(l.name, l.queued+l.running, l.initialPending.Load())
 	}
 	l.mu.Unlock()
 	if !added {
@@ -151,46 +222,72 @@ func (l *listener[T]) run(ctx context.Context) {
 			l.mu.Unlock()
 			return
 		}
-		batch := l.pending
-		l.pending = l.spare[:0]
-		l.spare = nil
-		l.running = len(batch)
+		batch, n := l.head, l.queued
+		l.head, l.tail, l.queued = nil, nil, 0
+		l.running = n
 		if l.obs != nil {
-			l.obs.note(l.name, len(batch), l.initialPending.Load())
+			l.obs.note(l.name, n, l.initialPending.Load())
 		}
 		l.mu.Unlock()
 
-		if len(batch) == 0 {
+		if batch == nil {
 			select {
 			case <-ctx.Done():
 				return
 			case <-l.wake:
 			}
-			l.mu.Lock()
-			l.spare = batch
-			l.mu.Unlock()
 			continue
 		}
 		var start time.Duration
 		if l.hm != nil {
 			start = monoNow()
 		}
-		for i := range batch {
-			if l.removed.Load() || ctx.Err() != nil {
-				return
+		for c := batch; c != nil; c = c.next {
+			for i := range c.n {
+				if l.removed.Load() || ctx.Err() != nil {
+					return
+				}
+				l.deliver(logger, &c.notes[i])
 			}
-			l.deliver(logger, &batch[i])
 		}
 		if l.hm != nil {
-			l.observeBatch(start, len(batch))
+			l.observeBatch(start, n)
 		}
-		clear(batch)
-		l.mu.Lock()
-		if l.spare == nil || cap(batch) > cap(l.spare) {
-			l.spare = batch[:0]
-		}
-		l.mu.Unlock()
+		l.recycle(batch)
 	}
+}
+
+// recycle empties the delivered chain batch (dropping its object
+// references for the collector) and keeps up to noteFreeChunks of its
+// chunks for reuse.
+func (l *listener[T]) recycle(batch *noteChunk[T]) {
+	var keep, last *noteChunk[T]
+	kept := 0
+	for c := batch; c != nil && kept < noteFreeChunks; c = c.next {
+		clear(c.notes[:c.n])
+		c.n = 0
+		if keep == nil {
+			keep = c
+		}
+		last = c
+		kept++
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.removed.Load() || keep == nil {
+		return
+	}
+	for kept > 0 && l.nFree+kept > noteFreeChunks {
+		// Keep only what fits; the rest goes to the collector.
+		keep = keep.next
+		kept--
+	}
+	if kept == 0 {
+		return
+	}
+	last.next = l.free
+	l.free = keep
+	l.nFree += kept
 }
 
 // deliver runs one handler call, recovering and reporting a panic.
@@ -226,7 +323,8 @@ func (l *listener[T]) remove() {
 	l.mu.Lock()
 	l.syncedAtRemoval.Store(l.synced())
 	l.removed.Store(true)
-	l.pending = nil
+	l.head, l.tail, l.queued = nil, nil, 0
+	l.free, l.nFree = nil, 0
 	if l.hm != nil {
 		l.hm.SetBacklog(0)
 	}
@@ -262,12 +360,7 @@ func (p *processor[T]) addListener(l *listener[T], snapshot func() []T) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if snapshot != nil {
-		items := snapshot()
-		replay := make([]notification[T], len(items))
-		for i, obj := range items {
-			replay[i] = notification[T]{kind: notifyAdd, obj: obj, initial: true}
-		}
-		l.enqueue(replay, false)
+		l.enqueueInitialAdds(snapshot())
 	}
 	p.listeners = append(p.listeners, l)
 	if p.ctx != nil {

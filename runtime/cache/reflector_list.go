@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"slices"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -45,7 +46,10 @@ func (r *reflector[T]) list(ctx context.Context) error {
 }
 
 // listPages lists at rv, following continue tokens. A continue token that
-// expires mid-way restarts as one unpaginated consistent list.
+// expires mid-way restarts as one unpaginated consistent list. Each item is
+// filtered (when sharded) and prepared as it is taken out of its page, while
+// its copy is still in the CPU's cache: a second pass over a large list
+// after the copies would fetch every object from memory again.
 func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, error) {
 	opts := metav1.ListOptions{ResourceVersion: rv, Limit: r.opts.PageSize}
 	var all []T
@@ -59,36 +63,32 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 			}
 			return nil, "", err
 		}
-		items, listMeta, err := extractList[T](obj)
+		received := 0
+		items, listMeta, err := extractList(obj, all, func(item T) (T, bool, error) {
+			received++
+			if !r.inShard(item) {
+				return item, false, nil
+			}
+			t, err := r.prepare(item)
+			if err != nil {
+				return t, false, fmt.Errorf("transforming %s: %w", keyOf(item), err)
+			}
+			return t, true, nil
+		})
 		if err != nil {
 			return nil, "", err
 		}
 		if r.shard != nil {
 			r.checkShardInfo(page, obj, listMeta)
-			items = r.filterShard(page, items)
+			r.countShard(page, received, received-(len(items)-len(all)))
 		}
-		if all == nil {
-			all = items
-		} else {
-			all = append(all, items...)
-		}
+		all = items
 		cont := listMeta.GetContinue()
 		if cont == "" {
-			return r.transformAll(all, listMeta.GetResourceVersion())
+			return all, listMeta.GetResourceVersion(), nil
 		}
 		opts = metav1.ListOptions{Continue: cont, Limit: r.opts.PageSize}
 	}
-}
-
-func (r *reflector[T]) transformAll(items []T, rv string) ([]T, string, error) {
-	for i, obj := range items {
-		t, err := r.prepare(obj)
-		if err != nil {
-			return nil, "", fmt.Errorf("transforming %s: %w", keyOf(obj), err)
-		}
-		items[i] = t
-	}
-	return items, rv, nil
 }
 
 // prepare turns a received object into the one stored: the transform,
@@ -110,15 +110,17 @@ func (r *reflector[T]) prepare(obj T) (T, error) {
 // listItemsField caches, per list type, the index of its Items field.
 var listItemsField sync.Map // reflect.Type -> int
 
-// extractList returns the items of a list object as T. For a list whose
-// Items is []X (the usual shape), each item is copied into its own
-// allocation: handing out &Items[i] would let one surviving item keep the
-// whole decoded backing array, and everything its other items reference,
-// alive for as long as the store holds it. The copy is shallow: an item's
-// strings, maps and slices are shared with the list, which is dropped.
-// A list whose Items is []*X or []runtime.Object already holds separate
-// allocations and is returned as is.
-func extractList[T Object](list runtime.Object) ([]T, metav1.ListInterface, error) {
+// extractList appends the items of a list object as T to dst, each passed
+// through keep first: keep returns the object to append in its place and
+// whether to append it at all, or an error that fails the extraction. For a
+// list whose Items is []X (the usual shape), each item is copied into its
+// own allocation before keep sees it: handing out &Items[i] would let one
+// surviving item keep the whole decoded backing array, and everything its
+// other items reference, alive for as long as the store holds it. The copy
+// is shallow: an item's strings, maps and slices are shared with the list,
+// which is dropped. A list whose Items is []*X or []runtime.Object already
+// holds separate allocations, which are passed on as they are.
+func extractList[T Object](list runtime.Object, dst []T, keep func(T) (T, bool, error)) ([]T, metav1.ListInterface, error) {
 	listMeta, err := meta.ListAccessor(list)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list result %T: %w", list, err)
@@ -139,9 +141,20 @@ func extractList[T Object](list runtime.Object) ([]T, metav1.ListInterface, erro
 	}
 	items := sv.Field(idx.(int))
 	n := items.Len()
-	out := make([]T, n)
+	if dst == nil {
+		dst = make([]T, 0, n)
+	} else {
+		dst = slices.Grow(dst, n)
+	}
 	if n == 0 {
-		return out, listMeta, nil
+		return dst, listMeta, nil
+	}
+	add := func(t T) error {
+		t, ok, err := keep(t)
+		if ok {
+			dst = append(dst, t)
+		}
+		return err
 	}
 	elem := items.Type().Elem()
 	if elem.Kind() == reflect.Struct {
@@ -151,16 +164,20 @@ func extractList[T Object](list runtime.Object) ([]T, metav1.ListInterface, erro
 		for i := 0; i < n; i++ {
 			p := reflect.New(elem)
 			p.Elem().Set(items.Index(i))
-			out[i] = p.Interface().(T)
+			if err := add(p.Interface().(T)); err != nil {
+				return nil, nil, err
+			}
 		}
-		return out, listMeta, nil
+		return dst, listMeta, nil
 	}
 	for i := 0; i < n; i++ {
 		t, ok := items.Index(i).Interface().(T)
 		if !ok {
 			return nil, nil, fmt.Errorf("%w: list %T item %d is %T, want %T", ErrWrongType, list, i, items.Index(i).Interface(), *new(T))
 		}
-		out[i] = t
+		if err := add(t); err != nil {
+			return nil, nil, err
+		}
 	}
-	return out, listMeta, nil
+	return dst, listMeta, nil
 }

@@ -108,27 +108,16 @@ func (r *reflector[T]) inShard(obj T) bool {
 	return sharding.Contains(c.ranges, sharding.Hash(c.field.Value(obj.GetNamespace(), string(obj.GetUID()))))
 }
 
-// filterShard drops the items outside the cycle's ranges, in place, and
-// counts them into the status (page 0 starts a new count).
-func (r *reflector[T]) filterShard(page int, items []T) []T {
-	if r.shard == nil {
-		return items
-	}
-	out := items[:0]
-	for _, obj := range items {
-		if r.inShard(obj) {
-			out = append(out, obj)
-		}
-	}
-	clear(items[len(out):])
+// countShard counts a list page's received items and those dropped as
+// outside the cycle's ranges into the status (page 0 starts a new count).
+func (r *reflector[T]) countShard(page, received, dropped int) {
 	r.mu.Lock()
 	if page == 0 {
 		r.shardStatus.Received, r.shardStatus.Dropped = 0, 0
 	}
-	r.shardStatus.Received += len(items)
-	r.shardStatus.Dropped += len(items) - len(out)
+	r.shardStatus.Received += received
+	r.shardStatus.Dropped += dropped
 	r.mu.Unlock()
-	return out
 }
 
 // checkShardInfo records whether a list page's ShardInfo echoed the
