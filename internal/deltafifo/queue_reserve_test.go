@@ -22,11 +22,7 @@ func TestDeltaFIFOReplaceDuringABatchKeepsTheQueuedDeltasAheadOfTheList(t *testi
 	for i := range list {
 		list[i] = pod("ns", fmt.Sprintf("b%03d", i), fmt.Sprint(100+i))
 	}
-	popApplying(t, f, store, func() {
-		if err := f.Replace(list, "200"); err != nil {
-			t.Fatal(err)
-		}
-	})
+	popApplying(t, f, store, func() error { return f.Replace(list, "200") })
 	var want []string
 	for i := 16; i < 20; i++ {
 		want = append(want, fmt.Sprintf("ns/a%02d=Added:%d", i, i))
