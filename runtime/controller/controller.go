@@ -171,7 +171,7 @@ func (c *Controller) Start(ctx context.Context) error {
 	}
 
 	if c.shard != nil {
-		go c.shard.sweep(ctx)
+		go c.shard.sweep(ctx, c.shard.sweepOnce())
 	}
 	workers := c.opts.MaxConcurrentReconciles
 	c.logger.Info("Starting workers", "count", workers)

@@ -219,28 +219,39 @@ func (s *sharded) snapshotHeld() {
 	s.prev, s.gen, _ = s.cfg.Ring.Held().Snapshot()
 }
 
-// sweep enqueues the cached objects of ranges Held gains, until ctx ends.
-func (s *sharded) sweep(ctx context.Context) {
-	for {
-		cur, gen, changed := s.cfg.Ring.Held().Snapshot()
-		if gen != s.gen {
-			if gained := sharding.Subtract(cur, s.prev); len(gained) > 0 {
-				n := 0
-				for _, k := range s.cfg.List() {
-					if sharding.Contains(gained, sharding.Hash(s.field.Value(k.Request.Namespace, k.UID))) {
-						s.c.queue.AddWithOpts(workqueue.AddOpts{Priority: workqueue.PriorityLow}, k.Request)
-						n++
-					}
+// sweepOnce enqueues the cached objects of the ranges Held gained since the
+// last sweep (or since snapshotHeld) and returns the channel that is closed
+// at Held's next change. Start runs the first sweep before any worker, so
+// that a key both a late handler event and the sweep enqueue is still
+// queued the second time and de-duplicated, not reconciled twice.
+func (s *sharded) sweepOnce() <-chan struct{} {
+	cur, gen, changed := s.cfg.Ring.Held().Snapshot()
+	if gen != s.gen {
+		if gained := sharding.Subtract(cur, s.prev); len(gained) > 0 {
+			n := 0
+			for _, k := range s.cfg.List() {
+				if sharding.Contains(gained, sharding.Hash(s.field.Value(k.Request.Namespace, k.UID))) {
+					s.c.queue.AddWithOpts(workqueue.AddOpts{Priority: workqueue.PriorityLow}, k.Request)
+					n++
 				}
-				s.c.logger.V(2).Info("Acquired ranges; enqueued their cached objects", "space", sharding.SpaceOf(gained), "objects", n)
 			}
-			s.prev, s.gen = cur, gen
+			s.c.logger.V(2).Info("Acquired ranges; enqueued their cached objects", "space", sharding.SpaceOf(gained), "objects", n)
 		}
+		s.prev, s.gen = cur, gen
+	}
+	return changed
+}
+
+// sweep runs sweepOnce at every change of Held, starting with changed (what
+// the first sweepOnce returned), until ctx ends.
+func (s *sharded) sweep(ctx context.Context, changed <-chan struct{}) {
+	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-changed:
 		}
+		changed = s.sweepOnce()
 	}
 }
 
