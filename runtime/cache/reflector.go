@@ -53,6 +53,9 @@ type reflector[T Object] struct {
 	onError   func(ctx context.Context, err error)
 	// metrics is nil unless the informer has metrics (see reflector_metrics.go).
 	metrics InformerMetrics
+	// realClock: run holds eventClock, so eventTime reads it. Only the
+	// reflector's goroutine reads and writes it.
+	realClock bool
 	// noWatchList: the client cannot stream (see DisableWatchList). Only
 	// the reflector's goroutine reads and writes it after construction.
 	noWatchList bool
@@ -117,6 +120,11 @@ func (r *reflector[T]) report(ctx context.Context, err error) {
 
 // run lists and watches until ctx ends, backing off between failures.
 func (r *reflector[T]) run(ctx context.Context) {
+	if _, onRealClock := r.clock.(clock.RealClock); onRealClock && r.metrics != nil {
+		defer eventClock.acquire()()
+		r.realClock = true
+		defer func() { r.realClock = false }()
+	}
 	b := &backoff{initial: r.opts.InitialBackoff, max: r.opts.MaxBackoff, resetAfter: r.opts.BackoffResetAfter, clock: r.clock}
 	for ctx.Err() == nil {
 		err := r.listAndWatch(ctx)

@@ -1,10 +1,6 @@
 package cache
 
-import (
-	"time"
-
-	"k8s.io/utils/clock"
-)
+import "time"
 
 // The reflector's metric hooks. Each is a no-op when the informer has no
 // metrics (r.metrics == nil), which is the default, so that the list/watch
@@ -62,15 +58,15 @@ func (r *reflector[T]) noteEvent(rv string) {
 var metricsEpoch = time.Now()
 
 // eventTime returns the time of a watch event for the metrics. With the
-// real clock it is metricsEpoch plus the monotonic time since: one
-// monotonic clock read, about half of time.Now's wall and monotonic pair
-// (a cost paid per event); its wall time may drift from the system's by
-// as much as the system clock was stepped since the process started, which
-// an event age measured in seconds does not notice. Other clocks (tests)
-// are read as they are.
+// real clock it is eventClock's, which run holds while the reflector runs:
+// up to eventClockTick behind the event, and one atomic load instead of a
+// clock read per event. Its wall time is metricsEpoch plus monotonic time,
+// which may drift from the system's by as much as the system clock was
+// stepped since the process started; an event age measured in seconds does
+// not notice either. Other clocks (tests) are read as they are.
 func (r *reflector[T]) eventTime() time.Time {
-	if _, ok := r.clock.(clock.RealClock); ok {
-		return metricsEpoch.Add(time.Since(metricsEpoch))
+	if r.realClock {
+		return eventClock.now()
 	}
 	return r.clock.Now()
 }
