@@ -244,26 +244,8 @@ func (q *Queue[T]) times(i int32) *slotTimes {
 }
 
 // find returns the slot of item (whose hash is h), or -1. q.mu is held.
-// It walks the slot table's probe sequence itself rather than through
-// slotTable.find and a closure: it runs on every Add and Done, and the
-// call through the closure was a fifth of an Add of a queued item.
 func (q *Queue[T]) find(item T, h uint32) int32 {
-	ents := q.table.ents
-	if q.table.n == 0 || len(ents) == 0 {
-		return -1
-	}
-	mask := uint32(len(ents) - 1)
-	for p := h & mask; ; p = (p + 1) & mask {
-		e := ents[p]
-		if e.slot == 0 {
-			return -1
-		}
-		if e.hash == h {
-			if i := e.slot - 1; q.slot(i).item == item {
-				return i
-			}
-		}
-	}
+	return findItem(&q.table, q.pages, item, h)
 }
 
 // addLocked is the one way an item enters the ready queue; h is

@@ -32,13 +32,14 @@ func TestSlotTableMatchesMap(t *testing.T) {
 				if x.n != len(want) {
 					t.Fatalf("n = %d, want %d", x.n, len(want))
 				}
+				pages := identityPages(next)
 				for s, h := range want {
-					if got := x.find(h, func(c int32) bool { return c == s }); got != s {
+					if got := findItem(&x, pages, s, h); got != s {
 						t.Fatalf("find(slot %d, hash %#x) = %d", s, h, got)
 					}
 				}
-				if got := x.find(12345, func(int32) bool { return true }); got >= 0 && want[got] != 12345 {
-					t.Fatalf("find of an absent hash returned slot %d", got)
+				if got := findItem(&x, pages, -1, 12345); got != -1 {
+					t.Fatalf("find of an absent item returned slot %d", got)
 				}
 			}
 			for op := range tc.ops {
@@ -67,6 +68,19 @@ func TestSlotTableMatchesMap(t *testing.T) {
 			check()
 		})
 	}
+}
+
+// identityPages returns slot pages in which slot i holds item i, for every
+// i below n: findItem over them finds slot s when asked for item s.
+func identityPages(n int32) []*slotPage[int32] {
+	var pages []*slotPage[int32]
+	for i := int32(0); i < n; i++ {
+		if i%slotPageSize == 0 {
+			pages = append(pages, new(slotPage[int32]))
+		}
+		pages[i/slotPageSize].slots[i%slotPageSize].item = i
+	}
+	return pages
 }
 
 func TestSlotTableShrinksAfterBurst(t *testing.T) {
