@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/typedinformer/typedinformer/internal/testutil/informertest"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 )
@@ -84,7 +85,7 @@ func TestInformerLateHandlerGetsSyntheticAddsInInitialList(t *testing.T) {
 	waitStore(t, inf, "a/p1@2 a/p2@5 a/p3@4")
 
 	late := newRecorder()
-	reg := addHandler(t, inf, late)
+	reg := informertest.AddHandler(t, inf, late)
 	waitSynced(t, reg)
 	create(t, srv, newPod("a", "p9"))
 	late.WaitEvent(t, "add a/p9@6 initial=false")
@@ -117,7 +118,7 @@ func TestInformerLateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
 	srv := fake.NewServer[*corev1.Pod]()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	early := newReplayHandler()
-	addHandler(t, inf, early)
+	informertest.AddHandler(t, inf, early)
 	run(t, inf)
 	waitSynced(t, inf)
 	// The writer stays at most maxLag resourceVersions ahead of the slowest
@@ -163,7 +164,7 @@ func TestInformerLateHandlerSeesEachChangeExactlyOnce(t *testing.T) {
 	var late []*replayHandler
 	for i := 0; i < 5; i++ {
 		h := newReplayHandler()
-		addHandler(t, inf, h)
+		informertest.AddHandler(t, inf, h)
 		late = append(late, h)
 		hmu.Lock()
 		watched = append(watched, h)
@@ -210,8 +211,8 @@ func TestInformerRegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T) 
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	blocked, openGate := gatedRecorder()
-	blockedReg := addHandler(t, inf, blocked)
-	freeReg := addHandler(t, inf, newRecorder())
+	blockedReg := informertest.AddHandler(t, inf, blocked)
+	freeReg := informertest.AddHandler(t, inf, newRecorder())
 	run(t, inf)
 	// Registered after run's cleanup, so that a failing test unblocks the
 	// handlers before the informer is stopped and waited for.
@@ -224,7 +225,7 @@ func TestInformerRegistrationHasSyncedAfterHandlerGotInitialItems(t *testing.T) 
 	// A late handler's registration waits for its synthetic adds too.
 	late, openLateGate := gatedRecorder()
 	t.Cleanup(openLateGate)
-	syncsOnceHandled(t, "synthetic adds", addHandler(t, inf, late), late, openLateGate)
+	syncsOnceHandled(t, "synthetic adds", informertest.AddHandler(t, inf, late), late, openLateGate)
 }
 
 func TestInformerPanickingHandlerRecovered(t *testing.T) {
@@ -236,9 +237,9 @@ func TestInformerPanickingHandlerRecovered(t *testing.T) {
 			panic("handler bug on " + kind + " " + p.Name)
 		}
 	}
-	panickyReg := addHandler(t, inf, panicky)
+	panickyReg := informertest.AddHandler(t, inf, panicky)
 	other := newReplayHandler()
-	addHandler(t, inf, other)
+	informertest.AddHandler(t, inf, other)
 	run(t, inf)
 	waitSynced(t, inf, panickyReg)
 	update(t, srv, mustGet(t, srv, "a", "p1"))
@@ -273,9 +274,9 @@ func TestInformerSlowHandlerDoesNotBlockOthers(t *testing.T) {
 			slow.OnDelete(p, false)
 		}
 	}
-	addHandler(t, inf, slowRec)
+	informertest.AddHandler(t, inf, slowRec)
 	fast := newReplayHandler()
-	addHandler(t, inf, fast)
+	informertest.AddHandler(t, inf, fast)
 	run(t, inf)
 	// Registered after run's cleanup, so that a failing test unblocks the
 	// slow handler before the informer is stopped and waited for.
@@ -335,7 +336,7 @@ func TestInformerHandlerCallsAreSerialAndInOrder(t *testing.T) {
 				inFlight[i].Add(-1)
 			},
 		}
-		addHandler(t, inf, wrapped)
+		informertest.AddHandler(t, inf, wrapped)
 	}
 	run(t, inf)
 	waitSynced(t, inf)
@@ -406,8 +407,8 @@ func TestInformerRelistTurnsReplacedIntoUpdatesAndAdds(t *testing.T) {
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	rec := newRecorder()
 	h := newReplayHandler()
-	addHandler(t, inf, rec)
-	addHandler(t, inf, h)
+	informertest.AddHandler(t, inf, rec)
+	informertest.AddHandler(t, inf, h)
 	run(t, inf)
 	waitSynced(t, inf)
 	relistAfter(t, srv, func() {
@@ -433,7 +434,7 @@ func TestInformerEqualRVUpdateIsResyncOnly(t *testing.T) {
 	plainH := newReplayHandler()
 	resyncing := newRecorder()
 	for _, h := range []cache.ResourceEventHandler[*corev1.Pod]{plain, plainH} {
-		addHandler(t, inf, h)
+		informertest.AddHandler(t, inf, h)
 	}
 	if _, err := inf.AddEventHandlerWithResyncPeriod(resyncing, time.Hour); err != nil {
 		t.Fatal(err)
@@ -522,7 +523,7 @@ func TestInformerResyncPeriodPerHandler(t *testing.T) {
 	if _, err := inf.AddEventHandlerWithResyncPeriod(every1, time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	addHandler(t, inf, every3)
+	informertest.AddHandler(t, inf, every3)
 	run(t, inf)
 	waitSynced(t, inf)
 	updates := func(r *recorder) int {
@@ -673,9 +674,9 @@ func TestInformerRemoveEventHandlerStopsDelivery(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
 	removed := newRecorder()
-	reg := addHandler(t, inf, removed)
+	reg := informertest.AddHandler(t, inf, removed)
 	kept := newReplayHandler()
-	addHandler(t, inf, kept)
+	informertest.AddHandler(t, inf, kept)
 	run(t, inf)
 	waitSynced(t, inf, reg)
 	if err := inf.RemoveEventHandler(reg); err != nil {

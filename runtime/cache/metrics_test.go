@@ -17,6 +17,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/klog/v2/ktesting"
 
+	"github.com/typedinformer/typedinformer/internal/testutil/informertest"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 )
@@ -113,7 +114,7 @@ func TestInformerMetrics(t *testing.T) {
 	h := gateHandler{gate: gate}
 	h.AddFunc = func(*corev1.Pod) { <-gate }
 	h.UpdateFunc = func(_, _ *corev1.Pod) { <-gate }
-	addHandler(t, inf, h)
+	informertest.AddHandler(t, inf, h)
 	done := make(chan struct{})
 	go func() { defer close(done); inf.Run(ctx) }()
 	defer func() { release(); cancel(); <-done }()
@@ -178,7 +179,7 @@ func TestSetMetricsProvider(t *testing.T) {
 	if err := ms.SetMetricsProvider(rec); err != nil {
 		t.Fatal(err)
 	}
-	addHandler(t, inf, cache.ResourceEventHandlerFuncs[*corev1.Pod]{})
+	informertest.AddHandler(t, inf, cache.ResourceEventHandlerFuncs[*corev1.Pod]{})
 	if err := ms.SetMetricsProvider(rec); err == nil || !strings.Contains(err.Error(), "event handler") {
 		t.Fatalf("SetMetricsProvider after AddEventHandler: %v, want an error", err)
 	}

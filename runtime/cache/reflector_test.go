@@ -17,6 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/typedinformer/typedinformer/internal/testutil/informertest"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 )
@@ -558,7 +559,7 @@ func TestReflectorStopsPromptlyNoLeakedGoroutines(t *testing.T) {
 			}
 			inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: tt.opts, ResyncPeriod: time.Hour})
 			rec := newRecorder()
-			addHandler(t, inf, rec)
+			informertest.AddHandler(t, inf, rec)
 			stop := run(t, inf)
 			if tt.synced {
 				waitSynced(t, inf)

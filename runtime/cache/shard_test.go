@@ -22,6 +22,7 @@ import (
 	"k8s.io/klog/v2/ktesting"
 
 	"github.com/typedinformer/typedinformer/internal/testutil"
+	"github.com/typedinformer/typedinformer/internal/testutil/informertest"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
@@ -173,7 +174,7 @@ func TestShardScopeChange(t *testing.T) {
 			})
 			def, opted, exits := newRecorder(), newRecorder(), newRecorder()
 			for _, h := range []cache.ResourceEventHandler[*corev1.Pod]{def, cache.IgnoreScopeExits[*corev1.Pod](opted), exitRecorder{exits}} {
-				addHandler(t, inf, h)
+				informertest.AddHandler(t, inf, h)
 			}
 			logger := runLogged(t, inf)
 			waitSynced(t, inf)
@@ -275,7 +276,7 @@ func TestShardEmptyScope(t *testing.T) {
 		Name: "pods", Reflector: fastReflector(), ShardScope: scope,
 	})
 	rec := newRecorder()
-	reg := addHandler(t, inf, rec)
+	reg := informertest.AddHandler(t, inf, rec)
 	runLogged(t, inf)
 	waitSynced(t, inf, reg)
 	if n := len(inf.GetStore().List()); n != 0 {
@@ -338,7 +339,7 @@ func TestShardRelistDeleteIsNotAScopeExit(t *testing.T) {
 		Name: "pods", Reflector: fastReflector(), ShardScope: scope,
 	})
 	opted := newRecorder()
-	addHandler(t, inf, cache.IgnoreScopeExits[*corev1.Pod](opted))
+	informertest.AddHandler(t, inf, cache.IgnoreScopeExits[*corev1.Pod](opted))
 	runLogged(t, inf)
 	waitSynced(t, inf)
 	// Every watch fails as expired, so the informer relists at the

@@ -10,6 +10,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/typedinformer/typedinformer/internal/testutil/informertest"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 )
@@ -73,7 +74,7 @@ func TestWaitForCacheSyncListsOnlyPendingSyncers(t *testing.T) {
 	bad.FailLists(apierrors.NewForbidden(bad.Resource(), "", errors.New("no")))
 	goodInf := podInformer(good, cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "good", Reflector: fastReflector()})
 	badInf := podInformer(bad, cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "bad", Reflector: fastReflector()})
-	reg := addHandler(t, badInf, newRecorder())
+	reg := informertest.AddHandler(t, badInf, newRecorder())
 	run(t, goodInf)
 	run(t, badInf)
 	waitSynced(t, goodInf)
@@ -96,7 +97,7 @@ func TestWaitForCacheSyncListsOnlyPendingSyncers(t *testing.T) {
 func TestWaitForCacheSyncNilOnceSynced(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
-	reg := addHandler(t, inf, newRecorder())
+	reg := informertest.AddHandler(t, inf, newRecorder())
 	run(t, inf)
 	waitSynced(t, inf, reg)
 	// Already synced: nil even with an ended context.

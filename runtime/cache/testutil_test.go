@@ -6,7 +6,6 @@ import (
 	goruntime "runtime"
 	"sort"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +13,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/typedinformer/typedinformer/internal/testutil"
+	"github.com/typedinformer/typedinformer/internal/testutil/informertest"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 )
@@ -82,35 +82,13 @@ func run(t testing.TB, inf cache.AnyInformer) (stop func()) {
 // the informer's context.
 func runWith(t testing.TB, parent context.Context, inf cache.AnyInformer) (stop func()) {
 	t.Helper()
-	ctx, cancel := context.WithCancel(parent)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		inf.Run(ctx)
-	}()
-	var once sync.Once
-	stop = func() {
-		once.Do(func() {
-			cancel()
-			select {
-			case <-done:
-			case <-time.After(waitLimit):
-				t.Errorf("informer %s did not stop", inf.Name())
-			}
-		})
-	}
-	t.Cleanup(stop)
-	return stop
+	return informertest.Run(t, parent, inf)
 }
 
 // waitSynced waits for every syncer, failing with WaitForSync's error.
 func waitSynced(t testing.TB, syncers ...cache.Syncer) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
-	defer cancel()
-	if err := cache.WaitForSync(ctx, syncers...); err != nil {
-		t.Fatal(err)
-	}
+	informertest.WaitSynced(t, waitLimit, syncers...)
 }
 
 // recorder is a handler that logs every call as a string ("add
@@ -203,23 +181,13 @@ func waitWatchers(t testing.TB, srv *fake.Server[*corev1.Pod], n int) {
 	}
 }
 
-// addHandler registers h on inf, failing the test on an error.
-func addHandler[T cache.Object](t testing.TB, inf cache.SharedIndexInformer[T], h cache.ResourceEventHandler[T]) cache.ResourceEventHandlerRegistration {
-	t.Helper()
-	reg, err := inf.AddEventHandler(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg
-}
-
 // runRecorded runs a synced informer over srv with reflector options opts,
 // and a recorder registered before Run.
 func runRecorded(t testing.TB, srv *fake.Server[*corev1.Pod], opts cache.ReflectorOptions) (cache.SharedIndexInformer[*corev1.Pod], *recorder) {
 	t.Helper()
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: opts})
 	rec := newRecorder()
-	addHandler(t, inf, rec)
+	informertest.AddHandler(t, inf, rec)
 	run(t, inf)
 	waitSynced(t, inf)
 	return inf, rec

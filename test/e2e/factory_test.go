@@ -52,9 +52,8 @@ func TestMultiNamespaceFactory(t *testing.T) {
 	samples := newSamplesFactory(c, samplesinformers.WithNamespaces(watched...), withLabel(label))
 	kube := newKubeFactory(c, samplesinformers.WithNamespaces(watched...), withLabel(label))
 	foos, cms := fooInformer(samples), configMapInformer(kube)
-	fRec, cmRec := newRecorder[*foo](), newRecorder[*configMap]()
-	fReg := addHandler(t, foos, fRec)
-	cmReg := addHandler(t, cms, cmRec)
+	fRec, fReg := recordOn(t, foos)
+	cmRec, cmReg := recordOn(t, cms)
 	runFactory(t, samples)
 	runFactory(t, kube)
 	for name, f := range map[string]interface {
@@ -185,8 +184,7 @@ func TestFactoryRemoveInformer(t *testing.T) {
 
 	f := newKubeFactory(c, samplesinformers.WithNamespace(ns), withLabel(label))
 	cms, pts := configMapInformer(f), factoryPodTemplateInformer(f)
-	cmRec := newRecorder[*configMap]()
-	addHandler(t, cms, cmRec)
+	cmRec, _ := recordOn(t, cms)
 	runFactory(t, f)
 	if synced, err := f.WaitForCacheSync(withTimeout(t, time.Minute)); err != nil {
 		t.Fatalf("factory WaitForCacheSync: %v (%v)", err, synced)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/typedinformer/typedinformer/internal/testutil/informertest"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
 
@@ -113,7 +114,7 @@ func followScenario[T cache.Object](t *testing.T, w watched[T], namespaces []str
 	var syncers []cache.Syncer
 	syncers = append(syncers, inf)
 	for _, r := range recs {
-		reg := addHandler(t, inf, r)
+		reg := informertest.AddHandler(t, inf, r)
 		syncers = append(syncers, reg)
 	}
 	start()
@@ -188,8 +189,7 @@ func followScenario[T cache.Object](t *testing.T, w watched[T], namespaces []str
 
 	// A handler added to the running informer is first told of every
 	// cached object.
-	late := newRecorder[T]()
-	reg := addHandler(t, inf, late)
+	late, reg := recordOn(t, inf)
 	waitSynced(t, reg)
 	eventually(t, time.Minute, "late handler was told of every object", func() error {
 		if err := late.check(); err != nil {

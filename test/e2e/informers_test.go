@@ -9,7 +9,6 @@ package e2e
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -22,6 +21,7 @@ import (
 
 	samplesinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions"
 	kubeinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions"
+	"github.com/typedinformer/typedinformer/internal/testutil/informertest"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 	"github.com/typedinformer/typedinformer/test/e2e/framework"
@@ -153,16 +153,6 @@ func newUnstructuredInformer(c clients, gvr schema.GroupVersionResource, namespa
 	return newInformer[*unstructured.Unstructured](listWatch(o, r.List, r.Watch), gvr, o)
 }
 
-// addHandler registers h on inf, failing t on an error.
-func addHandler[T cache.Object](t testing.TB, inf cache.SharedIndexInformer[T], h cache.ResourceEventHandler[T]) cache.ResourceEventHandlerRegistration {
-	t.Helper()
-	reg, err := inf.AddEventHandler(h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return reg
-}
-
 // extraAPIServer starts an apiserver named name, with args, beside the
 // cluster's, failing t if it does not start; the caller stops it
 // (cluster.StopExtraAPIServer) before ctx ends.
@@ -177,21 +167,12 @@ func extraAPIServer(t testing.TB, ctx context.Context, name string, args ...stri
 
 // runInformer runs inf until the test ends.
 func runInformer(t testing.TB, inf cache.AnyInformer) {
-	ctx, cancel := context.WithCancel(context.Background())
-	var wg sync.WaitGroup
-	wg.Go(func() { inf.Run(ctx) })
-	t.Cleanup(func() {
-		cancel()
-		wg.Wait()
-	})
+	t.Helper()
+	informertest.Run(t, context.Background(), inf)
 }
 
 // waitSynced fails t unless every syncer syncs within a minute.
 func waitSynced(t testing.TB, syncers ...cache.Syncer) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := cache.WaitForSync(ctx, syncers...); err != nil {
-		t.Fatalf("informers did not sync: %v", err)
-	}
+	informertest.WaitSynced(t, time.Minute, syncers...)
 }

@@ -37,8 +37,8 @@ func (s *outage[T]) prepare(t *testing.T) {
 	}); err != nil {
 		t.Fatalf("creating %ss: %v", s.o.kind, err)
 	}
-	s.rec = newRecorder[T]()
-	reg := addHandler(t, s.inf, s.rec)
+	rec, reg := recordOn(t, s.inf)
+	s.rec = rec
 	s.start()
 	waitSynced(t, s.inf, reg)
 	// One object created after the sync proves the watch delivers.

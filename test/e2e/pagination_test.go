@@ -31,8 +31,7 @@ func TestPaginatedInitialList(t *testing.T) {
 	calls := &callLog{}
 	inf := newPodTemplateInformer(c, "", informerOptions{label: label, calls: calls,
 		reflector: cache.ReflectorOptions{PageSize: pageSize, DisableWatchList: true}}) // the paginated list path
-	rec := newRecorder[*podTemplate]()
-	reg := addHandler(t, inf, rec)
+	rec, reg := recordOn(t, inf)
 	runInformer(t, inf)
 	waitSynced(t, inf, reg)
 	eventually(t, time.Minute, "paginated cache equals the server", func() error {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"testing"
 
 	"github.com/typedinformer/typedinformer/internal/testutil"
+	"github.com/typedinformer/typedinformer/internal/testutil/informertest"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
 
@@ -45,6 +47,14 @@ func (e event) String() string {
 type recorder[T cache.Object] struct{ *testutil.Recorder[T] }
 
 func newRecorder[T cache.Object]() *recorder[T] { return &recorder[T]{testutil.NewRecorder[T]()} }
+
+// recordOn registers a new recorder on inf, failing t if it cannot, and
+// returns it with its registration (a Syncer for waitSynced).
+func recordOn[T cache.Object](t testing.TB, inf cache.SharedIndexInformer[T]) (*recorder[T], cache.ResourceEventHandlerRegistration) {
+	t.Helper()
+	rec := newRecorder[T]()
+	return rec, informertest.AddHandler(t, inf, rec)
+}
 
 func key[T cache.Object](obj T) string { return cache.KeyFor(obj.GetNamespace(), obj.GetName()) }
 

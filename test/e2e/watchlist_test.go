@@ -96,8 +96,7 @@ func syncConfigMapsThroughFactory(t *testing.T, cfg *rest.Config) (cache.SharedI
 	log := &requestLog{}
 	f := newKubeFactory(newClients(t, log.recording(cfg)), withLabel(label))
 	inf := configMapInformer(f)
-	rec := newRecorder[*configMap]()
-	reg := addHandler(t, inf, rec)
+	rec, reg := recordOn(t, inf)
 	runFactory(t, f)
 	waitSynced(t, inf, reg)
 	reqs := log.of("configmaps")
