@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	goruntime "runtime"
-	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -39,12 +38,7 @@ func BenchmarkUpdateThroughput(b *testing.B) {
 			for i := range list.Items {
 				list.Items[i] = corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprint("p", i), ResourceVersion: "1"}}
 			}
-			updates := make([]*corev1.Pod, 2*keys)
-			for i := range updates {
-				p := list.Items[i%keys].DeepCopy()
-				p.ResourceVersion = fmt.Sprint(2 + i/keys)
-				updates[i] = p
-			}
+			updates := testutil.PodGenerations(list)
 			opts := cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods", HandlerBacklogThreshold: -1}
 			if on {
 				m, err := New(prometheus.NewRegistry())
@@ -63,17 +57,7 @@ func BenchmarkUpdateThroughput(b *testing.B) {
 			done := make(chan struct{})
 			go func() { inf.Run(ctx); close(done) }()
 			h.waitFor(keys)
-			var wg sync.WaitGroup
-			b.ReportAllocs()
-			b.ResetTimer()
-			wg.Go(func() {
-				for i := 0; i < b.N; i++ {
-					w.Modify(updates[i%(2*keys)])
-				}
-			})
-			h.waitFor(int64(keys + b.N))
-			wg.Wait()
-			b.StopTimer()
+			testutil.TimeUpdates(b, w, updates, func(n int) { h.waitFor(int64(keys + n)) })
 			cancel()
 			<-done
 		})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -132,14 +131,7 @@ func BenchmarkUpdateThroughput(b *testing.B) {
 // b.N watch updates through it to handlers handlers; ns/op is per event.
 func benchUpdates(b *testing.B, keys, handlers int, opts SharedIndexInformerOptions[*corev1.Pod]) {
 	list := benchList(keys)
-	// Two generations with different resourceVersions, alternated per
-	// round, so that no update looks like a resync (equal RVs).
-	updates := make([]*corev1.Pod, 2*keys)
-	for i := range updates {
-		p := list.Items[i%keys].DeepCopy()
-		p.ResourceVersion = fmt.Sprint(2 + i/keys)
-		updates[i] = p
-	}
+	updates := testutil.PodGenerations(list)
 	w := watch.NewFakeWithChanSize(1024, false)
 	lw := &testutil.StaticLW{Items: list, Events: w}
 	inf := NewSharedIndexInformerWithOptions[*corev1.Pod](lw, opts)
@@ -158,19 +150,11 @@ func benchUpdates(b *testing.B, keys, handlers int, opts SharedIndexInformerOpti
 	for _, h := range hs {
 		h.waitFor(int64(keys), done)
 	}
-	var wg sync.WaitGroup
-	b.ReportAllocs()
-	b.ResetTimer()
-	wg.Go(func() {
-		for i := 0; i < b.N; i++ {
-			w.Modify(updates[i%(2*keys)])
+	testutil.TimeUpdates(b, w, updates, func(n int) {
+		for _, h := range hs {
+			h.waitFor(int64(keys+n), done)
 		}
 	})
-	for _, h := range hs {
-		h.waitFor(int64(keys+b.N), done)
-	}
-	wg.Wait()
-	b.StopTimer()
 	cancel()
 	<-done
 }
