@@ -9,6 +9,7 @@ import (
 	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 
+	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/workqueue"
 )
 
@@ -47,18 +48,13 @@ func TestOptionsDefaults(t *testing.T) {
 				t.Errorf("withDefaults() = RecoverPanic %s, PrioritizeLiveEvents %s; want %t, %t",
 					boolPtr(got.RecoverPanic), boolPtr(got.PrioritizeLiveEvents), tc.wantRecover, tc.wantPrioritize)
 			}
-			switch {
-			case got.RateLimiter == nil:
-				t.Error("withDefaults() left RateLimiter nil")
-			case tc.wantLimiter != nil && got.RateLimiter != tc.wantLimiter:
-				t.Errorf("withDefaults() replaced the explicit RateLimiter with %T", got.RateLimiter)
-			case tc.wantLimiter == nil:
+			testutil.CheckDefaulted(t, "RateLimiter", got.RateLimiter, tc.wantLimiter, func(l workqueue.RateLimiter[Request]) {
 				// The default is DefaultControllerRateLimiter: 5ms doubling
 				// per request.
-				if d := got.RateLimiter.When(Request{}); d != 5*time.Millisecond {
-					t.Errorf("default RateLimiter's first delay = %v, want 5ms", d)
+				if d := l.When(Request{}); d != workqueue.DefaultBaseDelay {
+					t.Errorf("default RateLimiter's first delay = %v, want %v", d, workqueue.DefaultBaseDelay)
 				}
-			}
+			})
 			if got.Logger != nil {
 				t.Error("withDefaults() set Logger; its default is Start's context logger")
 			}

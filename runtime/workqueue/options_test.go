@@ -6,6 +6,8 @@ import (
 
 	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 // TestOptionsDefaults checks that each unset field of Options gets the
@@ -31,14 +33,9 @@ func TestOptionsDefaults(t *testing.T) {
 			if got.Clock != tc.wantClock || got.UnfinishedWorkUpdatePeriod != tc.wantPeriod {
 				t.Errorf("withDefaults() = clock %T, period %v; want %T, %v", got.Clock, got.UnfinishedWorkUpdatePeriod, tc.wantClock, tc.wantPeriod)
 			}
-			switch {
-			case got.RateLimiter == nil:
-				t.Fatal("withDefaults() left RateLimiter nil")
-			case tc.wantLimiter != nil && got.RateLimiter != tc.wantLimiter:
-				t.Errorf("withDefaults() replaced the explicit RateLimiter with %T", got.RateLimiter)
-			case tc.wantLimiter == nil:
-				checkDefaultLimiterClock(t, got.RateLimiter, got.Clock)
-			}
+			testutil.CheckDefaulted(t, "RateLimiter", got.RateLimiter, tc.wantLimiter, func(l RateLimiter[string]) {
+				checkDefaultLimiterClock(t, l, got.Clock)
+			})
 			q := New(tc.in)
 			defer q.ShutDown()
 			if q.clock != tc.wantClock || q.period != tc.wantPeriod || q.limiter == nil ||
