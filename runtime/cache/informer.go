@@ -213,9 +213,13 @@ func (s *sharedIndexInformer[T]) processBatch(batch []deltafifo.Delta[T], initia
 	return nil
 }
 
-// resyncLoop wakes at the smallest handler resync period and queues a resync
-// when some handler is due.
+// resyncLoop wakes every smallest handler resync period, counted from its
+// previous wake (or its start), and queues a resync when some handler is
+// due. A handler added or removed changes the period but does not restart
+// the count: handlers coming and going more often than the period must not
+// postpone a resync that is due, nor lose a timer that fired meanwhile.
 func (s *sharedIndexInformer[T]) resyncLoop(ctx context.Context) {
+	last := s.clock.Now()
 	for {
 		period := s.proc.minResyncPeriod()
 		if period == 0 {
@@ -226,18 +230,22 @@ func (s *sharedIndexInformer[T]) resyncLoop(ctx context.Context) {
 				continue
 			}
 		}
-		t := s.clock.NewTimer(period)
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			return
-		case <-s.resyncChanged:
-			t.Stop()
-		case <-t.C():
-			if s.proc.resyncDue() {
-				if err := s.fifo.Resync(); err != nil {
-					klog.FromContext(ctx).Error(err, "Resync failed", "informer", s.name)
-				}
+		if wait := last.Add(period).Sub(s.clock.Now()); wait > 0 {
+			t := s.clock.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return
+			case <-s.resyncChanged:
+				t.Stop()
+				continue // the period may have changed; the count goes on from last
+			case <-t.C():
+			}
+		}
+		last = s.clock.Now()
+		if s.proc.resyncDue() {
+			if err := s.fifo.Resync(); err != nil {
+				klog.FromContext(ctx).Error(err, "Resync failed", "informer", s.name)
 			}
 		}
 	}

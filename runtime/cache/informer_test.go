@@ -10,6 +10,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -552,6 +553,51 @@ func TestInformerResyncPeriodPerHandler(t *testing.T) {
 			t.Fatalf("resync call %q is not an update with equal RVs", e)
 		}
 	}
+}
+
+// Handlers added and removed more often than the resync period must not
+// postpone a resync that is due: a 1-minute handler is resynced at 1 and 2
+// minutes although other handlers come and go every 20 seconds, and only
+// then (time is synctest's, so "only then" is exact).
+func TestInformerResyncNotPostponedByHandlerChurn(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		inf := podInformer(seedServer(t), cache.SharedIndexInformerOptions[*corev1.Pod]{
+			Reflector: cache.ReflectorOptions{DisableWatchList: true},
+		})
+		every1 := newRecorder()
+		if _, err := inf.AddEventHandlerWithResyncPeriod(every1, time.Minute); err != nil {
+			t.Fatal(err)
+		}
+		run(t, inf)
+		waitSynced(t, inf)
+		synctest.Wait()
+		resyncs := func() int {
+			n := 0
+			for _, e := range every1.Events() {
+				if strings.HasPrefix(e, "update") {
+					n++
+				}
+			}
+			return n / 3 // seedServer's three Pods per resync
+		}
+		start := time.Now()
+		var churn cache.ResourceEventHandlerRegistration
+		for step := 1; step <= 6; step++ {
+			time.Sleep(20 * time.Second)
+			if churn == nil {
+				churn = informertest.AddHandler(t, inf, cache.ResourceEventHandler[*corev1.Pod](newRecorder()))
+			} else {
+				if err := inf.RemoveEventHandler(churn); err != nil {
+					t.Fatal(err)
+				}
+				churn = nil
+			}
+			synctest.Wait()
+			if got, want := resyncs(), step/3; got != want {
+				t.Fatalf("after %v with a handler added or removed every 20s: %d resyncs of the 1-minute handler, want %d", time.Since(start), got, want)
+			}
+		}
+	})
 }
 
 func TestInformerSetTransformAfterStartFails(t *testing.T) {
