@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"time"
 
@@ -14,7 +15,7 @@ import (
 // runChild runs one scenario on one side in this process and prints its
 // result as JSON on stdout. The parent starts one process per measurement
 // and reads that JSON, plus the process's peak RSS from its rusage.
-func runChild(args []string) error {
+func runChild(args []string) (err error) {
 	if len(args) == 0 {
 		return fmt.Errorf("child: missing scenario (sync, events, index, queue)")
 	}
@@ -37,6 +38,7 @@ func runChild(args []string) error {
 	shards := fs.Int("shards", 1, "members of the ring (shard)")
 	noShare := fs.Bool("no-share", false, "ours keeps each object's managedFields bytes its own (sync; for the bookkeeping row)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the scenario to this file (for looking into a row by hand)")
+	memProfile := fs.String("memprofile", "", "write a heap profile (every allocation the scenario made, and what is live at its end) to this file (for looking into a row by hand)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -55,6 +57,17 @@ func runChild(args []string) error {
 			return fmt.Errorf("child %s: -cpuprofile: %w", name, err)
 		}
 		defer pprof.StopCPUProfile()
+	}
+
+	if *memProfile != "" {
+		// Sampling every 4 KB instead of every 512 KB: a row's allocations
+		// of a few hundred bytes per object show up by their call sites.
+		runtime.MemProfileRate = 4096
+		defer func() {
+			if werr := writeHeapProfile(*memProfile); werr != nil && err == nil {
+				err = fmt.Errorf("child %s: -memprofile: %w", name, werr)
+			}
+		}()
 	}
 
 	var res any
@@ -80,4 +93,19 @@ func runChild(args []string) error {
 		return fmt.Errorf("child %s: %w", name, err)
 	}
 	return json.NewEncoder(os.Stdout).Encode(res)
+}
+
+// writeHeapProfile writes the heap profile to path, after a GC so that its
+// live figures are current.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	runtime.GC()
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
