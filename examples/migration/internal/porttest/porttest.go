@@ -132,25 +132,27 @@ func (f *fixture) seed(foo *samplesv1alpha1.Foo, cms ...*corev1.ConfigMap) {
 	}
 }
 
-func (f *fixture) newController(ctx context.Context) (Controller, func()) {
+// newController builds the port's controller, its informers running until
+// the test ends.
+func (f *fixture) newController() (Controller, func()) {
 	f.client = fake.NewSimpleClientset(f.objects...)
 	f.kubeclient = k8sfake.NewSimpleClientset(f.kubeobjects...)
-	return f.port.New(ctx, f.t, f.kubeclient, f.client, f.fooLister, f.configMapLister)
+	return f.port.New(f.t.Context(), f.t, f.kubeclient, f.client, f.fooLister, f.configMapLister)
 }
 
-func (f *fixture) run(ctx context.Context, foo *samplesv1alpha1.Foo) {
-	f.runController(ctx, foo, false)
+func (f *fixture) run(foo *samplesv1alpha1.Foo) {
+	f.runController(foo, false)
 }
 
-func (f *fixture) runExpectError(ctx context.Context, foo *samplesv1alpha1.Foo) {
-	f.runController(ctx, foo, true)
+func (f *fixture) runExpectError(foo *samplesv1alpha1.Foo) {
+	f.runController(foo, true)
 }
 
-func (f *fixture) runController(ctx context.Context, foo *samplesv1alpha1.Foo, expectError bool) {
-	c, start := f.newController(ctx)
+func (f *fixture) runController(foo *samplesv1alpha1.Foo, expectError bool) {
+	c, start := f.newController()
 	start()
 
-	err := c.Sync(ctx, foo.Namespace, foo.Name)
+	err := c.Sync(f.t.Context(), foo.Namespace, foo.Name)
 	if !expectError && err != nil {
 		f.t.Errorf("error syncing foo: %v", err)
 	} else if expectError && err == nil {
@@ -220,30 +222,24 @@ func (f *fixture) expectUpdateFooStatus(foo *samplesv1alpha1.Foo) {
 }
 
 func testCreatesConfigMap(t *testing.T, p Port) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	f := newFixture(t, p)
 	foo := newFoo("test", map[string]string{"k": "v"})
 	f.seed(foo)
 
 	f.expectCreateConfigMap(p.ConfigMapFor(foo, foo.Name))
 	f.expectUpdateFooStatus(fooWithStatus(foo, phaseReady, ""))
-	f.run(ctx, foo)
+	f.run(foo)
 }
 
 func testDoNothing(t *testing.T, p Port) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	f := newFixture(t, p)
 	foo := fooWithStatus(newFoo("test", map[string]string{"k": "v"}), phaseReady, "")
 	f.seed(foo, p.ConfigMapFor(foo, foo.Name))
 
-	f.run(ctx, foo)
+	f.run(foo)
 }
 
 func testUpdateConfigMap(t *testing.T, p Port) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	f := newFixture(t, p)
 	foo := fooWithStatus(newFoo("test", map[string]string{"k": "v2"}), phaseReady, "")
 	stale := p.ConfigMapFor(foo, foo.Name)
@@ -251,12 +247,10 @@ func testUpdateConfigMap(t *testing.T, p Port) {
 	f.seed(foo, stale)
 
 	f.expectUpdateConfigMap(p.ConfigMapFor(foo, foo.Name))
-	f.run(ctx, foo)
+	f.run(foo)
 }
 
 func testNotControlledByUs(t *testing.T, p Port) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	f := newFixture(t, p)
 	foo := newFoo("test", map[string]string{"k": "v"})
 	cm := p.ConfigMapFor(foo, foo.Name)
@@ -264,18 +258,16 @@ func testNotControlledByUs(t *testing.T, p Port) {
 	f.seed(foo, cm)
 
 	f.expectUpdateFooStatus(fooWithStatus(foo, phaseFailed, `ConfigMap "test" already exists and is not managed by this Foo`))
-	f.runExpectError(ctx, foo)
+	f.runExpectError(foo)
 }
 
 // A ConfigMap event requeues the Foo that controls it, also for a delete
 // the informer only learned about on a relist (a tombstone).
 func testConfigMapEventsRequeueTheirFoo(t *testing.T, p Port) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	f := newFixture(t, p)
 	foo := newFoo("test", nil)
 	f.fooLister = append(f.fooLister, foo)
-	c, _ := f.newController(ctx)
+	c, _ := f.newController()
 	cm := p.ConfigMapFor(foo, "owned")
 	orphan := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: foo.Namespace, Name: "orphan"}}
 
@@ -303,7 +295,7 @@ func testRunSyncsThroughInformers(t *testing.T, p Port) {
 	f := newFixture(t, p)
 	foo := newFoo("test", map[string]string{"k": "v"})
 	f.objects = append(f.objects, foo)
-	c, start := f.newController(ctx)
+	c, start := f.newController()
 	start()
 
 	done := make(chan error, 1)
