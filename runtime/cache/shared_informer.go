@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/klog/v2"
 
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
@@ -58,6 +59,10 @@ type SharedInformer[T Object] interface {
 	// period of its own (0 = never; values below the informer's minimum are
 	// raised to it).
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler[T], resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
+	// AddEventHandlerWithOptions is AddEventHandler with the resync period
+	// and logger options gives (each nil field takes the informer's
+	// default).
+	AddEventHandlerWithOptions(handler ResourceEventHandler[T], options HandlerOptions) (ResourceEventHandlerRegistration, error)
 	// RemoveEventHandler stops delivering to a registration: once it
 	// returns, at most one further call reaches the handler (the one
 	// already under way), notifications queued for it are dropped, and the
@@ -153,6 +158,19 @@ type SharedIndexInformer[T Object] interface {
 	// GetIndexer returns the informer's cache. It must be treated as
 	// read-only.
 	GetIndexer() Indexer[T]
+}
+
+// HandlerOptions are the per-handler options of AddEventHandlerWithOptions
+// and TypedSharedIndexInformer.AddTypedEventHandler, with client-go's
+// fields.
+type HandlerOptions struct {
+	// Logger, when set, is the logger this handler's panics are reported
+	// with, instead of the one from Run's context.
+	Logger *klog.Logger
+	// ResyncPeriod, when set, is the handler's resync period (0 = never;
+	// values below the informer's minimum are raised to it), instead of
+	// the informer's default.
+	ResyncPeriod *time.Duration
 }
 
 // ResourceEventHandlerRegistration is the handle AddEventHandler returns.
