@@ -206,6 +206,9 @@ type SharedIndexInformerOptions[T Object] struct {
 	// Reflector tunes list/watch behaviour; each unset field takes the
 	// default documented on it.
 	Reflector ReflectorOptions
+	// Identifier is the informer's identity in metrics, client-go's field:
+	// an InformerName's WithResource. The zero value means none.
+	Identifier InformerNameAndResource
 	// Metrics, when not nil, receives the informer's metrics (see
 	// InformerMetrics). Default: none, at no cost.
 	Metrics InformerMetricsProvider

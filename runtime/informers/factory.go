@@ -31,6 +31,7 @@ type Factory struct {
 	lean          func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
 	metrics       cache.InformerMetricsProvider                // WithInformerMetrics
 	shardScope    *sharding.Scope                              // WithShardScope
+	informerName  *cache.InformerName                          // WithInformerName
 
 	// namespaceSet: WithNamespaces chose specific namespaces, so namespaced
 	// informers are multi-namespace ones whose set SetNamespaces changes.
