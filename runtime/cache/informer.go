@@ -100,6 +100,8 @@ type sharedIndexInformer[T Object] struct {
 
 func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformerOptions[T]) SharedIndexInformer[T] {
 	opts = opts.withDefaults()
+	indexers, indexersErr := mergeAnyIndexers(opts.Indexers, opts.AnyIndexers)
+	opts.Indexers = indexers
 	s := &sharedIndexInformer[T]{
 		lw:            lw,
 		opts:          opts,
@@ -112,8 +114,11 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 	}
 	s.fifo = deltafifo.New[T](s.indexer)
 	s.transformErrs = map[objKey]error{}
-	if lw == nil {
+	switch {
+	case lw == nil:
 		s.initErr = fmt.Errorf("informer %s: nil ListerWatcher", s.name)
+	case indexersErr != nil:
+		s.initErr = fmt.Errorf("informer %s: %w", s.name, indexersErr)
 	}
 	if opts.Metrics != nil {
 		s.metrics = opts.Metrics.NewInformerMetrics(s.name)

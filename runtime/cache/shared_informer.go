@@ -196,6 +196,12 @@ type SharedIndexInformerOptions[T Object] struct {
 	ResyncPeriod time.Duration
 	// Indexers are index functions beyond the built-in NamespaceIndex.
 	Indexers Indexers[T]
+	// AnyIndexers are more index functions, for callers whose own options
+	// are not generic (a generated InformerOptions): it must hold an
+	// Indexers[T], whose functions are added to Indexers (a name in both is
+	// an error). Anything else makes the informer fail to start, reporting
+	// the mismatch through LastError and SyncError. Nil means none.
+	AnyIndexers AnyIndexers
 	// Resource is the resource the ListerWatcher serves. It names the
 	// informer in errors when Name is empty.
 	Resource schema.GroupVersionResource

@@ -1,5 +1,7 @@
 package cache
 
+import "fmt"
+
 // TypedIndexFunc is client-go v0.37's name for IndexFunc: the index values
 // of one object.
 type TypedIndexFunc[T Object] = IndexFunc[T]
@@ -62,4 +64,40 @@ func (i typedIndexer[T]) ByTypedIndex(indexName, indexedValue string) ([]T, erro
 
 func (i typedIndexer[T]) AddTypedIndexers(newIndexers TypedIndexers[T]) error {
 	return i.AddIndexers(newIndexers)
+}
+
+// AnyIndexers is an Indexers[T] of some T, for option structs that serve
+// every type of a package and so cannot be generic, such as a generated
+// InformerOptions, whose Indexers field code written for client-go sets
+// with TypedIndexersToIndexers. Only Indexers[T] implements it.
+type AnyIndexers interface {
+	anyIndexers()
+}
+
+func (Indexers[T]) anyIndexers() {}
+
+// mergeAnyIndexers returns indexers with the functions of extra added;
+// extra must be an Indexers[T] whose names indexers does not have.
+func mergeAnyIndexers[T Object](indexers Indexers[T], extra AnyIndexers) (Indexers[T], error) {
+	if extra == nil {
+		return indexers, nil
+	}
+	more, ok := extra.(Indexers[T])
+	if !ok {
+		return indexers, fmt.Errorf("AnyIndexers holds %T, want %T", extra, Indexers[T]{})
+	}
+	if len(more) == 0 {
+		return indexers, nil
+	}
+	out := make(Indexers[T], len(indexers)+len(more))
+	for name, fn := range indexers {
+		out[name] = fn
+	}
+	for name, fn := range more {
+		if _, dup := out[name]; dup {
+			return indexers, fmt.Errorf("index %q given in both Indexers and AnyIndexers", name)
+		}
+		out[name] = fn
+	}
+	return out, nil
 }

@@ -323,3 +323,34 @@ func (f funcSink) Info(_ int, msg string, _ ...any)      { f(msg) }
 func (f funcSink) Error(err error, msg string, _ ...any) { f(msg + ": " + fmt.Sprint(err)) }
 func (f funcSink) WithValues(...any) logr.LogSink        { return f }
 func (f funcSink) WithName(string) logr.LogSink          { return f }
+
+// AnyIndexers carries an Indexers[T] through a non-generic options struct;
+// another type's indexers, or a name given twice, keep the informer from
+// starting with an error that says so.
+func TestAnyIndexers(t *testing.T) {
+	byNode := cache.TypedIndexers[*corev1.Pod]{"node": func(p *corev1.Pod) ([]string, error) { return []string{p.Spec.NodeName}, nil }}
+	srv := seedServer(t)
+	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{AnyIndexers: cache.TypedIndexersToIndexers(byNode)})
+	run(t, inf)
+	waitSynced(t, inf)
+	if _, err := inf.GetIndexer().ByIndex("node", ""); err != nil {
+		t.Fatalf("the AnyIndexers index is missing: %v", err)
+	}
+	for _, c := range []struct {
+		name string
+		opts cache.SharedIndexInformerOptions[*corev1.Pod]
+		want string
+	}{
+		{"another type", cache.SharedIndexInformerOptions[*corev1.Pod]{AnyIndexers: cache.Indexers[*corev1.Node]{}},
+			"AnyIndexers holds cache.Indexers[*k8s.io/api/core/v1.Node], want cache.Indexers[*k8s.io/api/core/v1.Pod]"},
+		{"a name twice", cache.SharedIndexInformerOptions[*corev1.Pod]{Indexers: byNode, AnyIndexers: byNode},
+			`index "node" given in both Indexers and AnyIndexers`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			bad := podInformer(seedServer(t), c.opts)
+			if err := bad.LastError(); err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("LastError() = %v, want it to contain %q", err, c.want)
+			}
+		})
+	}
+}
