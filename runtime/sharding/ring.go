@@ -110,13 +110,34 @@ type Drainer interface {
 // acquired). Register Drainers with AddDrainer before Run. All methods
 // are safe for concurrent use.
 type Ring struct {
+	// Set by NewRing and never changed; the Scopes lock themselves.
 	cfg       RingConfig
 	leaseName string
 	logger    klog.Logger
 	clock     clock.Clock
 	held      *Scope
 	cache     *Scope
+	// Lock order: writeMu, then mu, then a Scope's lock. held.Set and
+	// cache.Set are called with mu held, so that the ring's fields and
+	// the Scopes change together for every other holder of mu. Never
+	// take writeMu while holding mu. No lock is held while a
+	// Drainer runs, and only writeMu is held across an apiserver call.
+	//
+	// Two locks, because one cannot serve both purposes: a Lease write
+	// must be serialised across the apiserver round trip (the renewal
+	// goroutine and the step loop both write, and each write starts from
+	// the resourceVersion the last one returned), while OwnsNow, called
+	// before every reconcile, must never wait for the network.
 
+	// writeMu serialises Lease writes and guards lease. write holds it
+	// for the whole request, retries included.
+	writeMu sync.Mutex
+	// lease is the replica's Lease as last read or written; nil when it
+	// does not exist (yet). Guarded by writeMu.
+	lease *coordinationv1.Lease
+
+	// mu guards every field below it. It is held only for in-memory
+	// updates, never across an apiserver call or a Drainer.
 	mu sync.Mutex
 	// claims are recorded in the Lease: always a superset of held.
 	claims []Range
@@ -130,9 +151,6 @@ type Ring struct {
 	drainers       []Drainer
 	inheritedUntil time.Time
 	running        bool
-
-	writeMu sync.Mutex
-	lease   *coordinationv1.Lease
 }
 
 // NewRing checks cfg, applies defaults and returns a Ring holding nothing.
