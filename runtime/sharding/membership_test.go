@@ -3,6 +3,7 @@ package sharding
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -232,6 +233,10 @@ func TestRingRunJoinsAndLeaves(t *testing.T) {
 		cancel()
 		if err := <-doneA; err != nil {
 			t.Fatal(err)
+		}
+		synctest.Wait()
+		if left := packageGoroutines(); len(left) > 0 {
+			t.Fatalf("goroutines outlived Run:\n\n%s", strings.Join(left, "\n\n"))
 		}
 	})
 }
