@@ -514,10 +514,12 @@ func (r *Ring) write(ctx context.Context) error {
 // fenceIfExpired drops every held range and claim once the replica's own
 // deadline passed: by then others may consider its Lease expired. The
 // Drainers are told to abandon work by abandonLoop, so that neither the
-// renewal nor the step loop waits for them.
+// renewal nor the step loop waits for them. A replica that never renewed
+// holds nothing and has nothing to fence: any claims it has are an
+// earlier incarnation's, which join keeps recorded until they expire.
 func (r *Ring) fenceIfExpired() {
 	r.mu.Lock()
-	if r.validLocked(r.clock.Now()) || (len(r.claims) == 0 && len(r.held.Ranges()) == 0) {
+	if r.lastRenew.IsZero() || r.validLocked(r.clock.Now()) || (len(r.claims) == 0 && len(r.held.Ranges()) == 0) {
 		r.mu.Unlock()
 		return
 	}
