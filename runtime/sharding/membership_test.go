@@ -3,6 +3,7 @@ package sharding
 import (
 	"context"
 	"slices"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -149,9 +150,25 @@ func TestRingRestartWaitsForItsEarlierIncarnation(t *testing.T) {
 	round(t, a)
 	// The process restarts under the same identity while its Lease is live.
 	again := ungated(t, store, base, "a")
+	recorded := func() string {
+		t.Helper()
+		l, err := store.Get(context.Background(), again.ring.LeaseName(), metav1.GetOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return l.Annotations[HeldAnnotation]
+	}
+	// The old incarnation's claims stay recorded, so that no other replica
+	// acquires what it may still be working on.
+	if got, want := recorded(), FormatRanges([]Range{Full}); got != want {
+		t.Fatalf("after the restart the Lease records %q, want the earlier incarnation's claims %q", got, want)
+	}
 	round(t, again)
 	if got := again.effective(); len(got) != 0 {
 		t.Fatalf("the new incarnation acquired %v while the old one's Lease was live", got)
+	}
+	if got, want := recorded(), FormatRanges([]Range{Full}); got != want {
+		t.Fatalf("within the old Lease's term the Lease records %q, want %q", got, want)
 	}
 	base.Step(testD)
 	round(t, again)
@@ -232,6 +249,10 @@ func TestRingRunJoinsAndLeaves(t *testing.T) {
 		cancel()
 		if err := <-doneA; err != nil {
 			t.Fatal(err)
+		}
+		synctest.Wait()
+		if left := packageGoroutines(); len(left) > 0 {
+			t.Fatalf("goroutines outlived Run:\n\n%s", strings.Join(left, "\n\n"))
 		}
 	})
 }

@@ -110,13 +110,40 @@ type Drainer interface {
 // acquired). Register Drainers with AddDrainer before Run. All methods
 // are safe for concurrent use.
 type Ring struct {
+	// Set by NewRing and never changed; the Scopes lock themselves.
 	cfg       RingConfig
 	leaseName string
 	logger    klog.Logger
 	clock     clock.Clock
 	held      *Scope
 	cache     *Scope
+	// abandon (capacity 1) holds a token while a fence's abandoning drain
+	// is owed to the Drainers: fenceIfExpired puts one without blocking,
+	// the goroutine Run starts for it (abandonLoop) takes it and drains,
+	// and stop takes a token left over when Run ends.
+	abandon chan struct{}
 
+	// Lock order: writeMu, then mu, then a Scope's lock. held.Set and
+	// cache.Set are called with mu held, so that the ring's fields and
+	// the Scopes change together for every other holder of mu. Never
+	// take writeMu while holding mu. No lock is held while a
+	// Drainer runs, and only writeMu is held across an apiserver call.
+	//
+	// Two locks, because one cannot serve both purposes: a Lease write
+	// must be serialised across the apiserver round trip (the renewal
+	// goroutine and the step loop both write, and each write starts from
+	// the resourceVersion the last one returned), while OwnsNow, called
+	// before every reconcile, must never wait for the network.
+
+	// writeMu serialises Lease writes and guards lease. write holds it
+	// for the whole request, retries included.
+	writeMu sync.Mutex
+	// lease is the replica's Lease as last read or written; nil when it
+	// does not exist (yet). Guarded by writeMu.
+	lease *coordinationv1.Lease
+
+	// mu guards every field below it. It is held only for in-memory
+	// updates, never across an apiserver call or a Drainer.
 	mu sync.Mutex
 	// claims are recorded in the Lease: always a superset of held.
 	claims []Range
@@ -130,9 +157,6 @@ type Ring struct {
 	drainers       []Drainer
 	inheritedUntil time.Time
 	running        bool
-
-	writeMu sync.Mutex
-	lease   *coordinationv1.Lease
 }
 
 // NewRing checks cfg, applies defaults and returns a Ring holding nothing.
@@ -174,6 +198,7 @@ func NewRing(cfg RingConfig) (*Ring, error) {
 		clock:     cfg.Clock,
 		held:      held,
 		cache:     cache,
+		abandon:   make(chan struct{}, 1),
 	}, nil
 }
 
@@ -238,6 +263,9 @@ func (r *Ring) validLocked(now time.Time) bool {
 // LeaseDuration) and deletes the Lease, unless KeepLeaseOnStop. It returns
 // an error only if it was already running; apiserver errors are logged
 // and retried every RenewPeriod.
+//
+// Every goroutine Run starts (the renewal loop and the one that tells the
+// Drainers to abandon work after a fence) has returned when Run returns.
 func (r *Ring) Run(ctx context.Context) error {
 	r.mu.Lock()
 	if r.running {
@@ -247,20 +275,39 @@ func (r *Ring) Run(ctx context.Context) error {
 	r.running = true
 	r.mu.Unlock()
 
+	var wg sync.WaitGroup
+	wg.Go(func() { r.abandonLoop(ctx) })
+	joined := r.joinLoop(ctx)
+	if joined {
+		wg.Go(func() { r.renewLoop(ctx) })
+		r.stepLoop(ctx)
+	}
+	wg.Wait()
+	if joined {
+		r.stop()
+	}
+	return nil
+}
+
+// joinLoop calls join every RenewPeriod until it succeeds (true) or ctx
+// ends (false).
+func (r *Ring) joinLoop(ctx context.Context) bool {
 	for {
 		err := r.callWithTimeout(ctx, r.join)
 		if err == nil {
-			break
+			return true
 		}
 		r.logger.Error(err, "Joining the ring")
 		select {
 		case <-ctx.Done():
-			return nil
+			return false
 		case <-r.clock.After(r.cfg.RenewPeriod):
 		}
 	}
-	var wg sync.WaitGroup
-	wg.Go(func() { r.renewLoop(ctx) })
+}
+
+// stepLoop moves ranges every RenewPeriod until ctx ends.
+func (r *Ring) stepLoop(ctx context.Context) {
 	for ctx.Err() == nil {
 		if err := r.step(ctx); err != nil && ctx.Err() == nil {
 			r.logger.Error(err, "Moving ranges")
@@ -270,9 +317,6 @@ func (r *Ring) Run(ctx context.Context) error {
 		case <-r.clock.After(r.cfg.RenewPeriod):
 		}
 	}
-	wg.Wait()
-	r.stop()
-	return nil
 }
 
 func (r *Ring) callWithTimeout(ctx context.Context, f func(context.Context) error) error {
@@ -315,24 +359,36 @@ func (r *Ring) renewLoop(ctx context.Context) {
 		if err := r.write(ctx); err != nil && ctx.Err() == nil {
 			r.logger.Error(err, "Renewing the Lease")
 		}
-		r.fenceIfExpired(ctx)
+		r.fenceIfExpired()
 	}
 }
 
 // stop empties Held and, unless KeepLeaseOnStop, drains and deletes the
-// Lease.
+// Lease. An abandoning drain still owed after a fence is done first, even
+// with KeepLeaseOnStop. It runs after every goroutine of Run returned.
 func (r *Ring) stop() {
 	r.mu.Lock()
 	r.epoch++
 	_ = r.held.Set(nil)
 	r.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.LeaseDuration)
+	defer cancel()
+	abandon := false
+	select {
+	case <-r.abandon:
+		abandon = true
+	default:
+	}
 	if r.cfg.KeepLeaseOnStop {
+		if abandon {
+			if err := r.drain(ctx, nil, true); err != nil {
+				r.logger.Error(err, "Abandoning work after losing the Lease")
+			}
+		}
 		r.logger.Info("Stopped; the Lease is left to expire")
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), r.cfg.LeaseDuration)
-	defer cancel()
-	if err := r.drain(ctx, nil, false); err != nil {
+	if err := r.drain(ctx, nil, abandon); err != nil {
 		r.logger.Error(err, "Draining before leaving; the Lease is left to expire")
 		return
 	}
@@ -389,7 +445,7 @@ func (r *Ring) write(ctx context.Context) error {
 	defer r.writeMu.Unlock()
 	// A replica past its deadline (paused, cut off) must drop what it held
 	// before a renewal makes it valid again: others may own it by now.
-	r.fenceIfExpired(ctx)
+	r.fenceIfExpired()
 	ctx, cancel := r.callContext(ctx)
 	defer cancel()
 	sent := r.clock.Now().Truncate(time.Microsecond)
@@ -457,10 +513,13 @@ func (r *Ring) write(ctx context.Context) error {
 
 // fenceIfExpired drops every held range and claim once the replica's own
 // deadline passed: by then others may consider its Lease expired. The
-// Drainers are told to abandon work in the background.
-func (r *Ring) fenceIfExpired(ctx context.Context) {
+// Drainers are told to abandon work by abandonLoop, so that neither the
+// renewal nor the step loop waits for them. A replica that never renewed
+// holds nothing and has nothing to fence: any claims it has are an
+// earlier incarnation's, which join keeps recorded until they expire.
+func (r *Ring) fenceIfExpired() {
 	r.mu.Lock()
-	if r.validLocked(r.clock.Now()) || (len(r.claims) == 0 && len(r.held.Ranges()) == 0) {
+	if r.lastRenew.IsZero() || r.validLocked(r.clock.Now()) || (len(r.claims) == 0 && len(r.held.Ranges()) == 0) {
 		r.mu.Unlock()
 		return
 	}
@@ -469,11 +528,36 @@ func (r *Ring) fenceIfExpired(ctx context.Context) {
 	_ = r.held.Set(nil)
 	r.mu.Unlock()
 	r.logger.Info("Lease not renewed in time; stopped working on every range")
-	go func() {
-		ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), r.cfg.LeaseDuration)
-		defer cancel()
-		_ = r.drain(ctx, nil, true)
-	}()
+	select {
+	case r.abandon <- struct{}{}:
+	default: // a drain is already owed; it covers this fence too
+	}
+}
+
+// abandonLoop tells the Drainers to abandon all work after each fence,
+// waiting up to LeaseDuration for each such drain, until ctx ends. A drain
+// cut short by ctx is left owed, for stop.
+func (r *Ring) abandonLoop(ctx context.Context) {
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-r.abandon:
+		}
+		dctx, cancel := context.WithTimeout(ctx, r.cfg.LeaseDuration)
+		err := r.drain(dctx, nil, true)
+		cancel()
+		switch {
+		case ctx.Err() != nil:
+			select {
+			case r.abandon <- struct{}{}:
+			default: // a later fence already left one
+			}
+			return
+		case err != nil:
+			r.logger.Error(err, "Abandoning work after losing the Lease")
+		}
+	}
 }
 
 func (r *Ring) drain(ctx context.Context, held []Range, abandon bool) error {
@@ -530,7 +614,7 @@ func (r *Ring) read(ctx context.Context) (ringView, error) {
 // step reads the ring once, releases what the replica should no longer
 // hold and acquires what it should hold and nobody claims.
 func (r *Ring) step(ctx context.Context) error {
-	r.fenceIfExpired(ctx)
+	r.fenceIfExpired()
 	v, err := r.read(ctx)
 	if err != nil {
 		return err

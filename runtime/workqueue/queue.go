@@ -116,7 +116,13 @@ type Queue[T comparable] struct {
 	// every critical section reads or writes, and the next line holds the
 	// slot table and pages every Add and Done probe. A producer adding
 	// items that are already queued then misses on two lines after a
-	// worker's Get or Done, not five. TestQueueLayout checks the grouping.
+	// worker's Get or Done, not five. On 64-bit platforms mu through
+	// seed fill the first 64 bytes exactly, table and pages the next 64,
+	// and a Queue is allocated at the start of a line. This is a
+	// performance choice, not a contract: a new field may move it, and
+	// no test fails if it does. To see the offsets after a change, run
+	// `go test -run XXX -bench QueueLayout -v ./runtime/workqueue` and
+	// regroup if a hot field straddles a line or leaves the first two.
 	mu           sync.Mutex
 	shuttingDown bool
 	noPrio       bool

@@ -5,7 +5,6 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"unsafe"
 
 	"github.com/typedinformer/typedinformer/internal/testutil"
 )
@@ -234,45 +233,5 @@ func TestQueueAllocsPerItem(t *testing.T) {
 	cycle() // warm up: grow the ring, slots and slot table
 	if a := testing.AllocsPerRun(20, cycle); a != 0 {
 		t.Fatalf("steady-state Add/Get/Done allocated %v times per cycle, want 0", a)
-	}
-}
-
-// TestQueueLayout checks the cache-line grouping documented on Queue's
-// fields: the mutex shares the first line with the counters and flags
-// every critical section touches, the slot table and pages (probed by every
-// Add and Done) fill the second, and a Queue starts on a line, so that the
-// offsets decide which fields share one.
-func TestQueueLayout(t *testing.T) {
-	if unsafe.Sizeof(uintptr(0)) != 8 {
-		t.Skip("the grouping is laid out for 64-bit platforms")
-	}
-	var q Queue[string]
-	line := func(off, size uintptr) (first, last uintptr) { return off / 64, (off + size - 1) / 64 }
-	fields := []struct {
-		name       string
-		off, size  uintptr
-		wantOnLine uintptr
-	}{
-		{"mu", unsafe.Offsetof(q.mu), unsafe.Sizeof(q.mu), 0},
-		{"shuttingDown", unsafe.Offsetof(q.shuttingDown), 1, 0},
-		{"noPrio", unsafe.Offsetof(q.noPrio), 1, 0},
-		{"queued", unsafe.Offsetof(q.queued), unsafe.Sizeof(q.queued), 0},
-		{"processing", unsafe.Offsetof(q.processing), unsafe.Sizeof(q.processing), 0},
-		{"waiting", unsafe.Offsetof(q.waiting), unsafe.Sizeof(q.waiting), 0},
-		{"wakePending", unsafe.Offsetof(q.wakePending), unsafe.Sizeof(q.wakePending), 0},
-		{"metrics", unsafe.Offsetof(q.metrics), unsafe.Sizeof(q.metrics), 0},
-		{"seed", unsafe.Offsetof(q.seed), unsafe.Sizeof(q.seed), 0},
-		{"table", unsafe.Offsetof(q.table), unsafe.Sizeof(q.table), 1},
-		{"pages", unsafe.Offsetof(q.pages), unsafe.Sizeof(q.pages), 1},
-	}
-	for _, f := range fields {
-		if first, last := line(f.off, f.size); first != f.wantOnLine || last != f.wantOnLine {
-			t.Errorf("%s spans cache lines %d..%d, want it on line %d", f.name, first, last, f.wantOnLine)
-		}
-	}
-	nq := New(Options[string]{})
-	defer nq.ShutDown()
-	if addr := uintptr(unsafe.Pointer(nq)); addr%64 != 0 {
-		t.Errorf("a Queue[string] of %d bytes was allocated at %#x, not at the start of a cache line", unsafe.Sizeof(q), addr)
 	}
 }

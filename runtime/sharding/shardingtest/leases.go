@@ -11,10 +11,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 )
-
-var leaseResource = schema.GroupResource{Group: "coordination.k8s.io", Resource: "leases"}
 
 // Leases is an in-memory Lease store of one namespace that behaves like
 // the apiserver where a Ring depends on it: every write bumps a global
@@ -56,7 +53,7 @@ func (l *Leases) Get(_ context.Context, name string, _ metav1.GetOptions) (*coor
 	defer l.mu.Unlock()
 	cur, ok := l.leases[name]
 	if !ok {
-		return nil, apierrors.NewNotFound(leaseResource, name)
+		return nil, apierrors.NewNotFound(coordinationv1.Resource("leases"), name)
 	}
 	return cur.DeepCopy(), nil
 }
@@ -70,7 +67,7 @@ func (l *Leases) Create(_ context.Context, lease *coordinationv1.Lease, _ metav1
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if _, ok := l.leases[lease.Name]; ok {
-		return nil, apierrors.NewAlreadyExists(leaseResource, lease.Name)
+		return nil, apierrors.NewAlreadyExists(coordinationv1.Resource("leases"), lease.Name)
 	}
 	return l.store(lease), nil
 }
@@ -86,10 +83,10 @@ func (l *Leases) Update(_ context.Context, lease *coordinationv1.Lease, _ metav1
 	defer l.mu.Unlock()
 	cur, ok := l.leases[lease.Name]
 	if !ok {
-		return nil, apierrors.NewNotFound(leaseResource, lease.Name)
+		return nil, apierrors.NewNotFound(coordinationv1.Resource("leases"), lease.Name)
 	}
 	if lease.ResourceVersion != cur.ResourceVersion {
-		return nil, apierrors.NewConflict(leaseResource, lease.Name, errStale{})
+		return nil, apierrors.NewConflict(coordinationv1.Resource("leases"), lease.Name, errStale{})
 	}
 	return l.store(lease), nil
 }
@@ -138,10 +135,10 @@ func (l *Leases) Delete(_ context.Context, name string, opts metav1.DeleteOption
 	defer l.mu.Unlock()
 	cur, ok := l.leases[name]
 	if !ok {
-		return apierrors.NewNotFound(leaseResource, name)
+		return apierrors.NewNotFound(coordinationv1.Resource("leases"), name)
 	}
 	if p := opts.Preconditions; p != nil && p.ResourceVersion != nil && *p.ResourceVersion != cur.ResourceVersion {
-		return apierrors.NewConflict(leaseResource, name, errStale{})
+		return apierrors.NewConflict(coordinationv1.Resource("leases"), name, errStale{})
 	}
 	delete(l.leases, name)
 	return nil

@@ -1,0 +1,157 @@
+package runtime_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// allowedVars are the package-level vars of runtime/ that exist today and
+// break the rule TestNoPackageLevelVars enforces, keyed by "path:name"
+// (path relative to runtime/, slash-separated) with the reason each one is
+// still there. Remove an entry in the commit that removes its var (the
+// test fails while a stale entry remains); never add one to make a new var
+// pass.
+var allowedVars = map[string]string{
+	"cache/event_clock.go:eventClock":              "one coarse clock and ticker goroutine shared by every reflector with metrics; needs an owner (e.g. the factory) to move into",
+	"cache/index_layout.go:noMember":               "constant-like sentinel member{pos: -1}; a struct cannot be a const",
+	"cache/managedfields_share.go:sharedFields":    "process-wide cache of managedFields bytes shared by every informer; mutable global state",
+	"cache/name_table.go:nameSeed":                 "one hash seed for every nameTable; could be seeded per indexer, as workqueue seeds per Queue",
+	"cache/reflector_list.go:listItemsField":       "process-wide reflect cache of each list type's Items field index",
+	"cache/reflector_metrics.go:metricsEpoch":      "process-wide anchor of eventClock's monotonic times; goes with eventClock",
+	"cache/shard_fields.go:shardSelectorIndex":     "reflect lookup, at init, of ListOptions.ShardSelector (apimachinery v0.36+ only); read-only after init",
+	"cache/shard_fields.go:shardInfoIndex":         "reflect lookup, at init, of ListMeta.ShardInfo (apimachinery v0.36+ only); read-only after init",
+	"cache/shard_fields.go:shardInfoSelectorIndex": "reflect lookup, at init, of ListMeta.ShardInfo.Selector; read-only after init",
+	"fake/filter.go:supportedFields":               "read-only set of field selector keys; could be a switch",
+	"fake/listerwatcher.go:listOptionsKind":        "constant-like GroupKind; a struct cannot be a const",
+	"lean/interner.go:defaultInterner":             "process-wide Interner behind the exported DefaultInterner and nil Interner options",
+	"lean/options.go:Default":                      "exported preset Options (API); a struct cannot be a const",
+	"sharding/ranges.go:Full":                      "exported Range over the whole hash space (API); a struct cannot be a const",
+}
+
+// TestNoPackageLevelVars fails, naming file:line (relative to runtime/)
+// and the variable, for every package-level var in runtime/'s non-test Go
+// files that is neither an error value (every value an errors.New or
+// fmt.Errorf call) nor an interface assertion (`var _ I = ...`), unless
+// allowedVars lists it. State held in package vars is shared by every
+// informer, queue and controller of a process (and by parallel tests); it
+// belongs in the value that uses it. It also fails for an allowedVars
+// entry that no longer names an offender, so that the list only shrinks.
+func TestNoPackageLevelVars(t *testing.T) {
+	type offender struct {
+		key   string // "path:name", as in allowedVars
+		where token.Position
+	}
+	var offenders []offender
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path == "." {
+				return nil
+			}
+			if d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || strings.HasPrefix(d.Name(), "_") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir // another module
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		for _, id := range packageVarOffenders(f) {
+			offenders = append(offenders, offender{filepath.ToSlash(path) + ":" + id.Name, fset.Position(id.Pos())})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := map[string]bool{}
+	for _, o := range offenders {
+		found[o.key] = true
+		if _, ok := allowedVars[o.key]; ok {
+			continue
+		}
+		_, name, _ := strings.Cut(o.key, ":")
+		t.Errorf("%s:%d: package-level var %s (allowed: errors.New or fmt.Errorf values, and `var _ I = ...`); keep state in the value that uses it",
+			filepath.ToSlash(o.where.Filename), o.where.Line, name)
+	}
+	for _, key := range slices.Sorted(maps.Keys(allowedVars)) {
+		if !found[key] {
+			t.Errorf("allowedVars lists %s, which is no longer a package-level var: remove the entry", key)
+		}
+	}
+}
+
+// packageVarOffenders returns the names declared by f's package-level vars
+// other than error values and interface assertions.
+func packageVarOffenders(f *ast.File) []*ast.Ident {
+	// Local names of the errors and fmt imports (usually "errors", "fmt").
+	imported := map[string]string{}
+	for _, imp := range f.Imports {
+		path, _ := strconv.Unquote(imp.Path.Value)
+		name := path[strings.LastIndex(path, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		imported[name] = path
+	}
+	isErrorValue := func(e ast.Expr) bool {
+		call, ok := e.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		pkg, ok := sel.X.(*ast.Ident)
+		if !ok {
+			return false
+		}
+		switch imported[pkg.Name] {
+		case "errors":
+			return sel.Sel.Name == "New"
+		case "fmt":
+			return sel.Sel.Name == "Errorf"
+		}
+		return false
+	}
+	var out []*ast.Ident
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.VAR {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			for i, name := range vs.Names {
+				switch {
+				case name.Name == "_" && vs.Type != nil && len(vs.Values) > 0:
+					// var _ I = (*T)(nil): an interface assertion.
+				case len(vs.Values) == len(vs.Names) && isErrorValue(vs.Values[i]):
+				default:
+					out = append(out, name)
+				}
+			}
+		}
+	}
+	return out
+}
