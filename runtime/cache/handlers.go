@@ -13,8 +13,15 @@ import "errors"
 //   - Order: the order the informer applied the changes to its store, which
 //     is the order the server produced them across all keys. The store is
 //     updated before the call.
-//   - Exactly once: each applied change once per handler; resyncs only when
-//     the handler's resync period is due.
+//   - Exactly once: each applied change once per handler, except an update
+//     that keeps the resourceVersion (a resync, a relist that found the
+//     object unchanged, any update from a server that sets no
+//     resourceVersion, such as client-go's fake clientsets). That reaches
+//     the handler only while it is "syncing" (client-go's rule): from its
+//     registration until the informer's first resync check, then from each
+//     check at which its own resync period is due until the next check.
+//     With no resync period configured no check runs, so the handler gets
+//     every such update.
 //   - Objects are shared with the store and the other handlers: a handler
 //     must not mutate them (DeepCopy first).
 //   - After RemoveEventHandler returns, at most the one call already under
@@ -26,9 +33,11 @@ import "errors"
 //     obj came from the informer's first list, or is a synthetic add replayed
 //     to a handler that joined after the informer started; each such object
 //     reaches the handler once. A watch event never has it.
-//   - OnUpdate: the object changed (oldObj is the state the cache held), or a
-//     resync re-delivered it (then oldObj and newObj carry the same
-//     resourceVersion).
+//   - OnUpdate: the object changed (oldObj is the state the cache held), or
+//     it came again with the same resourceVersion (a resync, a relist, or a
+//     server that sets none; then oldObj and newObj carry the same
+//     resourceVersion, and whether this handler gets it follows the rule
+//     above).
 //   - OnDelete: obj was removed. finalStateUnknown is true when the informer
 //     missed the delete (it found out on a relist); obj is then the last state
 //     the informer knew, which may be stale. An object that left the

@@ -30,7 +30,10 @@ func (s *threadSafeIndexer[T]) applyDeltas(batch []deltafifo.Delta[T], initial b
 				indexErrs = append(indexErrs, err)
 			}
 			if existed {
-				resync := d.Type == deltafifo.Sync || (d.Type != deltafifo.Added && old.GetResourceVersion() == d.Object.GetResourceVersion())
+				// Whatever the delta's type, an update that keeps the
+				// resourceVersion is a resync notification (client-go
+				// decides so in OnUpdate, on the objects alone).
+				resync := old.GetResourceVersion() == d.Object.GetResourceVersion()
 				notes = append(notes, notification[T]{kind: notifyUpdate, old: old, obj: d.Object, resync: resync})
 			} else {
 				notes = append(notes, notification[T]{kind: notifyAdd, obj: d.Object, initial: initial})

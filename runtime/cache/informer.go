@@ -218,15 +218,18 @@ func (s *sharedIndexInformer[T]) processBatch(batch []deltafifo.Delta[T], initia
 	return nil
 }
 
-// resyncLoop wakes every smallest handler resync period, counted from its
-// previous wake (or its start), and queues a resync when some handler is
-// due. A handler added or removed changes the period but does not restart
-// the count: handlers coming and going more often than the period must not
+// resyncLoop runs a resync check (processor.resyncDue) every check period,
+// counted from its previous wake (or its start), and queues a resync when
+// some handler is due. The check period is the smallest resync period of
+// the registered handlers and the informer's default (see checkPeriod). A
+// handler added or removed changes the period but does not restart the
+// count: handlers coming and going more often than the period must not
 // postpone a resync that is due, nor lose a timer that fired meanwhile.
 func (s *sharedIndexInformer[T]) resyncLoop(ctx context.Context) {
 	last := s.clock.Now()
+	var period time.Duration
 	for {
-		period := s.proc.minResyncPeriod()
+		period = s.checkPeriod(period)
 		if period == 0 {
 			select {
 			case <-ctx.Done():
@@ -254,6 +257,24 @@ func (s *sharedIndexInformer[T]) resyncLoop(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// checkPeriod returns how often resync checks run: the smallest resync
+// period among the registered handlers and the informer's default, or, when
+// none is set, prev (the period checks ran at so far; 0 before any). As in
+// client-go, whose check period is fixed once the informer runs, checks
+// that started never stop: removing the last handler with a resync period
+// leaves them running, so a handler added later with period 0 still loses
+// its syncing flag at the next check.
+func (s *sharedIndexInformer[T]) checkPeriod(prev time.Duration) time.Duration {
+	p := s.proc.minResyncPeriod()
+	if d := max(s.opts.ResyncPeriod, minimumResyncPeriod); s.opts.ResyncPeriod > 0 && (p == 0 || d < p) {
+		p = d
+	}
+	if p == 0 {
+		return prev
+	}
+	return p
 }
 
 func (s *sharedIndexInformer[T]) HasSynced() bool { return s.fifo.HasSynced() }
@@ -355,6 +376,7 @@ func (s *sharedIndexInformer[T]) addEventHandler(handler ResourceEventHandler[T]
 	}
 	l := newListener(handler, resyncPeriod, s.clock.Now(), s.HasSynced)
 	l.logger = logger
+	l.syncing = !s.opts.SkipUnchangedUpdates // not shared yet: no lock needed
 	s.observe(l)
 	// A handler joining a running informer first gets the cache replayed
 	// as initial adds (see processor.addListener).

@@ -418,7 +418,9 @@ func TestInformerRelistTurnsReplacedIntoUpdatesAndAdds(t *testing.T) {
 	})
 	barrier(t, srv, rec, h) // each handler has its own goroutine: wait for both
 	got := rec.Events()[3:] // after the initial adds
-	want := []string{"update a/p1@2->5", "add a/p4@6 initial=false"}
+	// No handler has a resync period, so both are syncing and also get
+	// the unchanged p2 and p3 (client-go's rule).
+	want := []string{"update a/p1@2->5", "update a/p2@3->3", "update a/p3@4->4", "add a/p4@6 initial=false"}
 	if fmt.Sprint(got[:len(got)-1]) != fmt.Sprint(want) {
 		t.Fatalf("calls after the relist = %q, want %q then the marker", got, want)
 	}

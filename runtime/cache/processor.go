@@ -31,8 +31,12 @@ type notification[T Object] struct {
 	// missed the delete and obj is the last state it knew. Only deletes
 	// set it.
 	finalStateUnknown bool
-	// resync marks an update that re-delivers an unchanged object; only
-	// listeners due for resync receive it.
+	// resync marks an update whose old and new objects have the same
+	// resourceVersion (client-go's "sync" notification: a periodic
+	// resync, a relist that found the object unchanged, or any update
+	// from a server, such as a fake clientset, that sets no
+	// resourceVersion); only listeners whose syncing flag is set receive
+	// it.
 	resync bool
 	// leftScope marks a delete of an object that left the informer's
 	// scope (see ScopeExitHandler).
@@ -87,10 +91,14 @@ type listener[T Object] struct {
 	initialPending atomic.Int64
 	informerSynced func() bool
 
-	// resync bookkeeping, guarded by the processor's mutex.
+	// resync bookkeeping, guarded by the processor's mutex. syncing is
+	// client-go's per-listener flag: whether resync notifications reach
+	// this listener. It starts set (unless the informer skips unchanged
+	// updates) and each resync check (processor.resyncDue) sets it to
+	// whether this listener is due then.
 	resyncPeriod time.Duration
 	nextResync   time.Time
-	resyncing    bool
+	syncing      bool
 
 	panics atomic.Int64
 
@@ -106,6 +114,8 @@ type listener[T Object] struct {
 	running int
 }
 
+// newListener returns a listener for h with resync period resync, first
+// due at now+resync, syncing as client-go's listeners start.
 func newListener[T Object](h ResourceEventHandler[T], resync time.Duration, now time.Time, synced func() bool) *listener[T] {
 	return &listener[T]{
 		handler:        h,
@@ -114,6 +124,7 @@ func newListener[T Object](h ResourceEventHandler[T], resync time.Duration, now 
 		informerSynced: synced,
 		resyncPeriod:   resync,
 		nextResync:     now.Add(resync),
+		syncing:        true,
 	}
 }
 
@@ -412,8 +423,8 @@ func (p *processor[T]) wait() { p.wg.Wait() }
 
 // applyAndDistribute calls apply under the processor's lock and hands the
 // notifications it appended to buf, in order, to every listener before
-// releasing the lock; resync notifications go only to listeners being
-// resynced. apply changes the store: holding the lock across the change and
+// releasing the lock; resync notifications go only to listeners whose
+// syncing flag is set. apply changes the store: holding the lock across the change and
 // its distribution is what keeps a concurrent addListener from missing the
 // change or seeing it twice. It returns buf emptied (references cleared) for
 // reuse.
@@ -422,23 +433,26 @@ func (p *processor[T]) applyAndDistribute(buf []notification[T], apply func(buf 
 	defer p.mu.Unlock()
 	ns := apply(buf)
 	for _, l := range p.listeners {
-		l.enqueue(ns, l.resyncing)
+		l.enqueue(ns, l.syncing)
 	}
 	clear(ns)
 	return ns[:0]
 }
 
-// resyncDue marks the listeners whose resync period elapsed and reports
-// whether any did.
+// resyncDue is a resync check: it sets every listener's syncing flag to
+// whether that listener is due now (its resync period is not 0 and has
+// elapsed), schedules the next resync of those that are, and reports
+// whether any is. A flag keeps its value until the next check, so a
+// listener with resync period 0 stops receiving resync notifications at
+// the first check and never gets them back.
 func (p *processor[T]) resyncDue() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := p.clock.Now()
 	due := false
 	for _, l := range p.listeners {
-		l.resyncing = false
-		if l.resyncPeriod > 0 && !now.Before(l.nextResync) {
-			l.resyncing = true
+		l.syncing = l.resyncPeriod > 0 && !now.Before(l.nextResync)
+		if l.syncing {
 			l.nextResync = now.Add(l.resyncPeriod)
 			due = true
 		}

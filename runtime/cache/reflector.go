@@ -175,7 +175,7 @@ func (r *reflector[T]) listAndWatch(ctx context.Context) error {
 			return r.emptyShard(ctx)
 		}
 	}
-	var w watch.Interface
+	var w, fake watch.Interface
 	listFirst := true
 	if !r.noWatchList {
 		wl, fallback, err := r.watchList(ctx)
@@ -189,22 +189,52 @@ func (r *reflector[T]) listAndWatch(ctx context.Context) error {
 		default:
 			klog.FromContext(ctx).V(2).Info("Watch-list streaming failed; listing instead", "informer", r.name, "err", err)
 			if errors.Is(err, errNoStreaming) {
-				// A fake watcher: list, then consume it as the watch, as
-				// a test that hands out one watcher expects.
-				w = wl
-				r.noteWatch()
+				fake = wl // see watchAfterFakeStream
 			}
 		}
 	}
 	if listFirst {
 		if err := r.list(ctx); err != nil {
-			if w != nil {
-				w.Stop()
+			if fake != nil {
+				fake.Stop()
 			}
 			return err
 		}
 	}
+	if fake != nil {
+		var err error
+		if w, err = r.watchAfterFakeStream(ctx, fake); err != nil {
+			return err
+		}
+	}
 	return r.watchLoop(ctx, w)
+}
+
+// watchAfterFakeStream opens the watch that follows the list when the
+// watch-list request was answered by a fake watcher, fake. It watches from
+// the list's resourceVersion, as client-go does with a fake clientset: the
+// object tracker replays every stored object into a watch opened with
+// sendInitialEvents, and consuming fake would hand each listed object to the
+// handlers a second time (as an update with an unchanged resourceVersion).
+// A ListerWatcher that hands out one watcher whatever the options, as tests
+// do, returns fake again, which is then consumed as the watch.
+func (r *reflector[T]) watchAfterFakeStream(ctx context.Context, fake watch.Interface) (watch.Interface, error) {
+	w, err := r.lw.Watch(ctx, metav1.ListOptions{
+		ResourceVersion:     r.lastSyncResourceVersion(),
+		AllowWatchBookmarks: true,
+		TimeoutSeconds:      r.watchTimeout(),
+	})
+	if err != nil || w != fake {
+		fake.Stop()
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, nil // watchLoop returns at once
+		}
+		return nil, fmt.Errorf("watch %s: %w", r.name, err)
+	}
+	r.noteWatch()
+	return w, nil
 }
 
 // watchTimeout is a random server-side timeout in [min, 2*min), so that

@@ -2,6 +2,7 @@ package cache_test
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"testing"
 
@@ -10,6 +11,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	"github.com/typedinformer/typedinformer/internal/testutil/informertest"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
 
@@ -71,9 +73,11 @@ func TestReflectorWatchListOffWhenAskedTo(t *testing.T) {
 }
 
 // TestReflectorWatchListWithAFakeWatcherListsAndConsumesIt covers clients
-// like client-go's fake clientsets, whose watches are apimachinery fake
-// watchers that never send the initial-events-end bookmark: the reflector
-// lists, consumes the watcher it was given, and never streams again.
+// whose watches are apimachinery fake watchers that never send the
+// initial-events-end bookmark, and that hand out one watcher whatever the
+// options, as tests do: the reflector lists, watches from the list's
+// resourceVersion, is given the same watcher, consumes it, and never
+// streams again.
 func TestReflectorWatchListWithAFakeWatcherListsAndConsumesIt(t *testing.T) {
 	fw := watch.NewFake()
 	var mu sync.Mutex
@@ -90,7 +94,7 @@ func TestReflectorWatchListWithAFakeWatcherListsAndConsumesIt(t *testing.T) {
 			mu.Lock()
 			defer mu.Unlock()
 			watches = append(watches, o)
-			if len(watches) > 1 {
+			if len(watches) > 2 {
 				return watch.NewFake(), nil
 			}
 			return fw, nil
@@ -104,7 +108,7 @@ func TestReflectorWatchListWithAFakeWatcherListsAndConsumesIt(t *testing.T) {
 	fw.Add(p2) // blocks until the reflector reads the watcher
 	eventually(t, "p2 from the fake watcher", func() bool { _, ok, _ := inf.GetIndexer().GetByKey("a/p2"); return ok })
 	fw.Stop()
-	eventually(t, "a re-watch", func() bool { mu.Lock(); defer mu.Unlock(); return len(watches) == 2 })
+	eventually(t, "a re-watch", func() bool { mu.Lock(); defer mu.Unlock(); return len(watches) == 3 })
 	mu.Lock()
 	defer mu.Unlock()
 	if lists != 1 || len(watches) < 1 || !isWatchList(watches[0]) {
@@ -114,6 +118,60 @@ func TestReflectorWatchListWithAFakeWatcherListsAndConsumesIt(t *testing.T) {
 		if isWatchList(o) {
 			t.Fatalf("streamed again after a fake watcher: %+v", watches)
 		}
+	}
+}
+
+// TestReflectorWatchListWithAFakeClientsetWatchesFromTheList covers
+// client-go's fake clientsets: the object tracker answers a watch-list
+// request with a fake watcher into which it replays every stored object,
+// and a watch from a resourceVersion with only what came after it. The
+// reflector lists, stops that watcher and watches from the list's
+// resourceVersion, as client-go does, so no listed object reaches the
+// handlers twice (as an update with an unchanged resourceVersion).
+func TestReflectorWatchListWithAFakeClientsetWatchesFromTheList(t *testing.T) {
+	p1 := newPod("a", "p1")
+	p1.ResourceVersion = "10"
+	replay := watch.NewFakeWithChanSize(1, false)
+	replay.Add(p1)
+	live := watch.NewFakeWithChanSize(1, false)
+	var mu sync.Mutex
+	var watches []metav1.ListOptions
+	lw := &cache.ListWatch{
+		ListFunc: func(context.Context, metav1.ListOptions) (runtime.Object, error) {
+			return &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: "10"}, Items: []corev1.Pod{*p1}}, nil
+		},
+		WatchFunc: func(_ context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			watches = append(watches, o)
+			switch len(watches) {
+			case 1:
+				return replay, nil
+			case 2:
+				return live, nil
+			}
+			return watch.NewFake(), nil
+		},
+	}
+	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](lw, cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods"})
+	rec := newRecorder()
+	informertest.AddHandler(t, inf, rec)
+	run(t, inf)
+	waitSynced(t, inf)
+	p2 := newPod("a", "p2")
+	p2.ResourceVersion = "11"
+	live.Add(p2)
+	rec.WaitEvent(t, "add a/p2@11 initial=false")
+	if got, want := rec.Events(), []string{"add a/p1@10 initial=true", "add a/p2@11 initial=false"}; !slices.Equal(got, want) {
+		t.Fatalf("handler got %q, want %q", got, want)
+	}
+	if !replay.IsStopped() {
+		t.Fatal("the watcher that answered the watch-list request was not stopped")
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(watches) != 2 || !isWatchList(watches[0]) || isWatchList(watches[1]) || watches[1].ResourceVersion != "10" {
+		t.Fatalf("watches %+v: want a watch-list, then a watch from the list's resourceVersion 10", watches)
 	}
 }
 

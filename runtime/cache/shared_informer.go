@@ -105,9 +105,37 @@ type SharedInformer[T Object] interface {
 // registered at the time exactly once: OnAdd for a key new to the store,
 // OnUpdate(old, new) for a key it held (old is the object it held), OnDelete
 // for a removed key. A delete of a key the store does not hold notifies
-// nobody. An update whose resourceVersion equals the stored one (a periodic
-// resync, or a relist that found the object unchanged) is a resync: it
-// reaches only handlers whose resync period is due.
+// nobody. The one exception is an unchanged update, below.
+//
+// Unchanged updates (client-go's rule, which ports rely on). An update
+// whose new object has the same resourceVersion as the object the store held
+// is a resync notification, whatever brought it: a periodic resync, a relist
+// that found the object unchanged, or any update from a server that sets no
+// resourceVersion (client-go's fake clientsets leave it "" on every object).
+// It reaches a handler only while that handler's syncing flag is set:
+//
+//   - every handler starts syncing, also one added after Run;
+//   - each resync check sets every handler's flag to whether that handler
+//     is due at that moment (its resync period is not 0 and has elapsed
+//     since it was registered or last due), and the flag keeps that value until the next
+//     check; removing a handler changes no other handler's flag;
+//   - checks run every smallest resync period among the registered
+//     handlers and the informer's default ResyncPeriod; once started they
+//     never stop, also after the handlers with a period were removed.
+//
+// So with no resync period anywhere no check runs and every handler gets
+// every unchanged update. A handler with period 0 beside one with a period
+// gets them until the first check, then never again; one added later gets
+// them until the next check. A handler with a period gets them from each
+// check at which it is due until the next check, which with the checks
+// running at its own period is always. Where this differs from client-go is
+// only when checks run: client-go runs them only if the informer's default
+// resync period is not 0, at a period fixed when Run starts (a handler's
+// own period is set to 0 without that default, and raised to the check
+// period when it is added after Run); here any handler's period makes
+// checks run, at the smallest period registered.
+// SharedIndexInformerOptions.SkipUnchangedUpdates makes handlers start not
+// syncing.
 //
 // isInInitialList. Each object of the first list reaches each handler
 // registered before it was applied exactly once as OnAdd(obj, true). A
@@ -245,12 +273,25 @@ type SharedIndexInformerOptions[T Object] struct {
 	//   - When the ranges change the informer ends its watch and lists
 	//     again with the new selector, without restarting: objects that
 	//     entered the ranges arrive as OnAdd(obj, false); objects still
-	//     in range are replaced like any relist (OnUpdate only if their
-	//     resourceVersion changed, or a due resync); objects that left
+	//     in range are replaced like any relist (OnUpdate; one whose
+	//     resourceVersion did not change reaches only syncing handlers,
+	//     see SharedIndexInformer); objects that left
 	//     are removed from the store and handlers are told as described
 	//     on ScopeExitHandler (by default OnDelete(obj, true)). HasSynced
 	//     never turns false again.
 	ShardScope *sharding.Scope
+	// SkipUnchangedUpdates changes which handlers get an update whose old
+	// and new objects have the same resourceVersion (a relist that found
+	// the object unchanged, a periodic resync, or every update from a
+	// server that sets no resourceVersion, as client-go's fake clientsets
+	// do). By default (false) handlers start "syncing" as in client-go and
+	// get such updates until the first resync check; see "Unchanged
+	// updates" on SharedIndexInformer. When true, handlers start
+	// not syncing: a handler gets such an update only between a resync
+	// check at which its own resync period was due and the next check, so
+	// a handler with resync period 0 never gets one. Updates that change
+	// the resourceVersion reach every handler either way.
+	SkipUnchangedUpdates bool
 }
 
 // withDefaults returns o with every unset field given its documented
