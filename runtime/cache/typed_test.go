@@ -125,6 +125,7 @@ func TestAddTypedEventHandlerDeliversDeletedObjects(t *testing.T) {
 	waitSynced(t, inf)
 	p1 := update(t, srv, mustGet(t, srv, "a", "p1"))
 	p2 := mustGet(t, srv, "a", "p2")
+	p3 := mustGet(t, srv, "a", "p3")
 	relistAfter(t, srv, func() { del(t, srv, "a", "p2") })
 	del(t, srv, "a", "p3")
 	deleteRV := srv.ResourceVersion()
@@ -133,19 +134,23 @@ func TestAddTypedEventHandlerDeliversDeletedObjects(t *testing.T) {
 		"add a/p1", "add a/p2", "add a/p3",
 		"update a/p1 " + p1.ResourceVersion, // completed below
 	}
-	got := waitCalls(t, plain, 6)
+	got := waitCalls(t, plain, 8)
 	wantPlain[3] = got[3] // the old RV is the seed's; checked by prefix
 	if !strings.HasPrefix(got[3], "update a/p1 ") || !strings.HasSuffix(got[3], "->"+p1.ResourceVersion) {
 		t.Fatalf("call 3 = %q, want the update of a/p1 to %s", got[3], p1.ResourceVersion)
 	}
+	// The relist re-delivers the unchanged objects (as client-go does to a
+	// handler with no resync period), then the tombstone.
 	wantPlain = append(wantPlain,
+		"update a/p1 "+p1.ResourceVersion+"->"+p1.ResourceVersion,
+		"update a/p3 "+p3.ResourceVersion+"->"+p3.ResourceVersion,
 		"delete a/p2@"+p2.ResourceVersion+" tombstone key=a/p2 obj-same=true",
 		"delete a/p3@"+deleteRV,
 	)
 	if !slices.Equal(got, wantPlain) {
 		t.Fatalf("typed funcs got\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(wantPlain, "\n  "))
 	}
-	gotD := waitCalls(t, detailed, 6)
+	gotD := waitCalls(t, detailed, 8)
 	for i, w := range []string{"add a/p1 initial=true", "add a/p2 initial=true", "add a/p3 initial=true"} {
 		if gotD[i] != w {
 			t.Fatalf("detailed call %d = %q, want %q", i, gotD[i], w)
