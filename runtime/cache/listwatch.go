@@ -60,3 +60,26 @@ func (lw *ListWatch) Watch(ctx context.Context, opts metav1.ListOptions) (watch.
 	}
 	return lw.WatchFunc(ctx, opts)
 }
+
+// ToListWatcherWithWatchListSemantics returns lw as a ListerWatcher that
+// also tells the reflector whether client can stream a watch-list: when
+// client has client-go's IsWatchListSemanticsUnSupported method and it
+// returns true (client-go's and client-gen's fake clientsets do), the
+// reflector lists and then watches instead of asking for the initial state
+// as a stream, which those clients cannot serve. Other clients, and a nil
+// client, leave watch-list on. Generated informers build their
+// ListerWatcher with it.
+func ToListWatcherWithWatchListSemantics(lw *ListWatch, client any) ListerWatcher {
+	u, ok := client.(watchListUnsupported)
+	return &clientListWatch{ListWatch: lw, unsupported: ok && u.IsWatchListSemanticsUnSupported()}
+}
+
+// clientListWatch is a ListWatch that knows whether its client streams
+// watch-lists.
+type clientListWatch struct {
+	*ListWatch
+	unsupported bool
+}
+
+// IsWatchListSemanticsUnSupported reports what the client said.
+func (lw *clientListWatch) IsWatchListSemanticsUnSupported() bool { return lw.unsupported }

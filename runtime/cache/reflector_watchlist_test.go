@@ -39,6 +39,28 @@ type unsupportingLW struct{ cache.ListerWatcher }
 
 func (unsupportingLW) IsWatchListSemanticsUnSupported() bool { return true }
 
+// fakeClient stands for a clientset with client-go's
+// IsWatchListSemanticsUnSupported method.
+type fakeClient struct{ unsupported bool }
+
+func (c fakeClient) IsWatchListSemanticsUnSupported() bool { return c.unsupported }
+
+// A client that streams, or that does not say, keeps watch-list on.
+func TestToListWatcherWithWatchListSemanticsKeepsStreamingClients(t *testing.T) {
+	for _, client := range []any{nil, fakeClient{unsupported: false}, struct{}{}} {
+		srv := seedServer(t)
+		lw := srv.ListerWatcher("")
+		inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](
+			cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{ListFunc: lw.List, WatchFunc: lw.Watch}, client),
+			cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods"})
+		run(t, inf)
+		waitSynced(t, inf)
+		if r := srv.Requests()[0]; r.Verb != "watch" || !isWatchList(r.Options) {
+			t.Fatalf("client %T: first request %+v, want a watch-list", client, r)
+		}
+	}
+}
+
 func TestReflectorWatchListOffWhenAskedTo(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
@@ -53,6 +75,9 @@ func TestReflectorWatchListOffWhenAskedTo(t *testing.T) {
 		}},
 		{"a client without watch-list semantics", func(_ *testing.T, lw cache.ListerWatcher) (cache.ListerWatcher, cache.ReflectorOptions) {
 			return unsupportingLW{lw}, cache.ReflectorOptions{}
+		}},
+		{"ToListWatcherWithWatchListSemantics of a fake clientset", func(_ *testing.T, lw cache.ListerWatcher) (cache.ListerWatcher, cache.ReflectorOptions) {
+			return cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{ListFunc: lw.List, WatchFunc: lw.Watch}, fakeClient{unsupported: true}), cache.ReflectorOptions{}
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
