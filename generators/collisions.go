@@ -72,7 +72,7 @@ func checkGeneratedNames(m *Model) error {
 				return err
 			}
 		}
-		groupPkg := newScope("package informers/%s", g.PackageName)
+		groupPkg := newScope("package informers/%s", g.Dir)
 		for _, name := range []string{"internalinterfaces", "group", "Interface", "New"} {
 			groupPkg.names[name] = nameOwner{what: "informer-gen"}
 		}
@@ -80,7 +80,7 @@ func checkGeneratedNames(m *Model) error {
 		versionDirs := newScope("the directories of group %q", displayGroup(g.Name))
 		for _, v := range g.Versions {
 			vwhat := fmt.Sprintf("version %s of group %q", v.Name, displayGroup(g.Name))
-			if err := versionDirs.declare(v.PackageName, "the package", vwhat, v.pos); err != nil {
+			if err := versionDirs.declare(v.Dir, "the package", vwhat, v.pos); err != nil {
 				return err
 			}
 			if len(v.InformerTypes()) > 0 {
@@ -101,7 +101,7 @@ func checkGeneratedNames(m *Model) error {
 
 // checkVersionNames checks the informer and lister packages of one version.
 func checkVersionNames(g *Group, v *Version) error {
-	where := path.Join(g.PackageName, v.PackageName)
+	where, listersWhere := path.Join(g.Dir, v.Dir), path.Join(g.ListersDir, v.Dir)
 	resources := newScope("group-version %s/%s", displayGroup(g.Name), v.Name)
 	for _, t := range v.Types {
 		if err := resources.declare(t.Resource, "the resource", "type "+t.Name, t.resourcePos); err != nil {
@@ -137,8 +137,8 @@ func checkVersionNames(g *Group, v *Version) error {
 		}
 	}
 	if ls := v.ListerTypes(); len(ls) > 0 {
-		pkg := newScope("package listers/%s", where)
-		files := newScope("directory listers/%s", where)
+		pkg := newScope("package listers/%s", listersWhere)
+		files := newScope("directory listers/%s", listersWhere)
 		for _, name := range append(slices.Clone(listerFileImports), v.APIAlias) {
 			pkg.names[name] = nameOwner{what: "informer-gen"}
 		}

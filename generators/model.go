@@ -9,7 +9,7 @@ import (
 // versions and the types that get an informer or a lister. Everything in it
 // is sorted, so rendering it is deterministic.
 type Model struct {
-	// Groups are sorted by PackageName.
+	// Groups are sorted by Dir.
 	Groups []*Group
 	// clientPackages counts the packages with +genclient types, listable or not.
 	clientPackages int
@@ -21,9 +21,22 @@ type Group struct {
 	Name string
 	// GoName is client-gen's Go name of the group ("Apps", "Networking", "Core").
 	GoName string
-	// PackageName names the group's output directory and Go package: the
-	// API packages' parent directory ("core" for k8s.io/api/core/v1).
+	// Dir is the group's directory under the informers root: the API
+	// packages' parent directory, verbatim, as upstream informer-gen names it
+	// ("core" for k8s.io/api/core/v1, "cilium.io" for apis/cilium.io/v2).
+	Dir string
+	// ListersDir is the group's directory under the listers root: Dir in
+	// lower case, as upstream lister-gen names it.
+	ListersDir string
+	// PackageName is the Go package of the group's informers directory:
+	// upstream's (Dir up to its first dot, "cilium" for "cilium.io") when that
+	// is a usable package name, else a sanitized one ("cert-manager" →
+	// "certmanager", "type" → "xtype").
 	PackageName string
+	// importIdent is what the factory imports the group package as and what
+	// its versions' import aliases start with: PackageName, unless another
+	// group has the same PackageName ("cilium.io" and "cilium.com").
+	importIdent string
 	// Versions are sorted by Name.
 	Versions []*Version
 	pos      string
@@ -35,10 +48,10 @@ func (g *Group) DisplayName() string { return displayGroup(g.Name) }
 // ImportName is the name the factory imports the group's informer package
 // under: its package name, unless that collides with a fixed import.
 func (g *Group) ImportName() string {
-	if slices.Contains(reservedImportNames, g.PackageName) {
-		return g.PackageName + "informers"
+	if slices.Contains(reservedImportNames, g.importIdent) {
+		return g.importIdent + "informers"
 	}
-	return g.PackageName
+	return g.importIdent
 }
 
 // Version is one version of a group, backed by one API package.
@@ -47,7 +60,11 @@ type Version struct {
 	Name string
 	// GoName is client-gen's Go name of the version ("V1beta1").
 	GoName string
-	// PackageName names the version's output directories and Go packages.
+	// Dir names the version's informers and listers directories: the API
+	// package's directory in lower case, as upstream names it.
+	Dir string
+	// PackageName is the Go package of those directories: Dir when that is a
+	// usable package name, else a sanitized one ("go" → "xgo").
 	PackageName string
 	// APIPackage is the import path of the API types.
 	APIPackage string
@@ -161,6 +178,7 @@ func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string) 
 	if err := validateGroups(m.Groups, reservedGroupPackages); err != nil {
 		return nil, err
 	}
+	deriveImportIdents(m.Groups)
 	for _, g := range m.Groups {
 		deriveAliases(g)
 	}

@@ -1,6 +1,9 @@
 package generators
 
-import "path"
+import (
+	"path"
+	"strings"
+)
 
 // addPackage selects what package p contributes to the model: nothing when
 // it has no informer or lister tag, or no +genclient type that gets an
@@ -74,7 +77,8 @@ func (b *modelBuilder) selectTypes(p parsedPackage, pt packageTags) (types []*Ty
 func (b *modelBuilder) addVersion(p parsedPackage, pt packageTags, v *Version, goName string) error {
 	g := b.groups[pt.Group]
 	if g == nil {
-		g = &Group{Name: pt.Group, GoName: goName, PackageName: packageName(path.Base(path.Dir(p.ImportPath))), pos: pt.GroupPos}
+		dir := path.Base(path.Dir(p.ImportPath))
+		g = &Group{Name: pt.Group, GoName: goName, Dir: dir, ListersDir: strings.ToLower(dir), PackageName: groupDirPackageName(dir), pos: pt.GroupPos}
 		b.groups[pt.Group] = g
 	} else if g.GoName != goName {
 		return inputErrorf(pt.GroupPos, "package %s: group %q has Go name %q here but %q at %s: give every version the same +groupGoName", p.ImportPath, pt.Group, goName, g.GoName, g.pos)

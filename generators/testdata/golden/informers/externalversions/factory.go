@@ -20,7 +20,7 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/informers"
 
 	versioned "github.com/typedinformer/typedinformer/generators/testdata/clientset/versioned"
-	certmanager "github.com/typedinformer/typedinformer/generators/testdata/golden/informers/externalversions/certmanager"
+	certmanager "github.com/typedinformer/typedinformer/generators/testdata/golden/informers/externalversions/cert-manager"
 	core "github.com/typedinformer/typedinformer/generators/testdata/golden/informers/externalversions/core"
 	example "github.com/typedinformer/typedinformer/generators/testdata/golden/informers/externalversions/example"
 	"github.com/typedinformer/typedinformer/generators/testdata/golden/informers/externalversions/internalinterfaces"

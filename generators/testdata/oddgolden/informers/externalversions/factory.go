@@ -21,9 +21,9 @@ import (
 
 	versioned "github.com/typedinformer/typedinformer/generators/testdata/oddclientset/versioned"
 	"github.com/typedinformer/typedinformer/generators/testdata/oddgolden/informers/externalversions/internalinterfaces"
-	mythings "github.com/typedinformer/typedinformer/generators/testdata/oddgolden/informers/externalversions/mythings"
+	mythings "github.com/typedinformer/typedinformer/generators/testdata/oddgolden/informers/externalversions/my-things"
 	shop "github.com/typedinformer/typedinformer/generators/testdata/oddgolden/informers/externalversions/shop"
-	xtype "github.com/typedinformer/typedinformer/generators/testdata/oddgolden/informers/externalversions/xtype"
+	xtype "github.com/typedinformer/typedinformer/generators/testdata/oddgolden/informers/externalversions/type"
 )
 
 // SharedInformerOption configures a SharedInformerFactory; see the With*
