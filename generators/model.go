@@ -166,8 +166,11 @@ func filterTypes(ts []*Type, keep func(*Type) bool) []*Type {
 // Packages are taken in order and an error is returned as soon as it is
 // met, so a bad input reports its first problem in package order; the model
 // is returned only when every check passed.
-func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string) (*Model, error) {
-	b := &modelBuilder{n: n, m: &Model{}, groups: map[string]*Group{}, informed: map[string]parsedType{}}
+//
+// With listersOnly no type gets an informer, and the names only informers
+// use (the group's Go name) are not checked.
+func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string, listersOnly bool) (*Model, error) {
+	b := &modelBuilder{n: n, m: &Model{}, groups: map[string]*Group{}, informed: map[string]parsedType{}, listersOnly: listersOnly}
 	for _, p := range pkgs {
 		if err := b.addPackage(p); err != nil {
 			return nil, err
@@ -175,7 +178,7 @@ func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string) 
 	}
 	m := b.m
 	m.Groups = sortedGroups(b.groups)
-	if err := validateGroups(m.Groups, reservedGroupPackages); err != nil {
+	if err := validateGroups(m.Groups, reservedGroupPackages, listersOnly); err != nil {
 		return nil, err
 	}
 	deriveImportIdents(m.Groups)
@@ -198,6 +201,8 @@ type modelBuilder struct {
 	// the factory keeps one informer per Go type, so two informers for one
 	// type (aliases) would silently share a cache.
 	informed map[string]parsedType
+	// listersOnly: no type gets an informer (upstream lister-gen's run).
+	listersOnly bool
 }
 
 // displayGroup names a group in messages ("" is the core group).

@@ -29,7 +29,7 @@ func (b *modelBuilder) addPackage(p parsedPackage) error {
 		return nil
 	}
 	v, goName := deriveVersion(p, pt, types)
-	if err := validateVersion(p, pt, v, goName); err != nil {
+	if err := validateVersion(p, pt, v, goName, b.listersOnly); err != nil {
 		return err
 	}
 	return b.addVersion(p, pt, v, goName)
@@ -54,6 +54,9 @@ func (b *modelBuilder) selectTypes(p parsedPackage, pt packageTags) (types []*Ty
 			return nil, false, err
 		}
 		typ := deriveType(t, pt, ct, b.n)
+		if b.listersOnly {
+			typ.Informer = false
+		}
 		if !typ.Informer && !typ.Lister {
 			continue
 		}
@@ -80,7 +83,7 @@ func (b *modelBuilder) addVersion(p parsedPackage, pt packageTags, v *Version, g
 		dir := path.Base(path.Dir(p.ImportPath))
 		g = &Group{Name: pt.Group, GoName: goName, Dir: dir, ListersDir: strings.ToLower(dir), PackageName: groupDirPackageName(dir), pos: pt.GroupPos}
 		b.groups[pt.Group] = g
-	} else if g.GoName != goName {
+	} else if g.GoName != goName && !b.listersOnly {
 		return inputErrorf(pt.GroupPos, "package %s: group %q has Go name %q here but %q at %s: give every version the same +groupGoName", p.ImportPath, pt.Group, goName, g.GoName, g.pos)
 	}
 	for _, other := range g.Versions {
