@@ -15,12 +15,13 @@ import (
 // take any where client-go takes interface{}: they are called with objects
 // of every type, as client-go's are.
 //
-// Tombstones: client-go hands a delete handler a DeletedFinalStateUnknown
-// wrapper when the informer missed the delete. This package has no such
-// wrapper: a typed handler receives the last known object itself (with
-// finalStateUnknown=true in ResourceEventHandlerDetailedFuncs), whose
-// namespace and name are the tombstone's key. So the DeletionHandling*
-// functions accept exactly what the other key functions accept.
+// Tombstones: client-go hands an untyped delete handler a
+// DeletedFinalStateUnknown wrapper when the informer missed the delete. Here
+// a ResourceEventHandler receives the last known object itself (with
+// finalStateUnknown=true), and a TypedResourceEventHandler a DeletedObject
+// whose GetKey and GetObjectName replace these functions. The
+// DeletionHandling* functions also accept a DeletedFinalStateUnknown (value
+// or pointer), as client-go's do.
 
 // ObjectName is an object's namespace and name, the structured form of a
 // store key. It is comparable, so it can be a workqueue item.
@@ -42,7 +43,7 @@ func (n ObjectName) Parts() (namespace, name string) {
 // String returns the store key: "namespace/name", or "name" when the
 // namespace is empty.
 func (n ObjectName) String() string {
-	return KeyFor(n.Namespace, n.Name)
+	return joinKey(n.Namespace, n.Name)
 }
 
 // AsNamespacedName returns n as a types.NamespacedName.
@@ -94,27 +95,44 @@ func MetaNamespaceKeyFunc(obj any) (string, error) {
 	return n.String(), nil
 }
 
-// DeletionHandlingMetaNamespaceKeyFunc is MetaNamespaceKeyFunc for delete
-// handlers. Here a tombstone is the typed last known object (see above), so
-// it accepts the same values and returns the same keys.
+// DeletionHandlingMetaNamespaceKeyFunc is MetaNamespaceKeyFunc that returns
+// a DeletedFinalStateUnknown's key.
 func DeletionHandlingMetaNamespaceKeyFunc(obj any) (string, error) {
+	if d, ok := tombstone(obj); ok {
+		return d.Key, nil
+	}
 	return MetaNamespaceKeyFunc(obj)
 }
 
-// DeletionHandlingObjectToName is ObjectToName for delete handlers; like
-// DeletionHandlingMetaNamespaceKeyFunc it needs no tombstone unwrapping.
-// An ExplicitKey is parsed as a key.
+// DeletionHandlingObjectToName is ObjectToName that parses a
+// DeletedFinalStateUnknown's key, and an ExplicitKey, as a key.
 func DeletionHandlingObjectToName(obj any) (ObjectName, error) {
+	if d, ok := tombstone(obj); ok {
+		return ParseObjectName(d.Key)
+	}
 	if k, ok := obj.(ExplicitKey); ok {
 		return ParseObjectName(string(k))
 	}
 	return ObjectToName(obj)
 }
 
+// tombstone returns obj as a DeletedFinalStateUnknown if it is one.
+func tombstone(obj any) (DeletedFinalStateUnknown, bool) {
+	switch d := obj.(type) {
+	case DeletedFinalStateUnknown:
+		return d, true
+	case *DeletedFinalStateUnknown:
+		if d != nil {
+			return *d, true
+		}
+	}
+	return DeletedFinalStateUnknown{}, false
+}
+
 // SplitMetaNamespaceKey splits a store key with client-go's rules: "name"
 // is a cluster-scoped name, "namespace/name" splits at the slash (either
 // part may be empty), and a key with more than one slash is an error naming
-// the key. SplitKey is the stricter variant that also rejects an empty name.
+// the key.
 func SplitMetaNamespaceKey(key string) (namespace, name string, err error) {
 	switch strings.Count(key, "/") {
 	case 0:
@@ -126,9 +144,8 @@ func SplitMetaNamespaceKey(key string) (namespace, name string, err error) {
 	return "", "", fmt.Errorf("unexpected key format: %q, want \"name\" or \"namespace/name\"", key)
 }
 
-// MetaNamespaceIndexFunc indexes objects by namespace; it is
-// NamespaceIndexFunc under client-go's name, typed, for Indexers[T] with
-// NamespaceIndex.
+// MetaNamespaceIndexFunc indexes an object by its namespace; every Indexer
+// has it as NamespaceIndex.
 func MetaNamespaceIndexFunc[T Object](obj T) ([]string, error) {
-	return NamespaceIndexFunc(obj)
+	return []string{obj.GetNamespace()}, nil
 }

@@ -58,6 +58,15 @@ func TestCompatKeyFuncs(t *testing.T) {
 	if d, err := cache.DeletionHandlingObjectToName(cache.ExplicitKey("shop/web")); err != nil || d != n {
 		t.Errorf("DeletionHandlingObjectToName(ExplicitKey) = %+v, %v", d, err)
 	}
+	// A tombstone, as a value or a pointer, answers with its key.
+	for _, tomb := range []any{cache.DeletedFinalStateUnknown{Key: "shop/web"}, &cache.DeletedFinalStateUnknown{Key: "shop/web"}} {
+		if d, err := cache.DeletionHandlingObjectToName(tomb); err != nil || d != n {
+			t.Errorf("DeletionHandlingObjectToName(%T) = %+v, %v", tomb, d, err)
+		}
+		if k, err := cache.DeletionHandlingMetaNamespaceKeyFunc(tomb); err != nil || k != "shop/web" {
+			t.Errorf("DeletionHandlingMetaNamespaceKeyFunc(%T) = %q, %v", tomb, k, err)
+		}
+	}
 }
 
 // SplitMetaNamespaceKey and ParseObjectName follow client-go: zero or one

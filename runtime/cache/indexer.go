@@ -381,7 +381,7 @@ func (s *threadSafeIndexer[T]) ListKeys() []string {
 	out := make([]string, 0, s.count)
 	for ns, b := range s.buckets {
 		for _, o := range b.objs {
-			out = append(out, KeyFor(ns, o.GetName()))
+			out = append(out, joinKey(ns, o.GetName()))
 		}
 	}
 	return out
@@ -559,7 +559,7 @@ func (s *threadSafeIndexer[T]) GetIndexers() Indexers[T] {
 	for _, ci := range s.custom {
 		out[ci.name] = ci.fn
 	}
-	out[NamespaceIndex] = NamespaceIndexFunc[T]
+	out[NamespaceIndex] = MetaNamespaceIndexFunc[T]
 	return out
 }
 

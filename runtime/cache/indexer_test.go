@@ -182,7 +182,7 @@ func TestIndexerAddIndexersRejectsNilAndClashingFunctions(t *testing.T) {
 	if err := s.AddIndexers(Indexers[*corev1.Pod]{"": byNodeName}); err == nil {
 		t.Fatal("an unnamed index was accepted")
 	}
-	if err := s.AddIndexers(Indexers[*corev1.Pod]{NamespaceIndex: NamespaceIndexFunc[*corev1.Pod]}); err == nil {
+	if err := s.AddIndexers(Indexers[*corev1.Pod]{NamespaceIndex: MetaNamespaceIndexFunc[*corev1.Pod]}); err == nil {
 		t.Fatal("re-adding the namespace index accepted")
 	}
 	if len(s.GetIndexers()) != 1 {
@@ -204,7 +204,7 @@ func TestIndexerAddIndexersAfterStartReindexesExistingObjects(t *testing.T) {
 	if err := s.AddIndexers(Indexers[*corev1.Pod]{"node": byNodeName}); err == nil || !strings.Contains(err.Error(), `"node"`) {
 		t.Fatalf("duplicate index error %v", err)
 	}
-	if err := s.AddIndexers(Indexers[*corev1.Pod]{NamespaceIndex: NamespaceIndexFunc[*corev1.Pod]}); err == nil {
+	if err := s.AddIndexers(Indexers[*corev1.Pod]{NamespaceIndex: MetaNamespaceIndexFunc[*corev1.Pod]}); err == nil {
 		t.Fatal("re-adding the namespace index accepted")
 	}
 	failing := func(p *corev1.Pod) ([]string, error) {

@@ -306,6 +306,32 @@ func (s *sharedIndexInformer[T]) AddEventHandler(handler ResourceEventHandler[T]
 }
 
 func (s *sharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(handler ResourceEventHandler[T], resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error) {
+	return s.addEventHandler(handler, resyncPeriod, nil)
+}
+
+func (s *sharedIndexInformer[T]) AddEventHandlerWithOptions(handler ResourceEventHandler[T], options HandlerOptions) (ResourceEventHandlerRegistration, error) {
+	resync := s.opts.ResyncPeriod
+	if options.ResyncPeriod != nil {
+		resync = *options.ResyncPeriod
+	}
+	return s.addEventHandler(handler, resync, options.Logger)
+}
+
+func (s *sharedIndexInformer[T]) AddTypedEventHandler(handler TypedResourceEventHandler[T], options ...HandlerOptions) (ResourceEventHandlerRegistration, error) {
+	return addTypedEventHandler[T](s, handler, options)
+}
+
+func (s *sharedIndexInformer[T]) AddTypedIndexers(indexers TypedIndexers[T]) error {
+	return s.AddIndexers(indexers)
+}
+
+func (s *sharedIndexInformer[T]) GetTypedIndexer() TypedIndexer[T] {
+	return NewTypedIndexer(s.GetIndexer())
+}
+
+// addEventHandler registers handler with the given resync period and,
+// when logger is not nil, a logger of its own.
+func (s *sharedIndexInformer[T]) addEventHandler(handler ResourceEventHandler[T], resyncPeriod time.Duration, logger *klog.Logger) (ResourceEventHandlerRegistration, error) {
 	if handler == nil {
 		return nil, fmt.Errorf("informer %s: nil event handler", s.name)
 	}
@@ -323,6 +349,7 @@ func (s *sharedIndexInformer[T]) AddEventHandlerWithResyncPeriod(handler Resourc
 		resyncPeriod = minimumResyncPeriod
 	}
 	l := newListener(handler, resyncPeriod, s.clock.Now(), s.HasSynced)
+	l.logger = logger
 	s.observe(l)
 	// A handler joining a running informer first gets the cache replayed
 	// as initial adds (see processor.addListener).

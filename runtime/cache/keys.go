@@ -3,33 +3,20 @@ package cache
 import (
 	"fmt"
 	"strings"
-
-	"k8s.io/apimachinery/pkg/api/meta"
 )
 
-// ObjectKey returns the store key of obj: "namespace/name" for namespaced
-// objects and "name" for cluster-scoped ones. It fails only when obj does not
-// carry object metadata.
-func ObjectKey(obj any) (string, error) {
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return "", fmt.Errorf("object key: %w", err)
-	}
-	return KeyFor(m.GetNamespace(), m.GetName()), nil
-}
-
-// KeyFor joins a namespace and a name into a store key.
-func KeyFor(namespace, name string) string {
+// joinKey joins a namespace and a name into a store key (ObjectName's
+// String without building an ObjectName).
+func joinKey(namespace, name string) string {
 	if namespace == "" {
 		return name
 	}
 	return namespace + "/" + name
 }
 
-// SplitKey splits a store key into its namespace and name. A key without a
-// slash is a cluster-scoped name; a key with more than one slash is an error
-// that names the key.
-func SplitKey(key string) (namespace, name string, err error) {
+// splitKey splits a store key strictly: a key with more than one slash, or
+// ending in one, is an error that names the key.
+func splitKey(key string) (namespace, name string, err error) {
 	i := strings.IndexByte(key, '/')
 	if i < 0 {
 		return "", key, nil
@@ -50,10 +37,10 @@ func keyOfObj[T Object](obj T) objKey {
 	return objKey{namespace: obj.GetNamespace(), name: obj.GetName()}
 }
 
-func (k objKey) String() string { return KeyFor(k.namespace, k.name) }
+func (k objKey) String() string { return joinKey(k.namespace, k.name) }
 
 func parseKey(key string) (objKey, error) {
-	ns, name, err := SplitKey(key)
+	ns, name, err := splitKey(key)
 	if err != nil {
 		return objKey{}, err
 	}

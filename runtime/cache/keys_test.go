@@ -15,18 +15,18 @@ func TestKeysAreNamespaceSlashNameOrName(t *testing.T) {
 	}
 	for _, c := range cases {
 		obj := &corev1.PartialObjectMetadata{ObjectMeta: corev1.ObjectMeta{Namespace: c.ns, Name: c.name}}
-		got, err := ObjectKey(obj)
+		got, err := MetaNamespaceKeyFunc(obj)
 		if err != nil || got != c.want {
-			t.Fatalf("ObjectKey(%s/%s) = %q, %v; want %q", c.ns, c.name, got, err, c.want)
+			t.Fatalf("MetaNamespaceKeyFunc(%s/%s) = %q, %v; want %q", c.ns, c.name, got, err, c.want)
 		}
-		ns, n, err := SplitKey(got)
+		ns, n, err := splitKey(got)
 		if err != nil || ns != c.ns || n != c.name {
-			t.Fatalf("SplitKey(%q) = %q, %q, %v", got, ns, n, err)
+			t.Fatalf("splitKey(%q) = %q, %q, %v", got, ns, n, err)
 		}
 	}
 	for _, bad := range []string{"a/b/c", "ns/"} {
-		if _, _, err := SplitKey(bad); err == nil {
-			t.Fatalf("SplitKey(%q) succeeded, want error", bad)
+		if _, _, err := splitKey(bad); err == nil {
+			t.Fatalf("splitKey(%q) succeeded, want error", bad)
 		}
 	}
 }

@@ -20,5 +20,5 @@ type Object interface {
 // keyOf returns the store key of a typed object without going through
 // meta.Accessor.
 func keyOf[T Object](obj T) string {
-	return KeyFor(obj.GetNamespace(), obj.GetName())
+	return joinKey(obj.GetNamespace(), obj.GetName())
 }

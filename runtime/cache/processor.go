@@ -94,6 +94,10 @@ type listener[T Object] struct {
 
 	panics atomic.Int64
 
+	// logger, when not nil, replaces the informer's logger for this
+	// handler's panics (HandlerOptions.Logger). Set before run starts.
+	logger *klog.Logger
+
 	// obs watches the backlog (nil: not watched); hm is its handler
 	// metrics (nil: none). See listener_backlog.go.
 	obs *listenerObs
@@ -216,6 +220,9 @@ func (l *listener[T]) enqueuedLocked(before int, initial int64) {
 // run delivers until ctx ends or the listener is removed.
 func (l *listener[T]) run(ctx context.Context) {
 	logger := klog.FromContext(ctx)
+	if l.logger != nil {
+		logger = *l.logger
+	}
 	for {
 		l.mu.Lock()
 		if l.removed.Load() {

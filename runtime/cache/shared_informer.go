@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/klog/v2"
 
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
@@ -58,6 +59,10 @@ type SharedInformer[T Object] interface {
 	// period of its own (0 = never; values below the informer's minimum are
 	// raised to it).
 	AddEventHandlerWithResyncPeriod(handler ResourceEventHandler[T], resyncPeriod time.Duration) (ResourceEventHandlerRegistration, error)
+	// AddEventHandlerWithOptions is AddEventHandler with the resync period
+	// and logger options gives (each nil field takes the informer's
+	// default).
+	AddEventHandlerWithOptions(handler ResourceEventHandler[T], options HandlerOptions) (ResourceEventHandlerRegistration, error)
 	// RemoveEventHandler stops delivering to a registration: once it
 	// returns, at most one further call reaches the handler (the one
 	// already under way), notifications queued for it are dropped, and the
@@ -155,6 +160,19 @@ type SharedIndexInformer[T Object] interface {
 	GetIndexer() Indexer[T]
 }
 
+// HandlerOptions are the per-handler options of AddEventHandlerWithOptions
+// and TypedSharedIndexInformer.AddTypedEventHandler, with client-go's
+// fields.
+type HandlerOptions struct {
+	// Logger, when set, is the logger this handler's panics are reported
+	// with, instead of the one from Run's context.
+	Logger *klog.Logger
+	// ResyncPeriod, when set, is the handler's resync period (0 = never;
+	// values below the informer's minimum are raised to it), instead of
+	// the informer's default.
+	ResyncPeriod *time.Duration
+}
+
 // ResourceEventHandlerRegistration is the handle AddEventHandler returns.
 type ResourceEventHandlerRegistration interface {
 	// HasSynced reports whether the informer has synced and this handler
@@ -188,6 +206,9 @@ type SharedIndexInformerOptions[T Object] struct {
 	// Reflector tunes list/watch behaviour; each unset field takes the
 	// default documented on it.
 	Reflector ReflectorOptions
+	// Identifier is the informer's identity in metrics, client-go's field:
+	// an InformerName's WithResource. The zero value means none.
+	Identifier InformerNameAndResource
 	// Metrics, when not nil, receives the informer's metrics (see
 	// InformerMetrics). Default: none, at no cost.
 	Metrics InformerMetricsProvider

@@ -46,11 +46,6 @@ type Indexers[T Object] map[string]IndexFunc[T]
 // namespace ("" for cluster-scoped objects).
 const NamespaceIndex = "namespace"
 
-// NamespaceIndexFunc indexes an object by its namespace.
-func NamespaceIndexFunc[T Object](obj T) ([]string, error) {
-	return []string{obj.GetNamespace()}, nil
-}
-
 // Indexer is a Store that also maintains named secondary indexes. Every
 // Indexer has the NamespaceIndex. Index functions may be added at any time;
 // AddIndexers indexes what is already stored.

@@ -99,7 +99,7 @@ type recorder = testutil.Recorder[*corev1.Pod]
 
 func newRecorder() *recorder { return testutil.NewRecorder[*corev1.Pod]() }
 
-func key(p *corev1.Pod) string { return cache.KeyFor(p.Namespace, p.Name) }
+func key(p *corev1.Pod) string { return cache.NewObjectName(p.Namespace, p.Name).String() }
 
 // storeString renders a store as sorted "key@rv".
 func storeString(objs []*corev1.Pod) string {

@@ -17,7 +17,7 @@ type Request struct {
 }
 
 // String returns the object's store key, "namespace/name" or "name".
-func (r Request) String() string { return cache.KeyFor(r.Namespace, r.Name) }
+func (r Request) String() string { return cache.NewObjectName(r.Namespace, r.Name).String() }
 
 // RequestFor returns the Request of obj.
 func RequestFor(obj interface {

@@ -162,7 +162,7 @@ func (s *Server[T]) Create(obj T) (T, error) {
 		s.nameSeq++
 		c.SetName(c.GetGenerateName() + strconv.FormatInt(int64(s.nameSeq), 36))
 	}
-	key := cache.KeyFor(c.GetNamespace(), c.GetName())
+	key := cache.NewObjectName(c.GetNamespace(), c.GetName()).String()
 	if _, exists := s.objects[key]; exists {
 		return zero, apierrors.NewAlreadyExists(s.cfg.resource, c.GetName())
 	}
@@ -190,7 +190,7 @@ func (s *Server[T]) Update(obj T) (T, error) {
 	c := deepCopy(obj)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := cache.KeyFor(c.GetNamespace(), c.GetName())
+	key := cache.NewObjectName(c.GetNamespace(), c.GetName()).String()
 	prev, exists := s.objects[key]
 	if !exists {
 		return zero, apierrors.NewNotFound(s.cfg.resource, c.GetName())
@@ -216,7 +216,7 @@ func (s *Server[T]) Update(obj T) (T, error) {
 func (s *Server[T]) Delete(namespace, name string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := cache.KeyFor(namespace, name)
+	key := cache.NewObjectName(namespace, name).String()
 	prev, exists := s.objects[key]
 	if !exists {
 		return apierrors.NewNotFound(s.cfg.resource, name)
@@ -233,7 +233,7 @@ func (s *Server[T]) Delete(namespace, name string) error {
 func (s *Server[T]) Get(namespace, name string) (T, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	obj, ok := s.objects[cache.KeyFor(namespace, name)]
+	obj, ok := s.objects[cache.NewObjectName(namespace, name).String()]
 	if !ok {
 		var zero T
 		return zero, apierrors.NewNotFound(s.cfg.resource, name)
@@ -300,7 +300,7 @@ func (s *Server[T]) stateAtLocked(rv uint64) map[string]T {
 	}
 	for i := len(s.history) - 1; i >= 0 && s.history[i].rv > rv; i-- {
 		c := s.history[i]
-		key := cache.KeyFor(c.obj.GetNamespace(), c.obj.GetName())
+		key := cache.NewObjectName(c.obj.GetNamespace(), c.obj.GetName()).String()
 		if c.typ == watch.Added {
 			delete(state, key)
 		} else {

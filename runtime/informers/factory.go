@@ -31,6 +31,7 @@ type Factory struct {
 	lean          func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
 	metrics       cache.InformerMetricsProvider                // WithInformerMetrics
 	shardScope    *sharding.Scope                              // WithShardScope
+	informerName  *cache.InformerName                          // WithInformerName
 
 	// namespaceSet: WithNamespaces chose specific namespaces, so namespaced
 	// informers are multi-namespace ones whose set SetNamespaces changes.
@@ -211,6 +212,24 @@ func (f *Factory) WaitForCacheSync(ctx context.Context) (map[reflect.Type]bool, 
 	}()
 	err := cache.WaitForSync(ctx, syncers...)
 	return result(), err
+}
+
+// StartWithContext is Start, under the name client-go v0.37's factories
+// give the context-taking variant.
+func (f *Factory) StartWithContext(ctx context.Context) { f.Start(ctx) }
+
+// WaitForCacheSyncWithContext is WaitForCacheSync with client-go v0.37's
+// result type: Synced per Go type, and Err when some informer did not sync
+// (the *cache.NotSyncedError that says why) or the wait could not happen.
+// Informers that synced but report a SyncError count as synced here, as
+// they would in client-go; WaitForCacheSync reports them.
+func (f *Factory) WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult {
+	synced, err := f.WaitForCacheSync(ctx)
+	var withErrors *cache.SyncedWithErrorsError
+	if errors.As(err, &withErrors) {
+		err = nil
+	}
+	return cache.SyncResult{Err: err, Synced: synced}
 }
 
 // RemoveInformer stops the informer for obj's Go type, waits until its

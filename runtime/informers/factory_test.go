@@ -432,3 +432,36 @@ func TestMultiNamespaceAddIndexersRefusesNilAndClashesBeforeChangingAnyNamespace
 		t.Fatalf("AddIndexers with a clashing name = %v", err)
 	}
 }
+
+// client-go v0.37's names for the context-taking Start and wait: the same
+// informers, with the wait's result as a cache.SyncResult whose AsError
+// names the unsynced type and keeps the cause.
+func TestFactoryStartWithContextAndWaitForCacheSyncWithContext(t *testing.T) {
+	pods := newPodSource()
+	f := informers.NewFactory(0)
+	ctx := factoryContext(t, f)
+	informers.InformerFor(f, true, pods.newInformer)
+	f.StartWithContext(ctx)
+	res := f.WaitForCacheSyncWithContext(ctx)
+	if res.Err != nil || !res.Synced[podType] || res.AsError() != nil {
+		t.Fatalf("synced factory: %+v, AsError %v", res, res.AsError())
+	}
+
+	forbidden := newPodSource()
+	forbidden.setListErr(apierrors.NewForbidden(schema.GroupResource{Resource: "pods"}, "", errors.New("no")))
+	g := informers.NewFactory(0)
+	gctx := factoryContext(t, g)
+	informers.InformerFor(g, true, forbidden.newInformer)
+	g.StartWithContext(gctx)
+	testutil.Eventually(t, "a failed list", func() bool { return forbidden.listCalls("") > 0 })
+	wctx, wcancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer wcancel()
+	res = g.WaitForCacheSyncWithContext(wctx)
+	if res.Synced[podType] || res.Err == nil {
+		t.Fatalf("unsynced factory: %+v", res)
+	}
+	err := res.AsError()
+	if err == nil || !strings.Contains(err.Error(), "failed to sync all caches: *v1.Pod: ") || !apierrors.IsForbidden(err) {
+		t.Fatalf("AsError() = %v, want it to name *v1.Pod and wrap Forbidden", err)
+	}
+}

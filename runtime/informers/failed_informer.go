@@ -61,3 +61,7 @@ func (f *failedInformer[T]) AddEventHandler(cache.ResourceEventHandler[T]) (cach
 func (f *failedInformer[T]) AddEventHandlerWithResyncPeriod(cache.ResourceEventHandler[T], time.Duration) (cache.ResourceEventHandlerRegistration, error) {
 	return nil, fmt.Errorf("handler not added: %w", f.err)
 }
+
+func (f *failedInformer[T]) AddEventHandlerWithOptions(cache.ResourceEventHandler[T], cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
+	return nil, fmt.Errorf("handler not added: %w", f.err)
+}

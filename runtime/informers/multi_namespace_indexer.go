@@ -135,7 +135,7 @@ func (m *multiNamespaceIndexer[T]) Get(obj T) (T, bool, error) {
 
 func (m *multiNamespaceIndexer[T]) GetByKey(key string) (T, bool, error) {
 	var zero T
-	ns, _, err := cache.SplitKey(key)
+	ns, _, err := cache.SplitMetaNamespaceKey(key)
 	if err != nil {
 		return zero, false, err
 	}

@@ -35,7 +35,7 @@ func TestMultiNamespaceIndexerAppendByIndex(t *testing.T) {
 	keys := func(objs []meta) []string {
 		var out []string
 		for _, o := range objs {
-			out = append(out, cache.KeyFor(o.Namespace, o.Name))
+			out = append(out, cache.NewObjectName(o.Namespace, o.Name).String())
 		}
 		slices.Sort(out)
 		return out

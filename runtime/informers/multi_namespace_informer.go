@@ -58,7 +58,7 @@ type nsChild[T cache.Object] struct {
 // to register it on namespaces that join later.
 type handlerRec[T cache.Object] struct {
 	serial *serialHandler[T]
-	resync *time.Duration // nil: the informer's default
+	opts   cache.HandlerOptions // nil fields: the informer's defaults
 	reg    *multiRegistration
 }
 
@@ -186,34 +186,30 @@ func (m *multiNamespaceInformer[T]) Name() string {
 }
 
 func (m *multiNamespaceInformer[T]) AddEventHandler(handler cache.ResourceEventHandler[T]) (cache.ResourceEventHandlerRegistration, error) {
-	return m.addHandler(handler, nil)
+	return m.addHandler(handler, cache.HandlerOptions{})
 }
 
 func (m *multiNamespaceInformer[T]) AddEventHandlerWithResyncPeriod(handler cache.ResourceEventHandler[T], resyncPeriod time.Duration) (cache.ResourceEventHandlerRegistration, error) {
-	return m.addHandler(handler, &resyncPeriod)
+	return m.addHandler(handler, cache.HandlerOptions{ResyncPeriod: &resyncPeriod})
 }
 
-// register adds h to one namespace's informer.
-func register[T cache.Object](c cache.SharedIndexInformer[T], h cache.ResourceEventHandler[T], resync *time.Duration) (cache.ResourceEventHandlerRegistration, error) {
-	if resync == nil {
-		return c.AddEventHandler(h)
-	}
-	return c.AddEventHandlerWithResyncPeriod(h, *resync)
+func (m *multiNamespaceInformer[T]) AddEventHandlerWithOptions(handler cache.ResourceEventHandler[T], options cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
+	return m.addHandler(handler, options)
 }
 
 // addHandler registers handler on every namespace's informer behind a lock,
 // so that the handler still runs one event at a time, as it would on a
 // single informer; events of one namespace keep their order. Namespaces
 // that join later get it too.
-func (m *multiNamespaceInformer[T]) addHandler(handler cache.ResourceEventHandler[T], resync *time.Duration) (cache.ResourceEventHandlerRegistration, error) {
+func (m *multiNamespaceInformer[T]) addHandler(handler cache.ResourceEventHandler[T], opts cache.HandlerOptions) (cache.ResourceEventHandlerRegistration, error) {
 	if handler == nil {
 		return nil, errors.New("informers: nil event handler")
 	}
-	rec := &handlerRec[T]{serial: &serialHandler[T]{handler: handler}, resync: resync, reg: &multiRegistration{owner: m}}
+	rec := &handlerRec[T]{serial: &serialHandler[T]{handler: handler}, opts: opts, reg: &multiRegistration{owner: m}}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, c := range m.children {
-		r, err := register(c.inf, cache.ResourceEventHandler[T](rec.serial), resync)
+		r, err := c.inf.AddEventHandlerWithOptions(rec.serial, opts)
 		if err != nil {
 			for _, done := range rec.reg.regs {
 				_ = done.inf.(cache.SharedIndexInformer[T]).RemoveEventHandler(done.reg)
@@ -468,7 +464,7 @@ func (m *multiNamespaceInformer[T]) addNamespace(ns string) error {
 		if m.started {
 			eh = enteringHandler[T]{h.serial}
 		}
-		r, err := register(inf, eh, h.resync)
+		r, err := inf.AddEventHandlerWithOptions(eh, h.opts)
 		if err != nil {
 			for _, done := range regs[:i] {
 				_ = inf.RemoveEventHandler(done)

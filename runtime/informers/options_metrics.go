@@ -16,6 +16,18 @@ func WithInformerMetrics(p cache.InformerMetricsProvider) Option {
 	return func(f *Factory) { f.metrics = p }
 }
 
+// WithInformerName sets the factory's InformerName, client-go's informer
+// identity for metrics: the generated informers pass
+// name.WithResource(their resource) to their informers as
+// SharedIndexInformerOptions.Identifier. Nil, the default, means no
+// identity. The name is the caller's: Release it when the factory is done.
+func WithInformerName(name *cache.InformerName) Option {
+	return func(f *Factory) { f.informerName = name }
+}
+
+// InformerName returns the InformerName given with WithInformerName, or nil.
+func (f *Factory) InformerName() *cache.InformerName { return f.informerName }
+
 // nsMetricsProvider names a namespace's informer after its namespace.
 type nsMetricsProvider struct {
 	p  cache.InformerMetricsProvider

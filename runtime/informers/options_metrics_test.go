@@ -46,3 +46,16 @@ func TestWithInformerMetricsGivesEveryInformerTheProvider(t *testing.T) {
 		})
 	}
 }
+
+func TestWithInformerName(t *testing.T) {
+	n, err := cache.NewInformerName("controller")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := informers.NewFactory(0, informers.WithInformerName(n)).InformerName(); got != n {
+		t.Fatalf("InformerName() = %v, want the one given", got)
+	}
+	if got := informers.NewFactory(0).InformerName(); got != nil {
+		t.Fatalf("InformerName() without the option = %v, want nil", got)
+	}
+}

@@ -36,7 +36,7 @@ func newPodSource(pods ...*corev1.Pod) *podSource {
 	for _, p := range pods {
 		s.rv++
 		p.ResourceVersion = strconv.Itoa(s.rv)
-		s.pods[cache.KeyFor(p.Namespace, p.Name)] = p
+		s.pods[cache.NewObjectName(p.Namespace, p.Name).String()] = p
 	}
 	return s
 }
@@ -82,7 +82,7 @@ func (s *podSource) add(p *corev1.Pod) {
 	defer s.mu.Unlock()
 	s.rv++
 	p.ResourceVersion = strconv.Itoa(s.rv)
-	s.pods[cache.KeyFor(p.Namespace, p.Name)] = p
+	s.pods[cache.NewObjectName(p.Namespace, p.Name).String()] = p
 	for _, ns := range []string{"", p.Namespace} {
 		for _, w := range s.watchers[ns] {
 			w.Add(p.DeepCopy())

@@ -105,7 +105,7 @@ func (l namespaceLister[T]) List(selector labels.Selector) ([]T, error) {
 }
 
 func (l namespaceLister[T]) Get(name string) (T, error) {
-	return get(l.indexer, l.resource, cache.KeyFor(l.namespace, name), name)
+	return get(l.indexer, l.resource, cache.NewObjectName(l.namespace, name).String(), name)
 }
 
 // get looks name up under key. Any name the cache does not hold is

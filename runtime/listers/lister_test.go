@@ -44,7 +44,7 @@ func podIndexer(t *testing.T) cache.Indexer[*corev1.Pod] {
 func keys(objs []*corev1.Pod) []string {
 	out := make([]string, 0, len(objs))
 	for _, o := range objs {
-		out = append(out, cache.KeyFor(o.Namespace, o.Name))
+		out = append(out, cache.NewObjectName(o.Namespace, o.Name).String())
 	}
 	slices.Sort(out)
 	return out

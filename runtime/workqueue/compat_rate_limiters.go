@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"golang.org/x/time/rate"
+	"k8s.io/utils/clock"
 )
 
 // client-go's typed rate limiter names (k8s.io/client-go/util/workqueue,
@@ -75,17 +76,35 @@ func NewTypedWithMaxWaitRateLimiter[T comparable](limiter TypedRateLimiter[T], m
 // TypedBucketRateLimiter adapts a golang.org/x/time/rate token bucket to a
 // RateLimiter, with client-go's shape: build it as
 // &TypedBucketRateLimiter[T]{Limiter: rate.NewLimiter(qps, burst)}. Every
-// When reserves one token and returns how long until it is available; the
-// bucket is not per item, so Forget does nothing and NumRequeues is 0.
-// Concurrency safety is the rate.Limiter's. Prefer NewBucketRateLimiter when
-// a fake clock must drive the bucket.
+// When reserves one token and returns how long until it is available
+// (tokens are borrowed from the future, so successive callers queue up
+// behind each other); the bucket is not per item, so Forget does nothing
+// and NumRequeues is 0. Concurrency safety is the rate.Limiter's.
 type TypedBucketRateLimiter[T comparable] struct {
 	*rate.Limiter
+	// clock, when set (only inside this package, for tests of the
+	// default limiter), is the time the bucket is read at; nil is the
+	// real clock.
+	clock clock.PassiveClock
+}
+
+// BucketRateLimiter is TypedBucketRateLimiter, the name client-go gives its
+// untyped variant; a port from client-go adds the item type.
+type BucketRateLimiter[T comparable] = TypedBucketRateLimiter[T]
+
+// newBucketRateLimiter returns a full bucket of burst tokens refilled at qps
+// per second, read at c's time.
+func newBucketRateLimiter[T comparable](qps float64, burst int, c clock.PassiveClock) *TypedBucketRateLimiter[T] {
+	return &TypedBucketRateLimiter[T]{Limiter: rate.NewLimiter(rate.Limit(qps), burst), clock: c}
 }
 
 // When reserves a token and returns the wait until it is available.
 func (r *TypedBucketRateLimiter[T]) When(T) time.Duration {
-	return r.Reserve().Delay()
+	if r.clock == nil {
+		return r.Reserve().Delay()
+	}
+	now := r.clock.Now()
+	return r.ReserveN(now, 1).DelayFrom(now)
 }
 
 // NumRequeues is always 0: the bucket is not per item.

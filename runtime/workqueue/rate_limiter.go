@@ -39,7 +39,7 @@ func DefaultControllerRateLimiter[T comparable]() RateLimiter[T] {
 func newDefaultControllerRateLimiter[T comparable](c clock.PassiveClock) RateLimiter[T] {
 	return NewMaxOfRateLimiter[T](
 		NewItemExponentialFailureRateLimiter[T](DefaultBaseDelay, DefaultMaxDelay),
-		NewBucketRateLimiter[T](DefaultQPS, DefaultBurst, c),
+		newBucketRateLimiter[T](DefaultQPS, DefaultBurst, c),
 	)
 }
 

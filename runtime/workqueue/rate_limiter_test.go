@@ -46,7 +46,7 @@ func TestItemExponentialFailureRateLimiterOverflow(t *testing.T) {
 
 func TestBucketRateLimiter(t *testing.T) {
 	clk := newFakeClock()
-	b := NewBucketRateLimiter[string](10, 3, clk)
+	b := newBucketRateLimiter[string](10, 3, clk)
 	want := []time.Duration{0, 0, 0, 100 * time.Millisecond, 200 * time.Millisecond}
 	for i, w := range want {
 		if got := b.When("x"); got != w {

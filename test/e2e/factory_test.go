@@ -126,7 +126,7 @@ func TestMultiNamespaceFactory(t *testing.T) {
 		}
 	}
 	for _, k := range append(cmRec.keys(), fRec.keys()...) {
-		if n, _, _ := cache.SplitKey(k); n == ns[2] {
+		if n, _, _ := cache.SplitMetaNamespaceKey(k); n == ns[2] {
 			t.Errorf("a handler was told of %s in the unwatched namespace", k)
 		}
 	}

@@ -91,7 +91,7 @@ func followScenario[T cache.Object](t *testing.T, w watched[T], namespaces []str
 	// the initial list.
 	half := len(refs) / 2
 	for _, r := range refs[:half] {
-		preStart[cache.KeyFor(r.ns, r.name)] = true
+		preStart[cache.NewObjectName(r.ns, r.name).String()] = true
 	}
 	create := func(from, to int, initial bool) {
 		t.Helper()
@@ -150,7 +150,7 @@ func followScenario[T cache.Object](t *testing.T, w watched[T], namespaces []str
 		if err := o.remove(ctx, r.ns, r.name); err != nil {
 			return fmt.Errorf("deleting %s %s/%s: %w", o.kind, r.ns, r.name, err)
 		}
-		want.add(cache.KeyFor(r.ns, r.name), event{kind: deleted})
+		want.add(cache.NewObjectName(r.ns, r.name).String(), event{kind: deleted})
 		return nil
 	}); err != nil {
 		t.Fatal(err)

@@ -56,7 +56,7 @@ func recordOn[T cache.Object](t testing.TB, inf cache.SharedIndexInformer[T]) (*
 	return rec, informertest.AddHandler(t, inf, rec)
 }
 
-func key[T cache.Object](obj T) string { return cache.KeyFor(obj.GetNamespace(), obj.GetName()) }
+func key[T cache.Object](obj T) string { return cache.NewObjectName(obj.GetNamespace(), obj.GetName()).String() }
 
 // check returns an error describing every contradiction seen so far.
 func (r *recorder[T]) check() error { return r.Err() }
