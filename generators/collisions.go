@@ -45,7 +45,7 @@ func (s *scope) declare(name, kind, what, pos string) error {
 var (
 	informerFileImports = []string{"context", "time", "metav1", "runtime", "schema", "watch", "cache", "informers", "versioned", "internalinterfaces"}
 	listerFileImports   = []string{"labels", "schema", "cache", "listers"}
-	factoryFileImports  = []string{"context", "reflect", "time", "runtime", "schema", "informers", "versioned", "internalinterfaces", "fmt"}
+	factoryFileImports  = []string{"context", "reflect", "time", "runtime", "schema", "cache", "informers", "versioned", "internalinterfaces", "fmt"}
 )
 
 // checkGeneratedNames verifies that every identifier, import name and file
@@ -123,7 +123,7 @@ func checkVersionNames(g *Group, v *Version) error {
 		files.names["interface.go"] = nameOwner{what: "informer-gen"}
 		for _, t := range infs {
 			what := "type " + t.Name
-			for _, name := range []string{t.Name + "Informer", t.Private() + "Informer", "New" + t.Name + "Informer", "NewFiltered" + t.Name + "Informer"} {
+			for _, name := range informerFileNames(t) {
 				if err := pkg.declare(name, "the identifier", what, t.pos); err != nil {
 					return err
 				}
@@ -165,6 +165,21 @@ func checkVersionNames(g *Group, v *Version) error {
 		}
 	}
 	return nil
+}
+
+// informerFileNames are the identifiers an informer file declares for t:
+// ours and client-go v0.37's typed ones.
+func informerFileNames(t *Type) []string {
+	n, p := t.Name, t.Private()
+	return []string{
+		n + "Informer", "Typed" + n + "Informer", n + "IndexInformer",
+		n + "HandlerFuncs", n + "DetailedHandlerFuncs", n + "FilteringHandler", n + "Indexers", "Deleted" + n,
+		p + "Informer", p + "TypedInformerAdapter",
+		"New" + n + "Informer", "NewTyped" + n + "Informer",
+		"NewFiltered" + n + "Informer", "NewTypedFiltered" + n + "Informer",
+		"New" + n + "InformerWithOptions", "NewTyped" + n + "InformerWithOptions",
+		"ToTyped" + n + "Informer", "To" + n + "IndexInformer",
+	}
 }
 
 // checkFileName declares the type's file in files and checks that the go

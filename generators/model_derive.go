@@ -68,6 +68,9 @@ func sortedGroups(groups map[string]*Group) []*Group {
 var reservedImportNames = []string{
 	"cache", "context", "fmt", "informers", "internalinterfaces", "labels", "listers",
 	"group", "metav1", "reflect", "runtime", "schema", "time", "version", "versioned", "watch",
+	// Local names of the informer files' functions, which an import of the
+	// same name would be shadowed by.
+	"client", "namespace", "gvr", "options", "informer", "typed", "indexers",
 }
 
 // deriveImportIdents sets each group's importIdent: its PackageName, or,

@@ -16,7 +16,7 @@ import (
 // Interface gives access to the informers of serving.example.dev/v1.
 type Interface interface {
 	// Services returns the shared informer and lister of Services.
-	Services() ServiceInformer
+	Services() TypedServiceInformer
 }
 
 type version struct {
@@ -29,6 +29,6 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // Services returns the shared informer and lister of Services.
-func (v *version) Services() ServiceInformer {
+func (v *version) Services() TypedServiceInformer {
 	return &serviceInformer{factory: v.factory}
 }

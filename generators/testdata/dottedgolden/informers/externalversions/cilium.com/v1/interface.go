@@ -16,7 +16,7 @@ import (
 // Interface gives access to the informers of cilium.com/v1.
 type Interface interface {
 	// Policies returns the shared informer and lister of Policies.
-	Policies() PolicyInformer
+	Policies() TypedPolicyInformer
 }
 
 type version struct {
@@ -29,6 +29,6 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // Policies returns the shared informer and lister of Policies.
-func (v *version) Policies() PolicyInformer {
+func (v *version) Policies() TypedPolicyInformer {
 	return &policyInformer{factory: v.factory}
 }

@@ -28,13 +28,47 @@ import (
 )
 
 // CiliumNetworkPolicyInformer gives access to the factory's shared informer and lister
-// of CiliumNetworkPolicies.
+// of CiliumNetworkPolicies. TypedCiliumNetworkPolicyInformer, which the factory returns, adds
+// TypedInformer.
 type CiliumNetworkPolicyInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() ciliumiov2listers.CiliumNetworkPolicyLister
 }
+
+// TypedCiliumNetworkPolicyInformer is CiliumNetworkPolicyInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedCiliumNetworkPolicyInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy]
+	// TypedInformer returns the informer Informer returns, as a
+	// CiliumNetworkPolicyIndexInformer.
+	TypedInformer() CiliumNetworkPolicyIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() ciliumiov2listers.CiliumNetworkPolicyLister
+}
+
+// CiliumNetworkPolicyIndexInformer is a shared informer of CiliumNetworkPolicies with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type CiliumNetworkPolicyIndexInformer cache.TypedSharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy]
+
+// CiliumNetworkPolicyHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for CiliumNetworkPolicy.
+type CiliumNetworkPolicyHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*ciliumiov2.CiliumNetworkPolicy]
+
+// CiliumNetworkPolicyDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for CiliumNetworkPolicy.
+type CiliumNetworkPolicyDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*ciliumiov2.CiliumNetworkPolicy]
+
+// CiliumNetworkPolicyFilteringHandler is [cache.TypedFilteringResourceEventHandler] for CiliumNetworkPolicy.
+type CiliumNetworkPolicyFilteringHandler = cache.TypedFilteringResourceEventHandler[*ciliumiov2.CiliumNetworkPolicy]
+
+// CiliumNetworkPolicyIndexers is [cache.TypedIndexers] for CiliumNetworkPolicy.
+type CiliumNetworkPolicyIndexers = cache.TypedIndexers[*ciliumiov2.CiliumNetworkPolicy]
+
+// DeletedCiliumNetworkPolicy is [cache.DeletedObject] for CiliumNetworkPolicy: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedCiliumNetworkPolicy = cache.DeletedObject[*ciliumiov2.CiliumNetworkPolicy]
 
 type ciliumNetworkPolicyInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,31 @@ type ciliumNetworkPolicyInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewCiliumNetworkPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*ciliumiov2.CiliumNetworkPolicy]) cache.SharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy] {
-	return NewFilteredCiliumNetworkPolicyInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewCiliumNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedCiliumNetworkPolicyInformer is NewCiliumNetworkPolicyInformer returning a CiliumNetworkPolicyIndexInformer.
+func NewTypedCiliumNetworkPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CiliumNetworkPolicyIndexers) CiliumNetworkPolicyIndexInformer {
+	return NewTypedCiliumNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredCiliumNetworkPolicyInformer is NewCiliumNetworkPolicyInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredCiliumNetworkPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*ciliumiov2.CiliumNetworkPolicy], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy] {
+	return NewCiliumNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredCiliumNetworkPolicyInformer is NewFilteredCiliumNetworkPolicyInformer returning a
+// CiliumNetworkPolicyIndexInformer.
+func NewTypedFilteredCiliumNetworkPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CiliumNetworkPolicyIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CiliumNetworkPolicyIndexInformer {
+	return NewTypedCiliumNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewCiliumNetworkPolicyInformerWithOptions returns a new, unshared informer of CiliumNetworkPolicies in
+// namespace ("" for all), configured by options.
+func NewCiliumNetworkPolicyInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]) cache.SharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy] {
+	gvr := schema.GroupVersionResource{Group: "cilium.io", Version: "v2", Resource: "ciliumnetworkpolicies"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*ciliumiov2.CiliumNetworkPolicy](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +119,28 @@ func NewFilteredCiliumNetworkPolicyInformer(client versioned.Interface, namespac
 			},
 		},
 		cache.SharedIndexInformerOptions[*ciliumiov2.CiliumNetworkPolicy]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "cilium.io", Version: "v2", Resource: "ciliumnetworkpolicies"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedCiliumNetworkPolicyInformerWithOptions is NewCiliumNetworkPolicyInformerWithOptions returning a
+// CiliumNetworkPolicyIndexInformer.
+func NewTypedCiliumNetworkPolicyInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]) CiliumNetworkPolicyIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy](NewCiliumNetworkPolicyInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *ciliumNetworkPolicyInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy] {
-	return NewFilteredCiliumNetworkPolicyInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*ciliumiov2.CiliumNetworkPolicy]{}, f.factory.Base().TweakListOptions())
+	return NewCiliumNetworkPolicyInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*ciliumiov2.CiliumNetworkPolicy]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of CiliumNetworkPolicies.
@@ -83,7 +148,40 @@ func (f *ciliumNetworkPolicyInformer) Informer() cache.SharedIndexInformer[*cili
 	return informers.InformerFor[*ciliumiov2.CiliumNetworkPolicy](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of CiliumNetworkPolicies as a
+// CiliumNetworkPolicyIndexInformer.
+func (f *ciliumNetworkPolicyInformer) TypedInformer() CiliumNetworkPolicyIndexInformer {
+	return ToCiliumNetworkPolicyIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of CiliumNetworkPolicies.
 func (f *ciliumNetworkPolicyInformer) Lister() ciliumiov2listers.CiliumNetworkPolicyLister {
 	return ciliumiov2listers.NewCiliumNetworkPolicyLister(f.Informer().GetIndexer())
+}
+
+// ToTypedCiliumNetworkPolicyInformer returns informer as a TypedCiliumNetworkPolicyInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedCiliumNetworkPolicyInformer(informer CiliumNetworkPolicyInformer) TypedCiliumNetworkPolicyInformer {
+	if typed, ok := informer.(TypedCiliumNetworkPolicyInformer); ok {
+		return typed
+	}
+	return ciliumNetworkPolicyTypedInformerAdapter{informer}
+}
+
+type ciliumNetworkPolicyTypedInformerAdapter struct {
+	CiliumNetworkPolicyInformer
+}
+
+// TypedInformer returns the adapted Informer() as a CiliumNetworkPolicyIndexInformer.
+func (a ciliumNetworkPolicyTypedInformerAdapter) TypedInformer() CiliumNetworkPolicyIndexInformer {
+	return ToCiliumNetworkPolicyIndexInformer(a.Informer())
+}
+
+// ToCiliumNetworkPolicyIndexInformer returns informer as a CiliumNetworkPolicyIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToCiliumNetworkPolicyIndexInformer(informer cache.SharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy]) CiliumNetworkPolicyIndexInformer {
+	if typed, ok := informer.(CiliumNetworkPolicyIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy](informer)
 }

@@ -28,13 +28,47 @@ import (
 )
 
 // CiliumNodeInformer gives access to the factory's shared informer and lister
-// of CiliumNodes.
+// of CiliumNodes. TypedCiliumNodeInformer, which the factory returns, adds
+// TypedInformer.
 type CiliumNodeInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*ciliumiov2.CiliumNode]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() ciliumiov2listers.CiliumNodeLister
 }
+
+// TypedCiliumNodeInformer is CiliumNodeInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedCiliumNodeInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*ciliumiov2.CiliumNode]
+	// TypedInformer returns the informer Informer returns, as a
+	// CiliumNodeIndexInformer.
+	TypedInformer() CiliumNodeIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() ciliumiov2listers.CiliumNodeLister
+}
+
+// CiliumNodeIndexInformer is a shared informer of CiliumNodes with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type CiliumNodeIndexInformer cache.TypedSharedIndexInformer[*ciliumiov2.CiliumNode]
+
+// CiliumNodeHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for CiliumNode.
+type CiliumNodeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*ciliumiov2.CiliumNode]
+
+// CiliumNodeDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for CiliumNode.
+type CiliumNodeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*ciliumiov2.CiliumNode]
+
+// CiliumNodeFilteringHandler is [cache.TypedFilteringResourceEventHandler] for CiliumNode.
+type CiliumNodeFilteringHandler = cache.TypedFilteringResourceEventHandler[*ciliumiov2.CiliumNode]
+
+// CiliumNodeIndexers is [cache.TypedIndexers] for CiliumNode.
+type CiliumNodeIndexers = cache.TypedIndexers[*ciliumiov2.CiliumNode]
+
+// DeletedCiliumNode is [cache.DeletedObject] for CiliumNode: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedCiliumNode = cache.DeletedObject[*ciliumiov2.CiliumNode]
 
 type ciliumNodeInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,30 @@ type ciliumNodeInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewCiliumNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*ciliumiov2.CiliumNode]) cache.SharedIndexInformer[*ciliumiov2.CiliumNode] {
-	return NewFilteredCiliumNodeInformer(client, resyncPeriod, indexers, nil)
+	return NewCiliumNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedCiliumNodeInformer is NewCiliumNodeInformer returning a CiliumNodeIndexInformer.
+func NewTypedCiliumNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers CiliumNodeIndexers) CiliumNodeIndexInformer {
+	return NewTypedCiliumNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredCiliumNodeInformer is NewCiliumNodeInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredCiliumNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*ciliumiov2.CiliumNode], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*ciliumiov2.CiliumNode] {
+	return NewCiliumNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredCiliumNodeInformer is NewFilteredCiliumNodeInformer returning a
+// CiliumNodeIndexInformer.
+func NewTypedFilteredCiliumNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers CiliumNodeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CiliumNodeIndexInformer {
+	return NewTypedCiliumNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewCiliumNodeInformerWithOptions returns a new, unshared informer of CiliumNodes, configured by options.
+func NewCiliumNodeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]) cache.SharedIndexInformer[*ciliumiov2.CiliumNode] {
+	gvr := schema.GroupVersionResource{Group: "cilium.io", Version: "v2", Resource: "ciliumnodes"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*ciliumiov2.CiliumNode](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +118,28 @@ func NewFilteredCiliumNodeInformer(client versioned.Interface, resyncPeriod time
 			},
 		},
 		cache.SharedIndexInformerOptions[*ciliumiov2.CiliumNode]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "cilium.io", Version: "v2", Resource: "ciliumnodes"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedCiliumNodeInformerWithOptions is NewCiliumNodeInformerWithOptions returning a
+// CiliumNodeIndexInformer.
+func NewTypedCiliumNodeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]) CiliumNodeIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*ciliumiov2.CiliumNode](NewCiliumNodeInformerWithOptions(client, options))
+}
+
 // defaultInformer builds the informer the factory shares.
 func (f *ciliumNodeInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*ciliumiov2.CiliumNode] {
-	return NewFilteredCiliumNodeInformer(f.factory.Client(), resyncPeriod, cache.Indexers[*ciliumiov2.CiliumNode]{}, f.factory.Base().TweakListOptions())
+	return NewCiliumNodeInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*ciliumiov2.CiliumNode]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of CiliumNodes.
@@ -83,7 +147,40 @@ func (f *ciliumNodeInformer) Informer() cache.SharedIndexInformer[*ciliumiov2.Ci
 	return informers.InformerFor[*ciliumiov2.CiliumNode](f.factory.Base(), false, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of CiliumNodes as a
+// CiliumNodeIndexInformer.
+func (f *ciliumNodeInformer) TypedInformer() CiliumNodeIndexInformer {
+	return ToCiliumNodeIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of CiliumNodes.
 func (f *ciliumNodeInformer) Lister() ciliumiov2listers.CiliumNodeLister {
 	return ciliumiov2listers.NewCiliumNodeLister(f.Informer().GetIndexer())
+}
+
+// ToTypedCiliumNodeInformer returns informer as a TypedCiliumNodeInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedCiliumNodeInformer(informer CiliumNodeInformer) TypedCiliumNodeInformer {
+	if typed, ok := informer.(TypedCiliumNodeInformer); ok {
+		return typed
+	}
+	return ciliumNodeTypedInformerAdapter{informer}
+}
+
+type ciliumNodeTypedInformerAdapter struct {
+	CiliumNodeInformer
+}
+
+// TypedInformer returns the adapted Informer() as a CiliumNodeIndexInformer.
+func (a ciliumNodeTypedInformerAdapter) TypedInformer() CiliumNodeIndexInformer {
+	return ToCiliumNodeIndexInformer(a.Informer())
+}
+
+// ToCiliumNodeIndexInformer returns informer as a CiliumNodeIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToCiliumNodeIndexInformer(informer cache.SharedIndexInformer[*ciliumiov2.CiliumNode]) CiliumNodeIndexInformer {
+	if typed, ok := informer.(CiliumNodeIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*ciliumiov2.CiliumNode](informer)
 }

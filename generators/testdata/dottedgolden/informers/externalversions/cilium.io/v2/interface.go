@@ -16,9 +16,9 @@ import (
 // Interface gives access to the informers of cilium.io/v2.
 type Interface interface {
 	// CiliumNetworkPolicies returns the shared informer and lister of CiliumNetworkPolicies.
-	CiliumNetworkPolicies() CiliumNetworkPolicyInformer
+	CiliumNetworkPolicies() TypedCiliumNetworkPolicyInformer
 	// CiliumNodes returns the shared informer and lister of CiliumNodes.
-	CiliumNodes() CiliumNodeInformer
+	CiliumNodes() TypedCiliumNodeInformer
 }
 
 type version struct {
@@ -31,11 +31,11 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // CiliumNetworkPolicies returns the shared informer and lister of CiliumNetworkPolicies.
-func (v *version) CiliumNetworkPolicies() CiliumNetworkPolicyInformer {
+func (v *version) CiliumNetworkPolicies() TypedCiliumNetworkPolicyInformer {
 	return &ciliumNetworkPolicyInformer{factory: v.factory}
 }
 
 // CiliumNodes returns the shared informer and lister of CiliumNodes.
-func (v *version) CiliumNodes() CiliumNodeInformer {
+func (v *version) CiliumNodes() TypedCiliumNodeInformer {
 	return &ciliumNodeInformer{factory: v.factory}
 }

@@ -16,7 +16,7 @@ import (
 // Interface gives access to the informers of kubeflow.org/v1.
 type Interface interface {
 	// TFJobs returns the shared informer and lister of TFJobs.
-	TFJobs() TFJobInformer
+	TFJobs() TypedTFJobInformer
 }
 
 type version struct {
@@ -29,6 +29,6 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // TFJobs returns the shared informer and lister of TFJobs.
-func (v *version) TFJobs() TFJobInformer {
+func (v *version) TFJobs() TypedTFJobInformer {
 	return &tFJobInformer{factory: v.factory}
 }

@@ -28,13 +28,47 @@ import (
 )
 
 // TFJobInformer gives access to the factory's shared informer and lister
-// of TFJobs.
+// of TFJobs. TypedTFJobInformer, which the factory returns, adds
+// TypedInformer.
 type TFJobInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*kubeflowv1.TFJob]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() kubeflowv1listers.TFJobLister
 }
+
+// TypedTFJobInformer is TFJobInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedTFJobInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*kubeflowv1.TFJob]
+	// TypedInformer returns the informer Informer returns, as a
+	// TFJobIndexInformer.
+	TypedInformer() TFJobIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() kubeflowv1listers.TFJobLister
+}
+
+// TFJobIndexInformer is a shared informer of TFJobs with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type TFJobIndexInformer cache.TypedSharedIndexInformer[*kubeflowv1.TFJob]
+
+// TFJobHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for TFJob.
+type TFJobHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*kubeflowv1.TFJob]
+
+// TFJobDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for TFJob.
+type TFJobDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*kubeflowv1.TFJob]
+
+// TFJobFilteringHandler is [cache.TypedFilteringResourceEventHandler] for TFJob.
+type TFJobFilteringHandler = cache.TypedFilteringResourceEventHandler[*kubeflowv1.TFJob]
+
+// TFJobIndexers is [cache.TypedIndexers] for TFJob.
+type TFJobIndexers = cache.TypedIndexers[*kubeflowv1.TFJob]
+
+// DeletedTFJob is [cache.DeletedObject] for TFJob: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedTFJob = cache.DeletedObject[*kubeflowv1.TFJob]
 
 type tFJobInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,31 @@ type tFJobInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewTFJobInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*kubeflowv1.TFJob]) cache.SharedIndexInformer[*kubeflowv1.TFJob] {
-	return NewFilteredTFJobInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewTFJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*kubeflowv1.TFJob]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedTFJobInformer is NewTFJobInformer returning a TFJobIndexInformer.
+func NewTypedTFJobInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers TFJobIndexers) TFJobIndexInformer {
+	return NewTypedTFJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*kubeflowv1.TFJob]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredTFJobInformer is NewTFJobInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredTFJobInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*kubeflowv1.TFJob], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*kubeflowv1.TFJob] {
+	return NewTFJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*kubeflowv1.TFJob]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredTFJobInformer is NewFilteredTFJobInformer returning a
+// TFJobIndexInformer.
+func NewTypedFilteredTFJobInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers TFJobIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) TFJobIndexInformer {
+	return NewTypedTFJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*kubeflowv1.TFJob]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewTFJobInformerWithOptions returns a new, unshared informer of TFJobs in
+// namespace ("" for all), configured by options.
+func NewTFJobInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*kubeflowv1.TFJob]) cache.SharedIndexInformer[*kubeflowv1.TFJob] {
+	gvr := schema.GroupVersionResource{Group: "kubeflow.org", Version: "v1", Resource: "tfjobs"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*kubeflowv1.TFJob](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +119,28 @@ func NewFilteredTFJobInformer(client versioned.Interface, namespace string, resy
 			},
 		},
 		cache.SharedIndexInformerOptions[*kubeflowv1.TFJob]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "kubeflow.org", Version: "v1", Resource: "tfjobs"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedTFJobInformerWithOptions is NewTFJobInformerWithOptions returning a
+// TFJobIndexInformer.
+func NewTypedTFJobInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*kubeflowv1.TFJob]) TFJobIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*kubeflowv1.TFJob](NewTFJobInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *tFJobInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*kubeflowv1.TFJob] {
-	return NewFilteredTFJobInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*kubeflowv1.TFJob]{}, f.factory.Base().TweakListOptions())
+	return NewTFJobInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*kubeflowv1.TFJob]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*kubeflowv1.TFJob]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of TFJobs.
@@ -83,7 +148,40 @@ func (f *tFJobInformer) Informer() cache.SharedIndexInformer[*kubeflowv1.TFJob] 
 	return informers.InformerFor[*kubeflowv1.TFJob](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of TFJobs as a
+// TFJobIndexInformer.
+func (f *tFJobInformer) TypedInformer() TFJobIndexInformer {
+	return ToTFJobIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of TFJobs.
 func (f *tFJobInformer) Lister() kubeflowv1listers.TFJobLister {
 	return kubeflowv1listers.NewTFJobLister(f.Informer().GetIndexer())
+}
+
+// ToTypedTFJobInformer returns informer as a TypedTFJobInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedTFJobInformer(informer TFJobInformer) TypedTFJobInformer {
+	if typed, ok := informer.(TypedTFJobInformer); ok {
+		return typed
+	}
+	return tFJobTypedInformerAdapter{informer}
+}
+
+type tFJobTypedInformerAdapter struct {
+	TFJobInformer
+}
+
+// TypedInformer returns the adapted Informer() as a TFJobIndexInformer.
+func (a tFJobTypedInformerAdapter) TypedInformer() TFJobIndexInformer {
+	return ToTFJobIndexInformer(a.Informer())
+}
+
+// ToTFJobIndexInformer returns informer as a TFJobIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToTFJobIndexInformer(informer cache.SharedIndexInformer[*kubeflowv1.TFJob]) TFJobIndexInformer {
+	if typed, ok := informer.(TFJobIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*kubeflowv1.TFJob](informer)
 }

@@ -28,13 +28,47 @@ import (
 )
 
 // CertificateInformer gives access to the factory's shared informer and lister
-// of Certificates.
+// of Certificates. TypedCertificateInformer, which the factory returns, adds
+// TypedInformer.
 type CertificateInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*certmanagerv1.Certificate]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() certmanagerv1listers.CertificateLister
 }
+
+// TypedCertificateInformer is CertificateInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedCertificateInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*certmanagerv1.Certificate]
+	// TypedInformer returns the informer Informer returns, as a
+	// CertificateIndexInformer.
+	TypedInformer() CertificateIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() certmanagerv1listers.CertificateLister
+}
+
+// CertificateIndexInformer is a shared informer of Certificates with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type CertificateIndexInformer cache.TypedSharedIndexInformer[*certmanagerv1.Certificate]
+
+// CertificateHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Certificate.
+type CertificateHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*certmanagerv1.Certificate]
+
+// CertificateDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Certificate.
+type CertificateDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*certmanagerv1.Certificate]
+
+// CertificateFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Certificate.
+type CertificateFilteringHandler = cache.TypedFilteringResourceEventHandler[*certmanagerv1.Certificate]
+
+// CertificateIndexers is [cache.TypedIndexers] for Certificate.
+type CertificateIndexers = cache.TypedIndexers[*certmanagerv1.Certificate]
+
+// DeletedCertificate is [cache.DeletedObject] for Certificate: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedCertificate = cache.DeletedObject[*certmanagerv1.Certificate]
 
 type certificateInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,31 @@ type certificateInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewCertificateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*certmanagerv1.Certificate]) cache.SharedIndexInformer[*certmanagerv1.Certificate] {
-	return NewFilteredCertificateInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewCertificateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*certmanagerv1.Certificate]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedCertificateInformer is NewCertificateInformer returning a CertificateIndexInformer.
+func NewTypedCertificateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CertificateIndexers) CertificateIndexInformer {
+	return NewTypedCertificateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*certmanagerv1.Certificate]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredCertificateInformer is NewCertificateInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredCertificateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*certmanagerv1.Certificate], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*certmanagerv1.Certificate] {
+	return NewCertificateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*certmanagerv1.Certificate]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredCertificateInformer is NewFilteredCertificateInformer returning a
+// CertificateIndexInformer.
+func NewTypedFilteredCertificateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CertificateIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CertificateIndexInformer {
+	return NewTypedCertificateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*certmanagerv1.Certificate]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewCertificateInformerWithOptions returns a new, unshared informer of Certificates in
+// namespace ("" for all), configured by options.
+func NewCertificateInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*certmanagerv1.Certificate]) cache.SharedIndexInformer[*certmanagerv1.Certificate] {
+	gvr := schema.GroupVersionResource{Group: "cert-manager.example.io", Version: "v1", Resource: "certificates"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*certmanagerv1.Certificate](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +119,28 @@ func NewFilteredCertificateInformer(client versioned.Interface, namespace string
 			},
 		},
 		cache.SharedIndexInformerOptions[*certmanagerv1.Certificate]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "cert-manager.example.io", Version: "v1", Resource: "certificates"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedCertificateInformerWithOptions is NewCertificateInformerWithOptions returning a
+// CertificateIndexInformer.
+func NewTypedCertificateInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*certmanagerv1.Certificate]) CertificateIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*certmanagerv1.Certificate](NewCertificateInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *certificateInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*certmanagerv1.Certificate] {
-	return NewFilteredCertificateInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*certmanagerv1.Certificate]{}, f.factory.Base().TweakListOptions())
+	return NewCertificateInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*certmanagerv1.Certificate]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*certmanagerv1.Certificate]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Certificates.
@@ -83,7 +148,40 @@ func (f *certificateInformer) Informer() cache.SharedIndexInformer[*certmanagerv
 	return informers.InformerFor[*certmanagerv1.Certificate](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Certificates as a
+// CertificateIndexInformer.
+func (f *certificateInformer) TypedInformer() CertificateIndexInformer {
+	return ToCertificateIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Certificates.
 func (f *certificateInformer) Lister() certmanagerv1listers.CertificateLister {
 	return certmanagerv1listers.NewCertificateLister(f.Informer().GetIndexer())
+}
+
+// ToTypedCertificateInformer returns informer as a TypedCertificateInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedCertificateInformer(informer CertificateInformer) TypedCertificateInformer {
+	if typed, ok := informer.(TypedCertificateInformer); ok {
+		return typed
+	}
+	return certificateTypedInformerAdapter{informer}
+}
+
+type certificateTypedInformerAdapter struct {
+	CertificateInformer
+}
+
+// TypedInformer returns the adapted Informer() as a CertificateIndexInformer.
+func (a certificateTypedInformerAdapter) TypedInformer() CertificateIndexInformer {
+	return ToCertificateIndexInformer(a.Informer())
+}
+
+// ToCertificateIndexInformer returns informer as a CertificateIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToCertificateIndexInformer(informer cache.SharedIndexInformer[*certmanagerv1.Certificate]) CertificateIndexInformer {
+	if typed, ok := informer.(CertificateIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*certmanagerv1.Certificate](informer)
 }

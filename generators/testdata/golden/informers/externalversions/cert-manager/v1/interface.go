@@ -16,7 +16,7 @@ import (
 // Interface gives access to the informers of cert-manager.example.io/v1.
 type Interface interface {
 	// Certificates returns the shared informer and lister of Certificates.
-	Certificates() CertificateInformer
+	Certificates() TypedCertificateInformer
 }
 
 type version struct {
@@ -29,6 +29,6 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // Certificates returns the shared informer and lister of Certificates.
-func (v *version) Certificates() CertificateInformer {
+func (v *version) Certificates() TypedCertificateInformer {
 	return &certificateInformer{factory: v.factory}
 }

@@ -16,7 +16,7 @@ import (
 // Interface gives access to the informers of my-things.example.com/v1.
 type Interface interface {
 	// Things returns the shared informer and lister of Things.
-	Things() ThingInformer
+	Things() TypedThingInformer
 }
 
 type version struct {
@@ -29,6 +29,6 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // Things returns the shared informer and lister of Things.
-func (v *version) Things() ThingInformer {
+func (v *version) Things() TypedThingInformer {
 	return &thingInformer{factory: v.factory}
 }
