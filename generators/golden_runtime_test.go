@@ -186,7 +186,7 @@ func TestGeneratedTypedNamesRun(t *testing.T) {
 	if f.InformerName() != name {
 		t.Errorf("InformerName() = %v, want the name given", f.InformerName())
 	}
-	var widgets examplev1informers.TypedWidgetInformer = f.Example().V1().Widgets()
+	widgets := f.Example().V1().Widgets() // a TypedWidgetInformer
 	typed := widgets.TypedInformer()
 	if cache.SharedIndexInformer[*examplev1.Widget](typed) != widgets.Informer() {
 		t.Error("TypedInformer is not the informer Informer returns")
