@@ -45,7 +45,7 @@ func (s *scope) declare(name, kind, what, pos string) error {
 var (
 	informerFileImports = []string{"context", "time", "metav1", "runtime", "schema", "watch", "cache", "informers", "versioned", "internalinterfaces"}
 	listerFileImports   = []string{"labels", "schema", "cache", "listers"}
-	factoryFileImports  = []string{"context", "reflect", "time", "runtime", "schema", "informers", "versioned", "internalinterfaces", "fmt"}
+	factoryFileImports  = []string{"context", "reflect", "time", "runtime", "schema", "cache", "informers", "versioned", "internalinterfaces", "fmt"}
 )
 
 // checkGeneratedNames verifies that every identifier, import name and file
@@ -72,7 +72,7 @@ func checkGeneratedNames(m *Model) error {
 				return err
 			}
 		}
-		groupPkg := newScope("package informers/%s", g.PackageName)
+		groupPkg := newScope("package informers/%s", g.Dir)
 		for _, name := range []string{"internalinterfaces", "group", "Interface", "New"} {
 			groupPkg.names[name] = nameOwner{what: "informer-gen"}
 		}
@@ -80,7 +80,7 @@ func checkGeneratedNames(m *Model) error {
 		versionDirs := newScope("the directories of group %q", displayGroup(g.Name))
 		for _, v := range g.Versions {
 			vwhat := fmt.Sprintf("version %s of group %q", v.Name, displayGroup(g.Name))
-			if err := versionDirs.declare(v.PackageName, "the package", vwhat, v.pos); err != nil {
+			if err := versionDirs.declare(v.Dir, "the package", vwhat, v.pos); err != nil {
 				return err
 			}
 			if len(v.InformerTypes()) > 0 {
@@ -101,7 +101,7 @@ func checkGeneratedNames(m *Model) error {
 
 // checkVersionNames checks the informer and lister packages of one version.
 func checkVersionNames(g *Group, v *Version) error {
-	where := path.Join(g.PackageName, v.PackageName)
+	where, listersWhere := path.Join(g.Dir, v.Dir), path.Join(g.ListersDir, v.Dir)
 	resources := newScope("group-version %s/%s", displayGroup(g.Name), v.Name)
 	for _, t := range v.Types {
 		if err := resources.declare(t.Resource, "the resource", "type "+t.Name, t.resourcePos); err != nil {
@@ -123,7 +123,7 @@ func checkVersionNames(g *Group, v *Version) error {
 		files.names["interface.go"] = nameOwner{what: "informer-gen"}
 		for _, t := range infs {
 			what := "type " + t.Name
-			for _, name := range []string{t.Name + "Informer", t.Private() + "Informer", "New" + t.Name + "Informer", "NewFiltered" + t.Name + "Informer"} {
+			for _, name := range informerFileNames(t) {
 				if err := pkg.declare(name, "the identifier", what, t.pos); err != nil {
 					return err
 				}
@@ -137,8 +137,8 @@ func checkVersionNames(g *Group, v *Version) error {
 		}
 	}
 	if ls := v.ListerTypes(); len(ls) > 0 {
-		pkg := newScope("package listers/%s", where)
-		files := newScope("directory listers/%s", where)
+		pkg := newScope("package listers/%s", listersWhere)
+		files := newScope("directory listers/%s", listersWhere)
 		for _, name := range append(slices.Clone(listerFileImports), v.APIAlias) {
 			pkg.names[name] = nameOwner{what: "informer-gen"}
 		}
@@ -165,6 +165,21 @@ func checkVersionNames(g *Group, v *Version) error {
 		}
 	}
 	return nil
+}
+
+// informerFileNames are the identifiers an informer file declares for t:
+// ours and client-go v0.37's typed ones.
+func informerFileNames(t *Type) []string {
+	n, p := t.Name, t.Private()
+	return []string{
+		n + "Informer", "Typed" + n + "Informer", n + "IndexInformer",
+		n + "HandlerFuncs", n + "DetailedHandlerFuncs", n + "FilteringHandler", n + "Indexers", "Deleted" + n,
+		p + "Informer", p + "TypedInformerAdapter",
+		"New" + n + "Informer", "NewTyped" + n + "Informer",
+		"NewFiltered" + n + "Informer", "NewTypedFiltered" + n + "Informer",
+		"New" + n + "InformerWithOptions", "NewTyped" + n + "InformerWithOptions",
+		"ToTyped" + n + "Informer", "To" + n + "IndexInformer",
+	}
 }
 
 // checkFileName declares the type's file in files and checks that the go

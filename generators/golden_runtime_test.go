@@ -3,6 +3,7 @@ package generators_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -17,6 +18,8 @@ import (
 	examplev1 "github.com/typedinformer/typedinformer/generators/testdata/apis/example/v1"
 	"github.com/typedinformer/typedinformer/generators/testdata/clientset/versioned"
 	"github.com/typedinformer/typedinformer/generators/testdata/golden/informers/externalversions"
+	examplev1informers "github.com/typedinformer/typedinformer/generators/testdata/golden/informers/externalversions/example/v1"
+	"github.com/typedinformer/typedinformer/generators/testdata/golden/informers/externalversions/internalinterfaces"
 )
 
 func widget(ns, name string, size int) *examplev1.Widget {
@@ -159,5 +162,80 @@ func TestGeneratedFactoryNamespaces(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGeneratedTypedNamesRun drives client-go v0.37's names in the golden
+// code: the version method's Typed<Type>Informer, TypedInformer (the very
+// informer Informer returns), <Type>HandlerFuncs whose DeleteFunc gets a
+// Deleted<Type>, <Type>Indexers, the factory's InformerName, and an unshared
+// informer from NewTyped<Type>InformerWithOptions.
+func TestGeneratedTypedNamesRun(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	client := versioned.NewFake()
+	if _, err := client.Widgets.Create(widget("ns1", "a", 5)); err != nil {
+		t.Fatal(err)
+	}
+	name, err := cache.NewInformerName("typed-names")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer name.Release()
+	f := externalversions.NewSharedInformerFactoryWithOptions(client, 0, externalversions.WithInformerName(name))
+	if f.InformerName() != name {
+		t.Errorf("InformerName() = %v, want the name given", f.InformerName())
+	}
+	widgets := f.Example().V1().Widgets() // a TypedWidgetInformer
+	typed := widgets.TypedInformer()
+	if cache.SharedIndexInformer[*examplev1.Widget](typed) != widgets.Informer() {
+		t.Error("TypedInformer is not the informer Informer returns")
+	}
+	if examplev1informers.ToWidgetIndexInformer(widgets.Informer()) != typed {
+		t.Error("ToWidgetIndexInformer wrapped an informer that already is one")
+	}
+	if examplev1informers.ToTypedWidgetInformer(widgets) != widgets {
+		t.Error("ToTypedWidgetInformer wrapped an informer that already is one")
+	}
+	bySize := examplev1informers.WidgetIndexers{"size": func(w *examplev1.Widget) ([]string, error) { return []string{fmt.Sprint(w.Spec.Size)}, nil }}
+	if err := typed.AddTypedIndexers(bySize); err != nil {
+		t.Fatal(err)
+	}
+	added, deleted := make(chan string, 10), make(chan examplev1informers.DeletedWidget, 10)
+	if _, err := typed.AddTypedEventHandler(examplev1informers.WidgetHandlerFuncs{
+		AddFunc:    func(w *examplev1.Widget) { added <- w.Name },
+		DeleteFunc: func(d examplev1informers.DeletedWidget) { deleted <- d },
+	}); err != nil {
+		t.Fatal(err)
+	}
+	f.Start(ctx)
+	defer f.Shutdown()
+	if _, err := f.WaitForCacheSync(ctx); err != nil {
+		t.Fatalf("WaitForCacheSync: %v", err)
+	}
+	if got := <-added; got != "a" {
+		t.Errorf("added %q, want a", got)
+	}
+	if ws, err := typed.GetTypedIndexer().ByIndex("size", "5"); err != nil || len(ws) != 1 {
+		t.Errorf("ByIndex(size, 5) = %v, %v", ws, err)
+	}
+	if err := client.Widgets.Delete("ns1", "a"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case d := <-deleted:
+		if d.GetName() != "a" || d.FinalStateUnknown != nil {
+			t.Errorf("deleted %+v, want a, not a tombstone", d)
+		}
+	case <-ctx.Done():
+		t.Fatal("no delete notification")
+	}
+
+	unshared := examplev1informers.NewTypedWidgetInformerWithOptions(client, "ns1", internalinterfaces.InformerOptions[*examplev1.Widget]{
+		Indexers: cache.TypedIndexersToIndexers(bySize),
+	})
+	go unshared.Run(ctx)
+	if err := cache.WaitForSync(ctx, unshared); err != nil {
+		t.Fatalf("unshared informer: %v", err)
 	}
 }

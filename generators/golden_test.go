@@ -100,7 +100,8 @@ func TestGoldenCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go vet; skipped in -short mode")
 	}
-	cmd := exec.Command("go", "vet", "./testdata/golden/...", "./testdata/clientset/...", "./testdata/apis/...")
+	cmd := exec.Command("go", "vet", "./testdata/golden/...", "./testdata/clientset/...", "./testdata/apis/...",
+		"./testdata/dottedgolden/...", "./testdata/dottedclientset/...", "./testdata/dottedapis/...")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("go vet on the goldens: %v\n%s", err, out)
 	}
@@ -204,4 +205,29 @@ func oddOptions(outDir, outPkg string) Options {
 func TestOddGolden(t *testing.T) {
 	checkGolden(t, oddOptions("testdata/oddgolden", thisModule+"/generators/testdata/oddgolden"),
 		"odd goldens", "go test ./generators -run Golden -update")
+}
+
+// dottedOptions generates the API tree whose group directories are named
+// after their groups (testdata/dottedapis: cilium.io/v2, kubeflow.org/v1,
+// two directories whose first label is cilium, an upper-case directory) into
+// outDir (import path outPkg).
+func dottedOptions(outDir, outPkg string) Options {
+	return Options{
+		Patterns:                  []string{"./testdata/dottedapis/..."},
+		OutputDir:                 outDir,
+		OutputPkg:                 outPkg,
+		VersionedClientsetPackage: thisModule + "/generators/testdata/dottedclientset/versioned",
+		HeaderFile:                headerFile,
+		Now:                       fixedNow,
+	}
+}
+
+// TestDottedGolden compares the generation of testdata/dottedapis with
+// testdata/dottedgolden (rewritten with -update): upstream's directories
+// (cilium.io/, and serving.example.dev/ for the listers of
+// Serving.example.dev) and package names (cilium, Serving); TestGoldenCompiles
+// vets it.
+func TestDottedGolden(t *testing.T) {
+	checkGolden(t, dottedOptions("testdata/dottedgolden", thisModule+"/generators/testdata/dottedgolden"),
+		"dotted goldens", "go test ./generators -run Golden -update")
 }

@@ -9,7 +9,7 @@ import (
 // versions and the types that get an informer or a lister. Everything in it
 // is sorted, so rendering it is deterministic.
 type Model struct {
-	// Groups are sorted by PackageName.
+	// Groups are sorted by Dir.
 	Groups []*Group
 	// clientPackages counts the packages with +genclient types, listable or not.
 	clientPackages int
@@ -21,9 +21,22 @@ type Group struct {
 	Name string
 	// GoName is client-gen's Go name of the group ("Apps", "Networking", "Core").
 	GoName string
-	// PackageName names the group's output directory and Go package: the
-	// API packages' parent directory ("core" for k8s.io/api/core/v1).
+	// Dir is the group's directory under the informers root: the API
+	// packages' parent directory, verbatim, as upstream informer-gen names it
+	// ("core" for k8s.io/api/core/v1, "cilium.io" for apis/cilium.io/v2).
+	Dir string
+	// ListersDir is the group's directory under the listers root: Dir in
+	// lower case, as upstream lister-gen names it.
+	ListersDir string
+	// PackageName is the Go package of the group's informers directory:
+	// upstream's (Dir up to its first dot, "cilium" for "cilium.io") when that
+	// is a usable package name, else a sanitized one ("cert-manager" →
+	// "certmanager", "type" → "xtype").
 	PackageName string
+	// importIdent is what the factory imports the group package as and what
+	// its versions' import aliases start with: PackageName, unless another
+	// group has the same PackageName ("cilium.io" and "cilium.com").
+	importIdent string
 	// Versions are sorted by Name.
 	Versions []*Version
 	pos      string
@@ -35,10 +48,10 @@ func (g *Group) DisplayName() string { return displayGroup(g.Name) }
 // ImportName is the name the factory imports the group's informer package
 // under: its package name, unless that collides with a fixed import.
 func (g *Group) ImportName() string {
-	if slices.Contains(reservedImportNames, g.PackageName) {
-		return g.PackageName + "informers"
+	if slices.Contains(reservedImportNames, g.importIdent) {
+		return g.importIdent + "informers"
 	}
-	return g.PackageName
+	return g.importIdent
 }
 
 // Version is one version of a group, backed by one API package.
@@ -47,7 +60,11 @@ type Version struct {
 	Name string
 	// GoName is client-gen's Go name of the version ("V1beta1").
 	GoName string
-	// PackageName names the version's output directories and Go packages.
+	// Dir names the version's informers and listers directories: the API
+	// package's directory in lower case, as upstream names it.
+	Dir string
+	// PackageName is the Go package of those directories: Dir when that is a
+	// usable package name, else a sanitized one ("go" → "xgo").
 	PackageName string
 	// APIPackage is the import path of the API types.
 	APIPackage string
@@ -149,8 +166,11 @@ func filterTypes(ts []*Type, keep func(*Type) bool) []*Type {
 // Packages are taken in order and an error is returned as soon as it is
 // met, so a bad input reports its first problem in package order; the model
 // is returned only when every check passed.
-func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string) (*Model, error) {
-	b := &modelBuilder{n: n, m: &Model{}, groups: map[string]*Group{}, informed: map[string]parsedType{}}
+//
+// With listersOnly no type gets an informer, and the names only informers
+// use (the group's Go name) are not checked.
+func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string, listersOnly bool) (*Model, error) {
+	b := &modelBuilder{n: n, m: &Model{}, groups: map[string]*Group{}, informed: map[string]parsedType{}, listersOnly: listersOnly}
 	for _, p := range pkgs {
 		if err := b.addPackage(p); err != nil {
 			return nil, err
@@ -158,9 +178,10 @@ func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string) 
 	}
 	m := b.m
 	m.Groups = sortedGroups(b.groups)
-	if err := validateGroups(m.Groups, reservedGroupPackages); err != nil {
+	if err := validateGroups(m.Groups, reservedGroupPackages, listersOnly); err != nil {
 		return nil, err
 	}
+	deriveImportIdents(m.Groups)
 	for _, g := range m.Groups {
 		deriveAliases(g)
 	}
@@ -180,6 +201,8 @@ type modelBuilder struct {
 	// the factory keeps one informer per Go type, so two informers for one
 	// type (aliases) would silently share a cache.
 	informed map[string]parsedType
+	// listersOnly: no type gets an informer (upstream lister-gen's run).
+	listersOnly bool
 }
 
 // displayGroup names a group in messages ("" is the core group).

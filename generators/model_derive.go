@@ -4,6 +4,7 @@ import (
 	"path"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // deriveType builds the model type of +genclient type t from its package's
@@ -35,7 +36,8 @@ func deriveVersion(p parsedPackage, pt packageTags, types []*Type) (*Version, st
 	v := &Version{
 		Name:        versionName,
 		GoName:      versionGoName(versionName),
-		PackageName: packageName(versionName),
+		Dir:         strings.ToLower(versionName),
+		PackageName: upstreamPackageName(strings.ToLower(versionName), versionName),
 		APIPackage:  p.ImportPath,
 		Types:       types,
 		pos:         p.PackagePos,
@@ -43,7 +45,7 @@ func deriveVersion(p parsedPackage, pt packageTags, types []*Type) (*Version, st
 	return v, groupGoName(pt.Group, pt.GroupGoName)
 }
 
-// sortedGroups returns the groups sorted by PackageName, then Name, each
+// sortedGroups returns the groups sorted by Dir, then Name, each
 // with its versions sorted by Name: the model's order, which makes
 // rendering deterministic.
 func sortedGroups(groups map[string]*Group) []*Group {
@@ -53,8 +55,8 @@ func sortedGroups(groups map[string]*Group) []*Group {
 		out = append(out, g)
 	}
 	sort.Slice(out, func(i, j int) bool {
-		if out[i].PackageName != out[j].PackageName {
-			return out[i].PackageName < out[j].PackageName
+		if out[i].Dir != out[j].Dir {
+			return out[i].Dir < out[j].Dir
 		}
 		return out[i].Name < out[j].Name
 	})
@@ -66,15 +68,35 @@ func sortedGroups(groups map[string]*Group) []*Group {
 var reservedImportNames = []string{
 	"cache", "context", "fmt", "informers", "internalinterfaces", "labels", "listers",
 	"group", "metav1", "reflect", "runtime", "schema", "time", "version", "versioned", "watch",
+	// Local names of the informer files' functions, which an import of the
+	// same name would be shadowed by.
+	"client", "namespace", "gvr", "options", "informer", "typed", "indexers",
+}
+
+// deriveImportIdents sets each group's importIdent: its PackageName, or,
+// when several groups share that name ("cilium.io" and "cilium.com" are both
+// package cilium), its whole directory name sanitized ("ciliumio"). The
+// groups' Dirs must be validated and unique.
+func deriveImportIdents(groups []*Group) {
+	count := map[string]int{}
+	for _, g := range groups {
+		count[g.PackageName]++
+	}
+	for _, g := range groups {
+		g.importIdent = g.PackageName
+		if count[g.PackageName] > 1 {
+			g.importIdent = packageName(g.Dir)
+		}
+	}
 }
 
 // deriveAliases sets the import names generated files give g's API and
-// lister packages: the group's package name joined with the version's,
-// suffixed when it would shadow a fixed import. It needs the group's
-// validated, unique PackageName.
+// lister packages: the group's import name joined with the version's
+// package name, suffixed when it would shadow a fixed import. It needs the
+// group's importIdent.
 func deriveAliases(g *Group) {
 	for _, v := range g.Versions {
-		v.APIAlias = g.PackageName + v.PackageName
+		v.APIAlias = g.importIdent + v.PackageName
 		if slices.Contains(reservedImportNames, v.APIAlias) {
 			v.APIAlias += "api"
 		}

@@ -1,6 +1,9 @@
 package generators
 
-import "path"
+import (
+	"path"
+	"strings"
+)
 
 // addPackage selects what package p contributes to the model: nothing when
 // it has no informer or lister tag, or no +genclient type that gets an
@@ -26,7 +29,7 @@ func (b *modelBuilder) addPackage(p parsedPackage) error {
 		return nil
 	}
 	v, goName := deriveVersion(p, pt, types)
-	if err := validateVersion(p, pt, v, goName); err != nil {
+	if err := validateVersion(p, pt, v, goName, b.listersOnly); err != nil {
 		return err
 	}
 	return b.addVersion(p, pt, v, goName)
@@ -51,6 +54,9 @@ func (b *modelBuilder) selectTypes(p parsedPackage, pt packageTags) (types []*Ty
 			return nil, false, err
 		}
 		typ := deriveType(t, pt, ct, b.n)
+		if b.listersOnly {
+			typ.Informer = false
+		}
 		if !typ.Informer && !typ.Lister {
 			continue
 		}
@@ -74,9 +80,10 @@ func (b *modelBuilder) selectTypes(p parsedPackage, pt packageTags) (types []*Ty
 func (b *modelBuilder) addVersion(p parsedPackage, pt packageTags, v *Version, goName string) error {
 	g := b.groups[pt.Group]
 	if g == nil {
-		g = &Group{Name: pt.Group, GoName: goName, PackageName: packageName(path.Base(path.Dir(p.ImportPath))), pos: pt.GroupPos}
+		dir := path.Base(path.Dir(p.ImportPath))
+		g = &Group{Name: pt.Group, GoName: goName, Dir: dir, ListersDir: strings.ToLower(dir), PackageName: groupDirPackageName(dir), pos: pt.GroupPos}
 		b.groups[pt.Group] = g
-	} else if g.GoName != goName {
+	} else if g.GoName != goName && !b.listersOnly {
 		return inputErrorf(pt.GroupPos, "package %s: group %q has Go name %q here but %q at %s: give every version the same +groupGoName", p.ImportPath, pt.Group, goName, g.GoName, g.pos)
 	}
 	for _, other := range g.Versions {

@@ -3,6 +3,7 @@ package generators
 import (
 	"path"
 	"slices"
+	"strings"
 )
 
 // validateClientType checks what every +genclient type needs, whether or
@@ -47,10 +48,14 @@ var factoryMethods = []string{"Base", "Client", "Start", "Shutdown", "WaitForCac
 // validateVersion checks the names deriveVersion gave package p's version
 // v and its group (goName): the package must sit at <group>/<version>, and
 // both Go names must be identifiers, the group's not one of the factory's
-// methods.
-func validateVersion(p parsedPackage, pt packageTags, v *Version, goName string) error {
+// methods. Listers use neither Go name: with listersOnly only the layout is
+// checked.
+func validateVersion(p parsedPackage, pt packageTags, v *Version, goName string, listersOnly bool) error {
 	if parent := path.Dir(p.ImportPath); parent == "." || parent == "/" {
 		return inputErrorf(p.PackagePos, "package %s: informer-gen needs API packages laid out as <group>/<version>", p.ImportPath)
+	}
+	if listersOnly {
+		return nil
 	}
 	if !isIdentifier(goName) {
 		return inputErrorf(pt.GroupPos, "package %s: group %q has no usable Go name: add // +groupGoName=<Name> to its doc.go", p.ImportPath, pt.Group)
@@ -66,18 +71,21 @@ func validateVersion(p parsedPackage, pt packageTags, v *Version, goName string)
 
 // validateGroups checks the sorted groups against each other: no group may
 // be generated into a directory informer-gen uses itself (reserved), and no
-// two may share an output directory or a Go name. The first offending group
-// in the model's order is reported.
-func validateGroups(groups []*Group, reserved []string) error {
+// two may share an output directory (compared ignoring case, since the
+// listers directory is the lower-cased one and file systems may ignore case)
+// or a Go name. The first offending group in the model's order is reported.
+//
+// With listersOnly the Go names, which only informers use, are not compared.
+func validateGroups(groups []*Group, reserved []string, listersOnly bool) error {
 	for i, g := range groups {
-		if slices.Contains(reserved, g.PackageName) {
-			return inputErrorf(g.pos, "group %q would be generated into directory %q, which informer-gen uses itself: move its packages to another parent directory", displayGroup(g.Name), g.PackageName)
+		if slices.Contains(reserved, g.Dir) || slices.Contains(reserved, g.PackageName) {
+			return inputErrorf(g.pos, "group %q would be generated into directory %q, which informer-gen uses itself: move its packages to another parent directory", displayGroup(g.Name), g.Dir)
 		}
 		for _, other := range groups[:i] {
-			if other.PackageName == g.PackageName {
-				return inputErrorf(g.pos, "groups %q and %q both come from directories named %q: their generated packages would collide", displayGroup(other.Name), displayGroup(g.Name), g.PackageName)
+			if strings.EqualFold(other.Dir, g.Dir) {
+				return inputErrorf(g.pos, "groups %q and %q both come from directories named %q: their generated packages would collide", displayGroup(other.Name), displayGroup(g.Name), g.ListersDir)
 			}
-			if other.GoName == g.GoName {
+			if other.GoName == g.GoName && !listersOnly {
 				return inputErrorf(g.pos, "groups %q and %q share the Go name %q: set a distinct // +groupGoName= in one of them (client-gen needs it too)", displayGroup(other.Name), displayGroup(g.Name), g.GoName)
 			}
 		}

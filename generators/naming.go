@@ -116,14 +116,34 @@ func versionGoName(version string) string { return namer.IC(version) }
 
 // packageName turns a directory name into a Go package name: lower case,
 // with characters that cannot appear in an identifier dropped, and a "x"
-// prefix when what is left is empty, starts with a digit or is a Go keyword
-// ("type" → "xtype", "go" → "xgo").
+// prefix when what is left is empty, the blank identifier, starts with a
+// digit or is a Go keyword ("type" → "xtype", "go" → "xgo").
 func packageName(dir string) string {
 	name := strings.ToLower(identifierChars(dir))
-	if name == "" || unicode.IsDigit(rune(name[0])) || token.IsKeyword(name) {
+	if name == "" || name == "_" || unicode.IsDigit(rune(name[0])) || token.IsKeyword(name) {
 		name = "x" + name
 	}
 	return name
+}
+
+// upstreamPackageName returns the package name upstream gives a directory
+// (name), when it can compile, else packageName(fallback): upstream takes a
+// directory's name as it is, which is no Go package name when it is a keyword,
+// "_" or no identifier at all.
+func upstreamPackageName(name, fallback string) string {
+	if token.IsIdentifier(name) && !token.IsKeyword(name) && name != "_" {
+		return name
+	}
+	return packageName(fallback)
+}
+
+// groupDirPackageName is upstream informer-gen's package name of a group
+// directory: the directory's name up to its first dot ("cilium.io" →
+// "cilium"), sanitized when that cannot compile ("cert-manager.io" →
+// "certmanager").
+func groupDirPackageName(dir string) string {
+	first, _, _ := strings.Cut(dir, ".")
+	return upstreamPackageName(first, first)
 }
 
 // identifierChars keeps the letters, digits and underscores of s.

@@ -78,6 +78,20 @@ func TestVersionAndPackageNames(t *testing.T) {
 	}
 }
 
+// TestGroupDirPackageName checks upstream informer-gen's package name of a
+// group directory (up to the first dot, case kept) and the sanitized name
+// where upstream's cannot compile.
+func TestGroupDirPackageName(t *testing.T) {
+	for in, want := range map[string]string{
+		"cilium.io": "cilium", "kubeflow.org": "kubeflow", "core": "core", "Serving.example.dev": "Serving",
+		"cert-manager": "certmanager", "cert-manager.io": "certmanager", "type": "xtype", "go.dev": "xgo", "_": "x_", "9lives.io": "x9lives",
+	} {
+		if got := groupDirPackageName(in); got != want {
+			t.Errorf("groupDirPackageName(%s) = %s, want %s", in, got, want)
+		}
+	}
+}
+
 func TestBadPluralException(t *testing.T) {
 	for _, e := range []string{"Foo", "Foo:", ":Foos", "A:B:C"} {
 		if _, err := newNamers([]string{e}); !IsInputError(err) {

@@ -52,16 +52,16 @@ func planFiles(m *Model, l layout, clientset string, userDecls func(dir string) 
 		files = append(files, plannedFile{Path: p, Template: tmpl, Data: d})
 	}
 	if groups := m.InformerGroups(); len(groups) > 0 {
-		root := packageName(path.Base(l.informersPkg))
+		root := upstreamPackageName(filepath.Base(l.informersDir), path.Base(l.informersPkg))
 		add(filepath.Join(l.informersDir, "internalinterfaces", "factory_interfaces.go"), "factory_interfaces.go.tmpl", templateData{})
 		add(filepath.Join(l.informersDir, "factory.go"), "factory.go.tmpl", templateData{Package: root})
 		add(filepath.Join(l.informersDir, "generic.go"), "generic.go.tmpl", templateData{Package: root})
 		for _, g := range groups {
-			gdir := filepath.Join(l.informersDir, g.PackageName)
+			gdir := filepath.Join(l.informersDir, g.Dir)
 			add(filepath.Join(gdir, "interface.go"), "group_interface.go.tmpl", templateData{Group: g})
 			for _, v := range g.InformerVersions() {
-				vdir := filepath.Join(gdir, v.PackageName)
-				listers := path.Join(l.listersPkg, g.PackageName, v.PackageName)
+				vdir := filepath.Join(gdir, v.Dir)
+				listers := path.Join(l.listersPkg, g.ListersDir, v.Dir)
 				add(filepath.Join(vdir, "interface.go"), "version_interface.go.tmpl", templateData{Group: g, Version: v})
 				for _, t := range v.InformerTypes() {
 					add(filepath.Join(vdir, t.FileName()), "informer.go.tmpl", templateData{Group: g, Version: v, Type: t, ListersPackage: listers})
@@ -75,7 +75,7 @@ func planFiles(m *Model, l layout, clientset string, userDecls func(dir string) 
 			if len(types) == 0 {
 				continue
 			}
-			vdir := filepath.Join(l.listersDir, g.PackageName, v.PackageName)
+			vdir := filepath.Join(l.listersDir, g.ListersDir, v.Dir)
 			declared, err := userDecls(vdir)
 			if err != nil {
 				return nil, err

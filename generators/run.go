@@ -71,7 +71,10 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		err  error
 	}
 	scanned := make(chan scanResult, 1)
-	roots := []string{lay.informersDir, lay.listersDir}
+	roots := []string{lay.listersDir}
+	if lay.informersDir != "" {
+		roots = append([]string{lay.informersDir}, roots...)
+	}
 	go func() {
 		t, err := scanOutputs(bctx, roots...)
 		scanned <- scanResult{t, err}
@@ -88,7 +91,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		}
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
 		followDefinitions(ctx, bctx, workDir, pkgs, parsed)
-		model, err := buildModel(parsed, n, reservedGroupPackages(lay))
+		model, err := buildModel(parsed, n, reservedGroupPackages(lay), opts.ListersOnly)
 		if err != nil {
 			return nil, err
 		}
@@ -150,6 +153,9 @@ func pluralExceptions(given []string) []string {
 // informers root: the generator's own, and the listers directory when it
 // lives there.
 func reservedGroupPackages(l layout) []string {
+	if l.informersDir == "" {
+		return nil
+	}
 	reserved := []string{"internalinterfaces"}
 	if filepath.Dir(l.listersDir) == l.informersDir {
 		reserved = append(reserved, filepath.Base(l.listersDir))

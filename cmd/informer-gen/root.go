@@ -43,6 +43,13 @@ const example = `  # Generate informers and listers for every API package under 
     --versioned-clientset-package example.com/widgets/pkg/generated/clientset/versioned \
     --go-header-file ./hack/boilerplate.go.txt
 
+  # kube_codegen.sh's lister-gen arguments write the listers alone, as
+  # lister-gen would (--output-dir is the listers directory):
+  informer-gen -v 0 --go-header-file ./hack/boilerplate.go.txt \
+    --output-dir ./pkg/generated/listers \
+    --output-pkg example.com/widgets/pkg/generated/listers \
+    --plural-exceptions "" example.com/widgets/apis/foo/v1
+
   # kube_codegen.sh's informer-gen arguments work unchanged (upstream's
   # meaning: --output-dir is the informers directory; the listers go to
   # ./pkg/generated/listers in the same run):
@@ -118,6 +125,13 @@ kube_codegen.sh's values (--output-dir <out>/informers --output-pkg
                                              --output-pkg (<out>/listers) or in
                                              the module holding --output-dir
 
+Without --versioned-clientset-package (nor --listers-package,
+--listers-output-dir or --single-directory) the command line is upstream
+lister-gen's: --output-dir and --output-pkg are the listers directory and
+only the listers are written, as lister-gen writes them:
+
+  <output-dir>/<group>/<version>/            one lister per type, expansion_generated.go
+
 An --output-dir named informers without --listers-package, and an
 --output-dir holding informers/externalversions from the other reading with
 it, are refused (exit 2) rather than written to informers/informers. Every
@@ -174,7 +188,7 @@ other failure.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&f.opts.OutputDir, "output-dir", "", "without --listers-package: the directory that receives informers/externalversions/ and listers/; with --listers-package, as upstream informer-gen reads it: the informers directory, which receives externalversions/ (required)")
 	pf.StringVar(&f.opts.OutputPkg, "output-pkg", "", "Go import path of --output-dir (required)")
-	pf.StringVar(&f.opts.VersionedClientsetPackage, "versioned-clientset-package", "", "Go import path of the client-gen clientset the informers list and watch through (required)")
+	pf.StringVar(&f.opts.VersionedClientsetPackage, "versioned-clientset-package", "", "Go import path of the client-gen clientset the informers list and watch through; without it (and without --listers-package) only the listers are written, into --output-dir, as upstream lister-gen does")
 	pf.StringVar(&f.opts.ListersPackage, "listers-package", "", "Go import path to generate the listers into (default <output-pkg>/listers); giving it makes --output-dir the informers directory, as upstream informer-gen reads it")
 	pf.StringVar(&f.opts.ListersDir, "listers-output-dir", "", "directory of the listers package (default: found from --listers-package beside --output-pkg, else in the module holding --output-dir)")
 	pf.StringVar(&f.opts.HeaderFile, "go-header-file", "", "file whose text heads every generated file; \"YEAR\" in it becomes the year of the existing file, else the current year")
@@ -240,6 +254,10 @@ func setup(ctx context.Context, f *flags, args []string, stderr io.Writer) (cont
 	// As upstream informer-gen does, a --listers-package makes --output-dir
 	// the informers directory; upstream refuses a command line without it.
 	opts.OutputDirIsInformers = opts.ListersPackage != ""
+	// Without a clientset there are no informers to write: the command line
+	// is upstream lister-gen's, whose --output-dir is the listers directory.
+	opts.ListersOnly = opts.VersionedClientsetPackage == "" && opts.ListersPackage == "" &&
+		opts.ListersDir == "" && !opts.SingleDirectory
 	cfg := textlogger.NewConfig(textlogger.Verbosity(f.verbosity), textlogger.Output(stderr))
 	if err := cfg.VModule().Set(f.vmodule); err != nil {
 		return ctx, opts, usageError{fmt.Errorf("--vmodule %q: %w", f.vmodule, err)}

@@ -67,8 +67,10 @@ func TestKubeAPICorpus(t *testing.T) {
 	if err := os.MkdirAll(check, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(check, "namecheck.go"), []byte(strings.ReplaceAll(nameCheck, "OUT", modulePath+"/"+name)), 0o644); err != nil {
-		t.Fatal(err)
+	for file, src := range map[string]string{"namecheck.go": nameCheck, "typednames.go": typedNameCheck} {
+		if err := os.WriteFile(filepath.Join(check, file), []byte(strings.ReplaceAll(src, "OUT", modulePath+"/"+name)), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 
 	for _, args := range [][]string{{"build", "./" + name + "/..."}, {"vet", "./" + name + "/..."}} {
@@ -107,6 +109,75 @@ func Use(client kubernetes.Interface) {
 	_ = f.Autoscaling().V2().HorizontalPodAutoscalers()         //
 	_ = f.Admissionregistration().V1().ValidatingAdmissionPolicies()
 	_ = informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithNamespaces("a", "b"))
+}
+`
+
+// typedNameCheck uses every name code-generator v0.37's informer-gen emits
+// for a type (Pod, namespaced, and Node, cluster-scoped), with the types
+// spelt out, so that the corpus build fails if one is missing or changes
+// shape. Where client-go's are untyped (cache.SharedIndexInformer,
+// cache.Indexers, InformerOptions) ours take the object type.
+const typedNameCheck = `package namecheck
+
+import (
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	"github.com/typedinformer/typedinformer/runtime/cache"
+
+	informers "OUT/informers/externalversions"
+	coreinformers "OUT/informers/externalversions/core/v1"
+	"OUT/informers/externalversions/internalinterfaces"
+	corelisters "OUT/listers/core/v1"
+)
+
+// UseTyped spells out client-go v0.37's typed informer names.
+func UseTyped(client kubernetes.Interface, name *cache.InformerName) {
+	var f informers.SharedInformerFactory = informers.NewSharedInformerFactoryWithOptions(client, 0, informers.WithInformerName(name))
+	var _ *cache.InformerName = f.InformerName()
+
+	var typed coreinformers.TypedPodInformer = f.Core().V1().Pods()
+	var _ coreinformers.PodInformer = typed
+	var _ cache.SharedIndexInformer[*corev1.Pod] = typed.Informer()
+	var idx coreinformers.PodIndexInformer = typed.TypedInformer()
+	var _ corelisters.PodLister = typed.Lister()
+	var _ cache.TypedSharedIndexInformer[*corev1.Pod] = idx
+	var _ cache.TypedIndexer[*corev1.Pod] = idx.GetTypedIndexer()
+
+	var handler coreinformers.PodHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Pod]{}
+	_, _ = idx.AddTypedEventHandler(handler)
+	var _ coreinformers.PodDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Pod]{}
+	var _ coreinformers.PodFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Pod]{}
+	var indexers coreinformers.PodIndexers = cache.TypedIndexers[*corev1.Pod]{}
+	_ = idx.AddTypedIndexers(indexers)
+	var _ coreinformers.DeletedPod = cache.DeletedObject[*corev1.Pod]{}
+
+	tweak := func(*metav1.ListOptions) {}
+	opts := internalinterfaces.InformerOptions[*corev1.Pod]{
+		ResyncPeriod:     time.Minute,
+		Indexers:         cache.TypedIndexersToIndexers(indexers),
+		InformerName:     name,
+		TweakListOptions: tweak,
+	}
+	var plain cache.SharedIndexInformer[*corev1.Pod] = coreinformers.NewPodInformer(client, "ns", time.Minute, cache.Indexers[*corev1.Pod]{})
+	plain = coreinformers.NewFilteredPodInformer(client, "ns", time.Minute, cache.Indexers[*corev1.Pod]{}, tweak)
+	plain = coreinformers.NewPodInformerWithOptions(client, "ns", opts)
+	idx = coreinformers.NewTypedPodInformer(client, "ns", time.Minute, indexers)
+	idx = coreinformers.NewTypedFilteredPodInformer(client, "ns", time.Minute, indexers, tweak)
+	idx = coreinformers.NewTypedPodInformerWithOptions(client, "ns", opts)
+	idx = coreinformers.ToPodIndexInformer(plain)
+	typed = coreinformers.ToTypedPodInformer(typed)
+	_, _ = idx, typed
+
+	var nodes coreinformers.TypedNodeInformer = f.Core().V1().Nodes()
+	var _ coreinformers.NodeIndexInformer = nodes.TypedInformer()
+	var _ coreinformers.NodeIndexInformer = coreinformers.NewTypedNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Node]{})
+	var _ coreinformers.NodeIndexInformer = coreinformers.NewTypedFilteredNodeInformer(client, 0, coreinformers.NodeIndexers{}, nil)
+	var _ coreinformers.TypedNodeInformer = coreinformers.ToTypedNodeInformer(nodes)
+	var _ coreinformers.DeletedNode = cache.DeletedObject[*corev1.Node]{}
 }
 `
 

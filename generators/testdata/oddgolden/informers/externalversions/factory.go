@@ -17,13 +17,14 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 
 	versioned "github.com/typedinformer/typedinformer/generators/testdata/oddclientset/versioned"
 	"github.com/typedinformer/typedinformer/generators/testdata/oddgolden/informers/externalversions/internalinterfaces"
-	mythings "github.com/typedinformer/typedinformer/generators/testdata/oddgolden/informers/externalversions/mythings"
+	mythings "github.com/typedinformer/typedinformer/generators/testdata/oddgolden/informers/externalversions/my-things"
 	shop "github.com/typedinformer/typedinformer/generators/testdata/oddgolden/informers/externalversions/shop"
-	xtype "github.com/typedinformer/typedinformer/generators/testdata/oddgolden/informers/externalversions/xtype"
+	xtype "github.com/typedinformer/typedinformer/generators/testdata/oddgolden/informers/externalversions/type"
 )
 
 // SharedInformerOption configures a SharedInformerFactory; see the With*
@@ -43,6 +44,9 @@ var (
 	WithCustomResyncConfig = informers.WithCustomResyncConfig
 	// WithTransform transforms every object before it is stored.
 	WithTransform = informers.WithTransform
+	// WithInformerName names the factory's informers in metrics; create the
+	// name once at startup with cache.NewInformerName.
+	WithInformerName = informers.WithInformerName
 )
 
 // SharedInformerFactory hands out one shared informer per resource for the
@@ -103,6 +107,9 @@ func (f *sharedInformerFactory) Base() *informers.Factory { return f.base }
 
 // Client returns the clientset the informers use.
 func (f *sharedInformerFactory) Client() versioned.Interface { return f.client }
+
+// InformerName returns the name set with WithInformerName, or nil.
+func (f *sharedInformerFactory) InformerName() *cache.InformerName { return f.base.InformerName() }
 
 // Start starts the informers requested so far; see SharedInformerFactory.
 func (f *sharedInformerFactory) Start(ctx context.Context) { f.base.Start(ctx) }

@@ -26,6 +26,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 
 	core "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions/core"
@@ -50,6 +51,9 @@ var (
 	WithCustomResyncConfig = informers.WithCustomResyncConfig
 	// WithTransform transforms every object before it is stored.
 	WithTransform = informers.WithTransform
+	// WithInformerName names the factory's informers in metrics; create the
+	// name once at startup with cache.NewInformerName.
+	WithInformerName = informers.WithInformerName
 )
 
 // SharedInformerFactory hands out one shared informer per resource for the
@@ -106,6 +110,9 @@ func (f *sharedInformerFactory) Base() *informers.Factory { return f.base }
 
 // Client returns the clientset the informers use.
 func (f *sharedInformerFactory) Client() versioned.Interface { return f.client }
+
+// InformerName returns the name set with WithInformerName, or nil.
+func (f *sharedInformerFactory) InformerName() *cache.InformerName { return f.base.InformerName() }
 
 // Start starts the informers requested so far; see SharedInformerFactory.
 func (f *sharedInformerFactory) Start(ctx context.Context) { f.base.Start(ctx) }

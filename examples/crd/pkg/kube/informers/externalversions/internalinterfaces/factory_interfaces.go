@@ -19,6 +19,9 @@ limitations under the License.
 package internalinterfaces
 
 import (
+	"time"
+
+	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 
 	versioned "k8s.io/client-go/kubernetes"
@@ -33,8 +36,28 @@ type SharedInformerFactory interface {
 	Base() *informers.Factory
 	// Client returns the clientset every informer of the factory uses.
 	Client() versioned.Interface
+	// InformerName returns the name the factory's informers report in
+	// metrics (WithInformerName), or nil.
+	InformerName() *cache.InformerName
 }
 
 // TweakListOptionsFunc edits the options of every list and watch call an
 // informer makes, for example to set a label or field selector.
 type TweakListOptionsFunc = informers.TweakListOptionsFunc
+
+// InformerOptions configures an informer built outside a factory
+// (New<Type>InformerWithOptions). The zero value is an informer that never
+// resyncs, has no index beyond the namespace index and lists unchanged.
+type InformerOptions[T cache.Object] struct {
+	// ResyncPeriod is how often handlers get every cached object again;
+	// 0 never.
+	ResyncPeriod time.Duration
+	// Indexers are index functions beyond the built-in namespace index.
+	Indexers cache.Indexers[T]
+	// InformerName names the informer in metrics; nil publishes none. Create
+	// it once at startup with cache.NewInformerName.
+	InformerName *cache.InformerName
+	// TweakListOptions, when not nil, edits the options of every list and
+	// watch call.
+	TweakListOptions TweakListOptionsFunc
+}

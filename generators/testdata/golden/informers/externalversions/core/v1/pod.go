@@ -28,13 +28,47 @@ import (
 )
 
 // PodInformer gives access to the factory's shared informer and lister
-// of Pods.
+// of Pods. TypedPodInformer, which the factory returns, adds
+// TypedInformer.
 type PodInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.Pod]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.PodLister
 }
+
+// TypedPodInformer is PodInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedPodInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.Pod]
+	// TypedInformer returns the informer Informer returns, as a
+	// PodIndexInformer.
+	TypedInformer() PodIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.PodLister
+}
+
+// PodIndexInformer is a shared informer of Pods with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type PodIndexInformer cache.TypedSharedIndexInformer[*corev1.Pod]
+
+// PodHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Pod.
+type PodHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Pod]
+
+// PodDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Pod.
+type PodDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Pod]
+
+// PodFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Pod.
+type PodFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Pod]
+
+// PodIndexers is [cache.TypedIndexers] for Pod.
+type PodIndexers = cache.TypedIndexers[*corev1.Pod]
+
+// DeletedPod is [cache.DeletedObject] for Pod: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedPod = cache.DeletedObject[*corev1.Pod]
 
 type podInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,31 @@ type podInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewPodInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Pod]) cache.SharedIndexInformer[*corev1.Pod] {
-	return NewFilteredPodInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Pod]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedPodInformer is NewPodInformer returning a PodIndexInformer.
+func NewTypedPodInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PodIndexers) PodIndexInformer {
+	return NewTypedPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Pod]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredPodInformer is NewPodInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredPodInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Pod], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.Pod] {
+	return NewPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Pod]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredPodInformer is NewFilteredPodInformer returning a
+// PodIndexInformer.
+func NewTypedFilteredPodInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PodIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PodIndexInformer {
+	return NewTypedPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Pod]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewPodInformerWithOptions returns a new, unshared informer of Pods in
+// namespace ("" for all), configured by options.
+func NewPodInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.Pod]) cache.SharedIndexInformer[*corev1.Pod] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "pods"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.Pod](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +119,28 @@ func NewFilteredPodInformer(client versioned.Interface, namespace string, resync
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.Pod]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "pods"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedPodInformerWithOptions is NewPodInformerWithOptions returning a
+// PodIndexInformer.
+func NewTypedPodInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.Pod]) PodIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.Pod](NewPodInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *podInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.Pod] {
-	return NewFilteredPodInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*corev1.Pod]{}, f.factory.Base().TweakListOptions())
+	return NewPodInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.Pod]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.Pod]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Pods.
@@ -83,7 +148,40 @@ func (f *podInformer) Informer() cache.SharedIndexInformer[*corev1.Pod] {
 	return informers.InformerFor[*corev1.Pod](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Pods as a
+// PodIndexInformer.
+func (f *podInformer) TypedInformer() PodIndexInformer {
+	return ToPodIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Pods.
 func (f *podInformer) Lister() corev1listers.PodLister {
 	return corev1listers.NewPodLister(f.Informer().GetIndexer())
+}
+
+// ToTypedPodInformer returns informer as a TypedPodInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedPodInformer(informer PodInformer) TypedPodInformer {
+	if typed, ok := informer.(TypedPodInformer); ok {
+		return typed
+	}
+	return podTypedInformerAdapter{informer}
+}
+
+type podTypedInformerAdapter struct {
+	PodInformer
+}
+
+// TypedInformer returns the adapted Informer() as a PodIndexInformer.
+func (a podTypedInformerAdapter) TypedInformer() PodIndexInformer {
+	return ToPodIndexInformer(a.Informer())
+}
+
+// ToPodIndexInformer returns informer as a PodIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToPodIndexInformer(informer cache.SharedIndexInformer[*corev1.Pod]) PodIndexInformer {
+	if typed, ok := informer.(PodIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.Pod](informer)
 }

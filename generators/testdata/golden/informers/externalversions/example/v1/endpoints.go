@@ -28,13 +28,47 @@ import (
 )
 
 // EndpointsInformer gives access to the factory's shared informer and lister
-// of Endpoints.
+// of Endpoints. TypedEndpointsInformer, which the factory returns, adds
+// TypedInformer.
 type EndpointsInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*examplev1.Endpoints]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() examplev1listers.EndpointsLister
 }
+
+// TypedEndpointsInformer is EndpointsInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedEndpointsInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*examplev1.Endpoints]
+	// TypedInformer returns the informer Informer returns, as a
+	// EndpointsIndexInformer.
+	TypedInformer() EndpointsIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() examplev1listers.EndpointsLister
+}
+
+// EndpointsIndexInformer is a shared informer of Endpoints with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type EndpointsIndexInformer cache.TypedSharedIndexInformer[*examplev1.Endpoints]
+
+// EndpointsHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Endpoints.
+type EndpointsHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.Endpoints]
+
+// EndpointsDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Endpoints.
+type EndpointsDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1.Endpoints]
+
+// EndpointsFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Endpoints.
+type EndpointsFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1.Endpoints]
+
+// EndpointsIndexers is [cache.TypedIndexers] for Endpoints.
+type EndpointsIndexers = cache.TypedIndexers[*examplev1.Endpoints]
+
+// DeletedEndpoints is [cache.DeletedObject] for Endpoints: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedEndpoints = cache.DeletedObject[*examplev1.Endpoints]
 
 type endpointsInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,31 @@ type endpointsInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewEndpointsInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Endpoints]) cache.SharedIndexInformer[*examplev1.Endpoints] {
-	return NewFilteredEndpointsInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Endpoints]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedEndpointsInformer is NewEndpointsInformer returning a EndpointsIndexInformer.
+func NewTypedEndpointsInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers EndpointsIndexers) EndpointsIndexInformer {
+	return NewTypedEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Endpoints]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredEndpointsInformer is NewEndpointsInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredEndpointsInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Endpoints], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.Endpoints] {
+	return NewEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Endpoints]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredEndpointsInformer is NewFilteredEndpointsInformer returning a
+// EndpointsIndexInformer.
+func NewTypedFilteredEndpointsInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers EndpointsIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) EndpointsIndexInformer {
+	return NewTypedEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Endpoints]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewEndpointsInformerWithOptions returns a new, unshared informer of Endpoints in
+// namespace ("" for all), configured by options.
+func NewEndpointsInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Endpoints]) cache.SharedIndexInformer[*examplev1.Endpoints] {
+	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "endpoints"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Endpoints](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +119,28 @@ func NewFilteredEndpointsInformer(client versioned.Interface, namespace string, 
 			},
 		},
 		cache.SharedIndexInformerOptions[*examplev1.Endpoints]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "endpoints"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedEndpointsInformerWithOptions is NewEndpointsInformerWithOptions returning a
+// EndpointsIndexInformer.
+func NewTypedEndpointsInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Endpoints]) EndpointsIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*examplev1.Endpoints](NewEndpointsInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *endpointsInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.Endpoints] {
-	return NewFilteredEndpointsInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*examplev1.Endpoints]{}, f.factory.Base().TweakListOptions())
+	return NewEndpointsInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*examplev1.Endpoints]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*examplev1.Endpoints]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Endpoints.
@@ -83,7 +148,40 @@ func (f *endpointsInformer) Informer() cache.SharedIndexInformer[*examplev1.Endp
 	return informers.InformerFor[*examplev1.Endpoints](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Endpoints as a
+// EndpointsIndexInformer.
+func (f *endpointsInformer) TypedInformer() EndpointsIndexInformer {
+	return ToEndpointsIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Endpoints.
 func (f *endpointsInformer) Lister() examplev1listers.EndpointsLister {
 	return examplev1listers.NewEndpointsLister(f.Informer().GetIndexer())
+}
+
+// ToTypedEndpointsInformer returns informer as a TypedEndpointsInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedEndpointsInformer(informer EndpointsInformer) TypedEndpointsInformer {
+	if typed, ok := informer.(TypedEndpointsInformer); ok {
+		return typed
+	}
+	return endpointsTypedInformerAdapter{informer}
+}
+
+type endpointsTypedInformerAdapter struct {
+	EndpointsInformer
+}
+
+// TypedInformer returns the adapted Informer() as a EndpointsIndexInformer.
+func (a endpointsTypedInformerAdapter) TypedInformer() EndpointsIndexInformer {
+	return ToEndpointsIndexInformer(a.Informer())
+}
+
+// ToEndpointsIndexInformer returns informer as a EndpointsIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToEndpointsIndexInformer(informer cache.SharedIndexInformer[*examplev1.Endpoints]) EndpointsIndexInformer {
+	if typed, ok := informer.(EndpointsIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*examplev1.Endpoints](informer)
 }

@@ -28,13 +28,47 @@ import (
 )
 
 // GadgetInformer gives access to the factory's shared informer and lister
-// of Gadgets.
+// of Gadgets. TypedGadgetInformer, which the factory returns, adds
+// TypedInformer.
 type GadgetInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*examplev1.Gadget]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() examplev1listers.GadgetLister
 }
+
+// TypedGadgetInformer is GadgetInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedGadgetInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*examplev1.Gadget]
+	// TypedInformer returns the informer Informer returns, as a
+	// GadgetIndexInformer.
+	TypedInformer() GadgetIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() examplev1listers.GadgetLister
+}
+
+// GadgetIndexInformer is a shared informer of Gadgets with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type GadgetIndexInformer cache.TypedSharedIndexInformer[*examplev1.Gadget]
+
+// GadgetHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Gadget.
+type GadgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.Gadget]
+
+// GadgetDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Gadget.
+type GadgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1.Gadget]
+
+// GadgetFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Gadget.
+type GadgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1.Gadget]
+
+// GadgetIndexers is [cache.TypedIndexers] for Gadget.
+type GadgetIndexers = cache.TypedIndexers[*examplev1.Gadget]
+
+// DeletedGadget is [cache.DeletedObject] for Gadget: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedGadget = cache.DeletedObject[*examplev1.Gadget]
 
 type gadgetInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,30 @@ type gadgetInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Gadget]) cache.SharedIndexInformer[*examplev1.Gadget] {
-	return NewFilteredGadgetInformer(client, resyncPeriod, indexers, nil)
+	return NewGadgetInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.Gadget]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedGadgetInformer is NewGadgetInformer returning a GadgetIndexInformer.
+func NewTypedGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers GadgetIndexers) GadgetIndexInformer {
+	return NewTypedGadgetInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.Gadget]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredGadgetInformer is NewGadgetInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Gadget], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.Gadget] {
+	return NewGadgetInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.Gadget]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredGadgetInformer is NewFilteredGadgetInformer returning a
+// GadgetIndexInformer.
+func NewTypedFilteredGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers GadgetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) GadgetIndexInformer {
+	return NewTypedGadgetInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.Gadget]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewGadgetInformerWithOptions returns a new, unshared informer of Gadgets, configured by options.
+func NewGadgetInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*examplev1.Gadget]) cache.SharedIndexInformer[*examplev1.Gadget] {
+	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Gadget](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +118,28 @@ func NewFilteredGadgetInformer(client versioned.Interface, resyncPeriod time.Dur
 			},
 		},
 		cache.SharedIndexInformerOptions[*examplev1.Gadget]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedGadgetInformerWithOptions is NewGadgetInformerWithOptions returning a
+// GadgetIndexInformer.
+func NewTypedGadgetInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*examplev1.Gadget]) GadgetIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*examplev1.Gadget](NewGadgetInformerWithOptions(client, options))
+}
+
 // defaultInformer builds the informer the factory shares.
 func (f *gadgetInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.Gadget] {
-	return NewFilteredGadgetInformer(f.factory.Client(), resyncPeriod, cache.Indexers[*examplev1.Gadget]{}, f.factory.Base().TweakListOptions())
+	return NewGadgetInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*examplev1.Gadget]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*examplev1.Gadget]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Gadgets.
@@ -83,7 +147,40 @@ func (f *gadgetInformer) Informer() cache.SharedIndexInformer[*examplev1.Gadget]
 	return informers.InformerFor[*examplev1.Gadget](f.factory.Base(), false, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Gadgets as a
+// GadgetIndexInformer.
+func (f *gadgetInformer) TypedInformer() GadgetIndexInformer {
+	return ToGadgetIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Gadgets.
 func (f *gadgetInformer) Lister() examplev1listers.GadgetLister {
 	return examplev1listers.NewGadgetLister(f.Informer().GetIndexer())
+}
+
+// ToTypedGadgetInformer returns informer as a TypedGadgetInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedGadgetInformer(informer GadgetInformer) TypedGadgetInformer {
+	if typed, ok := informer.(TypedGadgetInformer); ok {
+		return typed
+	}
+	return gadgetTypedInformerAdapter{informer}
+}
+
+type gadgetTypedInformerAdapter struct {
+	GadgetInformer
+}
+
+// TypedInformer returns the adapted Informer() as a GadgetIndexInformer.
+func (a gadgetTypedInformerAdapter) TypedInformer() GadgetIndexInformer {
+	return ToGadgetIndexInformer(a.Informer())
+}
+
+// ToGadgetIndexInformer returns informer as a GadgetIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToGadgetIndexInformer(informer cache.SharedIndexInformer[*examplev1.Gadget]) GadgetIndexInformer {
+	if typed, ok := informer.(GadgetIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*examplev1.Gadget](informer)
 }

@@ -16,21 +16,21 @@ import (
 // Interface gives access to the informers of example.com/v1.
 type Interface interface {
 	// Endpoints returns the shared informer and lister of Endpoints.
-	Endpoints() EndpointsInformer
+	Endpoints() TypedEndpointsInformer
 	// Gadgets returns the shared informer and lister of Gadgets.
-	Gadgets() GadgetInformer
+	Gadgets() TypedGadgetInformer
 	// NodeMetricses returns the shared informer and lister of NodeMetricses.
-	NodeMetricses() NodeMetricsInformer
+	NodeMetricses() TypedNodeMetricsInformer
 	// Policies returns the shared informer and lister of Policies.
-	Policies() PolicyInformer
+	Policies() TypedPolicyInformer
 	// Reports returns the shared informer and lister of Reports.
-	Reports() ReportInformer
+	Reports() TypedReportInformer
 	// Secrets returns the shared informer and lister of Secrets.
-	Secrets() SecretInformer
+	Secrets() TypedSecretInformer
 	// Things returns the shared informer and lister of Things.
-	Things() ThingInformer
+	Things() TypedThingInformer
 	// Widgets returns the shared informer and lister of Widgets.
-	Widgets() WidgetInformer
+	Widgets() TypedWidgetInformer
 }
 
 type version struct {
@@ -43,41 +43,41 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // Endpoints returns the shared informer and lister of Endpoints.
-func (v *version) Endpoints() EndpointsInformer {
+func (v *version) Endpoints() TypedEndpointsInformer {
 	return &endpointsInformer{factory: v.factory}
 }
 
 // Gadgets returns the shared informer and lister of Gadgets.
-func (v *version) Gadgets() GadgetInformer {
+func (v *version) Gadgets() TypedGadgetInformer {
 	return &gadgetInformer{factory: v.factory}
 }
 
 // NodeMetricses returns the shared informer and lister of NodeMetricses.
-func (v *version) NodeMetricses() NodeMetricsInformer {
+func (v *version) NodeMetricses() TypedNodeMetricsInformer {
 	return &nodeMetricsInformer{factory: v.factory}
 }
 
 // Policies returns the shared informer and lister of Policies.
-func (v *version) Policies() PolicyInformer {
+func (v *version) Policies() TypedPolicyInformer {
 	return &policyInformer{factory: v.factory}
 }
 
 // Reports returns the shared informer and lister of Reports.
-func (v *version) Reports() ReportInformer {
+func (v *version) Reports() TypedReportInformer {
 	return &reportInformer{factory: v.factory}
 }
 
 // Secrets returns the shared informer and lister of Secrets.
-func (v *version) Secrets() SecretInformer {
+func (v *version) Secrets() TypedSecretInformer {
 	return &secretInformer{factory: v.factory}
 }
 
 // Things returns the shared informer and lister of Things.
-func (v *version) Things() ThingInformer {
+func (v *version) Things() TypedThingInformer {
 	return &thingInformer{factory: v.factory}
 }
 
 // Widgets returns the shared informer and lister of Widgets.
-func (v *version) Widgets() WidgetInformer {
+func (v *version) Widgets() TypedWidgetInformer {
 	return &widgetInformer{factory: v.factory}
 }

@@ -28,13 +28,47 @@ import (
 )
 
 // NodeMetricsInformer gives access to the factory's shared informer and lister
-// of NodeMetricses.
+// of NodeMetricses. TypedNodeMetricsInformer, which the factory returns, adds
+// TypedInformer.
 type NodeMetricsInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*examplev1.NodeMetrics]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() examplev1listers.NodeMetricsLister
 }
+
+// TypedNodeMetricsInformer is NodeMetricsInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedNodeMetricsInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*examplev1.NodeMetrics]
+	// TypedInformer returns the informer Informer returns, as a
+	// NodeMetricsIndexInformer.
+	TypedInformer() NodeMetricsIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() examplev1listers.NodeMetricsLister
+}
+
+// NodeMetricsIndexInformer is a shared informer of NodeMetricses with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type NodeMetricsIndexInformer cache.TypedSharedIndexInformer[*examplev1.NodeMetrics]
+
+// NodeMetricsHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for NodeMetrics.
+type NodeMetricsHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.NodeMetrics]
+
+// NodeMetricsDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for NodeMetrics.
+type NodeMetricsDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1.NodeMetrics]
+
+// NodeMetricsFilteringHandler is [cache.TypedFilteringResourceEventHandler] for NodeMetrics.
+type NodeMetricsFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1.NodeMetrics]
+
+// NodeMetricsIndexers is [cache.TypedIndexers] for NodeMetrics.
+type NodeMetricsIndexers = cache.TypedIndexers[*examplev1.NodeMetrics]
+
+// DeletedNodeMetrics is [cache.DeletedObject] for NodeMetrics: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedNodeMetrics = cache.DeletedObject[*examplev1.NodeMetrics]
 
 type nodeMetricsInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,30 @@ type nodeMetricsInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewNodeMetricsInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.NodeMetrics]) cache.SharedIndexInformer[*examplev1.NodeMetrics] {
-	return NewFilteredNodeMetricsInformer(client, resyncPeriod, indexers, nil)
+	return NewNodeMetricsInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.NodeMetrics]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedNodeMetricsInformer is NewNodeMetricsInformer returning a NodeMetricsIndexInformer.
+func NewTypedNodeMetricsInformer(client versioned.Interface, resyncPeriod time.Duration, indexers NodeMetricsIndexers) NodeMetricsIndexInformer {
+	return NewTypedNodeMetricsInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.NodeMetrics]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredNodeMetricsInformer is NewNodeMetricsInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredNodeMetricsInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.NodeMetrics], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.NodeMetrics] {
+	return NewNodeMetricsInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.NodeMetrics]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredNodeMetricsInformer is NewFilteredNodeMetricsInformer returning a
+// NodeMetricsIndexInformer.
+func NewTypedFilteredNodeMetricsInformer(client versioned.Interface, resyncPeriod time.Duration, indexers NodeMetricsIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) NodeMetricsIndexInformer {
+	return NewTypedNodeMetricsInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.NodeMetrics]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewNodeMetricsInformerWithOptions returns a new, unshared informer of NodeMetricses, configured by options.
+func NewNodeMetricsInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*examplev1.NodeMetrics]) cache.SharedIndexInformer[*examplev1.NodeMetrics] {
+	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "nodemetricses"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.NodeMetrics](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +118,28 @@ func NewFilteredNodeMetricsInformer(client versioned.Interface, resyncPeriod tim
 			},
 		},
 		cache.SharedIndexInformerOptions[*examplev1.NodeMetrics]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "nodemetricses"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedNodeMetricsInformerWithOptions is NewNodeMetricsInformerWithOptions returning a
+// NodeMetricsIndexInformer.
+func NewTypedNodeMetricsInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*examplev1.NodeMetrics]) NodeMetricsIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*examplev1.NodeMetrics](NewNodeMetricsInformerWithOptions(client, options))
+}
+
 // defaultInformer builds the informer the factory shares.
 func (f *nodeMetricsInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.NodeMetrics] {
-	return NewFilteredNodeMetricsInformer(f.factory.Client(), resyncPeriod, cache.Indexers[*examplev1.NodeMetrics]{}, f.factory.Base().TweakListOptions())
+	return NewNodeMetricsInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*examplev1.NodeMetrics]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*examplev1.NodeMetrics]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of NodeMetricses.
@@ -83,7 +147,40 @@ func (f *nodeMetricsInformer) Informer() cache.SharedIndexInformer[*examplev1.No
 	return informers.InformerFor[*examplev1.NodeMetrics](f.factory.Base(), false, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of NodeMetricses as a
+// NodeMetricsIndexInformer.
+func (f *nodeMetricsInformer) TypedInformer() NodeMetricsIndexInformer {
+	return ToNodeMetricsIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of NodeMetricses.
 func (f *nodeMetricsInformer) Lister() examplev1listers.NodeMetricsLister {
 	return examplev1listers.NewNodeMetricsLister(f.Informer().GetIndexer())
+}
+
+// ToTypedNodeMetricsInformer returns informer as a TypedNodeMetricsInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedNodeMetricsInformer(informer NodeMetricsInformer) TypedNodeMetricsInformer {
+	if typed, ok := informer.(TypedNodeMetricsInformer); ok {
+		return typed
+	}
+	return nodeMetricsTypedInformerAdapter{informer}
+}
+
+type nodeMetricsTypedInformerAdapter struct {
+	NodeMetricsInformer
+}
+
+// TypedInformer returns the adapted Informer() as a NodeMetricsIndexInformer.
+func (a nodeMetricsTypedInformerAdapter) TypedInformer() NodeMetricsIndexInformer {
+	return ToNodeMetricsIndexInformer(a.Informer())
+}
+
+// ToNodeMetricsIndexInformer returns informer as a NodeMetricsIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToNodeMetricsIndexInformer(informer cache.SharedIndexInformer[*examplev1.NodeMetrics]) NodeMetricsIndexInformer {
+	if typed, ok := informer.(NodeMetricsIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*examplev1.NodeMetrics](informer)
 }

@@ -28,13 +28,47 @@ import (
 )
 
 // PolicyInformer gives access to the factory's shared informer and lister
-// of Policies.
+// of Policies. TypedPolicyInformer, which the factory returns, adds
+// TypedInformer.
 type PolicyInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*examplev1.Policy]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() examplev1listers.PolicyLister
 }
+
+// TypedPolicyInformer is PolicyInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedPolicyInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*examplev1.Policy]
+	// TypedInformer returns the informer Informer returns, as a
+	// PolicyIndexInformer.
+	TypedInformer() PolicyIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() examplev1listers.PolicyLister
+}
+
+// PolicyIndexInformer is a shared informer of Policies with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type PolicyIndexInformer cache.TypedSharedIndexInformer[*examplev1.Policy]
+
+// PolicyHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Policy.
+type PolicyHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.Policy]
+
+// PolicyDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Policy.
+type PolicyDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1.Policy]
+
+// PolicyFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Policy.
+type PolicyFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1.Policy]
+
+// PolicyIndexers is [cache.TypedIndexers] for Policy.
+type PolicyIndexers = cache.TypedIndexers[*examplev1.Policy]
+
+// DeletedPolicy is [cache.DeletedObject] for Policy: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedPolicy = cache.DeletedObject[*examplev1.Policy]
 
 type policyInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,31 @@ type policyInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Policy]) cache.SharedIndexInformer[*examplev1.Policy] {
-	return NewFilteredPolicyInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Policy]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedPolicyInformer is NewPolicyInformer returning a PolicyIndexInformer.
+func NewTypedPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PolicyIndexers) PolicyIndexInformer {
+	return NewTypedPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Policy]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredPolicyInformer is NewPolicyInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Policy], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.Policy] {
+	return NewPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Policy]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredPolicyInformer is NewFilteredPolicyInformer returning a
+// PolicyIndexInformer.
+func NewTypedFilteredPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PolicyIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PolicyIndexInformer {
+	return NewTypedPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Policy]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewPolicyInformerWithOptions returns a new, unshared informer of Policies in
+// namespace ("" for all), configured by options.
+func NewPolicyInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Policy]) cache.SharedIndexInformer[*examplev1.Policy] {
+	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "policies"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Policy](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +119,28 @@ func NewFilteredPolicyInformer(client versioned.Interface, namespace string, res
 			},
 		},
 		cache.SharedIndexInformerOptions[*examplev1.Policy]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "policies"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedPolicyInformerWithOptions is NewPolicyInformerWithOptions returning a
+// PolicyIndexInformer.
+func NewTypedPolicyInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Policy]) PolicyIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*examplev1.Policy](NewPolicyInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *policyInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.Policy] {
-	return NewFilteredPolicyInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*examplev1.Policy]{}, f.factory.Base().TweakListOptions())
+	return NewPolicyInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*examplev1.Policy]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*examplev1.Policy]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Policies.
@@ -83,7 +148,40 @@ func (f *policyInformer) Informer() cache.SharedIndexInformer[*examplev1.Policy]
 	return informers.InformerFor[*examplev1.Policy](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Policies as a
+// PolicyIndexInformer.
+func (f *policyInformer) TypedInformer() PolicyIndexInformer {
+	return ToPolicyIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Policies.
 func (f *policyInformer) Lister() examplev1listers.PolicyLister {
 	return examplev1listers.NewPolicyLister(f.Informer().GetIndexer())
+}
+
+// ToTypedPolicyInformer returns informer as a TypedPolicyInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedPolicyInformer(informer PolicyInformer) TypedPolicyInformer {
+	if typed, ok := informer.(TypedPolicyInformer); ok {
+		return typed
+	}
+	return policyTypedInformerAdapter{informer}
+}
+
+type policyTypedInformerAdapter struct {
+	PolicyInformer
+}
+
+// TypedInformer returns the adapted Informer() as a PolicyIndexInformer.
+func (a policyTypedInformerAdapter) TypedInformer() PolicyIndexInformer {
+	return ToPolicyIndexInformer(a.Informer())
+}
+
+// ToPolicyIndexInformer returns informer as a PolicyIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToPolicyIndexInformer(informer cache.SharedIndexInformer[*examplev1.Policy]) PolicyIndexInformer {
+	if typed, ok := informer.(PolicyIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*examplev1.Policy](informer)
 }

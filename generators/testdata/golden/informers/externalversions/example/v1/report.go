@@ -27,11 +27,43 @@ import (
 )
 
 // ReportInformer gives access to the factory's shared informer
-// of Reports.
+// of Reports. TypedReportInformer, which the factory returns, adds
+// TypedInformer.
 type ReportInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*examplev1.Report]
 }
+
+// TypedReportInformer is ReportInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedReportInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*examplev1.Report]
+	// TypedInformer returns the informer Informer returns, as a
+	// ReportIndexInformer.
+	TypedInformer() ReportIndexInformer
+}
+
+// ReportIndexInformer is a shared informer of Reports with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type ReportIndexInformer cache.TypedSharedIndexInformer[*examplev1.Report]
+
+// ReportHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Report.
+type ReportHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.Report]
+
+// ReportDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Report.
+type ReportDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1.Report]
+
+// ReportFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Report.
+type ReportFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1.Report]
+
+// ReportIndexers is [cache.TypedIndexers] for Report.
+type ReportIndexers = cache.TypedIndexers[*examplev1.Report]
+
+// DeletedReport is [cache.DeletedObject] for Report: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedReport = cache.DeletedObject[*examplev1.Report]
 
 type reportInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -41,12 +73,31 @@ type reportInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewReportInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Report]) cache.SharedIndexInformer[*examplev1.Report] {
-	return NewFilteredReportInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewReportInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Report]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedReportInformer is NewReportInformer returning a ReportIndexInformer.
+func NewTypedReportInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ReportIndexers) ReportIndexInformer {
+	return NewTypedReportInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Report]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredReportInformer is NewReportInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredReportInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Report], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.Report] {
+	return NewReportInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Report]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredReportInformer is NewFilteredReportInformer returning a
+// ReportIndexInformer.
+func NewTypedFilteredReportInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ReportIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ReportIndexInformer {
+	return NewTypedReportInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Report]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewReportInformerWithOptions returns a new, unshared informer of Reports in
+// namespace ("" for all), configured by options.
+func NewReportInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Report]) cache.SharedIndexInformer[*examplev1.Report] {
+	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "reports"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Report](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -63,19 +114,64 @@ func NewFilteredReportInformer(client versioned.Interface, namespace string, res
 			},
 		},
 		cache.SharedIndexInformerOptions[*examplev1.Report]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "reports"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedReportInformerWithOptions is NewReportInformerWithOptions returning a
+// ReportIndexInformer.
+func NewTypedReportInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Report]) ReportIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*examplev1.Report](NewReportInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *reportInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.Report] {
-	return NewFilteredReportInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*examplev1.Report]{}, f.factory.Base().TweakListOptions())
+	return NewReportInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*examplev1.Report]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*examplev1.Report]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Reports.
 func (f *reportInformer) Informer() cache.SharedIndexInformer[*examplev1.Report] {
 	return informers.InformerFor[*examplev1.Report](f.factory.Base(), true, f.defaultInformer)
+}
+
+// TypedInformer returns the factory's shared informer of Reports as a
+// ReportIndexInformer.
+func (f *reportInformer) TypedInformer() ReportIndexInformer {
+	return ToReportIndexInformer(f.Informer())
+}
+
+// ToTypedReportInformer returns informer as a TypedReportInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedReportInformer(informer ReportInformer) TypedReportInformer {
+	if typed, ok := informer.(TypedReportInformer); ok {
+		return typed
+	}
+	return reportTypedInformerAdapter{informer}
+}
+
+type reportTypedInformerAdapter struct {
+	ReportInformer
+}
+
+// TypedInformer returns the adapted Informer() as a ReportIndexInformer.
+func (a reportTypedInformerAdapter) TypedInformer() ReportIndexInformer {
+	return ToReportIndexInformer(a.Informer())
+}
+
+// ToReportIndexInformer returns informer as a ReportIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToReportIndexInformer(informer cache.SharedIndexInformer[*examplev1.Report]) ReportIndexInformer {
+	if typed, ok := informer.(ReportIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*examplev1.Report](informer)
 }

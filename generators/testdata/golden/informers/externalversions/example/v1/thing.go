@@ -28,13 +28,47 @@ import (
 )
 
 // ThingInformer gives access to the factory's shared informer and lister
-// of Things.
+// of Things. TypedThingInformer, which the factory returns, adds
+// TypedInformer.
 type ThingInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*examplev1.Thing]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() examplev1listers.ThingLister
 }
+
+// TypedThingInformer is ThingInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedThingInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*examplev1.Thing]
+	// TypedInformer returns the informer Informer returns, as a
+	// ThingIndexInformer.
+	TypedInformer() ThingIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() examplev1listers.ThingLister
+}
+
+// ThingIndexInformer is a shared informer of Things with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type ThingIndexInformer cache.TypedSharedIndexInformer[*examplev1.Thing]
+
+// ThingHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Thing.
+type ThingHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1.Thing]
+
+// ThingDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Thing.
+type ThingDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1.Thing]
+
+// ThingFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Thing.
+type ThingFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1.Thing]
+
+// ThingIndexers is [cache.TypedIndexers] for Thing.
+type ThingIndexers = cache.TypedIndexers[*examplev1.Thing]
+
+// DeletedThing is [cache.DeletedObject] for Thing: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedThing = cache.DeletedObject[*examplev1.Thing]
 
 type thingInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,31 @@ type thingInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Thing]) cache.SharedIndexInformer[*examplev1.Thing] {
-	return NewFilteredThingInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Thing]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedThingInformer is NewThingInformer returning a ThingIndexInformer.
+func NewTypedThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ThingIndexers) ThingIndexInformer {
+	return NewTypedThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Thing]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredThingInformer is NewThingInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Thing], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.Thing] {
+	return NewThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Thing]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredThingInformer is NewFilteredThingInformer returning a
+// ThingIndexInformer.
+func NewTypedFilteredThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ThingIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ThingIndexInformer {
+	return NewTypedThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Thing]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewThingInformerWithOptions returns a new, unshared informer of Things in
+// namespace ("" for all), configured by options.
+func NewThingInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Thing]) cache.SharedIndexInformer[*examplev1.Thing] {
+	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "thingamajigs"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Thing](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +119,28 @@ func NewFilteredThingInformer(client versioned.Interface, namespace string, resy
 			},
 		},
 		cache.SharedIndexInformerOptions[*examplev1.Thing]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "thingamajigs"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedThingInformerWithOptions is NewThingInformerWithOptions returning a
+// ThingIndexInformer.
+func NewTypedThingInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Thing]) ThingIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*examplev1.Thing](NewThingInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *thingInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.Thing] {
-	return NewFilteredThingInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*examplev1.Thing]{}, f.factory.Base().TweakListOptions())
+	return NewThingInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*examplev1.Thing]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*examplev1.Thing]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Things.
@@ -83,7 +148,40 @@ func (f *thingInformer) Informer() cache.SharedIndexInformer[*examplev1.Thing] {
 	return informers.InformerFor[*examplev1.Thing](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Things as a
+// ThingIndexInformer.
+func (f *thingInformer) TypedInformer() ThingIndexInformer {
+	return ToThingIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Things.
 func (f *thingInformer) Lister() examplev1listers.ThingLister {
 	return examplev1listers.NewThingLister(f.Informer().GetIndexer())
+}
+
+// ToTypedThingInformer returns informer as a TypedThingInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedThingInformer(informer ThingInformer) TypedThingInformer {
+	if typed, ok := informer.(TypedThingInformer); ok {
+		return typed
+	}
+	return thingTypedInformerAdapter{informer}
+}
+
+type thingTypedInformerAdapter struct {
+	ThingInformer
+}
+
+// TypedInformer returns the adapted Informer() as a ThingIndexInformer.
+func (a thingTypedInformerAdapter) TypedInformer() ThingIndexInformer {
+	return ToThingIndexInformer(a.Informer())
+}
+
+// ToThingIndexInformer returns informer as a ThingIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToThingIndexInformer(informer cache.SharedIndexInformer[*examplev1.Thing]) ThingIndexInformer {
+	if typed, ok := informer.(ThingIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*examplev1.Thing](informer)
 }

@@ -16,7 +16,7 @@ import (
 // Interface gives access to the informers of example.com/v1alpha1.
 type Interface interface {
 	// Widgets returns the shared informer and lister of Widgets.
-	Widgets() WidgetInformer
+	Widgets() TypedWidgetInformer
 }
 
 type version struct {
@@ -29,6 +29,6 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // Widgets returns the shared informer and lister of Widgets.
-func (v *version) Widgets() WidgetInformer {
+func (v *version) Widgets() TypedWidgetInformer {
 	return &widgetInformer{factory: v.factory}
 }

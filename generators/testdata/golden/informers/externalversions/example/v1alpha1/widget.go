@@ -28,13 +28,47 @@ import (
 )
 
 // WidgetInformer gives access to the factory's shared informer and lister
-// of Widgets.
+// of Widgets. TypedWidgetInformer, which the factory returns, adds
+// TypedInformer.
 type WidgetInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*examplev1alpha1.Widget]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() examplev1alpha1listers.WidgetLister
 }
+
+// TypedWidgetInformer is WidgetInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedWidgetInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*examplev1alpha1.Widget]
+	// TypedInformer returns the informer Informer returns, as a
+	// WidgetIndexInformer.
+	TypedInformer() WidgetIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() examplev1alpha1listers.WidgetLister
+}
+
+// WidgetIndexInformer is a shared informer of Widgets with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type WidgetIndexInformer cache.TypedSharedIndexInformer[*examplev1alpha1.Widget]
+
+// WidgetHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Widget.
+type WidgetHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*examplev1alpha1.Widget]
+
+// WidgetDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Widget.
+type WidgetDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*examplev1alpha1.Widget]
+
+// WidgetFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Widget.
+type WidgetFilteringHandler = cache.TypedFilteringResourceEventHandler[*examplev1alpha1.Widget]
+
+// WidgetIndexers is [cache.TypedIndexers] for Widget.
+type WidgetIndexers = cache.TypedIndexers[*examplev1alpha1.Widget]
+
+// DeletedWidget is [cache.DeletedObject] for Widget: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedWidget = cache.DeletedObject[*examplev1alpha1.Widget]
 
 type widgetInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,31 @@ type widgetInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1alpha1.Widget]) cache.SharedIndexInformer[*examplev1alpha1.Widget] {
-	return NewFilteredWidgetInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1alpha1.Widget]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedWidgetInformer is NewWidgetInformer returning a WidgetIndexInformer.
+func NewTypedWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WidgetIndexers) WidgetIndexInformer {
+	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1alpha1.Widget]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredWidgetInformer is NewWidgetInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1alpha1.Widget], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1alpha1.Widget] {
+	return NewWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1alpha1.Widget]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredWidgetInformer is NewFilteredWidgetInformer returning a
+// WidgetIndexInformer.
+func NewTypedFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WidgetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) WidgetIndexInformer {
+	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1alpha1.Widget]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewWidgetInformerWithOptions returns a new, unshared informer of Widgets in
+// namespace ("" for all), configured by options.
+func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1alpha1.Widget]) cache.SharedIndexInformer[*examplev1alpha1.Widget] {
+	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1alpha1", Resource: "widgets"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1alpha1.Widget](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +119,28 @@ func NewFilteredWidgetInformer(client versioned.Interface, namespace string, res
 			},
 		},
 		cache.SharedIndexInformerOptions[*examplev1alpha1.Widget]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "example.com", Version: "v1alpha1", Resource: "widgets"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedWidgetInformerWithOptions is NewWidgetInformerWithOptions returning a
+// WidgetIndexInformer.
+func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1alpha1.Widget]) WidgetIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*examplev1alpha1.Widget](NewWidgetInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *widgetInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1alpha1.Widget] {
-	return NewFilteredWidgetInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*examplev1alpha1.Widget]{}, f.factory.Base().TweakListOptions())
+	return NewWidgetInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*examplev1alpha1.Widget]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*examplev1alpha1.Widget]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Widgets.
@@ -83,7 +148,40 @@ func (f *widgetInformer) Informer() cache.SharedIndexInformer[*examplev1alpha1.W
 	return informers.InformerFor[*examplev1alpha1.Widget](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Widgets as a
+// WidgetIndexInformer.
+func (f *widgetInformer) TypedInformer() WidgetIndexInformer {
+	return ToWidgetIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Widgets.
 func (f *widgetInformer) Lister() examplev1alpha1listers.WidgetLister {
 	return examplev1alpha1listers.NewWidgetLister(f.Informer().GetIndexer())
+}
+
+// ToTypedWidgetInformer returns informer as a TypedWidgetInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedWidgetInformer(informer WidgetInformer) TypedWidgetInformer {
+	if typed, ok := informer.(TypedWidgetInformer); ok {
+		return typed
+	}
+	return widgetTypedInformerAdapter{informer}
+}
+
+type widgetTypedInformerAdapter struct {
+	WidgetInformer
+}
+
+// TypedInformer returns the adapted Informer() as a WidgetIndexInformer.
+func (a widgetTypedInformerAdapter) TypedInformer() WidgetIndexInformer {
+	return ToWidgetIndexInformer(a.Informer())
+}
+
+// ToWidgetIndexInformer returns informer as a WidgetIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToWidgetIndexInformer(informer cache.SharedIndexInformer[*examplev1alpha1.Widget]) WidgetIndexInformer {
+	if typed, ok := informer.(WidgetIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*examplev1alpha1.Widget](informer)
 }

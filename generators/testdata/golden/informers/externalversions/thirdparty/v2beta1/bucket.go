@@ -27,11 +27,43 @@ import (
 )
 
 // BucketInformer gives access to the factory's shared informer
-// of Buckets.
+// of Buckets. TypedBucketInformer, which the factory returns, adds
+// TypedInformer.
 type BucketInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket]
 }
+
+// TypedBucketInformer is BucketInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedBucketInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket]
+	// TypedInformer returns the informer Informer returns, as a
+	// BucketIndexInformer.
+	TypedInformer() BucketIndexInformer
+}
+
+// BucketIndexInformer is a shared informer of Buckets with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type BucketIndexInformer cache.TypedSharedIndexInformer[*thirdpartyv2beta1.Bucket]
+
+// BucketHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Bucket.
+type BucketHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*thirdpartyv2beta1.Bucket]
+
+// BucketDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Bucket.
+type BucketDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*thirdpartyv2beta1.Bucket]
+
+// BucketFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Bucket.
+type BucketFilteringHandler = cache.TypedFilteringResourceEventHandler[*thirdpartyv2beta1.Bucket]
+
+// BucketIndexers is [cache.TypedIndexers] for Bucket.
+type BucketIndexers = cache.TypedIndexers[*thirdpartyv2beta1.Bucket]
+
+// DeletedBucket is [cache.DeletedObject] for Bucket: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedBucket = cache.DeletedObject[*thirdpartyv2beta1.Bucket]
 
 type bucketInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -41,12 +73,30 @@ type bucketInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewBucketInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*thirdpartyv2beta1.Bucket]) cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket] {
-	return NewFilteredBucketInformer(client, resyncPeriod, indexers, nil)
+	return NewBucketInformerWithOptions(client, internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedBucketInformer is NewBucketInformer returning a BucketIndexInformer.
+func NewTypedBucketInformer(client versioned.Interface, resyncPeriod time.Duration, indexers BucketIndexers) BucketIndexInformer {
+	return NewTypedBucketInformerWithOptions(client, internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredBucketInformer is NewBucketInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredBucketInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*thirdpartyv2beta1.Bucket], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket] {
+	return NewBucketInformerWithOptions(client, internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredBucketInformer is NewFilteredBucketInformer returning a
+// BucketIndexInformer.
+func NewTypedFilteredBucketInformer(client versioned.Interface, resyncPeriod time.Duration, indexers BucketIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) BucketIndexInformer {
+	return NewTypedBucketInformerWithOptions(client, internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewBucketInformerWithOptions returns a new, unshared informer of Buckets, configured by options.
+func NewBucketInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]) cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket] {
+	gvr := schema.GroupVersionResource{Group: "things.example.org", Version: "v2beta1", Resource: "buckets"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*thirdpartyv2beta1.Bucket](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -63,19 +113,64 @@ func NewFilteredBucketInformer(client versioned.Interface, resyncPeriod time.Dur
 			},
 		},
 		cache.SharedIndexInformerOptions[*thirdpartyv2beta1.Bucket]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "things.example.org", Version: "v2beta1", Resource: "buckets"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedBucketInformerWithOptions is NewBucketInformerWithOptions returning a
+// BucketIndexInformer.
+func NewTypedBucketInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]) BucketIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*thirdpartyv2beta1.Bucket](NewBucketInformerWithOptions(client, options))
+}
+
 // defaultInformer builds the informer the factory shares.
 func (f *bucketInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket] {
-	return NewFilteredBucketInformer(f.factory.Client(), resyncPeriod, cache.Indexers[*thirdpartyv2beta1.Bucket]{}, f.factory.Base().TweakListOptions())
+	return NewBucketInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*thirdpartyv2beta1.Bucket]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Buckets.
 func (f *bucketInformer) Informer() cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket] {
 	return informers.InformerFor[*thirdpartyv2beta1.Bucket](f.factory.Base(), false, f.defaultInformer)
+}
+
+// TypedInformer returns the factory's shared informer of Buckets as a
+// BucketIndexInformer.
+func (f *bucketInformer) TypedInformer() BucketIndexInformer {
+	return ToBucketIndexInformer(f.Informer())
+}
+
+// ToTypedBucketInformer returns informer as a TypedBucketInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedBucketInformer(informer BucketInformer) TypedBucketInformer {
+	if typed, ok := informer.(TypedBucketInformer); ok {
+		return typed
+	}
+	return bucketTypedInformerAdapter{informer}
+}
+
+type bucketTypedInformerAdapter struct {
+	BucketInformer
+}
+
+// TypedInformer returns the adapted Informer() as a BucketIndexInformer.
+func (a bucketTypedInformerAdapter) TypedInformer() BucketIndexInformer {
+	return ToBucketIndexInformer(a.Informer())
+}
+
+// ToBucketIndexInformer returns informer as a BucketIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToBucketIndexInformer(informer cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket]) BucketIndexInformer {
+	if typed, ok := informer.(BucketIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*thirdpartyv2beta1.Bucket](informer)
 }

@@ -16,7 +16,7 @@ import (
 // Interface gives access to the informers of things.example.org/v2beta1.
 type Interface interface {
 	// Buckets returns the shared informer and lister of Buckets.
-	Buckets() BucketInformer
+	Buckets() TypedBucketInformer
 }
 
 type version struct {
@@ -29,6 +29,6 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // Buckets returns the shared informer and lister of Buckets.
-func (v *version) Buckets() BucketInformer {
+func (v *version) Buckets() TypedBucketInformer {
 	return &bucketInformer{factory: v.factory}
 }

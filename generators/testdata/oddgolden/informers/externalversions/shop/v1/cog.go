@@ -28,13 +28,47 @@ import (
 )
 
 // CogInformer gives access to the factory's shared informer and lister
-// of Cogs.
+// of Cogs. TypedCogInformer, which the factory returns, adds
+// TypedInformer.
 type CogInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*shopv1.Cog]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() shopv1listers.CogLister
 }
+
+// TypedCogInformer is CogInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedCogInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*shopv1.Cog]
+	// TypedInformer returns the informer Informer returns, as a
+	// CogIndexInformer.
+	TypedInformer() CogIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() shopv1listers.CogLister
+}
+
+// CogIndexInformer is a shared informer of Cogs with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type CogIndexInformer cache.TypedSharedIndexInformer[*shopv1.Cog]
+
+// CogHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Cog.
+type CogHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*shopv1.Cog]
+
+// CogDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Cog.
+type CogDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*shopv1.Cog]
+
+// CogFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Cog.
+type CogFilteringHandler = cache.TypedFilteringResourceEventHandler[*shopv1.Cog]
+
+// CogIndexers is [cache.TypedIndexers] for Cog.
+type CogIndexers = cache.TypedIndexers[*shopv1.Cog]
+
+// DeletedCog is [cache.DeletedObject] for Cog: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedCog = cache.DeletedObject[*shopv1.Cog]
 
 type cogInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,31 @@ type cogInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewCogInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Cog]) cache.SharedIndexInformer[*shopv1.Cog] {
-	return NewFilteredCogInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewCogInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Cog]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedCogInformer is NewCogInformer returning a CogIndexInformer.
+func NewTypedCogInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CogIndexers) CogIndexInformer {
+	return NewTypedCogInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Cog]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredCogInformer is NewCogInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredCogInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Cog], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*shopv1.Cog] {
+	return NewCogInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Cog]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredCogInformer is NewFilteredCogInformer returning a
+// CogIndexInformer.
+func NewTypedFilteredCogInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CogIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CogIndexInformer {
+	return NewTypedCogInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Cog]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewCogInformerWithOptions returns a new, unshared informer of Cogs in
+// namespace ("" for all), configured by options.
+func NewCogInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Cog]) cache.SharedIndexInformer[*shopv1.Cog] {
+	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "cogs"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Cog](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +119,28 @@ func NewFilteredCogInformer(client versioned.Interface, namespace string, resync
 			},
 		},
 		cache.SharedIndexInformerOptions[*shopv1.Cog]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "cogs"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedCogInformerWithOptions is NewCogInformerWithOptions returning a
+// CogIndexInformer.
+func NewTypedCogInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Cog]) CogIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*shopv1.Cog](NewCogInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *cogInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*shopv1.Cog] {
-	return NewFilteredCogInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*shopv1.Cog]{}, f.factory.Base().TweakListOptions())
+	return NewCogInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*shopv1.Cog]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*shopv1.Cog]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Cogs.
@@ -83,7 +148,40 @@ func (f *cogInformer) Informer() cache.SharedIndexInformer[*shopv1.Cog] {
 	return informers.InformerFor[*shopv1.Cog](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Cogs as a
+// CogIndexInformer.
+func (f *cogInformer) TypedInformer() CogIndexInformer {
+	return ToCogIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Cogs.
 func (f *cogInformer) Lister() shopv1listers.CogLister {
 	return shopv1listers.NewCogLister(f.Informer().GetIndexer())
+}
+
+// ToTypedCogInformer returns informer as a TypedCogInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedCogInformer(informer CogInformer) TypedCogInformer {
+	if typed, ok := informer.(TypedCogInformer); ok {
+		return typed
+	}
+	return cogTypedInformerAdapter{informer}
+}
+
+type cogTypedInformerAdapter struct {
+	CogInformer
+}
+
+// TypedInformer returns the adapted Informer() as a CogIndexInformer.
+func (a cogTypedInformerAdapter) TypedInformer() CogIndexInformer {
+	return ToCogIndexInformer(a.Informer())
+}
+
+// ToCogIndexInformer returns informer as a CogIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToCogIndexInformer(informer cache.SharedIndexInformer[*shopv1.Cog]) CogIndexInformer {
+	if typed, ok := informer.(CogIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*shopv1.Cog](informer)
 }

@@ -28,13 +28,47 @@ import (
 )
 
 // GizmoInformer gives access to the factory's shared informer and lister
-// of Gizmos.
+// of Gizmos. TypedGizmoInformer, which the factory returns, adds
+// TypedInformer.
 type GizmoInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*shopv1.Gizmo]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() shopv1listers.GizmoLister
 }
+
+// TypedGizmoInformer is GizmoInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedGizmoInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*shopv1.Gizmo]
+	// TypedInformer returns the informer Informer returns, as a
+	// GizmoIndexInformer.
+	TypedInformer() GizmoIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() shopv1listers.GizmoLister
+}
+
+// GizmoIndexInformer is a shared informer of Gizmos with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type GizmoIndexInformer cache.TypedSharedIndexInformer[*shopv1.Gizmo]
+
+// GizmoHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Gizmo.
+type GizmoHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*shopv1.Gizmo]
+
+// GizmoDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Gizmo.
+type GizmoDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*shopv1.Gizmo]
+
+// GizmoFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Gizmo.
+type GizmoFilteringHandler = cache.TypedFilteringResourceEventHandler[*shopv1.Gizmo]
+
+// GizmoIndexers is [cache.TypedIndexers] for Gizmo.
+type GizmoIndexers = cache.TypedIndexers[*shopv1.Gizmo]
+
+// DeletedGizmo is [cache.DeletedObject] for Gizmo: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedGizmo = cache.DeletedObject[*shopv1.Gizmo]
 
 type gizmoInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,31 @@ type gizmoInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewGizmoInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Gizmo]) cache.SharedIndexInformer[*shopv1.Gizmo] {
-	return NewFilteredGizmoInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewGizmoInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Gizmo]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedGizmoInformer is NewGizmoInformer returning a GizmoIndexInformer.
+func NewTypedGizmoInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers GizmoIndexers) GizmoIndexInformer {
+	return NewTypedGizmoInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Gizmo]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredGizmoInformer is NewGizmoInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredGizmoInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Gizmo], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*shopv1.Gizmo] {
+	return NewGizmoInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Gizmo]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredGizmoInformer is NewFilteredGizmoInformer returning a
+// GizmoIndexInformer.
+func NewTypedFilteredGizmoInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers GizmoIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) GizmoIndexInformer {
+	return NewTypedGizmoInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Gizmo]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewGizmoInformerWithOptions returns a new, unshared informer of Gizmos in
+// namespace ("" for all), configured by options.
+func NewGizmoInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Gizmo]) cache.SharedIndexInformer[*shopv1.Gizmo] {
+	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "gizmos"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Gizmo](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +119,28 @@ func NewFilteredGizmoInformer(client versioned.Interface, namespace string, resy
 			},
 		},
 		cache.SharedIndexInformerOptions[*shopv1.Gizmo]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "gizmos"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedGizmoInformerWithOptions is NewGizmoInformerWithOptions returning a
+// GizmoIndexInformer.
+func NewTypedGizmoInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Gizmo]) GizmoIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*shopv1.Gizmo](NewGizmoInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *gizmoInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*shopv1.Gizmo] {
-	return NewFilteredGizmoInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*shopv1.Gizmo]{}, f.factory.Base().TweakListOptions())
+	return NewGizmoInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*shopv1.Gizmo]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*shopv1.Gizmo]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Gizmos.
@@ -83,7 +148,40 @@ func (f *gizmoInformer) Informer() cache.SharedIndexInformer[*shopv1.Gizmo] {
 	return informers.InformerFor[*shopv1.Gizmo](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Gizmos as a
+// GizmoIndexInformer.
+func (f *gizmoInformer) TypedInformer() GizmoIndexInformer {
+	return ToGizmoIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Gizmos.
 func (f *gizmoInformer) Lister() shopv1listers.GizmoLister {
 	return shopv1listers.NewGizmoLister(f.Informer().GetIndexer())
+}
+
+// ToTypedGizmoInformer returns informer as a TypedGizmoInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedGizmoInformer(informer GizmoInformer) TypedGizmoInformer {
+	if typed, ok := informer.(TypedGizmoInformer); ok {
+		return typed
+	}
+	return gizmoTypedInformerAdapter{informer}
+}
+
+type gizmoTypedInformerAdapter struct {
+	GizmoInformer
+}
+
+// TypedInformer returns the adapted Informer() as a GizmoIndexInformer.
+func (a gizmoTypedInformerAdapter) TypedInformer() GizmoIndexInformer {
+	return ToGizmoIndexInformer(a.Informer())
+}
+
+// ToGizmoIndexInformer returns informer as a GizmoIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToGizmoIndexInformer(informer cache.SharedIndexInformer[*shopv1.Gizmo]) GizmoIndexInformer {
+	if typed, ok := informer.(GizmoIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*shopv1.Gizmo](informer)
 }

@@ -16,15 +16,15 @@ import (
 // Interface gives access to the informers of shop.example.com/v1.
 type Interface interface {
 	// Cogs returns the shared informer and lister of Cogs.
-	Cogs() CogInformer
+	Cogs() TypedCogInformer
 	// Gizmos returns the shared informer and lister of Gizmos.
-	Gizmos() GizmoInformer
+	Gizmos() TypedGizmoInformer
 	// Sprockets returns the shared informer and lister of Sprockets.
-	Sprockets() SprocketInformer
+	Sprockets() TypedSprocketInformer
 	// Wheels returns the shared informer and lister of Wheels.
-	Wheels() WheelInformer
+	Wheels() TypedWheelInformer
 	// Ñandus returns the shared informer and lister of Ñandus.
-	Ñandus() ÑanduInformer
+	Ñandus() TypedÑanduInformer
 }
 
 type version struct {
@@ -37,26 +37,26 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // Cogs returns the shared informer and lister of Cogs.
-func (v *version) Cogs() CogInformer {
+func (v *version) Cogs() TypedCogInformer {
 	return &cogInformer{factory: v.factory}
 }
 
 // Gizmos returns the shared informer and lister of Gizmos.
-func (v *version) Gizmos() GizmoInformer {
+func (v *version) Gizmos() TypedGizmoInformer {
 	return &gizmoInformer{factory: v.factory}
 }
 
 // Sprockets returns the shared informer and lister of Sprockets.
-func (v *version) Sprockets() SprocketInformer {
+func (v *version) Sprockets() TypedSprocketInformer {
 	return &sprocketInformer{factory: v.factory}
 }
 
 // Wheels returns the shared informer and lister of Wheels.
-func (v *version) Wheels() WheelInformer {
+func (v *version) Wheels() TypedWheelInformer {
 	return &wheelInformer{factory: v.factory}
 }
 
 // Ñandus returns the shared informer and lister of Ñandus.
-func (v *version) Ñandus() ÑanduInformer {
+func (v *version) Ñandus() TypedÑanduInformer {
 	return &ñanduInformer{factory: v.factory}
 }

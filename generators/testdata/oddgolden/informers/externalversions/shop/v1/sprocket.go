@@ -28,13 +28,47 @@ import (
 )
 
 // SprocketInformer gives access to the factory's shared informer and lister
-// of Sprockets.
+// of Sprockets. TypedSprocketInformer, which the factory returns, adds
+// TypedInformer.
 type SprocketInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*shopv1.Sprocket]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() shopv1listers.SprocketLister
 }
+
+// TypedSprocketInformer is SprocketInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedSprocketInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*shopv1.Sprocket]
+	// TypedInformer returns the informer Informer returns, as a
+	// SprocketIndexInformer.
+	TypedInformer() SprocketIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() shopv1listers.SprocketLister
+}
+
+// SprocketIndexInformer is a shared informer of Sprockets with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type SprocketIndexInformer cache.TypedSharedIndexInformer[*shopv1.Sprocket]
+
+// SprocketHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Sprocket.
+type SprocketHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*shopv1.Sprocket]
+
+// SprocketDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Sprocket.
+type SprocketDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*shopv1.Sprocket]
+
+// SprocketFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Sprocket.
+type SprocketFilteringHandler = cache.TypedFilteringResourceEventHandler[*shopv1.Sprocket]
+
+// SprocketIndexers is [cache.TypedIndexers] for Sprocket.
+type SprocketIndexers = cache.TypedIndexers[*shopv1.Sprocket]
+
+// DeletedSprocket is [cache.DeletedObject] for Sprocket: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedSprocket = cache.DeletedObject[*shopv1.Sprocket]
 
 type sprocketInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,31 @@ type sprocketInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewSprocketInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Sprocket]) cache.SharedIndexInformer[*shopv1.Sprocket] {
-	return NewFilteredSprocketInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewSprocketInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Sprocket]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedSprocketInformer is NewSprocketInformer returning a SprocketIndexInformer.
+func NewTypedSprocketInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers SprocketIndexers) SprocketIndexInformer {
+	return NewTypedSprocketInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Sprocket]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredSprocketInformer is NewSprocketInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredSprocketInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Sprocket], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*shopv1.Sprocket] {
+	return NewSprocketInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Sprocket]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredSprocketInformer is NewFilteredSprocketInformer returning a
+// SprocketIndexInformer.
+func NewTypedFilteredSprocketInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers SprocketIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) SprocketIndexInformer {
+	return NewTypedSprocketInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Sprocket]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewSprocketInformerWithOptions returns a new, unshared informer of Sprockets in
+// namespace ("" for all), configured by options.
+func NewSprocketInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Sprocket]) cache.SharedIndexInformer[*shopv1.Sprocket] {
+	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "sprockets"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Sprocket](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +119,28 @@ func NewFilteredSprocketInformer(client versioned.Interface, namespace string, r
 			},
 		},
 		cache.SharedIndexInformerOptions[*shopv1.Sprocket]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "sprockets"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedSprocketInformerWithOptions is NewSprocketInformerWithOptions returning a
+// SprocketIndexInformer.
+func NewTypedSprocketInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Sprocket]) SprocketIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*shopv1.Sprocket](NewSprocketInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *sprocketInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*shopv1.Sprocket] {
-	return NewFilteredSprocketInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*shopv1.Sprocket]{}, f.factory.Base().TweakListOptions())
+	return NewSprocketInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*shopv1.Sprocket]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*shopv1.Sprocket]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Sprockets.
@@ -83,7 +148,40 @@ func (f *sprocketInformer) Informer() cache.SharedIndexInformer[*shopv1.Sprocket
 	return informers.InformerFor[*shopv1.Sprocket](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Sprockets as a
+// SprocketIndexInformer.
+func (f *sprocketInformer) TypedInformer() SprocketIndexInformer {
+	return ToSprocketIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Sprockets.
 func (f *sprocketInformer) Lister() shopv1listers.SprocketLister {
 	return shopv1listers.NewSprocketLister(f.Informer().GetIndexer())
+}
+
+// ToTypedSprocketInformer returns informer as a TypedSprocketInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedSprocketInformer(informer SprocketInformer) TypedSprocketInformer {
+	if typed, ok := informer.(TypedSprocketInformer); ok {
+		return typed
+	}
+	return sprocketTypedInformerAdapter{informer}
+}
+
+type sprocketTypedInformerAdapter struct {
+	SprocketInformer
+}
+
+// TypedInformer returns the adapted Informer() as a SprocketIndexInformer.
+func (a sprocketTypedInformerAdapter) TypedInformer() SprocketIndexInformer {
+	return ToSprocketIndexInformer(a.Informer())
+}
+
+// ToSprocketIndexInformer returns informer as a SprocketIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToSprocketIndexInformer(informer cache.SharedIndexInformer[*shopv1.Sprocket]) SprocketIndexInformer {
+	if typed, ok := informer.(SprocketIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*shopv1.Sprocket](informer)
 }

@@ -28,13 +28,47 @@ import (
 )
 
 // WheelInformer gives access to the factory's shared informer and lister
-// of Wheels.
+// of Wheels. TypedWheelInformer, which the factory returns, adds
+// TypedInformer.
 type WheelInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*shopv1.Wheel]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() shopv1listers.WheelLister
 }
+
+// TypedWheelInformer is WheelInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedWheelInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*shopv1.Wheel]
+	// TypedInformer returns the informer Informer returns, as a
+	// WheelIndexInformer.
+	TypedInformer() WheelIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() shopv1listers.WheelLister
+}
+
+// WheelIndexInformer is a shared informer of Wheels with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type WheelIndexInformer cache.TypedSharedIndexInformer[*shopv1.Wheel]
+
+// WheelHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Wheel.
+type WheelHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*shopv1.Wheel]
+
+// WheelDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Wheel.
+type WheelDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*shopv1.Wheel]
+
+// WheelFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Wheel.
+type WheelFilteringHandler = cache.TypedFilteringResourceEventHandler[*shopv1.Wheel]
+
+// WheelIndexers is [cache.TypedIndexers] for Wheel.
+type WheelIndexers = cache.TypedIndexers[*shopv1.Wheel]
+
+// DeletedWheel is [cache.DeletedObject] for Wheel: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedWheel = cache.DeletedObject[*shopv1.Wheel]
 
 type wheelInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,31 @@ type wheelInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewWheelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Wheel]) cache.SharedIndexInformer[*shopv1.Wheel] {
-	return NewFilteredWheelInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewWheelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Wheel]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedWheelInformer is NewWheelInformer returning a WheelIndexInformer.
+func NewTypedWheelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WheelIndexers) WheelIndexInformer {
+	return NewTypedWheelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Wheel]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredWheelInformer is NewWheelInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredWheelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Wheel], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*shopv1.Wheel] {
+	return NewWheelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Wheel]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredWheelInformer is NewFilteredWheelInformer returning a
+// WheelIndexInformer.
+func NewTypedFilteredWheelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WheelIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) WheelIndexInformer {
+	return NewTypedWheelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Wheel]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewWheelInformerWithOptions returns a new, unshared informer of Wheels in
+// namespace ("" for all), configured by options.
+func NewWheelInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Wheel]) cache.SharedIndexInformer[*shopv1.Wheel] {
+	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "wheels"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Wheel](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +119,28 @@ func NewFilteredWheelInformer(client versioned.Interface, namespace string, resy
 			},
 		},
 		cache.SharedIndexInformerOptions[*shopv1.Wheel]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "wheels"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedWheelInformerWithOptions is NewWheelInformerWithOptions returning a
+// WheelIndexInformer.
+func NewTypedWheelInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Wheel]) WheelIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*shopv1.Wheel](NewWheelInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *wheelInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*shopv1.Wheel] {
-	return NewFilteredWheelInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*shopv1.Wheel]{}, f.factory.Base().TweakListOptions())
+	return NewWheelInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*shopv1.Wheel]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*shopv1.Wheel]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Wheels.
@@ -83,7 +148,40 @@ func (f *wheelInformer) Informer() cache.SharedIndexInformer[*shopv1.Wheel] {
 	return informers.InformerFor[*shopv1.Wheel](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Wheels as a
+// WheelIndexInformer.
+func (f *wheelInformer) TypedInformer() WheelIndexInformer {
+	return ToWheelIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Wheels.
 func (f *wheelInformer) Lister() shopv1listers.WheelLister {
 	return shopv1listers.NewWheelLister(f.Informer().GetIndexer())
+}
+
+// ToTypedWheelInformer returns informer as a TypedWheelInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedWheelInformer(informer WheelInformer) TypedWheelInformer {
+	if typed, ok := informer.(TypedWheelInformer); ok {
+		return typed
+	}
+	return wheelTypedInformerAdapter{informer}
+}
+
+type wheelTypedInformerAdapter struct {
+	WheelInformer
+}
+
+// TypedInformer returns the adapted Informer() as a WheelIndexInformer.
+func (a wheelTypedInformerAdapter) TypedInformer() WheelIndexInformer {
+	return ToWheelIndexInformer(a.Informer())
+}
+
+// ToWheelIndexInformer returns informer as a WheelIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToWheelIndexInformer(informer cache.SharedIndexInformer[*shopv1.Wheel]) WheelIndexInformer {
+	if typed, ok := informer.(WheelIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*shopv1.Wheel](informer)
 }

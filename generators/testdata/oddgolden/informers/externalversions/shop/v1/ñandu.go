@@ -28,13 +28,47 @@ import (
 )
 
 // ÑanduInformer gives access to the factory's shared informer and lister
-// of Ñandus.
+// of Ñandus. TypedÑanduInformer, which the factory returns, adds
+// TypedInformer.
 type ÑanduInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*shopv1.Ñandu]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() shopv1listers.ÑanduLister
 }
+
+// TypedÑanduInformer is ÑanduInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedÑanduInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*shopv1.Ñandu]
+	// TypedInformer returns the informer Informer returns, as a
+	// ÑanduIndexInformer.
+	TypedInformer() ÑanduIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() shopv1listers.ÑanduLister
+}
+
+// ÑanduIndexInformer is a shared informer of Ñandus with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type ÑanduIndexInformer cache.TypedSharedIndexInformer[*shopv1.Ñandu]
+
+// ÑanduHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Ñandu.
+type ÑanduHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*shopv1.Ñandu]
+
+// ÑanduDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Ñandu.
+type ÑanduDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*shopv1.Ñandu]
+
+// ÑanduFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Ñandu.
+type ÑanduFilteringHandler = cache.TypedFilteringResourceEventHandler[*shopv1.Ñandu]
+
+// ÑanduIndexers is [cache.TypedIndexers] for Ñandu.
+type ÑanduIndexers = cache.TypedIndexers[*shopv1.Ñandu]
+
+// DeletedÑandu is [cache.DeletedObject] for Ñandu: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedÑandu = cache.DeletedObject[*shopv1.Ñandu]
 
 type ñanduInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -44,12 +78,30 @@ type ñanduInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewÑanduInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Ñandu]) cache.SharedIndexInformer[*shopv1.Ñandu] {
-	return NewFilteredÑanduInformer(client, resyncPeriod, indexers, nil)
+	return NewÑanduInformerWithOptions(client, internalinterfaces.InformerOptions[*shopv1.Ñandu]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedÑanduInformer is NewÑanduInformer returning a ÑanduIndexInformer.
+func NewTypedÑanduInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ÑanduIndexers) ÑanduIndexInformer {
+	return NewTypedÑanduInformerWithOptions(client, internalinterfaces.InformerOptions[*shopv1.Ñandu]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredÑanduInformer is NewÑanduInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredÑanduInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Ñandu], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*shopv1.Ñandu] {
+	return NewÑanduInformerWithOptions(client, internalinterfaces.InformerOptions[*shopv1.Ñandu]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredÑanduInformer is NewFilteredÑanduInformer returning a
+// ÑanduIndexInformer.
+func NewTypedFilteredÑanduInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ÑanduIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ÑanduIndexInformer {
+	return NewTypedÑanduInformerWithOptions(client, internalinterfaces.InformerOptions[*shopv1.Ñandu]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewÑanduInformerWithOptions returns a new, unshared informer of Ñandus, configured by options.
+func NewÑanduInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*shopv1.Ñandu]) cache.SharedIndexInformer[*shopv1.Ñandu] {
+	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "ñandus"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Ñandu](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -66,16 +118,28 @@ func NewFilteredÑanduInformer(client versioned.Interface, resyncPeriod time.Dur
 			},
 		},
 		cache.SharedIndexInformerOptions[*shopv1.Ñandu]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "ñandus"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedÑanduInformerWithOptions is NewÑanduInformerWithOptions returning a
+// ÑanduIndexInformer.
+func NewTypedÑanduInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*shopv1.Ñandu]) ÑanduIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*shopv1.Ñandu](NewÑanduInformerWithOptions(client, options))
+}
+
 // defaultInformer builds the informer the factory shares.
 func (f *ñanduInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*shopv1.Ñandu] {
-	return NewFilteredÑanduInformer(f.factory.Client(), resyncPeriod, cache.Indexers[*shopv1.Ñandu]{}, f.factory.Base().TweakListOptions())
+	return NewÑanduInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*shopv1.Ñandu]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*shopv1.Ñandu]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Ñandus.
@@ -83,7 +147,40 @@ func (f *ñanduInformer) Informer() cache.SharedIndexInformer[*shopv1.Ñandu] {
 	return informers.InformerFor[*shopv1.Ñandu](f.factory.Base(), false, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Ñandus as a
+// ÑanduIndexInformer.
+func (f *ñanduInformer) TypedInformer() ÑanduIndexInformer {
+	return ToÑanduIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Ñandus.
 func (f *ñanduInformer) Lister() shopv1listers.ÑanduLister {
 	return shopv1listers.NewÑanduLister(f.Informer().GetIndexer())
+}
+
+// ToTypedÑanduInformer returns informer as a TypedÑanduInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedÑanduInformer(informer ÑanduInformer) TypedÑanduInformer {
+	if typed, ok := informer.(TypedÑanduInformer); ok {
+		return typed
+	}
+	return ñanduTypedInformerAdapter{informer}
+}
+
+type ñanduTypedInformerAdapter struct {
+	ÑanduInformer
+}
+
+// TypedInformer returns the adapted Informer() as a ÑanduIndexInformer.
+func (a ñanduTypedInformerAdapter) TypedInformer() ÑanduIndexInformer {
+	return ToÑanduIndexInformer(a.Informer())
+}
+
+// ToÑanduIndexInformer returns informer as a ÑanduIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToÑanduIndexInformer(informer cache.SharedIndexInformer[*shopv1.Ñandu]) ÑanduIndexInformer {
+	if typed, ok := informer.(ÑanduIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*shopv1.Ñandu](informer)
 }

@@ -16,9 +16,9 @@ import (
 // Interface gives access to the informers of shop.example.com/v2.
 type Interface interface {
 	// Cogs returns the shared informer and lister of Cogs.
-	Cogs() CogInformer
+	Cogs() TypedCogInformer
 	// Sprockets returns the shared informer and lister of Sprockets.
-	Sprockets() SprocketInformer
+	Sprockets() TypedSprocketInformer
 }
 
 type version struct {
@@ -31,11 +31,11 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // Cogs returns the shared informer and lister of Cogs.
-func (v *version) Cogs() CogInformer {
+func (v *version) Cogs() TypedCogInformer {
 	return &cogInformer{factory: v.factory}
 }
 
 // Sprockets returns the shared informer and lister of Sprockets.
-func (v *version) Sprockets() SprocketInformer {
+func (v *version) Sprockets() TypedSprocketInformer {
 	return &sprocketInformer{factory: v.factory}
 }

@@ -16,9 +16,9 @@ import (
 // Interface gives access to the informers of shop.example.com/v3beta1.
 type Interface interface {
 	// Nodes returns the shared informer and lister of Nodes.
-	Nodes() NodeInformer
+	Nodes() TypedNodeInformer
 	// Pods returns the shared informer and lister of Pods.
-	Pods() PodInformer
+	Pods() TypedPodInformer
 }
 
 type version struct {
@@ -31,11 +31,11 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // Nodes returns the shared informer and lister of Nodes.
-func (v *version) Nodes() NodeInformer {
+func (v *version) Nodes() TypedNodeInformer {
 	return &nodeInformer{factory: v.factory}
 }
 
 // Pods returns the shared informer and lister of Pods.
-func (v *version) Pods() PodInformer {
+func (v *version) Pods() TypedPodInformer {
 	return &podInformer{factory: v.factory}
 }

@@ -25,7 +25,7 @@ import (
 // Interface gives access to the informers of ops.typedinformer.dev/v1.
 type Interface interface {
 	// MaintenanceWindows returns the shared informer and lister of MaintenanceWindows.
-	MaintenanceWindows() MaintenanceWindowInformer
+	MaintenanceWindows() TypedMaintenanceWindowInformer
 }
 
 type version struct {
@@ -38,6 +38,6 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // MaintenanceWindows returns the shared informer and lister of MaintenanceWindows.
-func (v *version) MaintenanceWindows() MaintenanceWindowInformer {
+func (v *version) MaintenanceWindows() TypedMaintenanceWindowInformer {
 	return &maintenanceWindowInformer{factory: v.factory}
 }

@@ -37,13 +37,47 @@ import (
 )
 
 // MaintenanceWindowInformer gives access to the factory's shared informer and lister
-// of MaintenanceWindows.
+// of MaintenanceWindows. TypedMaintenanceWindowInformer, which the factory returns, adds
+// TypedInformer.
 type MaintenanceWindowInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*opsv1.MaintenanceWindow]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() opsv1listers.MaintenanceWindowLister
 }
+
+// TypedMaintenanceWindowInformer is MaintenanceWindowInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedMaintenanceWindowInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*opsv1.MaintenanceWindow]
+	// TypedInformer returns the informer Informer returns, as a
+	// MaintenanceWindowIndexInformer.
+	TypedInformer() MaintenanceWindowIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() opsv1listers.MaintenanceWindowLister
+}
+
+// MaintenanceWindowIndexInformer is a shared informer of MaintenanceWindows with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type MaintenanceWindowIndexInformer cache.TypedSharedIndexInformer[*opsv1.MaintenanceWindow]
+
+// MaintenanceWindowHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for MaintenanceWindow.
+type MaintenanceWindowHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*opsv1.MaintenanceWindow]
+
+// MaintenanceWindowDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for MaintenanceWindow.
+type MaintenanceWindowDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*opsv1.MaintenanceWindow]
+
+// MaintenanceWindowFilteringHandler is [cache.TypedFilteringResourceEventHandler] for MaintenanceWindow.
+type MaintenanceWindowFilteringHandler = cache.TypedFilteringResourceEventHandler[*opsv1.MaintenanceWindow]
+
+// MaintenanceWindowIndexers is [cache.TypedIndexers] for MaintenanceWindow.
+type MaintenanceWindowIndexers = cache.TypedIndexers[*opsv1.MaintenanceWindow]
+
+// DeletedMaintenanceWindow is [cache.DeletedObject] for MaintenanceWindow: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedMaintenanceWindow = cache.DeletedObject[*opsv1.MaintenanceWindow]
 
 type maintenanceWindowInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,30 @@ type maintenanceWindowInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewMaintenanceWindowInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*opsv1.MaintenanceWindow]) cache.SharedIndexInformer[*opsv1.MaintenanceWindow] {
-	return NewFilteredMaintenanceWindowInformer(client, resyncPeriod, indexers, nil)
+	return NewMaintenanceWindowInformerWithOptions(client, internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedMaintenanceWindowInformer is NewMaintenanceWindowInformer returning a MaintenanceWindowIndexInformer.
+func NewTypedMaintenanceWindowInformer(client versioned.Interface, resyncPeriod time.Duration, indexers MaintenanceWindowIndexers) MaintenanceWindowIndexInformer {
+	return NewTypedMaintenanceWindowInformerWithOptions(client, internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredMaintenanceWindowInformer is NewMaintenanceWindowInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredMaintenanceWindowInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*opsv1.MaintenanceWindow], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*opsv1.MaintenanceWindow] {
+	return NewMaintenanceWindowInformerWithOptions(client, internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredMaintenanceWindowInformer is NewFilteredMaintenanceWindowInformer returning a
+// MaintenanceWindowIndexInformer.
+func NewTypedFilteredMaintenanceWindowInformer(client versioned.Interface, resyncPeriod time.Duration, indexers MaintenanceWindowIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) MaintenanceWindowIndexInformer {
+	return NewTypedMaintenanceWindowInformerWithOptions(client, internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewMaintenanceWindowInformerWithOptions returns a new, unshared informer of MaintenanceWindows, configured by options.
+func NewMaintenanceWindowInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]) cache.SharedIndexInformer[*opsv1.MaintenanceWindow] {
+	gvr := schema.GroupVersionResource{Group: "ops.typedinformer.dev", Version: "v1", Resource: "maintenancewindows"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*opsv1.MaintenanceWindow](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +127,28 @@ func NewFilteredMaintenanceWindowInformer(client versioned.Interface, resyncPeri
 			},
 		},
 		cache.SharedIndexInformerOptions[*opsv1.MaintenanceWindow]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "ops.typedinformer.dev", Version: "v1", Resource: "maintenancewindows"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedMaintenanceWindowInformerWithOptions is NewMaintenanceWindowInformerWithOptions returning a
+// MaintenanceWindowIndexInformer.
+func NewTypedMaintenanceWindowInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]) MaintenanceWindowIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*opsv1.MaintenanceWindow](NewMaintenanceWindowInformerWithOptions(client, options))
+}
+
 // defaultInformer builds the informer the factory shares.
 func (f *maintenanceWindowInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*opsv1.MaintenanceWindow] {
-	return NewFilteredMaintenanceWindowInformer(f.factory.Client(), resyncPeriod, cache.Indexers[*opsv1.MaintenanceWindow]{}, f.factory.Base().TweakListOptions())
+	return NewMaintenanceWindowInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*opsv1.MaintenanceWindow]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of MaintenanceWindows.
@@ -92,7 +156,40 @@ func (f *maintenanceWindowInformer) Informer() cache.SharedIndexInformer[*opsv1.
 	return informers.InformerFor[*opsv1.MaintenanceWindow](f.factory.Base(), false, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of MaintenanceWindows as a
+// MaintenanceWindowIndexInformer.
+func (f *maintenanceWindowInformer) TypedInformer() MaintenanceWindowIndexInformer {
+	return ToMaintenanceWindowIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of MaintenanceWindows.
 func (f *maintenanceWindowInformer) Lister() opsv1listers.MaintenanceWindowLister {
 	return opsv1listers.NewMaintenanceWindowLister(f.Informer().GetIndexer())
+}
+
+// ToTypedMaintenanceWindowInformer returns informer as a TypedMaintenanceWindowInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedMaintenanceWindowInformer(informer MaintenanceWindowInformer) TypedMaintenanceWindowInformer {
+	if typed, ok := informer.(TypedMaintenanceWindowInformer); ok {
+		return typed
+	}
+	return maintenanceWindowTypedInformerAdapter{informer}
+}
+
+type maintenanceWindowTypedInformerAdapter struct {
+	MaintenanceWindowInformer
+}
+
+// TypedInformer returns the adapted Informer() as a MaintenanceWindowIndexInformer.
+func (a maintenanceWindowTypedInformerAdapter) TypedInformer() MaintenanceWindowIndexInformer {
+	return ToMaintenanceWindowIndexInformer(a.Informer())
+}
+
+// ToMaintenanceWindowIndexInformer returns informer as a MaintenanceWindowIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToMaintenanceWindowIndexInformer(informer cache.SharedIndexInformer[*opsv1.MaintenanceWindow]) MaintenanceWindowIndexInformer {
+	if typed, ok := informer.(MaintenanceWindowIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*opsv1.MaintenanceWindow](informer)
 }

@@ -37,13 +37,47 @@ import (
 )
 
 // FooInformer gives access to the factory's shared informer and lister
-// of Foos.
+// of Foos. TypedFooInformer, which the factory returns, adds
+// TypedInformer.
 type FooInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*samplesv1alpha1.Foo]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() samplesv1alpha1listers.FooLister
 }
+
+// TypedFooInformer is FooInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedFooInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*samplesv1alpha1.Foo]
+	// TypedInformer returns the informer Informer returns, as a
+	// FooIndexInformer.
+	TypedInformer() FooIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() samplesv1alpha1listers.FooLister
+}
+
+// FooIndexInformer is a shared informer of Foos with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type FooIndexInformer cache.TypedSharedIndexInformer[*samplesv1alpha1.Foo]
+
+// FooHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Foo.
+type FooHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*samplesv1alpha1.Foo]
+
+// FooDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Foo.
+type FooDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*samplesv1alpha1.Foo]
+
+// FooFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Foo.
+type FooFilteringHandler = cache.TypedFilteringResourceEventHandler[*samplesv1alpha1.Foo]
+
+// FooIndexers is [cache.TypedIndexers] for Foo.
+type FooIndexers = cache.TypedIndexers[*samplesv1alpha1.Foo]
+
+// DeletedFoo is [cache.DeletedObject] for Foo: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedFoo = cache.DeletedObject[*samplesv1alpha1.Foo]
 
 type fooInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,31 @@ type fooInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*samplesv1alpha1.Foo]) cache.SharedIndexInformer[*samplesv1alpha1.Foo] {
-	return NewFilteredFooInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedFooInformer is NewFooInformer returning a FooIndexInformer.
+func NewTypedFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers FooIndexers) FooIndexInformer {
+	return NewTypedFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredFooInformer is NewFooInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*samplesv1alpha1.Foo], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*samplesv1alpha1.Foo] {
+	return NewFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredFooInformer is NewFilteredFooInformer returning a
+// FooIndexInformer.
+func NewTypedFilteredFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers FooIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) FooIndexInformer {
+	return NewTypedFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewFooInformerWithOptions returns a new, unshared informer of Foos in
+// namespace ("" for all), configured by options.
+func NewFooInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]) cache.SharedIndexInformer[*samplesv1alpha1.Foo] {
+	gvr := schema.GroupVersionResource{Group: "samples.typedinformer.dev", Version: "v1alpha1", Resource: "foos"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*samplesv1alpha1.Foo](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +128,28 @@ func NewFilteredFooInformer(client versioned.Interface, namespace string, resync
 			},
 		},
 		cache.SharedIndexInformerOptions[*samplesv1alpha1.Foo]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "samples.typedinformer.dev", Version: "v1alpha1", Resource: "foos"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedFooInformerWithOptions is NewFooInformerWithOptions returning a
+// FooIndexInformer.
+func NewTypedFooInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]) FooIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*samplesv1alpha1.Foo](NewFooInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *fooInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*samplesv1alpha1.Foo] {
-	return NewFilteredFooInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*samplesv1alpha1.Foo]{}, f.factory.Base().TweakListOptions())
+	return NewFooInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*samplesv1alpha1.Foo]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Foos.
@@ -92,7 +157,40 @@ func (f *fooInformer) Informer() cache.SharedIndexInformer[*samplesv1alpha1.Foo]
 	return informers.InformerFor[*samplesv1alpha1.Foo](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Foos as a
+// FooIndexInformer.
+func (f *fooInformer) TypedInformer() FooIndexInformer {
+	return ToFooIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Foos.
 func (f *fooInformer) Lister() samplesv1alpha1listers.FooLister {
 	return samplesv1alpha1listers.NewFooLister(f.Informer().GetIndexer())
+}
+
+// ToTypedFooInformer returns informer as a TypedFooInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedFooInformer(informer FooInformer) TypedFooInformer {
+	if typed, ok := informer.(TypedFooInformer); ok {
+		return typed
+	}
+	return fooTypedInformerAdapter{informer}
+}
+
+type fooTypedInformerAdapter struct {
+	FooInformer
+}
+
+// TypedInformer returns the adapted Informer() as a FooIndexInformer.
+func (a fooTypedInformerAdapter) TypedInformer() FooIndexInformer {
+	return ToFooIndexInformer(a.Informer())
+}
+
+// ToFooIndexInformer returns informer as a FooIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToFooIndexInformer(informer cache.SharedIndexInformer[*samplesv1alpha1.Foo]) FooIndexInformer {
+	if typed, ok := informer.(FooIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*samplesv1alpha1.Foo](informer)
 }

@@ -37,13 +37,47 @@ import (
 )
 
 // FooClassInformer gives access to the factory's shared informer and lister
-// of FooClasses.
+// of FooClasses. TypedFooClassInformer, which the factory returns, adds
+// TypedInformer.
 type FooClassInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*samplesv1alpha1.FooClass]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() samplesv1alpha1listers.FooClassLister
 }
+
+// TypedFooClassInformer is FooClassInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedFooClassInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*samplesv1alpha1.FooClass]
+	// TypedInformer returns the informer Informer returns, as a
+	// FooClassIndexInformer.
+	TypedInformer() FooClassIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() samplesv1alpha1listers.FooClassLister
+}
+
+// FooClassIndexInformer is a shared informer of FooClasses with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type FooClassIndexInformer cache.TypedSharedIndexInformer[*samplesv1alpha1.FooClass]
+
+// FooClassHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for FooClass.
+type FooClassHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*samplesv1alpha1.FooClass]
+
+// FooClassDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for FooClass.
+type FooClassDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*samplesv1alpha1.FooClass]
+
+// FooClassFilteringHandler is [cache.TypedFilteringResourceEventHandler] for FooClass.
+type FooClassFilteringHandler = cache.TypedFilteringResourceEventHandler[*samplesv1alpha1.FooClass]
+
+// FooClassIndexers is [cache.TypedIndexers] for FooClass.
+type FooClassIndexers = cache.TypedIndexers[*samplesv1alpha1.FooClass]
+
+// DeletedFooClass is [cache.DeletedObject] for FooClass: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedFooClass = cache.DeletedObject[*samplesv1alpha1.FooClass]
 
 type fooClassInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,30 @@ type fooClassInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewFooClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*samplesv1alpha1.FooClass]) cache.SharedIndexInformer[*samplesv1alpha1.FooClass] {
-	return NewFilteredFooClassInformer(client, resyncPeriod, indexers, nil)
+	return NewFooClassInformerWithOptions(client, internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedFooClassInformer is NewFooClassInformer returning a FooClassIndexInformer.
+func NewTypedFooClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers FooClassIndexers) FooClassIndexInformer {
+	return NewTypedFooClassInformerWithOptions(client, internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredFooClassInformer is NewFooClassInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredFooClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*samplesv1alpha1.FooClass], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*samplesv1alpha1.FooClass] {
+	return NewFooClassInformerWithOptions(client, internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredFooClassInformer is NewFilteredFooClassInformer returning a
+// FooClassIndexInformer.
+func NewTypedFilteredFooClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers FooClassIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) FooClassIndexInformer {
+	return NewTypedFooClassInformerWithOptions(client, internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewFooClassInformerWithOptions returns a new, unshared informer of FooClasses, configured by options.
+func NewFooClassInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]) cache.SharedIndexInformer[*samplesv1alpha1.FooClass] {
+	gvr := schema.GroupVersionResource{Group: "samples.typedinformer.dev", Version: "v1alpha1", Resource: "fooclasses"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*samplesv1alpha1.FooClass](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +127,28 @@ func NewFilteredFooClassInformer(client versioned.Interface, resyncPeriod time.D
 			},
 		},
 		cache.SharedIndexInformerOptions[*samplesv1alpha1.FooClass]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "samples.typedinformer.dev", Version: "v1alpha1", Resource: "fooclasses"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedFooClassInformerWithOptions is NewFooClassInformerWithOptions returning a
+// FooClassIndexInformer.
+func NewTypedFooClassInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]) FooClassIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*samplesv1alpha1.FooClass](NewFooClassInformerWithOptions(client, options))
+}
+
 // defaultInformer builds the informer the factory shares.
 func (f *fooClassInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*samplesv1alpha1.FooClass] {
-	return NewFilteredFooClassInformer(f.factory.Client(), resyncPeriod, cache.Indexers[*samplesv1alpha1.FooClass]{}, f.factory.Base().TweakListOptions())
+	return NewFooClassInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*samplesv1alpha1.FooClass]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of FooClasses.
@@ -92,7 +156,40 @@ func (f *fooClassInformer) Informer() cache.SharedIndexInformer[*samplesv1alpha1
 	return informers.InformerFor[*samplesv1alpha1.FooClass](f.factory.Base(), false, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of FooClasses as a
+// FooClassIndexInformer.
+func (f *fooClassInformer) TypedInformer() FooClassIndexInformer {
+	return ToFooClassIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of FooClasses.
 func (f *fooClassInformer) Lister() samplesv1alpha1listers.FooClassLister {
 	return samplesv1alpha1listers.NewFooClassLister(f.Informer().GetIndexer())
+}
+
+// ToTypedFooClassInformer returns informer as a TypedFooClassInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedFooClassInformer(informer FooClassInformer) TypedFooClassInformer {
+	if typed, ok := informer.(TypedFooClassInformer); ok {
+		return typed
+	}
+	return fooClassTypedInformerAdapter{informer}
+}
+
+type fooClassTypedInformerAdapter struct {
+	FooClassInformer
+}
+
+// TypedInformer returns the adapted Informer() as a FooClassIndexInformer.
+func (a fooClassTypedInformerAdapter) TypedInformer() FooClassIndexInformer {
+	return ToFooClassIndexInformer(a.Informer())
+}
+
+// ToFooClassIndexInformer returns informer as a FooClassIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToFooClassIndexInformer(informer cache.SharedIndexInformer[*samplesv1alpha1.FooClass]) FooClassIndexInformer {
+	if typed, ok := informer.(FooClassIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*samplesv1alpha1.FooClass](informer)
 }

@@ -25,9 +25,9 @@ import (
 // Interface gives access to the informers of samples.typedinformer.dev/v1alpha1.
 type Interface interface {
 	// Foos returns the shared informer and lister of Foos.
-	Foos() FooInformer
+	Foos() TypedFooInformer
 	// FooClasses returns the shared informer and lister of FooClasses.
-	FooClasses() FooClassInformer
+	FooClasses() TypedFooClassInformer
 }
 
 type version struct {
@@ -40,11 +40,11 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // Foos returns the shared informer and lister of Foos.
-func (v *version) Foos() FooInformer {
+func (v *version) Foos() TypedFooInformer {
 	return &fooInformer{factory: v.factory}
 }
 
 // FooClasses returns the shared informer and lister of FooClasses.
-func (v *version) FooClasses() FooClassInformer {
+func (v *version) FooClasses() TypedFooClassInformer {
 	return &fooClassInformer{factory: v.factory}
 }

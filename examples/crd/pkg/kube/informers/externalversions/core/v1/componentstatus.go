@@ -37,13 +37,47 @@ import (
 )
 
 // ComponentStatusInformer gives access to the factory's shared informer and lister
-// of ComponentStatuses.
+// of ComponentStatuses. TypedComponentStatusInformer, which the factory returns, adds
+// TypedInformer.
 type ComponentStatusInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.ComponentStatus]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.ComponentStatusLister
 }
+
+// TypedComponentStatusInformer is ComponentStatusInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedComponentStatusInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.ComponentStatus]
+	// TypedInformer returns the informer Informer returns, as a
+	// ComponentStatusIndexInformer.
+	TypedInformer() ComponentStatusIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.ComponentStatusLister
+}
+
+// ComponentStatusIndexInformer is a shared informer of ComponentStatuses with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type ComponentStatusIndexInformer cache.TypedSharedIndexInformer[*corev1.ComponentStatus]
+
+// ComponentStatusHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for ComponentStatus.
+type ComponentStatusHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ComponentStatus]
+
+// ComponentStatusDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for ComponentStatus.
+type ComponentStatusDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ComponentStatus]
+
+// ComponentStatusFilteringHandler is [cache.TypedFilteringResourceEventHandler] for ComponentStatus.
+type ComponentStatusFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ComponentStatus]
+
+// ComponentStatusIndexers is [cache.TypedIndexers] for ComponentStatus.
+type ComponentStatusIndexers = cache.TypedIndexers[*corev1.ComponentStatus]
+
+// DeletedComponentStatus is [cache.DeletedObject] for ComponentStatus: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedComponentStatus = cache.DeletedObject[*corev1.ComponentStatus]
 
 type componentStatusInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,30 @@ type componentStatusInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewComponentStatusInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ComponentStatus]) cache.SharedIndexInformer[*corev1.ComponentStatus] {
-	return NewFilteredComponentStatusInformer(client, resyncPeriod, indexers, nil)
+	return NewComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.ComponentStatus]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedComponentStatusInformer is NewComponentStatusInformer returning a ComponentStatusIndexInformer.
+func NewTypedComponentStatusInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ComponentStatusIndexers) ComponentStatusIndexInformer {
+	return NewTypedComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.ComponentStatus]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredComponentStatusInformer is NewComponentStatusInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredComponentStatusInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ComponentStatus], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.ComponentStatus] {
+	return NewComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.ComponentStatus]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredComponentStatusInformer is NewFilteredComponentStatusInformer returning a
+// ComponentStatusIndexInformer.
+func NewTypedFilteredComponentStatusInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ComponentStatusIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ComponentStatusIndexInformer {
+	return NewTypedComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.ComponentStatus]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewComponentStatusInformerWithOptions returns a new, unshared informer of ComponentStatuses, configured by options.
+func NewComponentStatusInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.ComponentStatus]) cache.SharedIndexInformer[*corev1.ComponentStatus] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "componentstatuses"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.ComponentStatus](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +127,28 @@ func NewFilteredComponentStatusInformer(client versioned.Interface, resyncPeriod
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.ComponentStatus]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "componentstatuses"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedComponentStatusInformerWithOptions is NewComponentStatusInformerWithOptions returning a
+// ComponentStatusIndexInformer.
+func NewTypedComponentStatusInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.ComponentStatus]) ComponentStatusIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.ComponentStatus](NewComponentStatusInformerWithOptions(client, options))
+}
+
 // defaultInformer builds the informer the factory shares.
 func (f *componentStatusInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.ComponentStatus] {
-	return NewFilteredComponentStatusInformer(f.factory.Client(), resyncPeriod, cache.Indexers[*corev1.ComponentStatus]{}, f.factory.Base().TweakListOptions())
+	return NewComponentStatusInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*corev1.ComponentStatus]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.ComponentStatus]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of ComponentStatuses.
@@ -92,7 +156,40 @@ func (f *componentStatusInformer) Informer() cache.SharedIndexInformer[*corev1.C
 	return informers.InformerFor[*corev1.ComponentStatus](f.factory.Base(), false, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of ComponentStatuses as a
+// ComponentStatusIndexInformer.
+func (f *componentStatusInformer) TypedInformer() ComponentStatusIndexInformer {
+	return ToComponentStatusIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of ComponentStatuses.
 func (f *componentStatusInformer) Lister() corev1listers.ComponentStatusLister {
 	return corev1listers.NewComponentStatusLister(f.Informer().GetIndexer())
+}
+
+// ToTypedComponentStatusInformer returns informer as a TypedComponentStatusInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedComponentStatusInformer(informer ComponentStatusInformer) TypedComponentStatusInformer {
+	if typed, ok := informer.(TypedComponentStatusInformer); ok {
+		return typed
+	}
+	return componentStatusTypedInformerAdapter{informer}
+}
+
+type componentStatusTypedInformerAdapter struct {
+	ComponentStatusInformer
+}
+
+// TypedInformer returns the adapted Informer() as a ComponentStatusIndexInformer.
+func (a componentStatusTypedInformerAdapter) TypedInformer() ComponentStatusIndexInformer {
+	return ToComponentStatusIndexInformer(a.Informer())
+}
+
+// ToComponentStatusIndexInformer returns informer as a ComponentStatusIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToComponentStatusIndexInformer(informer cache.SharedIndexInformer[*corev1.ComponentStatus]) ComponentStatusIndexInformer {
+	if typed, ok := informer.(ComponentStatusIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.ComponentStatus](informer)
 }

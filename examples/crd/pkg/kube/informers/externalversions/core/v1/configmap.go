@@ -37,13 +37,47 @@ import (
 )
 
 // ConfigMapInformer gives access to the factory's shared informer and lister
-// of ConfigMaps.
+// of ConfigMaps. TypedConfigMapInformer, which the factory returns, adds
+// TypedInformer.
 type ConfigMapInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.ConfigMap]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.ConfigMapLister
 }
+
+// TypedConfigMapInformer is ConfigMapInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedConfigMapInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.ConfigMap]
+	// TypedInformer returns the informer Informer returns, as a
+	// ConfigMapIndexInformer.
+	TypedInformer() ConfigMapIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.ConfigMapLister
+}
+
+// ConfigMapIndexInformer is a shared informer of ConfigMaps with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type ConfigMapIndexInformer cache.TypedSharedIndexInformer[*corev1.ConfigMap]
+
+// ConfigMapHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for ConfigMap.
+type ConfigMapHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ConfigMap]
+
+// ConfigMapDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for ConfigMap.
+type ConfigMapDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ConfigMap]
+
+// ConfigMapFilteringHandler is [cache.TypedFilteringResourceEventHandler] for ConfigMap.
+type ConfigMapFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ConfigMap]
+
+// ConfigMapIndexers is [cache.TypedIndexers] for ConfigMap.
+type ConfigMapIndexers = cache.TypedIndexers[*corev1.ConfigMap]
+
+// DeletedConfigMap is [cache.DeletedObject] for ConfigMap: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedConfigMap = cache.DeletedObject[*corev1.ConfigMap]
 
 type configMapInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,31 @@ type configMapInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewConfigMapInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ConfigMap]) cache.SharedIndexInformer[*corev1.ConfigMap] {
-	return NewFilteredConfigMapInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ConfigMap]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedConfigMapInformer is NewConfigMapInformer returning a ConfigMapIndexInformer.
+func NewTypedConfigMapInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ConfigMapIndexers) ConfigMapIndexInformer {
+	return NewTypedConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ConfigMap]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredConfigMapInformer is NewConfigMapInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredConfigMapInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ConfigMap], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.ConfigMap] {
+	return NewConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ConfigMap]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredConfigMapInformer is NewFilteredConfigMapInformer returning a
+// ConfigMapIndexInformer.
+func NewTypedFilteredConfigMapInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ConfigMapIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ConfigMapIndexInformer {
+	return NewTypedConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ConfigMap]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewConfigMapInformerWithOptions returns a new, unshared informer of ConfigMaps in
+// namespace ("" for all), configured by options.
+func NewConfigMapInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ConfigMap]) cache.SharedIndexInformer[*corev1.ConfigMap] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "configmaps"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.ConfigMap](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +128,28 @@ func NewFilteredConfigMapInformer(client versioned.Interface, namespace string, 
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.ConfigMap]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "configmaps"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedConfigMapInformerWithOptions is NewConfigMapInformerWithOptions returning a
+// ConfigMapIndexInformer.
+func NewTypedConfigMapInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ConfigMap]) ConfigMapIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.ConfigMap](NewConfigMapInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *configMapInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.ConfigMap] {
-	return NewFilteredConfigMapInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*corev1.ConfigMap]{}, f.factory.Base().TweakListOptions())
+	return NewConfigMapInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.ConfigMap]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.ConfigMap]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of ConfigMaps.
@@ -92,7 +157,40 @@ func (f *configMapInformer) Informer() cache.SharedIndexInformer[*corev1.ConfigM
 	return informers.InformerFor[*corev1.ConfigMap](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of ConfigMaps as a
+// ConfigMapIndexInformer.
+func (f *configMapInformer) TypedInformer() ConfigMapIndexInformer {
+	return ToConfigMapIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of ConfigMaps.
 func (f *configMapInformer) Lister() corev1listers.ConfigMapLister {
 	return corev1listers.NewConfigMapLister(f.Informer().GetIndexer())
+}
+
+// ToTypedConfigMapInformer returns informer as a TypedConfigMapInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedConfigMapInformer(informer ConfigMapInformer) TypedConfigMapInformer {
+	if typed, ok := informer.(TypedConfigMapInformer); ok {
+		return typed
+	}
+	return configMapTypedInformerAdapter{informer}
+}
+
+type configMapTypedInformerAdapter struct {
+	ConfigMapInformer
+}
+
+// TypedInformer returns the adapted Informer() as a ConfigMapIndexInformer.
+func (a configMapTypedInformerAdapter) TypedInformer() ConfigMapIndexInformer {
+	return ToConfigMapIndexInformer(a.Informer())
+}
+
+// ToConfigMapIndexInformer returns informer as a ConfigMapIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToConfigMapIndexInformer(informer cache.SharedIndexInformer[*corev1.ConfigMap]) ConfigMapIndexInformer {
+	if typed, ok := informer.(ConfigMapIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.ConfigMap](informer)
 }

@@ -37,13 +37,47 @@ import (
 )
 
 // EventInformer gives access to the factory's shared informer and lister
-// of Events.
+// of Events. TypedEventInformer, which the factory returns, adds
+// TypedInformer.
 type EventInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.Event]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.EventLister
 }
+
+// TypedEventInformer is EventInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedEventInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.Event]
+	// TypedInformer returns the informer Informer returns, as a
+	// EventIndexInformer.
+	TypedInformer() EventIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.EventLister
+}
+
+// EventIndexInformer is a shared informer of Events with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type EventIndexInformer cache.TypedSharedIndexInformer[*corev1.Event]
+
+// EventHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Event.
+type EventHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Event]
+
+// EventDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Event.
+type EventDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Event]
+
+// EventFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Event.
+type EventFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Event]
+
+// EventIndexers is [cache.TypedIndexers] for Event.
+type EventIndexers = cache.TypedIndexers[*corev1.Event]
+
+// DeletedEvent is [cache.DeletedObject] for Event: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedEvent = cache.DeletedObject[*corev1.Event]
 
 type eventInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,31 @@ type eventInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewEventInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Event]) cache.SharedIndexInformer[*corev1.Event] {
-	return NewFilteredEventInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Event]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedEventInformer is NewEventInformer returning a EventIndexInformer.
+func NewTypedEventInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers EventIndexers) EventIndexInformer {
+	return NewTypedEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Event]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredEventInformer is NewEventInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredEventInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Event], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.Event] {
+	return NewEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Event]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredEventInformer is NewFilteredEventInformer returning a
+// EventIndexInformer.
+func NewTypedFilteredEventInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers EventIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) EventIndexInformer {
+	return NewTypedEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Event]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewEventInformerWithOptions returns a new, unshared informer of Events in
+// namespace ("" for all), configured by options.
+func NewEventInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.Event]) cache.SharedIndexInformer[*corev1.Event] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "events"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.Event](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +128,28 @@ func NewFilteredEventInformer(client versioned.Interface, namespace string, resy
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.Event]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "events"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedEventInformerWithOptions is NewEventInformerWithOptions returning a
+// EventIndexInformer.
+func NewTypedEventInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.Event]) EventIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.Event](NewEventInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *eventInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.Event] {
-	return NewFilteredEventInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*corev1.Event]{}, f.factory.Base().TweakListOptions())
+	return NewEventInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.Event]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.Event]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Events.
@@ -92,7 +157,40 @@ func (f *eventInformer) Informer() cache.SharedIndexInformer[*corev1.Event] {
 	return informers.InformerFor[*corev1.Event](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Events as a
+// EventIndexInformer.
+func (f *eventInformer) TypedInformer() EventIndexInformer {
+	return ToEventIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Events.
 func (f *eventInformer) Lister() corev1listers.EventLister {
 	return corev1listers.NewEventLister(f.Informer().GetIndexer())
+}
+
+// ToTypedEventInformer returns informer as a TypedEventInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedEventInformer(informer EventInformer) TypedEventInformer {
+	if typed, ok := informer.(TypedEventInformer); ok {
+		return typed
+	}
+	return eventTypedInformerAdapter{informer}
+}
+
+type eventTypedInformerAdapter struct {
+	EventInformer
+}
+
+// TypedInformer returns the adapted Informer() as a EventIndexInformer.
+func (a eventTypedInformerAdapter) TypedInformer() EventIndexInformer {
+	return ToEventIndexInformer(a.Informer())
+}
+
+// ToEventIndexInformer returns informer as a EventIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToEventIndexInformer(informer cache.SharedIndexInformer[*corev1.Event]) EventIndexInformer {
+	if typed, ok := informer.(EventIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.Event](informer)
 }

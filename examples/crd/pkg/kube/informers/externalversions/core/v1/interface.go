@@ -25,37 +25,37 @@ import (
 // Interface gives access to the informers of core/v1.
 type Interface interface {
 	// ComponentStatuses returns the shared informer and lister of ComponentStatuses.
-	ComponentStatuses() ComponentStatusInformer
+	ComponentStatuses() TypedComponentStatusInformer
 	// ConfigMaps returns the shared informer and lister of ConfigMaps.
-	ConfigMaps() ConfigMapInformer
+	ConfigMaps() TypedConfigMapInformer
 	// Endpoints returns the shared informer and lister of Endpoints.
-	Endpoints() EndpointsInformer
+	Endpoints() TypedEndpointsInformer
 	// Events returns the shared informer and lister of Events.
-	Events() EventInformer
+	Events() TypedEventInformer
 	// LimitRanges returns the shared informer and lister of LimitRanges.
-	LimitRanges() LimitRangeInformer
+	LimitRanges() TypedLimitRangeInformer
 	// Namespaces returns the shared informer and lister of Namespaces.
-	Namespaces() NamespaceInformer
+	Namespaces() TypedNamespaceInformer
 	// Nodes returns the shared informer and lister of Nodes.
-	Nodes() NodeInformer
+	Nodes() TypedNodeInformer
 	// PersistentVolumes returns the shared informer and lister of PersistentVolumes.
-	PersistentVolumes() PersistentVolumeInformer
+	PersistentVolumes() TypedPersistentVolumeInformer
 	// PersistentVolumeClaims returns the shared informer and lister of PersistentVolumeClaims.
-	PersistentVolumeClaims() PersistentVolumeClaimInformer
+	PersistentVolumeClaims() TypedPersistentVolumeClaimInformer
 	// Pods returns the shared informer and lister of Pods.
-	Pods() PodInformer
+	Pods() TypedPodInformer
 	// PodTemplates returns the shared informer and lister of PodTemplates.
-	PodTemplates() PodTemplateInformer
+	PodTemplates() TypedPodTemplateInformer
 	// ReplicationControllers returns the shared informer and lister of ReplicationControllers.
-	ReplicationControllers() ReplicationControllerInformer
+	ReplicationControllers() TypedReplicationControllerInformer
 	// ResourceQuotas returns the shared informer and lister of ResourceQuotas.
-	ResourceQuotas() ResourceQuotaInformer
+	ResourceQuotas() TypedResourceQuotaInformer
 	// Secrets returns the shared informer and lister of Secrets.
-	Secrets() SecretInformer
+	Secrets() TypedSecretInformer
 	// Services returns the shared informer and lister of Services.
-	Services() ServiceInformer
+	Services() TypedServiceInformer
 	// ServiceAccounts returns the shared informer and lister of ServiceAccounts.
-	ServiceAccounts() ServiceAccountInformer
+	ServiceAccounts() TypedServiceAccountInformer
 }
 
 type version struct {
@@ -68,81 +68,81 @@ func New(f internalinterfaces.SharedInformerFactory) Interface {
 }
 
 // ComponentStatuses returns the shared informer and lister of ComponentStatuses.
-func (v *version) ComponentStatuses() ComponentStatusInformer {
+func (v *version) ComponentStatuses() TypedComponentStatusInformer {
 	return &componentStatusInformer{factory: v.factory}
 }
 
 // ConfigMaps returns the shared informer and lister of ConfigMaps.
-func (v *version) ConfigMaps() ConfigMapInformer {
+func (v *version) ConfigMaps() TypedConfigMapInformer {
 	return &configMapInformer{factory: v.factory}
 }
 
 // Endpoints returns the shared informer and lister of Endpoints.
-func (v *version) Endpoints() EndpointsInformer {
+func (v *version) Endpoints() TypedEndpointsInformer {
 	return &endpointsInformer{factory: v.factory}
 }
 
 // Events returns the shared informer and lister of Events.
-func (v *version) Events() EventInformer {
+func (v *version) Events() TypedEventInformer {
 	return &eventInformer{factory: v.factory}
 }
 
 // LimitRanges returns the shared informer and lister of LimitRanges.
-func (v *version) LimitRanges() LimitRangeInformer {
+func (v *version) LimitRanges() TypedLimitRangeInformer {
 	return &limitRangeInformer{factory: v.factory}
 }
 
 // Namespaces returns the shared informer and lister of Namespaces.
-func (v *version) Namespaces() NamespaceInformer {
+func (v *version) Namespaces() TypedNamespaceInformer {
 	return &namespaceInformer{factory: v.factory}
 }
 
 // Nodes returns the shared informer and lister of Nodes.
-func (v *version) Nodes() NodeInformer {
+func (v *version) Nodes() TypedNodeInformer {
 	return &nodeInformer{factory: v.factory}
 }
 
 // PersistentVolumes returns the shared informer and lister of PersistentVolumes.
-func (v *version) PersistentVolumes() PersistentVolumeInformer {
+func (v *version) PersistentVolumes() TypedPersistentVolumeInformer {
 	return &persistentVolumeInformer{factory: v.factory}
 }
 
 // PersistentVolumeClaims returns the shared informer and lister of PersistentVolumeClaims.
-func (v *version) PersistentVolumeClaims() PersistentVolumeClaimInformer {
+func (v *version) PersistentVolumeClaims() TypedPersistentVolumeClaimInformer {
 	return &persistentVolumeClaimInformer{factory: v.factory}
 }
 
 // Pods returns the shared informer and lister of Pods.
-func (v *version) Pods() PodInformer {
+func (v *version) Pods() TypedPodInformer {
 	return &podInformer{factory: v.factory}
 }
 
 // PodTemplates returns the shared informer and lister of PodTemplates.
-func (v *version) PodTemplates() PodTemplateInformer {
+func (v *version) PodTemplates() TypedPodTemplateInformer {
 	return &podTemplateInformer{factory: v.factory}
 }
 
 // ReplicationControllers returns the shared informer and lister of ReplicationControllers.
-func (v *version) ReplicationControllers() ReplicationControllerInformer {
+func (v *version) ReplicationControllers() TypedReplicationControllerInformer {
 	return &replicationControllerInformer{factory: v.factory}
 }
 
 // ResourceQuotas returns the shared informer and lister of ResourceQuotas.
-func (v *version) ResourceQuotas() ResourceQuotaInformer {
+func (v *version) ResourceQuotas() TypedResourceQuotaInformer {
 	return &resourceQuotaInformer{factory: v.factory}
 }
 
 // Secrets returns the shared informer and lister of Secrets.
-func (v *version) Secrets() SecretInformer {
+func (v *version) Secrets() TypedSecretInformer {
 	return &secretInformer{factory: v.factory}
 }
 
 // Services returns the shared informer and lister of Services.
-func (v *version) Services() ServiceInformer {
+func (v *version) Services() TypedServiceInformer {
 	return &serviceInformer{factory: v.factory}
 }
 
 // ServiceAccounts returns the shared informer and lister of ServiceAccounts.
-func (v *version) ServiceAccounts() ServiceAccountInformer {
+func (v *version) ServiceAccounts() TypedServiceAccountInformer {
 	return &serviceAccountInformer{factory: v.factory}
 }

@@ -37,13 +37,47 @@ import (
 )
 
 // LimitRangeInformer gives access to the factory's shared informer and lister
-// of LimitRanges.
+// of LimitRanges. TypedLimitRangeInformer, which the factory returns, adds
+// TypedInformer.
 type LimitRangeInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.LimitRange]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.LimitRangeLister
 }
+
+// TypedLimitRangeInformer is LimitRangeInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedLimitRangeInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.LimitRange]
+	// TypedInformer returns the informer Informer returns, as a
+	// LimitRangeIndexInformer.
+	TypedInformer() LimitRangeIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.LimitRangeLister
+}
+
+// LimitRangeIndexInformer is a shared informer of LimitRanges with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type LimitRangeIndexInformer cache.TypedSharedIndexInformer[*corev1.LimitRange]
+
+// LimitRangeHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for LimitRange.
+type LimitRangeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.LimitRange]
+
+// LimitRangeDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for LimitRange.
+type LimitRangeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.LimitRange]
+
+// LimitRangeFilteringHandler is [cache.TypedFilteringResourceEventHandler] for LimitRange.
+type LimitRangeFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.LimitRange]
+
+// LimitRangeIndexers is [cache.TypedIndexers] for LimitRange.
+type LimitRangeIndexers = cache.TypedIndexers[*corev1.LimitRange]
+
+// DeletedLimitRange is [cache.DeletedObject] for LimitRange: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedLimitRange = cache.DeletedObject[*corev1.LimitRange]
 
 type limitRangeInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,31 @@ type limitRangeInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewLimitRangeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.LimitRange]) cache.SharedIndexInformer[*corev1.LimitRange] {
-	return NewFilteredLimitRangeInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.LimitRange]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedLimitRangeInformer is NewLimitRangeInformer returning a LimitRangeIndexInformer.
+func NewTypedLimitRangeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers LimitRangeIndexers) LimitRangeIndexInformer {
+	return NewTypedLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.LimitRange]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredLimitRangeInformer is NewLimitRangeInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredLimitRangeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.LimitRange], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.LimitRange] {
+	return NewLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.LimitRange]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredLimitRangeInformer is NewFilteredLimitRangeInformer returning a
+// LimitRangeIndexInformer.
+func NewTypedFilteredLimitRangeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers LimitRangeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) LimitRangeIndexInformer {
+	return NewTypedLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.LimitRange]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewLimitRangeInformerWithOptions returns a new, unshared informer of LimitRanges in
+// namespace ("" for all), configured by options.
+func NewLimitRangeInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.LimitRange]) cache.SharedIndexInformer[*corev1.LimitRange] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "limitranges"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.LimitRange](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +128,28 @@ func NewFilteredLimitRangeInformer(client versioned.Interface, namespace string,
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.LimitRange]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "limitranges"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedLimitRangeInformerWithOptions is NewLimitRangeInformerWithOptions returning a
+// LimitRangeIndexInformer.
+func NewTypedLimitRangeInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.LimitRange]) LimitRangeIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.LimitRange](NewLimitRangeInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *limitRangeInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.LimitRange] {
-	return NewFilteredLimitRangeInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*corev1.LimitRange]{}, f.factory.Base().TweakListOptions())
+	return NewLimitRangeInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.LimitRange]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.LimitRange]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of LimitRanges.
@@ -92,7 +157,40 @@ func (f *limitRangeInformer) Informer() cache.SharedIndexInformer[*corev1.LimitR
 	return informers.InformerFor[*corev1.LimitRange](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of LimitRanges as a
+// LimitRangeIndexInformer.
+func (f *limitRangeInformer) TypedInformer() LimitRangeIndexInformer {
+	return ToLimitRangeIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of LimitRanges.
 func (f *limitRangeInformer) Lister() corev1listers.LimitRangeLister {
 	return corev1listers.NewLimitRangeLister(f.Informer().GetIndexer())
+}
+
+// ToTypedLimitRangeInformer returns informer as a TypedLimitRangeInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedLimitRangeInformer(informer LimitRangeInformer) TypedLimitRangeInformer {
+	if typed, ok := informer.(TypedLimitRangeInformer); ok {
+		return typed
+	}
+	return limitRangeTypedInformerAdapter{informer}
+}
+
+type limitRangeTypedInformerAdapter struct {
+	LimitRangeInformer
+}
+
+// TypedInformer returns the adapted Informer() as a LimitRangeIndexInformer.
+func (a limitRangeTypedInformerAdapter) TypedInformer() LimitRangeIndexInformer {
+	return ToLimitRangeIndexInformer(a.Informer())
+}
+
+// ToLimitRangeIndexInformer returns informer as a LimitRangeIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToLimitRangeIndexInformer(informer cache.SharedIndexInformer[*corev1.LimitRange]) LimitRangeIndexInformer {
+	if typed, ok := informer.(LimitRangeIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.LimitRange](informer)
 }

@@ -37,13 +37,47 @@ import (
 )
 
 // NamespaceInformer gives access to the factory's shared informer and lister
-// of Namespaces.
+// of Namespaces. TypedNamespaceInformer, which the factory returns, adds
+// TypedInformer.
 type NamespaceInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.Namespace]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.NamespaceLister
 }
+
+// TypedNamespaceInformer is NamespaceInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedNamespaceInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.Namespace]
+	// TypedInformer returns the informer Informer returns, as a
+	// NamespaceIndexInformer.
+	TypedInformer() NamespaceIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.NamespaceLister
+}
+
+// NamespaceIndexInformer is a shared informer of Namespaces with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type NamespaceIndexInformer cache.TypedSharedIndexInformer[*corev1.Namespace]
+
+// NamespaceHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Namespace.
+type NamespaceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Namespace]
+
+// NamespaceDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Namespace.
+type NamespaceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Namespace]
+
+// NamespaceFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Namespace.
+type NamespaceFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Namespace]
+
+// NamespaceIndexers is [cache.TypedIndexers] for Namespace.
+type NamespaceIndexers = cache.TypedIndexers[*corev1.Namespace]
+
+// DeletedNamespace is [cache.DeletedObject] for Namespace: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedNamespace = cache.DeletedObject[*corev1.Namespace]
 
 type namespaceInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,30 @@ type namespaceInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewNamespaceInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Namespace]) cache.SharedIndexInformer[*corev1.Namespace] {
-	return NewFilteredNamespaceInformer(client, resyncPeriod, indexers, nil)
+	return NewNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Namespace]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedNamespaceInformer is NewNamespaceInformer returning a NamespaceIndexInformer.
+func NewTypedNamespaceInformer(client versioned.Interface, resyncPeriod time.Duration, indexers NamespaceIndexers) NamespaceIndexInformer {
+	return NewTypedNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Namespace]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredNamespaceInformer is NewNamespaceInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredNamespaceInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Namespace], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.Namespace] {
+	return NewNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Namespace]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredNamespaceInformer is NewFilteredNamespaceInformer returning a
+// NamespaceIndexInformer.
+func NewTypedFilteredNamespaceInformer(client versioned.Interface, resyncPeriod time.Duration, indexers NamespaceIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) NamespaceIndexInformer {
+	return NewTypedNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Namespace]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewNamespaceInformerWithOptions returns a new, unshared informer of Namespaces, configured by options.
+func NewNamespaceInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.Namespace]) cache.SharedIndexInformer[*corev1.Namespace] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "namespaces"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.Namespace](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +127,28 @@ func NewFilteredNamespaceInformer(client versioned.Interface, resyncPeriod time.
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.Namespace]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "namespaces"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedNamespaceInformerWithOptions is NewNamespaceInformerWithOptions returning a
+// NamespaceIndexInformer.
+func NewTypedNamespaceInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.Namespace]) NamespaceIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.Namespace](NewNamespaceInformerWithOptions(client, options))
+}
+
 // defaultInformer builds the informer the factory shares.
 func (f *namespaceInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.Namespace] {
-	return NewFilteredNamespaceInformer(f.factory.Client(), resyncPeriod, cache.Indexers[*corev1.Namespace]{}, f.factory.Base().TweakListOptions())
+	return NewNamespaceInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*corev1.Namespace]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.Namespace]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Namespaces.
@@ -92,7 +156,40 @@ func (f *namespaceInformer) Informer() cache.SharedIndexInformer[*corev1.Namespa
 	return informers.InformerFor[*corev1.Namespace](f.factory.Base(), false, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Namespaces as a
+// NamespaceIndexInformer.
+func (f *namespaceInformer) TypedInformer() NamespaceIndexInformer {
+	return ToNamespaceIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Namespaces.
 func (f *namespaceInformer) Lister() corev1listers.NamespaceLister {
 	return corev1listers.NewNamespaceLister(f.Informer().GetIndexer())
+}
+
+// ToTypedNamespaceInformer returns informer as a TypedNamespaceInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedNamespaceInformer(informer NamespaceInformer) TypedNamespaceInformer {
+	if typed, ok := informer.(TypedNamespaceInformer); ok {
+		return typed
+	}
+	return namespaceTypedInformerAdapter{informer}
+}
+
+type namespaceTypedInformerAdapter struct {
+	NamespaceInformer
+}
+
+// TypedInformer returns the adapted Informer() as a NamespaceIndexInformer.
+func (a namespaceTypedInformerAdapter) TypedInformer() NamespaceIndexInformer {
+	return ToNamespaceIndexInformer(a.Informer())
+}
+
+// ToNamespaceIndexInformer returns informer as a NamespaceIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToNamespaceIndexInformer(informer cache.SharedIndexInformer[*corev1.Namespace]) NamespaceIndexInformer {
+	if typed, ok := informer.(NamespaceIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.Namespace](informer)
 }

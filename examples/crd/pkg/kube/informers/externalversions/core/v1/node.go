@@ -37,13 +37,47 @@ import (
 )
 
 // NodeInformer gives access to the factory's shared informer and lister
-// of Nodes.
+// of Nodes. TypedNodeInformer, which the factory returns, adds
+// TypedInformer.
 type NodeInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.Node]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.NodeLister
 }
+
+// TypedNodeInformer is NodeInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedNodeInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.Node]
+	// TypedInformer returns the informer Informer returns, as a
+	// NodeIndexInformer.
+	TypedInformer() NodeIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.NodeLister
+}
+
+// NodeIndexInformer is a shared informer of Nodes with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type NodeIndexInformer cache.TypedSharedIndexInformer[*corev1.Node]
+
+// NodeHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Node.
+type NodeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Node]
+
+// NodeDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Node.
+type NodeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Node]
+
+// NodeFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Node.
+type NodeFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Node]
+
+// NodeIndexers is [cache.TypedIndexers] for Node.
+type NodeIndexers = cache.TypedIndexers[*corev1.Node]
+
+// DeletedNode is [cache.DeletedObject] for Node: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedNode = cache.DeletedObject[*corev1.Node]
 
 type nodeInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,30 @@ type nodeInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Node]) cache.SharedIndexInformer[*corev1.Node] {
-	return NewFilteredNodeInformer(client, resyncPeriod, indexers, nil)
+	return NewNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Node]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedNodeInformer is NewNodeInformer returning a NodeIndexInformer.
+func NewTypedNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers NodeIndexers) NodeIndexInformer {
+	return NewTypedNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Node]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredNodeInformer is NewNodeInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Node], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.Node] {
+	return NewNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Node]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredNodeInformer is NewFilteredNodeInformer returning a
+// NodeIndexInformer.
+func NewTypedFilteredNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers NodeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) NodeIndexInformer {
+	return NewTypedNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Node]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewNodeInformerWithOptions returns a new, unshared informer of Nodes, configured by options.
+func NewNodeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.Node]) cache.SharedIndexInformer[*corev1.Node] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "nodes"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.Node](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +127,28 @@ func NewFilteredNodeInformer(client versioned.Interface, resyncPeriod time.Durat
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.Node]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "nodes"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedNodeInformerWithOptions is NewNodeInformerWithOptions returning a
+// NodeIndexInformer.
+func NewTypedNodeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.Node]) NodeIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.Node](NewNodeInformerWithOptions(client, options))
+}
+
 // defaultInformer builds the informer the factory shares.
 func (f *nodeInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.Node] {
-	return NewFilteredNodeInformer(f.factory.Client(), resyncPeriod, cache.Indexers[*corev1.Node]{}, f.factory.Base().TweakListOptions())
+	return NewNodeInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*corev1.Node]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.Node]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Nodes.
@@ -92,7 +156,40 @@ func (f *nodeInformer) Informer() cache.SharedIndexInformer[*corev1.Node] {
 	return informers.InformerFor[*corev1.Node](f.factory.Base(), false, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Nodes as a
+// NodeIndexInformer.
+func (f *nodeInformer) TypedInformer() NodeIndexInformer {
+	return ToNodeIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Nodes.
 func (f *nodeInformer) Lister() corev1listers.NodeLister {
 	return corev1listers.NewNodeLister(f.Informer().GetIndexer())
+}
+
+// ToTypedNodeInformer returns informer as a TypedNodeInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedNodeInformer(informer NodeInformer) TypedNodeInformer {
+	if typed, ok := informer.(TypedNodeInformer); ok {
+		return typed
+	}
+	return nodeTypedInformerAdapter{informer}
+}
+
+type nodeTypedInformerAdapter struct {
+	NodeInformer
+}
+
+// TypedInformer returns the adapted Informer() as a NodeIndexInformer.
+func (a nodeTypedInformerAdapter) TypedInformer() NodeIndexInformer {
+	return ToNodeIndexInformer(a.Informer())
+}
+
+// ToNodeIndexInformer returns informer as a NodeIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToNodeIndexInformer(informer cache.SharedIndexInformer[*corev1.Node]) NodeIndexInformer {
+	if typed, ok := informer.(NodeIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.Node](informer)
 }

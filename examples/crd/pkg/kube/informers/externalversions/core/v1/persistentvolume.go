@@ -37,13 +37,47 @@ import (
 )
 
 // PersistentVolumeInformer gives access to the factory's shared informer and lister
-// of PersistentVolumes.
+// of PersistentVolumes. TypedPersistentVolumeInformer, which the factory returns, adds
+// TypedInformer.
 type PersistentVolumeInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.PersistentVolume]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.PersistentVolumeLister
 }
+
+// TypedPersistentVolumeInformer is PersistentVolumeInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedPersistentVolumeInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.PersistentVolume]
+	// TypedInformer returns the informer Informer returns, as a
+	// PersistentVolumeIndexInformer.
+	TypedInformer() PersistentVolumeIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.PersistentVolumeLister
+}
+
+// PersistentVolumeIndexInformer is a shared informer of PersistentVolumes with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type PersistentVolumeIndexInformer cache.TypedSharedIndexInformer[*corev1.PersistentVolume]
+
+// PersistentVolumeHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for PersistentVolume.
+type PersistentVolumeHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.PersistentVolume]
+
+// PersistentVolumeDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for PersistentVolume.
+type PersistentVolumeDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.PersistentVolume]
+
+// PersistentVolumeFilteringHandler is [cache.TypedFilteringResourceEventHandler] for PersistentVolume.
+type PersistentVolumeFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.PersistentVolume]
+
+// PersistentVolumeIndexers is [cache.TypedIndexers] for PersistentVolume.
+type PersistentVolumeIndexers = cache.TypedIndexers[*corev1.PersistentVolume]
+
+// DeletedPersistentVolume is [cache.DeletedObject] for PersistentVolume: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedPersistentVolume = cache.DeletedObject[*corev1.PersistentVolume]
 
 type persistentVolumeInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,30 @@ type persistentVolumeInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewPersistentVolumeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PersistentVolume]) cache.SharedIndexInformer[*corev1.PersistentVolume] {
-	return NewFilteredPersistentVolumeInformer(client, resyncPeriod, indexers, nil)
+	return NewPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.PersistentVolume]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedPersistentVolumeInformer is NewPersistentVolumeInformer returning a PersistentVolumeIndexInformer.
+func NewTypedPersistentVolumeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers PersistentVolumeIndexers) PersistentVolumeIndexInformer {
+	return NewTypedPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.PersistentVolume]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredPersistentVolumeInformer is NewPersistentVolumeInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredPersistentVolumeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PersistentVolume], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.PersistentVolume] {
+	return NewPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.PersistentVolume]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredPersistentVolumeInformer is NewFilteredPersistentVolumeInformer returning a
+// PersistentVolumeIndexInformer.
+func NewTypedFilteredPersistentVolumeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers PersistentVolumeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PersistentVolumeIndexInformer {
+	return NewTypedPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.PersistentVolume]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewPersistentVolumeInformerWithOptions returns a new, unshared informer of PersistentVolumes, configured by options.
+func NewPersistentVolumeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.PersistentVolume]) cache.SharedIndexInformer[*corev1.PersistentVolume] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "persistentvolumes"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.PersistentVolume](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +127,28 @@ func NewFilteredPersistentVolumeInformer(client versioned.Interface, resyncPerio
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.PersistentVolume]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "persistentvolumes"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedPersistentVolumeInformerWithOptions is NewPersistentVolumeInformerWithOptions returning a
+// PersistentVolumeIndexInformer.
+func NewTypedPersistentVolumeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.PersistentVolume]) PersistentVolumeIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.PersistentVolume](NewPersistentVolumeInformerWithOptions(client, options))
+}
+
 // defaultInformer builds the informer the factory shares.
 func (f *persistentVolumeInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.PersistentVolume] {
-	return NewFilteredPersistentVolumeInformer(f.factory.Client(), resyncPeriod, cache.Indexers[*corev1.PersistentVolume]{}, f.factory.Base().TweakListOptions())
+	return NewPersistentVolumeInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*corev1.PersistentVolume]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.PersistentVolume]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of PersistentVolumes.
@@ -92,7 +156,40 @@ func (f *persistentVolumeInformer) Informer() cache.SharedIndexInformer[*corev1.
 	return informers.InformerFor[*corev1.PersistentVolume](f.factory.Base(), false, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of PersistentVolumes as a
+// PersistentVolumeIndexInformer.
+func (f *persistentVolumeInformer) TypedInformer() PersistentVolumeIndexInformer {
+	return ToPersistentVolumeIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of PersistentVolumes.
 func (f *persistentVolumeInformer) Lister() corev1listers.PersistentVolumeLister {
 	return corev1listers.NewPersistentVolumeLister(f.Informer().GetIndexer())
+}
+
+// ToTypedPersistentVolumeInformer returns informer as a TypedPersistentVolumeInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedPersistentVolumeInformer(informer PersistentVolumeInformer) TypedPersistentVolumeInformer {
+	if typed, ok := informer.(TypedPersistentVolumeInformer); ok {
+		return typed
+	}
+	return persistentVolumeTypedInformerAdapter{informer}
+}
+
+type persistentVolumeTypedInformerAdapter struct {
+	PersistentVolumeInformer
+}
+
+// TypedInformer returns the adapted Informer() as a PersistentVolumeIndexInformer.
+func (a persistentVolumeTypedInformerAdapter) TypedInformer() PersistentVolumeIndexInformer {
+	return ToPersistentVolumeIndexInformer(a.Informer())
+}
+
+// ToPersistentVolumeIndexInformer returns informer as a PersistentVolumeIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToPersistentVolumeIndexInformer(informer cache.SharedIndexInformer[*corev1.PersistentVolume]) PersistentVolumeIndexInformer {
+	if typed, ok := informer.(PersistentVolumeIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.PersistentVolume](informer)
 }

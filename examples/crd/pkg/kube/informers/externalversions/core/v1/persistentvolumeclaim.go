@@ -37,13 +37,47 @@ import (
 )
 
 // PersistentVolumeClaimInformer gives access to the factory's shared informer and lister
-// of PersistentVolumeClaims.
+// of PersistentVolumeClaims. TypedPersistentVolumeClaimInformer, which the factory returns, adds
+// TypedInformer.
 type PersistentVolumeClaimInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.PersistentVolumeClaim]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.PersistentVolumeClaimLister
 }
+
+// TypedPersistentVolumeClaimInformer is PersistentVolumeClaimInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedPersistentVolumeClaimInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.PersistentVolumeClaim]
+	// TypedInformer returns the informer Informer returns, as a
+	// PersistentVolumeClaimIndexInformer.
+	TypedInformer() PersistentVolumeClaimIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.PersistentVolumeClaimLister
+}
+
+// PersistentVolumeClaimIndexInformer is a shared informer of PersistentVolumeClaims with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type PersistentVolumeClaimIndexInformer cache.TypedSharedIndexInformer[*corev1.PersistentVolumeClaim]
+
+// PersistentVolumeClaimHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for PersistentVolumeClaim.
+type PersistentVolumeClaimHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.PersistentVolumeClaim]
+
+// PersistentVolumeClaimDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for PersistentVolumeClaim.
+type PersistentVolumeClaimDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.PersistentVolumeClaim]
+
+// PersistentVolumeClaimFilteringHandler is [cache.TypedFilteringResourceEventHandler] for PersistentVolumeClaim.
+type PersistentVolumeClaimFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.PersistentVolumeClaim]
+
+// PersistentVolumeClaimIndexers is [cache.TypedIndexers] for PersistentVolumeClaim.
+type PersistentVolumeClaimIndexers = cache.TypedIndexers[*corev1.PersistentVolumeClaim]
+
+// DeletedPersistentVolumeClaim is [cache.DeletedObject] for PersistentVolumeClaim: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedPersistentVolumeClaim = cache.DeletedObject[*corev1.PersistentVolumeClaim]
 
 type persistentVolumeClaimInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,31 @@ type persistentVolumeClaimInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewPersistentVolumeClaimInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PersistentVolumeClaim]) cache.SharedIndexInformer[*corev1.PersistentVolumeClaim] {
-	return NewFilteredPersistentVolumeClaimInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedPersistentVolumeClaimInformer is NewPersistentVolumeClaimInformer returning a PersistentVolumeClaimIndexInformer.
+func NewTypedPersistentVolumeClaimInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PersistentVolumeClaimIndexers) PersistentVolumeClaimIndexInformer {
+	return NewTypedPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredPersistentVolumeClaimInformer is NewPersistentVolumeClaimInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredPersistentVolumeClaimInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PersistentVolumeClaim], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.PersistentVolumeClaim] {
+	return NewPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredPersistentVolumeClaimInformer is NewFilteredPersistentVolumeClaimInformer returning a
+// PersistentVolumeClaimIndexInformer.
+func NewTypedFilteredPersistentVolumeClaimInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PersistentVolumeClaimIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PersistentVolumeClaimIndexInformer {
+	return NewTypedPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewPersistentVolumeClaimInformerWithOptions returns a new, unshared informer of PersistentVolumeClaims in
+// namespace ("" for all), configured by options.
+func NewPersistentVolumeClaimInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]) cache.SharedIndexInformer[*corev1.PersistentVolumeClaim] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "persistentvolumeclaims"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.PersistentVolumeClaim](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +128,28 @@ func NewFilteredPersistentVolumeClaimInformer(client versioned.Interface, namesp
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.PersistentVolumeClaim]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "persistentvolumeclaims"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedPersistentVolumeClaimInformerWithOptions is NewPersistentVolumeClaimInformerWithOptions returning a
+// PersistentVolumeClaimIndexInformer.
+func NewTypedPersistentVolumeClaimInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]) PersistentVolumeClaimIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.PersistentVolumeClaim](NewPersistentVolumeClaimInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *persistentVolumeClaimInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.PersistentVolumeClaim] {
-	return NewFilteredPersistentVolumeClaimInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*corev1.PersistentVolumeClaim]{}, f.factory.Base().TweakListOptions())
+	return NewPersistentVolumeClaimInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.PersistentVolumeClaim]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of PersistentVolumeClaims.
@@ -92,7 +157,40 @@ func (f *persistentVolumeClaimInformer) Informer() cache.SharedIndexInformer[*co
 	return informers.InformerFor[*corev1.PersistentVolumeClaim](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of PersistentVolumeClaims as a
+// PersistentVolumeClaimIndexInformer.
+func (f *persistentVolumeClaimInformer) TypedInformer() PersistentVolumeClaimIndexInformer {
+	return ToPersistentVolumeClaimIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of PersistentVolumeClaims.
 func (f *persistentVolumeClaimInformer) Lister() corev1listers.PersistentVolumeClaimLister {
 	return corev1listers.NewPersistentVolumeClaimLister(f.Informer().GetIndexer())
+}
+
+// ToTypedPersistentVolumeClaimInformer returns informer as a TypedPersistentVolumeClaimInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedPersistentVolumeClaimInformer(informer PersistentVolumeClaimInformer) TypedPersistentVolumeClaimInformer {
+	if typed, ok := informer.(TypedPersistentVolumeClaimInformer); ok {
+		return typed
+	}
+	return persistentVolumeClaimTypedInformerAdapter{informer}
+}
+
+type persistentVolumeClaimTypedInformerAdapter struct {
+	PersistentVolumeClaimInformer
+}
+
+// TypedInformer returns the adapted Informer() as a PersistentVolumeClaimIndexInformer.
+func (a persistentVolumeClaimTypedInformerAdapter) TypedInformer() PersistentVolumeClaimIndexInformer {
+	return ToPersistentVolumeClaimIndexInformer(a.Informer())
+}
+
+// ToPersistentVolumeClaimIndexInformer returns informer as a PersistentVolumeClaimIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToPersistentVolumeClaimIndexInformer(informer cache.SharedIndexInformer[*corev1.PersistentVolumeClaim]) PersistentVolumeClaimIndexInformer {
+	if typed, ok := informer.(PersistentVolumeClaimIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.PersistentVolumeClaim](informer)
 }

@@ -37,13 +37,47 @@ import (
 )
 
 // PodTemplateInformer gives access to the factory's shared informer and lister
-// of PodTemplates.
+// of PodTemplates. TypedPodTemplateInformer, which the factory returns, adds
+// TypedInformer.
 type PodTemplateInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.PodTemplate]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.PodTemplateLister
 }
+
+// TypedPodTemplateInformer is PodTemplateInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedPodTemplateInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.PodTemplate]
+	// TypedInformer returns the informer Informer returns, as a
+	// PodTemplateIndexInformer.
+	TypedInformer() PodTemplateIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.PodTemplateLister
+}
+
+// PodTemplateIndexInformer is a shared informer of PodTemplates with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type PodTemplateIndexInformer cache.TypedSharedIndexInformer[*corev1.PodTemplate]
+
+// PodTemplateHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for PodTemplate.
+type PodTemplateHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.PodTemplate]
+
+// PodTemplateDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for PodTemplate.
+type PodTemplateDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.PodTemplate]
+
+// PodTemplateFilteringHandler is [cache.TypedFilteringResourceEventHandler] for PodTemplate.
+type PodTemplateFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.PodTemplate]
+
+// PodTemplateIndexers is [cache.TypedIndexers] for PodTemplate.
+type PodTemplateIndexers = cache.TypedIndexers[*corev1.PodTemplate]
+
+// DeletedPodTemplate is [cache.DeletedObject] for PodTemplate: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedPodTemplate = cache.DeletedObject[*corev1.PodTemplate]
 
 type podTemplateInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,31 @@ type podTemplateInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewPodTemplateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PodTemplate]) cache.SharedIndexInformer[*corev1.PodTemplate] {
-	return NewFilteredPodTemplateInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PodTemplate]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedPodTemplateInformer is NewPodTemplateInformer returning a PodTemplateIndexInformer.
+func NewTypedPodTemplateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PodTemplateIndexers) PodTemplateIndexInformer {
+	return NewTypedPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PodTemplate]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredPodTemplateInformer is NewPodTemplateInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredPodTemplateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PodTemplate], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.PodTemplate] {
+	return NewPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PodTemplate]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredPodTemplateInformer is NewFilteredPodTemplateInformer returning a
+// PodTemplateIndexInformer.
+func NewTypedFilteredPodTemplateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PodTemplateIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PodTemplateIndexInformer {
+	return NewTypedPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PodTemplate]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewPodTemplateInformerWithOptions returns a new, unshared informer of PodTemplates in
+// namespace ("" for all), configured by options.
+func NewPodTemplateInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.PodTemplate]) cache.SharedIndexInformer[*corev1.PodTemplate] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "podtemplates"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.PodTemplate](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +128,28 @@ func NewFilteredPodTemplateInformer(client versioned.Interface, namespace string
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.PodTemplate]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "podtemplates"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedPodTemplateInformerWithOptions is NewPodTemplateInformerWithOptions returning a
+// PodTemplateIndexInformer.
+func NewTypedPodTemplateInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.PodTemplate]) PodTemplateIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.PodTemplate](NewPodTemplateInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *podTemplateInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.PodTemplate] {
-	return NewFilteredPodTemplateInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*corev1.PodTemplate]{}, f.factory.Base().TweakListOptions())
+	return NewPodTemplateInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.PodTemplate]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.PodTemplate]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of PodTemplates.
@@ -92,7 +157,40 @@ func (f *podTemplateInformer) Informer() cache.SharedIndexInformer[*corev1.PodTe
 	return informers.InformerFor[*corev1.PodTemplate](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of PodTemplates as a
+// PodTemplateIndexInformer.
+func (f *podTemplateInformer) TypedInformer() PodTemplateIndexInformer {
+	return ToPodTemplateIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of PodTemplates.
 func (f *podTemplateInformer) Lister() corev1listers.PodTemplateLister {
 	return corev1listers.NewPodTemplateLister(f.Informer().GetIndexer())
+}
+
+// ToTypedPodTemplateInformer returns informer as a TypedPodTemplateInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedPodTemplateInformer(informer PodTemplateInformer) TypedPodTemplateInformer {
+	if typed, ok := informer.(TypedPodTemplateInformer); ok {
+		return typed
+	}
+	return podTemplateTypedInformerAdapter{informer}
+}
+
+type podTemplateTypedInformerAdapter struct {
+	PodTemplateInformer
+}
+
+// TypedInformer returns the adapted Informer() as a PodTemplateIndexInformer.
+func (a podTemplateTypedInformerAdapter) TypedInformer() PodTemplateIndexInformer {
+	return ToPodTemplateIndexInformer(a.Informer())
+}
+
+// ToPodTemplateIndexInformer returns informer as a PodTemplateIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToPodTemplateIndexInformer(informer cache.SharedIndexInformer[*corev1.PodTemplate]) PodTemplateIndexInformer {
+	if typed, ok := informer.(PodTemplateIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.PodTemplate](informer)
 }

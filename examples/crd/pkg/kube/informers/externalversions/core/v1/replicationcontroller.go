@@ -37,13 +37,47 @@ import (
 )
 
 // ReplicationControllerInformer gives access to the factory's shared informer and lister
-// of ReplicationControllers.
+// of ReplicationControllers. TypedReplicationControllerInformer, which the factory returns, adds
+// TypedInformer.
 type ReplicationControllerInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.ReplicationController]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.ReplicationControllerLister
 }
+
+// TypedReplicationControllerInformer is ReplicationControllerInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedReplicationControllerInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.ReplicationController]
+	// TypedInformer returns the informer Informer returns, as a
+	// ReplicationControllerIndexInformer.
+	TypedInformer() ReplicationControllerIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.ReplicationControllerLister
+}
+
+// ReplicationControllerIndexInformer is a shared informer of ReplicationControllers with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type ReplicationControllerIndexInformer cache.TypedSharedIndexInformer[*corev1.ReplicationController]
+
+// ReplicationControllerHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for ReplicationController.
+type ReplicationControllerHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ReplicationController]
+
+// ReplicationControllerDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for ReplicationController.
+type ReplicationControllerDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ReplicationController]
+
+// ReplicationControllerFilteringHandler is [cache.TypedFilteringResourceEventHandler] for ReplicationController.
+type ReplicationControllerFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ReplicationController]
+
+// ReplicationControllerIndexers is [cache.TypedIndexers] for ReplicationController.
+type ReplicationControllerIndexers = cache.TypedIndexers[*corev1.ReplicationController]
+
+// DeletedReplicationController is [cache.DeletedObject] for ReplicationController: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedReplicationController = cache.DeletedObject[*corev1.ReplicationController]
 
 type replicationControllerInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,31 @@ type replicationControllerInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewReplicationControllerInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ReplicationController]) cache.SharedIndexInformer[*corev1.ReplicationController] {
-	return NewFilteredReplicationControllerInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ReplicationController]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedReplicationControllerInformer is NewReplicationControllerInformer returning a ReplicationControllerIndexInformer.
+func NewTypedReplicationControllerInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ReplicationControllerIndexers) ReplicationControllerIndexInformer {
+	return NewTypedReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ReplicationController]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredReplicationControllerInformer is NewReplicationControllerInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredReplicationControllerInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ReplicationController], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.ReplicationController] {
+	return NewReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ReplicationController]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredReplicationControllerInformer is NewFilteredReplicationControllerInformer returning a
+// ReplicationControllerIndexInformer.
+func NewTypedFilteredReplicationControllerInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ReplicationControllerIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ReplicationControllerIndexInformer {
+	return NewTypedReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ReplicationController]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewReplicationControllerInformerWithOptions returns a new, unshared informer of ReplicationControllers in
+// namespace ("" for all), configured by options.
+func NewReplicationControllerInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ReplicationController]) cache.SharedIndexInformer[*corev1.ReplicationController] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "replicationcontrollers"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.ReplicationController](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +128,28 @@ func NewFilteredReplicationControllerInformer(client versioned.Interface, namesp
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.ReplicationController]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "replicationcontrollers"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedReplicationControllerInformerWithOptions is NewReplicationControllerInformerWithOptions returning a
+// ReplicationControllerIndexInformer.
+func NewTypedReplicationControllerInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ReplicationController]) ReplicationControllerIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.ReplicationController](NewReplicationControllerInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *replicationControllerInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.ReplicationController] {
-	return NewFilteredReplicationControllerInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*corev1.ReplicationController]{}, f.factory.Base().TweakListOptions())
+	return NewReplicationControllerInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.ReplicationController]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.ReplicationController]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of ReplicationControllers.
@@ -92,7 +157,40 @@ func (f *replicationControllerInformer) Informer() cache.SharedIndexInformer[*co
 	return informers.InformerFor[*corev1.ReplicationController](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of ReplicationControllers as a
+// ReplicationControllerIndexInformer.
+func (f *replicationControllerInformer) TypedInformer() ReplicationControllerIndexInformer {
+	return ToReplicationControllerIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of ReplicationControllers.
 func (f *replicationControllerInformer) Lister() corev1listers.ReplicationControllerLister {
 	return corev1listers.NewReplicationControllerLister(f.Informer().GetIndexer())
+}
+
+// ToTypedReplicationControllerInformer returns informer as a TypedReplicationControllerInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedReplicationControllerInformer(informer ReplicationControllerInformer) TypedReplicationControllerInformer {
+	if typed, ok := informer.(TypedReplicationControllerInformer); ok {
+		return typed
+	}
+	return replicationControllerTypedInformerAdapter{informer}
+}
+
+type replicationControllerTypedInformerAdapter struct {
+	ReplicationControllerInformer
+}
+
+// TypedInformer returns the adapted Informer() as a ReplicationControllerIndexInformer.
+func (a replicationControllerTypedInformerAdapter) TypedInformer() ReplicationControllerIndexInformer {
+	return ToReplicationControllerIndexInformer(a.Informer())
+}
+
+// ToReplicationControllerIndexInformer returns informer as a ReplicationControllerIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToReplicationControllerIndexInformer(informer cache.SharedIndexInformer[*corev1.ReplicationController]) ReplicationControllerIndexInformer {
+	if typed, ok := informer.(ReplicationControllerIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.ReplicationController](informer)
 }

@@ -37,13 +37,47 @@ import (
 )
 
 // ResourceQuotaInformer gives access to the factory's shared informer and lister
-// of ResourceQuotas.
+// of ResourceQuotas. TypedResourceQuotaInformer, which the factory returns, adds
+// TypedInformer.
 type ResourceQuotaInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.ResourceQuota]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.ResourceQuotaLister
 }
+
+// TypedResourceQuotaInformer is ResourceQuotaInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedResourceQuotaInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.ResourceQuota]
+	// TypedInformer returns the informer Informer returns, as a
+	// ResourceQuotaIndexInformer.
+	TypedInformer() ResourceQuotaIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.ResourceQuotaLister
+}
+
+// ResourceQuotaIndexInformer is a shared informer of ResourceQuotas with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type ResourceQuotaIndexInformer cache.TypedSharedIndexInformer[*corev1.ResourceQuota]
+
+// ResourceQuotaHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for ResourceQuota.
+type ResourceQuotaHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ResourceQuota]
+
+// ResourceQuotaDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for ResourceQuota.
+type ResourceQuotaDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ResourceQuota]
+
+// ResourceQuotaFilteringHandler is [cache.TypedFilteringResourceEventHandler] for ResourceQuota.
+type ResourceQuotaFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ResourceQuota]
+
+// ResourceQuotaIndexers is [cache.TypedIndexers] for ResourceQuota.
+type ResourceQuotaIndexers = cache.TypedIndexers[*corev1.ResourceQuota]
+
+// DeletedResourceQuota is [cache.DeletedObject] for ResourceQuota: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedResourceQuota = cache.DeletedObject[*corev1.ResourceQuota]
 
 type resourceQuotaInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,31 @@ type resourceQuotaInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewResourceQuotaInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ResourceQuota]) cache.SharedIndexInformer[*corev1.ResourceQuota] {
-	return NewFilteredResourceQuotaInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ResourceQuota]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedResourceQuotaInformer is NewResourceQuotaInformer returning a ResourceQuotaIndexInformer.
+func NewTypedResourceQuotaInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceQuotaIndexers) ResourceQuotaIndexInformer {
+	return NewTypedResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ResourceQuota]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredResourceQuotaInformer is NewResourceQuotaInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredResourceQuotaInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ResourceQuota], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.ResourceQuota] {
+	return NewResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ResourceQuota]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredResourceQuotaInformer is NewFilteredResourceQuotaInformer returning a
+// ResourceQuotaIndexInformer.
+func NewTypedFilteredResourceQuotaInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceQuotaIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ResourceQuotaIndexInformer {
+	return NewTypedResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ResourceQuota]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewResourceQuotaInformerWithOptions returns a new, unshared informer of ResourceQuotas in
+// namespace ("" for all), configured by options.
+func NewResourceQuotaInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ResourceQuota]) cache.SharedIndexInformer[*corev1.ResourceQuota] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "resourcequotas"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.ResourceQuota](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +128,28 @@ func NewFilteredResourceQuotaInformer(client versioned.Interface, namespace stri
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.ResourceQuota]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "resourcequotas"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedResourceQuotaInformerWithOptions is NewResourceQuotaInformerWithOptions returning a
+// ResourceQuotaIndexInformer.
+func NewTypedResourceQuotaInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ResourceQuota]) ResourceQuotaIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.ResourceQuota](NewResourceQuotaInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *resourceQuotaInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.ResourceQuota] {
-	return NewFilteredResourceQuotaInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*corev1.ResourceQuota]{}, f.factory.Base().TweakListOptions())
+	return NewResourceQuotaInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.ResourceQuota]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.ResourceQuota]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of ResourceQuotas.
@@ -92,7 +157,40 @@ func (f *resourceQuotaInformer) Informer() cache.SharedIndexInformer[*corev1.Res
 	return informers.InformerFor[*corev1.ResourceQuota](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of ResourceQuotas as a
+// ResourceQuotaIndexInformer.
+func (f *resourceQuotaInformer) TypedInformer() ResourceQuotaIndexInformer {
+	return ToResourceQuotaIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of ResourceQuotas.
 func (f *resourceQuotaInformer) Lister() corev1listers.ResourceQuotaLister {
 	return corev1listers.NewResourceQuotaLister(f.Informer().GetIndexer())
+}
+
+// ToTypedResourceQuotaInformer returns informer as a TypedResourceQuotaInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedResourceQuotaInformer(informer ResourceQuotaInformer) TypedResourceQuotaInformer {
+	if typed, ok := informer.(TypedResourceQuotaInformer); ok {
+		return typed
+	}
+	return resourceQuotaTypedInformerAdapter{informer}
+}
+
+type resourceQuotaTypedInformerAdapter struct {
+	ResourceQuotaInformer
+}
+
+// TypedInformer returns the adapted Informer() as a ResourceQuotaIndexInformer.
+func (a resourceQuotaTypedInformerAdapter) TypedInformer() ResourceQuotaIndexInformer {
+	return ToResourceQuotaIndexInformer(a.Informer())
+}
+
+// ToResourceQuotaIndexInformer returns informer as a ResourceQuotaIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToResourceQuotaIndexInformer(informer cache.SharedIndexInformer[*corev1.ResourceQuota]) ResourceQuotaIndexInformer {
+	if typed, ok := informer.(ResourceQuotaIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.ResourceQuota](informer)
 }

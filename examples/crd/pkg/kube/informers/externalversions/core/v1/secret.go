@@ -37,13 +37,47 @@ import (
 )
 
 // SecretInformer gives access to the factory's shared informer and lister
-// of Secrets.
+// of Secrets. TypedSecretInformer, which the factory returns, adds
+// TypedInformer.
 type SecretInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.Secret]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.SecretLister
 }
+
+// TypedSecretInformer is SecretInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedSecretInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.Secret]
+	// TypedInformer returns the informer Informer returns, as a
+	// SecretIndexInformer.
+	TypedInformer() SecretIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.SecretLister
+}
+
+// SecretIndexInformer is a shared informer of Secrets with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type SecretIndexInformer cache.TypedSharedIndexInformer[*corev1.Secret]
+
+// SecretHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Secret.
+type SecretHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Secret]
+
+// SecretDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Secret.
+type SecretDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Secret]
+
+// SecretFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Secret.
+type SecretFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Secret]
+
+// SecretIndexers is [cache.TypedIndexers] for Secret.
+type SecretIndexers = cache.TypedIndexers[*corev1.Secret]
+
+// DeletedSecret is [cache.DeletedObject] for Secret: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedSecret = cache.DeletedObject[*corev1.Secret]
 
 type secretInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,31 @@ type secretInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewSecretInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Secret]) cache.SharedIndexInformer[*corev1.Secret] {
-	return NewFilteredSecretInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Secret]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedSecretInformer is NewSecretInformer returning a SecretIndexInformer.
+func NewTypedSecretInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers SecretIndexers) SecretIndexInformer {
+	return NewTypedSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Secret]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredSecretInformer is NewSecretInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredSecretInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Secret], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.Secret] {
+	return NewSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Secret]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredSecretInformer is NewFilteredSecretInformer returning a
+// SecretIndexInformer.
+func NewTypedFilteredSecretInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers SecretIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) SecretIndexInformer {
+	return NewTypedSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Secret]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewSecretInformerWithOptions returns a new, unshared informer of Secrets in
+// namespace ("" for all), configured by options.
+func NewSecretInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.Secret]) cache.SharedIndexInformer[*corev1.Secret] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "secrets"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.Secret](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +128,28 @@ func NewFilteredSecretInformer(client versioned.Interface, namespace string, res
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.Secret]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "secrets"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedSecretInformerWithOptions is NewSecretInformerWithOptions returning a
+// SecretIndexInformer.
+func NewTypedSecretInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.Secret]) SecretIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.Secret](NewSecretInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *secretInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.Secret] {
-	return NewFilteredSecretInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*corev1.Secret]{}, f.factory.Base().TweakListOptions())
+	return NewSecretInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.Secret]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.Secret]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Secrets.
@@ -92,7 +157,40 @@ func (f *secretInformer) Informer() cache.SharedIndexInformer[*corev1.Secret] {
 	return informers.InformerFor[*corev1.Secret](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Secrets as a
+// SecretIndexInformer.
+func (f *secretInformer) TypedInformer() SecretIndexInformer {
+	return ToSecretIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Secrets.
 func (f *secretInformer) Lister() corev1listers.SecretLister {
 	return corev1listers.NewSecretLister(f.Informer().GetIndexer())
+}
+
+// ToTypedSecretInformer returns informer as a TypedSecretInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedSecretInformer(informer SecretInformer) TypedSecretInformer {
+	if typed, ok := informer.(TypedSecretInformer); ok {
+		return typed
+	}
+	return secretTypedInformerAdapter{informer}
+}
+
+type secretTypedInformerAdapter struct {
+	SecretInformer
+}
+
+// TypedInformer returns the adapted Informer() as a SecretIndexInformer.
+func (a secretTypedInformerAdapter) TypedInformer() SecretIndexInformer {
+	return ToSecretIndexInformer(a.Informer())
+}
+
+// ToSecretIndexInformer returns informer as a SecretIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToSecretIndexInformer(informer cache.SharedIndexInformer[*corev1.Secret]) SecretIndexInformer {
+	if typed, ok := informer.(SecretIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.Secret](informer)
 }

@@ -37,13 +37,47 @@ import (
 )
 
 // ServiceInformer gives access to the factory's shared informer and lister
-// of Services.
+// of Services. TypedServiceInformer, which the factory returns, adds
+// TypedInformer.
 type ServiceInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.Service]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.ServiceLister
 }
+
+// TypedServiceInformer is ServiceInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedServiceInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.Service]
+	// TypedInformer returns the informer Informer returns, as a
+	// ServiceIndexInformer.
+	TypedInformer() ServiceIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.ServiceLister
+}
+
+// ServiceIndexInformer is a shared informer of Services with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type ServiceIndexInformer cache.TypedSharedIndexInformer[*corev1.Service]
+
+// ServiceHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for Service.
+type ServiceHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.Service]
+
+// ServiceDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for Service.
+type ServiceDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.Service]
+
+// ServiceFilteringHandler is [cache.TypedFilteringResourceEventHandler] for Service.
+type ServiceFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.Service]
+
+// ServiceIndexers is [cache.TypedIndexers] for Service.
+type ServiceIndexers = cache.TypedIndexers[*corev1.Service]
+
+// DeletedService is [cache.DeletedObject] for Service: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedService = cache.DeletedObject[*corev1.Service]
 
 type serviceInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,31 @@ type serviceInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewServiceInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Service]) cache.SharedIndexInformer[*corev1.Service] {
-	return NewFilteredServiceInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Service]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedServiceInformer is NewServiceInformer returning a ServiceIndexInformer.
+func NewTypedServiceInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ServiceIndexers) ServiceIndexInformer {
+	return NewTypedServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Service]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredServiceInformer is NewServiceInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredServiceInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Service], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.Service] {
+	return NewServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Service]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredServiceInformer is NewFilteredServiceInformer returning a
+// ServiceIndexInformer.
+func NewTypedFilteredServiceInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ServiceIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ServiceIndexInformer {
+	return NewTypedServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Service]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewServiceInformerWithOptions returns a new, unshared informer of Services in
+// namespace ("" for all), configured by options.
+func NewServiceInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.Service]) cache.SharedIndexInformer[*corev1.Service] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "services"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.Service](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +128,28 @@ func NewFilteredServiceInformer(client versioned.Interface, namespace string, re
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.Service]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "services"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedServiceInformerWithOptions is NewServiceInformerWithOptions returning a
+// ServiceIndexInformer.
+func NewTypedServiceInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.Service]) ServiceIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.Service](NewServiceInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *serviceInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.Service] {
-	return NewFilteredServiceInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*corev1.Service]{}, f.factory.Base().TweakListOptions())
+	return NewServiceInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.Service]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.Service]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of Services.
@@ -92,7 +157,40 @@ func (f *serviceInformer) Informer() cache.SharedIndexInformer[*corev1.Service] 
 	return informers.InformerFor[*corev1.Service](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of Services as a
+// ServiceIndexInformer.
+func (f *serviceInformer) TypedInformer() ServiceIndexInformer {
+	return ToServiceIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of Services.
 func (f *serviceInformer) Lister() corev1listers.ServiceLister {
 	return corev1listers.NewServiceLister(f.Informer().GetIndexer())
+}
+
+// ToTypedServiceInformer returns informer as a TypedServiceInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedServiceInformer(informer ServiceInformer) TypedServiceInformer {
+	if typed, ok := informer.(TypedServiceInformer); ok {
+		return typed
+	}
+	return serviceTypedInformerAdapter{informer}
+}
+
+type serviceTypedInformerAdapter struct {
+	ServiceInformer
+}
+
+// TypedInformer returns the adapted Informer() as a ServiceIndexInformer.
+func (a serviceTypedInformerAdapter) TypedInformer() ServiceIndexInformer {
+	return ToServiceIndexInformer(a.Informer())
+}
+
+// ToServiceIndexInformer returns informer as a ServiceIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToServiceIndexInformer(informer cache.SharedIndexInformer[*corev1.Service]) ServiceIndexInformer {
+	if typed, ok := informer.(ServiceIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.Service](informer)
 }

@@ -37,13 +37,47 @@ import (
 )
 
 // ServiceAccountInformer gives access to the factory's shared informer and lister
-// of ServiceAccounts.
+// of ServiceAccounts. TypedServiceAccountInformer, which the factory returns, adds
+// TypedInformer.
 type ServiceAccountInformer interface {
 	// Informer returns the shared informer, creating it on first use.
 	Informer() cache.SharedIndexInformer[*corev1.ServiceAccount]
 	// Lister returns a lister reading the shared informer's cache.
 	Lister() corev1listers.ServiceAccountLister
 }
+
+// TypedServiceAccountInformer is ServiceAccountInformer with TypedInformer, the
+// client-go v0.37 name of the informer with its typed methods.
+type TypedServiceAccountInformer interface {
+	// Informer returns the shared informer, creating it on first use.
+	Informer() cache.SharedIndexInformer[*corev1.ServiceAccount]
+	// TypedInformer returns the informer Informer returns, as a
+	// ServiceAccountIndexInformer.
+	TypedInformer() ServiceAccountIndexInformer
+	// Lister returns a lister reading the shared informer's cache.
+	Lister() corev1listers.ServiceAccountLister
+}
+
+// ServiceAccountIndexInformer is a shared informer of ServiceAccounts with client-go
+// v0.37's typed methods (AddTypedEventHandler, AddTypedIndexers,
+// GetTypedIndexer) beside its own, which are typed already.
+type ServiceAccountIndexInformer cache.TypedSharedIndexInformer[*corev1.ServiceAccount]
+
+// ServiceAccountHandlerFuncs is [cache.TypedResourceEventHandlerFuncs] for ServiceAccount.
+type ServiceAccountHandlerFuncs = cache.TypedResourceEventHandlerFuncs[*corev1.ServiceAccount]
+
+// ServiceAccountDetailedHandlerFuncs is [cache.TypedResourceEventHandlerDetailedFuncs] for ServiceAccount.
+type ServiceAccountDetailedHandlerFuncs = cache.TypedResourceEventHandlerDetailedFuncs[*corev1.ServiceAccount]
+
+// ServiceAccountFilteringHandler is [cache.TypedFilteringResourceEventHandler] for ServiceAccount.
+type ServiceAccountFilteringHandler = cache.TypedFilteringResourceEventHandler[*corev1.ServiceAccount]
+
+// ServiceAccountIndexers is [cache.TypedIndexers] for ServiceAccount.
+type ServiceAccountIndexers = cache.TypedIndexers[*corev1.ServiceAccount]
+
+// DeletedServiceAccount is [cache.DeletedObject] for ServiceAccount: what a handler's
+// delete notification carries, possibly a tombstone.
+type DeletedServiceAccount = cache.DeletedObject[*corev1.ServiceAccount]
 
 type serviceAccountInformer struct {
 	factory internalinterfaces.SharedInformerFactory
@@ -53,12 +87,31 @@ type serviceAccountInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewServiceAccountInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ServiceAccount]) cache.SharedIndexInformer[*corev1.ServiceAccount] {
-	return NewFilteredServiceAccountInformer(client, namespace, resyncPeriod, indexers, nil)
+	return NewServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ServiceAccount]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+}
+
+// NewTypedServiceAccountInformer is NewServiceAccountInformer returning a ServiceAccountIndexInformer.
+func NewTypedServiceAccountInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ServiceAccountIndexers) ServiceAccountIndexInformer {
+	return NewTypedServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ServiceAccount]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredServiceAccountInformer is NewServiceAccountInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredServiceAccountInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ServiceAccount], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.ServiceAccount] {
+	return NewServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ServiceAccount]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+}
+
+// NewTypedFilteredServiceAccountInformer is NewFilteredServiceAccountInformer returning a
+// ServiceAccountIndexInformer.
+func NewTypedFilteredServiceAccountInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ServiceAccountIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ServiceAccountIndexInformer {
+	return NewTypedServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ServiceAccount]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+}
+
+// NewServiceAccountInformerWithOptions returns a new, unshared informer of ServiceAccounts in
+// namespace ("" for all), configured by options.
+func NewServiceAccountInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ServiceAccount]) cache.SharedIndexInformer[*corev1.ServiceAccount] {
+	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "serviceaccounts"}
+	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.ServiceAccount](
 		&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
@@ -75,16 +128,28 @@ func NewFilteredServiceAccountInformer(client versioned.Interface, namespace str
 			},
 		},
 		cache.SharedIndexInformerOptions[*corev1.ServiceAccount]{
-			ResyncPeriod: resyncPeriod,
-			Indexers:     indexers,
-			Resource:     schema.GroupVersionResource{Group: "", Version: "v1", Resource: "serviceaccounts"},
+			ResyncPeriod: options.ResyncPeriod,
+			Indexers:     options.Indexers,
+			Resource:     gvr,
+			Identifier:   options.InformerName.WithResource(gvr),
 		},
 	)
 }
 
+// NewTypedServiceAccountInformerWithOptions is NewServiceAccountInformerWithOptions returning a
+// ServiceAccountIndexInformer.
+func NewTypedServiceAccountInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ServiceAccount]) ServiceAccountIndexInformer {
+	return cache.NewTypedSharedIndexInformer[*corev1.ServiceAccount](NewServiceAccountInformerWithOptions(client, namespace, options))
+}
+
 // defaultInformer builds the informer the factory shares, for one namespace.
 func (f *serviceAccountInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.ServiceAccount] {
-	return NewFilteredServiceAccountInformer(f.factory.Client(), namespace, resyncPeriod, cache.Indexers[*corev1.ServiceAccount]{}, f.factory.Base().TweakListOptions())
+	return NewServiceAccountInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.ServiceAccount]{
+		ResyncPeriod:     resyncPeriod,
+		Indexers:         cache.Indexers[*corev1.ServiceAccount]{},
+		InformerName:     f.factory.InformerName(),
+		TweakListOptions: f.factory.Base().TweakListOptions(),
+	})
 }
 
 // Informer returns the factory's shared informer of ServiceAccounts.
@@ -92,7 +157,40 @@ func (f *serviceAccountInformer) Informer() cache.SharedIndexInformer[*corev1.Se
 	return informers.InformerFor[*corev1.ServiceAccount](f.factory.Base(), true, f.defaultInformer)
 }
 
+// TypedInformer returns the factory's shared informer of ServiceAccounts as a
+// ServiceAccountIndexInformer.
+func (f *serviceAccountInformer) TypedInformer() ServiceAccountIndexInformer {
+	return ToServiceAccountIndexInformer(f.Informer())
+}
+
 // Lister returns a lister reading the factory's shared informer of ServiceAccounts.
 func (f *serviceAccountInformer) Lister() corev1listers.ServiceAccountLister {
 	return corev1listers.NewServiceAccountLister(f.Informer().GetIndexer())
+}
+
+// ToTypedServiceAccountInformer returns informer as a TypedServiceAccountInformer: itself
+// when it is one, else informer with a TypedInformer method.
+func ToTypedServiceAccountInformer(informer ServiceAccountInformer) TypedServiceAccountInformer {
+	if typed, ok := informer.(TypedServiceAccountInformer); ok {
+		return typed
+	}
+	return serviceAccountTypedInformerAdapter{informer}
+}
+
+type serviceAccountTypedInformerAdapter struct {
+	ServiceAccountInformer
+}
+
+// TypedInformer returns the adapted Informer() as a ServiceAccountIndexInformer.
+func (a serviceAccountTypedInformerAdapter) TypedInformer() ServiceAccountIndexInformer {
+	return ToServiceAccountIndexInformer(a.Informer())
+}
+
+// ToServiceAccountIndexInformer returns informer as a ServiceAccountIndexInformer: itself
+// when it is one, else informer with the typed methods added.
+func ToServiceAccountIndexInformer(informer cache.SharedIndexInformer[*corev1.ServiceAccount]) ServiceAccountIndexInformer {
+	if typed, ok := informer.(ServiceAccountIndexInformer); ok {
+		return typed
+	}
+	return cache.NewTypedSharedIndexInformer[*corev1.ServiceAccount](informer)
 }
