@@ -44,7 +44,7 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 
 // Informers returns the provider to give informers
 // (cache.SharedIndexInformerOptions.Metrics, informers.WithInformerMetrics).
-func (m *Metrics) Informers() cache.InformerMetricsProvider { return m.informers }
+func (m *Metrics) Informers() cache.DetailedInformerMetricsProvider { return m.informers }
 
 // Workqueues returns the provider to give work queues
 // (workqueue.Options.MetricsProvider, controller.Options.QueueMetricsProvider).

@@ -31,7 +31,7 @@ func (nopMetrics) ObserveLatency(time.Duration)              {}
 func BenchmarkUpdateThroughputMetrics(b *testing.B) {
 	for _, p := range []struct {
 		name string
-		p    InformerMetricsProvider
+		p    DetailedInformerMetricsProvider
 	}{{"off", nil}, {"on", nopMetrics{}}} {
 		b.Run(fmt.Sprintf("metrics=%s", p.name), func(b *testing.B) {
 			benchUpdates(b, 10_000, 1, SharedIndexInformerOptions[*corev1.Pod]{Metrics: p.p})

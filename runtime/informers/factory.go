@@ -29,7 +29,7 @@ type Factory struct {
 	customResync  map[reflect.Type]time.Duration
 	transform     func(runtime.Object) (runtime.Object, error)
 	lean          func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
-	metrics       cache.InformerMetricsProvider                // WithInformerMetrics
+	metrics       cache.DetailedInformerMetricsProvider        // WithInformerMetrics
 	shardScope    *sharding.Scope                              // WithShardScope
 	informerName  *cache.InformerName                          // WithInformerName
 

@@ -12,7 +12,7 @@ import (
 // NewInformerFunc builds without cache.MetricsSetter are left without
 // metrics. When the factory watches several namespaces, each namespace's
 // informer reports under its name followed by "/" and the namespace.
-func WithInformerMetrics(p cache.InformerMetricsProvider) Option {
+func WithInformerMetrics(p cache.DetailedInformerMetricsProvider) Option {
 	return func(f *Factory) { f.metrics = p }
 }
 
@@ -30,7 +30,7 @@ func (f *Factory) InformerName() *cache.InformerName { return f.informerName }
 
 // nsMetricsProvider names a namespace's informer after its namespace.
 type nsMetricsProvider struct {
-	p  cache.InformerMetricsProvider
+	p  cache.DetailedInformerMetricsProvider
 	ns string
 }
 
