@@ -24,9 +24,9 @@ func TestDeltaFIFOObserverQueuedAndReached(t *testing.T) {
 	o := &recObserver{}
 	f := New[*corev1.Pod](nil)
 	f.SetObserver(o)
-	pop := func(max int) {
+	pop := func(n int) {
 		t.Helper()
-		if err := f.PopBatch(max, func([]Delta[*corev1.Pod], bool) error { return nil }); err != nil {
+		if err := f.PopBatch(n, func([]Delta[*corev1.Pod], bool) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}

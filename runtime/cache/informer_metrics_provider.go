@@ -12,12 +12,14 @@ import (
 
 // GaugeMetric is a value that goes up and down, with client-go's method set.
 type GaugeMetric interface {
+	// Set sets the gauge to a value.
 	Set(float64)
 }
 
 // HistogramMetric records observations into buckets, with client-go's
 // method set. Durations are observed in seconds.
 type HistogramMetric interface {
+	// Observe records one observation.
 	Observe(float64)
 }
 
