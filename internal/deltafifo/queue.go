@@ -71,6 +71,85 @@ type Queue[T Object] struct {
 	populated        bool
 	initialRemaining int
 	closed           bool
+
+	// obs, when set (SetObserver), is told the queue's depth and the
+	// resourceVersions the consumer's store reaches. popped counts the
+	// deltas ever taken by PopBatch; marks are the resourceVersions of
+	// Replace and Bookmark calls waiting for the deltas queued before them
+	// to be processed, oldest first (only kept while obs is set).
+	obs    Observer
+	popped uint64
+	marks  []rvMark
+}
+
+// Observer watches a Queue for metrics. The Queue calls it with its lock
+// held, so its methods must be cheap and must not call back into the Queue.
+type Observer interface {
+	// Queued is the number of queued deltas (not counting a batch being
+	// processed), after every change: each queued delta, the end of a
+	// Replace, each batch taken by PopBatch.
+	Queued(n int)
+	// Reached is a Replace's or Bookmark's resourceVersion, once every
+	// delta queued before that call has been processed and no delta
+	// queued after it was processed in the same batch (then the consumer's
+	// store is past it). On an idle queue it is called at once.
+	Reached(resourceVersion string)
+}
+
+// rvMark is a resourceVersion that the store reaches once the first at
+// deltas ever queued have been processed.
+type rvMark struct {
+	at uint64
+	rv string
+}
+
+// SetObserver sets (nil: removes) the queue's observer.
+func (f *Queue[T]) SetObserver(o Observer) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.obs = o
+	f.marks = nil
+}
+
+// Bookmark tells the observer, if any, that the store reaches
+// resourceVersion once the deltas queued so far are processed. Without an
+// observer it does nothing.
+func (f *Queue[T]) Bookmark(resourceVersion string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.obs != nil {
+		f.markLocked(resourceVersion)
+	}
+}
+
+// markLocked reports rv to the observer at once when nothing is queued or
+// being processed, and otherwise remembers it for PopBatch. The caller
+// holds mu and has checked that obs is set.
+func (f *Queue[T]) markLocked(rv string) {
+	queued := len(f.items) - f.head
+	if queued == 0 && f.inflight == nil {
+		f.obs.Reached(rv)
+		return
+	}
+	f.marks = append(f.marks, rvMark{at: f.popped + uint64(queued), rv: rv})
+}
+
+// reachedLocked reports the newest mark that the batch just processed
+// completed, when that batch ends exactly at it (a mark inside the batch
+// was passed by the deltas after it), and drops every completed mark. The
+// caller holds mu and has checked that obs is set.
+func (f *Queue[T]) reachedLocked() {
+	i := 0
+	for i < len(f.marks) && f.marks[i].at <= f.popped {
+		i++
+	}
+	if i == 0 {
+		return
+	}
+	if last := f.marks[i-1]; last.at == f.popped {
+		f.obs.Reached(last.rv)
+	}
+	f.marks = append(f.marks[:0], f.marks[i:]...)
 }
 
 // New returns an empty queue. known may be nil: then Delete of an unqueued
@@ -161,6 +240,9 @@ func (f *Queue[T]) queuedKeysLocked() map[Key]struct{} {
 func (f *Queue[T]) queueLocked(d Delta[T]) {
 	f.items = append(f.items, d)
 	f.cond.Signal()
+	if f.obs != nil {
+		f.obs.Queued(len(f.items) - f.head)
+	}
 }
 
 // reserveLocked makes room for n more deltas in one allocation, so that
@@ -198,7 +280,7 @@ func (f *Queue[T]) Replace(list []T, rv string) error {
 // object inScope rejects is marked LeftScope (the object moved out of the
 // scope rather than being deleted). A nil inScope accepts every object,
 // which makes it Replace. list must hold only objects inScope accepts.
-func (f *Queue[T]) ReplaceInScope(list []T, _ string, inScope func(obj T) bool) error {
+func (f *Queue[T]) ReplaceInScope(list []T, rv string, inScope func(obj T) bool) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 
@@ -286,6 +368,10 @@ func (f *Queue[T]) ReplaceInScope(list []T, _ string, inScope func(obj T) bool) 
 	if !f.populated {
 		f.populated = true
 		f.initialRemaining = len(f.items) - f.head - before
+	}
+	if f.obs != nil {
+		f.obs.Queued(len(f.items) - f.head)
+		f.markLocked(rv)
 	}
 	return nil
 }
@@ -395,7 +481,11 @@ func (f *Queue[T]) PopBatch(maxBatch int, process func(batch []Delta[T], isInIni
 	// and compaction happens only here, after processing.
 	batch := f.items[f.head : f.head+n : f.head+n]
 	f.head += n
+	f.popped += uint64(n)
 	f.inflight = batch
+	if f.obs != nil {
+		f.obs.Queued(len(f.items) - f.head)
+	}
 	f.mu.Unlock()
 
 	err := process(batch, initial)
@@ -404,6 +494,9 @@ func (f *Queue[T]) PopBatch(maxBatch int, process func(batch []Delta[T], isInIni
 	defer f.mu.Unlock()
 	f.inflight = nil
 	clear(batch) // drop the object references for the collector
+	if len(f.marks) > 0 {
+		f.reachedLocked()
+	}
 	if initial {
 		f.initialRemaining -= n
 	}

@@ -40,7 +40,7 @@ func (v *informerVecs) collectors() []prometheus.Collector {
 		v.handlers, v.age}
 }
 
-// NewInformerMetrics implements cache.InformerMetricsProvider.
+// NewInformerMetrics implements cache.DetailedInformerMetricsProvider.
 func (v *informerVecs) NewInformerMetrics(name string) cache.InformerMetrics {
 	m := &informerMetrics{
 		v:       v,

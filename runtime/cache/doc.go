@@ -34,13 +34,16 @@
 //   - client-go's helpers: ObjectName, MetaNamespaceKeyFunc,
 //     SplitMetaNamespaceKey, DeletionHandling*, MetaNamespaceIndexFunc,
 //     NamespaceIndex, InformerSynced, WaitForCacheSync and its named
-//     variants, ListWatch, HandlerOptions, InformerName and
-//     InformerNameAndResource.
+//     variants, ListWatch, HandlerOptions, InformerName,
+//     InformerNameAndResource and InformerMetricsProvider (with GaugeMetric
+//     and HistogramMetric; there is no process-wide
+//     SetInformerMetricsProvider).
 //
 // What this package adds has names of its own: errors that say why an
 // informer is not synced (WaitForSync, Syncer, NotSyncedError,
 // SyncedWithErrorsError, AnyInformer.LastError and SyncError), scope exits
 // (ScopeExitHandler), sharded scopes (SharedIndexInformerOptions.ShardScope,
-// ShardStatus), detailed metrics (InformerMetrics, HandlerMetrics) and
+// ShardStatus), detailed metrics (DetailedInformerMetricsProvider,
+// InformerMetrics, HandlerMetrics) and
 // AppendByIndex. Lean transforms live in runtime/lean.
 package cache

@@ -96,6 +96,9 @@ type sharedIndexInformer[T Object] struct {
 	// logger is Run's context logger, for the backlog warning.
 	metrics InformerMetrics
 	logger  atomic.Pointer[klog.Logger]
+	// idMetrics is nil unless an InformerMetricsProvider was given for a
+	// reserved Identifier (informer_metrics_provider.go).
+	idMetrics *identityMetrics
 }
 
 func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformerOptions[T]) SharedIndexInformer[T] {
@@ -122,6 +125,9 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 	}
 	if opts.Metrics != nil {
 		s.metrics = opts.Metrics.NewInformerMetrics(s.name)
+	}
+	if opts.InformerMetricsProvider != nil {
+		s.installInformerMetrics()
 	}
 	return s
 }
@@ -185,8 +191,17 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 
 func (s *sharedIndexInformer[T]) processLoop(ctx context.Context) {
 	logger := klog.FromContext(ctx)
+	process := s.processBatch
+	if m := s.idMetrics; m != nil {
+		process = func(batch []deltafifo.Delta[T], initial bool) error {
+			start := s.clock.Now()
+			err := s.processBatch(batch, initial)
+			observeBatch(m, batch, s.clock.Since(start))
+			return err
+		}
+	}
 	for {
-		err := s.fifo.PopBatch(maxPopBatch, s.processBatch)
+		err := s.fifo.PopBatch(maxPopBatch, process)
 		if errors.Is(err, deltafifo.ErrClosed) {
 			return
 		}

@@ -31,6 +31,15 @@ func (w informerSink[T]) ReplaceInScope(list []T, rv string, inScope func(T) boo
 	return w.Queue.ReplaceInScope(list, rv, inScope)
 }
 
+// Bookmark tells the DeltaFIFO the resourceVersion of a watch bookmark, for
+// the store resource version metric (see InformerMetricsProvider); without
+// that metric it does nothing.
+func (w informerSink[T]) Bookmark(rv string) {
+	if w.s.idMetrics != nil {
+		w.Queue.Bookmark(rv)
+	}
+}
+
 // checkedTransform wraps the user's transform so that misuse is an error the
 // reflector reports (the list fails, or the watch event is dropped) instead
 // of a panic or a nil object in the store: a nil result, a result with

@@ -13,11 +13,11 @@ type MetricsSetter interface {
 	// SetMetricsProvider replaces the informer's metrics provider (nil: no
 	// metrics). It must be called before Run and before any handler is
 	// added; afterwards it returns an error and changes nothing.
-	SetMetricsProvider(p InformerMetricsProvider) error
+	SetMetricsProvider(p DetailedInformerMetricsProvider) error
 }
 
 // SetMetricsProvider implements MetricsSetter.
-func (s *sharedIndexInformer[T]) SetMetricsProvider(p InformerMetricsProvider) error {
+func (s *sharedIndexInformer[T]) SetMetricsProvider(p DetailedInformerMetricsProvider) error {
 	s.startMu.Lock()
 	defer s.startMu.Unlock()
 	if s.started {

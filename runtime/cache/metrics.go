@@ -8,12 +8,16 @@ import (
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 )
 
-// InformerMetricsProvider creates the metrics of each informer it is given
-// to (SharedIndexInformerOptions.Metrics, informers.WithInformerMetrics). It
-// is called once per informer, when the informer is built or when the
-// provider is set, with the informer's name; implementations must be safe
-// for concurrent use. A nil provider means no metrics and no cost.
-type InformerMetricsProvider interface {
+// DetailedInformerMetricsProvider creates the project's detailed metrics of
+// each informer it is given to (SharedIndexInformerOptions.Metrics,
+// informers.WithInformerMetrics): lists, watches, relists, errors, store
+// size, queue depth and per-handler backlog and latency. It is called once
+// per informer, when the informer is built or when the provider is set,
+// with the informer's name; implementations must be safe for concurrent
+// use. A nil provider means no metrics and no cost. client-go's narrower
+// interface of the same purpose is InformerMetricsProvider; an informer may
+// have both.
+type DetailedInformerMetricsProvider interface {
 	// NewInformerMetrics returns the metrics of the informer called name.
 	NewInformerMetrics(name string) InformerMetrics
 }

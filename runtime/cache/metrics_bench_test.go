@@ -6,6 +6,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 )
 
 // nopMetrics accepts every metric and drops it: the cost of the hooks
@@ -31,10 +32,49 @@ func (nopMetrics) ObserveLatency(time.Duration)              {}
 func BenchmarkUpdateThroughputMetrics(b *testing.B) {
 	for _, p := range []struct {
 		name string
-		p    InformerMetricsProvider
+		p    DetailedInformerMetricsProvider
 	}{{"off", nil}, {"on", nopMetrics{}}} {
 		b.Run(fmt.Sprintf("metrics=%s", p.name), func(b *testing.B) {
 			benchUpdates(b, 10_000, 1, SharedIndexInformerOptions[*corev1.Pod]{Metrics: p.p})
 		})
 	}
+}
+
+// nopGauge is a GaugeMetric and HistogramMetric that drops everything.
+type nopGauge struct{}
+
+func (nopGauge) Set(float64)     {}
+func (nopGauge) Observe(float64) {}
+
+// nopIdentityMetrics is an InformerMetricsProvider whose metrics drop
+// everything.
+type nopIdentityMetrics struct{}
+
+func (nopIdentityMetrics) NewQueuedItemMetric(InformerNameAndResource) GaugeMetric { return nopGauge{} }
+func (nopIdentityMetrics) NewProcessingLatencyMetric(InformerNameAndResource) HistogramMetric {
+	return nopGauge{}
+}
+func (nopIdentityMetrics) NewStoreResourceVersionMetric(InformerNameAndResource) GaugeMetric {
+	return nopGauge{}
+}
+
+// BenchmarkUpdateThroughputInformerMetricsProvider is
+// BenchmarkUpdateThroughput with client-go's informer metrics off (no
+// provider) and on (a reserved identity and a provider that drops
+// everything): the cost of the queue, latency and resourceVersion hooks.
+func BenchmarkUpdateThroughputInformerMetricsProvider(b *testing.B) {
+	b.Run("provider=off", func(b *testing.B) {
+		benchUpdates(b, 10_000, 1, SharedIndexInformerOptions[*corev1.Pod]{})
+	})
+	b.Run("provider=on", func(b *testing.B) {
+		name, err := NewInformerName("bench")
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer name.Release()
+		gvr := schema.GroupVersionResource{Version: "v1", Resource: "pods"}
+		benchUpdates(b, 10_000, 1, SharedIndexInformerOptions[*corev1.Pod]{
+			Identifier: name.WithResource(gvr), InformerMetricsProvider: nopIdentityMetrics{},
+		})
+	})
 }

@@ -41,6 +41,12 @@ type reflectorSink[T Object] interface {
 	ReplaceInScope(list []T, resourceVersion string, inScope func(T) bool) error
 }
 
+// bookmarkSink is a reflectorSink that wants the resourceVersion of each
+// watch bookmark.
+type bookmarkSink interface {
+	Bookmark(resourceVersion string)
+}
+
 // reflector lists and then watches a ListerWatcher, feeding a sink. One
 // goroutine runs it; the state read by others is guarded by mu.
 type reflector[T Object] struct {
@@ -496,6 +502,9 @@ func (r *reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error
 			case watch.Deleted:
 				err = r.sink.Delete(obj)
 			case watch.Bookmark:
+				if b, ok := r.sink.(bookmarkSink); ok {
+					b.Bookmark(rv)
+				}
 			default:
 				r.report(ctx, fmt.Errorf("watch %s: unknown event type %q; dropped", r.name, ev.Type))
 				continue

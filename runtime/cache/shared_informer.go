@@ -242,10 +242,17 @@ type SharedIndexInformerOptions[T Object] struct {
 	Reflector ReflectorOptions
 	// Identifier is the informer's identity in metrics, client-go's field:
 	// an InformerName's WithResource. The zero value means none.
+	// InformerMetricsProvider's metrics are published only while
+	// Identifier.Reserved() is true.
 	Identifier InformerNameAndResource
-	// Metrics, when not nil, receives the informer's metrics (see
+	// InformerMetricsProvider, client-go's field, when not nil and
+	// Identifier is reserved, receives client-go's informer metrics for
+	// Identifier: queued items, processing latency and store resource
+	// version (see InformerMetricsProvider). Default: none, at no cost.
+	InformerMetricsProvider InformerMetricsProvider
+	// Metrics, when not nil, receives the informer's detailed metrics (see
 	// InformerMetrics). Default: none, at no cost.
-	Metrics InformerMetricsProvider
+	Metrics DetailedInformerMetricsProvider
 	// HandlerBacklogThreshold is the number of live notifications (initial
 	// list adds not counted) queued for one handler at which the informer
 	// logs a warning naming the handler and its backlog, once per crossing

@@ -11,6 +11,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
 
 	"github.com/typedinformer/typedinformer/runtime/cache"
@@ -29,9 +30,14 @@ type Factory struct {
 	customResync  map[reflect.Type]time.Duration
 	transform     func(runtime.Object) (runtime.Object, error)
 	lean          func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
-	metrics       cache.InformerMetricsProvider                // WithInformerMetrics
+	metrics       cache.DetailedInformerMetricsProvider        // WithInformerMetrics
 	shardScope    *sharding.Scope                              // WithShardScope
 	informerName  *cache.InformerName                          // WithInformerName
+	idMetrics     cache.InformerMetricsProvider                // WithInformerMetricsProvider
+	// identities are the identities the factory gave its informers, by
+	// resource, so that an informer built again after RemoveInformer
+	// takes over its predecessor's reservation (guarded by mu).
+	identities map[schema.GroupVersionResource]cache.InformerNameAndResource
 
 	// namespaceSet: WithNamespaces chose specific namespaces, so namespaced
 	// informers are multi-namespace ones whose set SetNamespaces changes.

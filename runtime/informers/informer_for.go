@@ -64,12 +64,14 @@ func newInformer[T cache.Object](f *Factory, typ reflect.Type, namespaced bool, 
 		return nil, fmt.Errorf("informers: InformerFor[%v]: nil NewInformerFunc", typ)
 	}
 	resync := f.ResyncPeriodFor(typ)
-	call := func(ns string) (cache.SharedIndexInformer[T], error) {
+	// sole: ns's informer is the only one of typ (no multi-namespace
+	// informer around it), so it may take the factory's identity.
+	call := func(ns string, sole bool) (cache.SharedIndexInformer[T], error) {
 		inf := newFunc(ns, resync)
 		if inf == nil {
 			return nil, fmt.Errorf("informers: InformerFor[%v]: the NewInformerFunc returned nil for namespace %q", typ, ns)
 		}
-		if err := f.installMetrics(typ, ns, inf); err != nil {
+		if err := f.installMetrics(typ, ns, inf, sole); err != nil {
 			return nil, err
 		}
 		if err := f.installShardScope(typ, ns, inf); err != nil {
@@ -80,13 +82,13 @@ func newInformer[T cache.Object](f *Factory, typ reflect.Type, namespaced bool, 
 	var inf cache.SharedIndexInformer[T]
 	switch {
 	case !namespaced:
-		i, err := call(metav1.NamespaceAll)
+		i, err := call(metav1.NamespaceAll, true)
 		if err != nil {
 			return nil, err
 		}
 		inf = i
 	case len(f.namespaces) == 1 && !f.namespaceSet:
-		i, err := call(f.namespaces[0])
+		i, err := call(f.namespaces[0], true)
 		if err != nil {
 			return nil, err
 		}
@@ -94,7 +96,7 @@ func newInformer[T cache.Object](f *Factory, typ reflect.Type, namespaced bool, 
 	default:
 		children := make([]cache.SharedIndexInformer[T], len(f.namespaces))
 		for i, ns := range f.namespaces {
-			c, err := call(ns)
+			c, err := call(ns, false)
 			if err != nil {
 				return nil, err
 			}
@@ -104,7 +106,7 @@ func newInformer[T cache.Object](f *Factory, typ reflect.Type, namespaced bool, 
 		multi.newChild = func(ns string) (cache.SharedIndexInformer[T], error) {
 			f.mu.Lock()
 			defer f.mu.Unlock()
-			return call(ns)
+			return call(ns, false)
 		}
 		inf = multi
 	}

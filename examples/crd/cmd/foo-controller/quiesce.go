@@ -55,7 +55,7 @@ func (a *demoActivity) totals() (reconciles, failed int64) {
 	return a.reconciles.Load(), a.errors.Load()
 }
 
-// NewInformerMetrics implements cache.InformerMetricsProvider.
+// NewInformerMetrics implements cache.DetailedInformerMetricsProvider.
 func (a *demoActivity) NewInformerMetrics(string) cache.InformerMetrics { return a }
 
 // IncLists implements cache.InformerMetrics; the demo ignores it.
