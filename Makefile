@@ -73,7 +73,7 @@ verify:
 
 ## corpus: informer-gen over all of k8s.io/api, built and vetted against client-go.
 corpus:
-	cd test/corpus && $(GO) test -count=1 ./...
+	cd test/corpus && $(GO) test -count=1 -timeout 30m ./...
 
 ## e2e: against a real kube-apiserver and etcd (built once, cached by version).
 e2e:

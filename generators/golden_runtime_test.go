@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -231,11 +232,22 @@ func TestGeneratedTypedNamesRun(t *testing.T) {
 		t.Fatal("no delete notification")
 	}
 
-	unshared := examplev1informers.NewTypedWidgetInformerWithOptions(client, "ns1", internalinterfaces.InformerOptions[*examplev1.Widget]{
+	unshared := examplev1informers.NewTypedWidgetInformerWithOptions(client, "ns1", internalinterfaces.InformerOptions{
 		Indexers: cache.TypedIndexersToIndexers(bySize),
 	})
 	go unshared.Run(ctx)
 	if err := cache.WaitForSync(ctx, unshared); err != nil {
 		t.Fatalf("unshared informer: %v", err)
+	}
+	if _, err := unshared.GetTypedIndexer().ByTypedIndex("size", "5"); err != nil { // "a" is gone: only the index must exist
+		t.Errorf("unshared informer lacks the size index: %v", err)
+	}
+	// InformerOptions serves every type of the package: another type's
+	// indexers are refused when the informer is built, and it says so.
+	wrong := examplev1informers.NewWidgetInformerWithOptions(client, "ns1", internalinterfaces.InformerOptions{
+		Indexers: cache.Indexers[*corev1.Node]{},
+	})
+	if err := wrong.LastError(); err == nil || !strings.Contains(err.Error(), "AnyIndexers holds cache.Indexers[*") || !strings.Contains(err.Error(), "v1.Node]") {
+		t.Errorf("informer with a Node indexer for Widgets: LastError() = %v", err)
 	}
 }

@@ -116,7 +116,8 @@ func Use(client kubernetes.Interface) {
 // for a type (Pod, namespaced, and Node, cluster-scoped), with the types
 // spelt out, so that the corpus build fails if one is missing or changes
 // shape. Where client-go's are untyped (cache.SharedIndexInformer,
-// cache.Indexers, InformerOptions) ours take the object type.
+// cache.Indexers) ours take the object type; InformerOptions serves every
+// type, as client-go's does, holding the typed indexers as cache.AnyIndexers.
 const typedNameCheck = `package namecheck
 
 import (
@@ -156,7 +157,7 @@ func UseTyped(client kubernetes.Interface, name *cache.InformerName) {
 	var _ coreinformers.DeletedPod = cache.DeletedObject[*corev1.Pod]{}
 
 	tweak := func(*metav1.ListOptions) {}
-	opts := internalinterfaces.InformerOptions[*corev1.Pod]{
+	opts := internalinterfaces.InformerOptions{
 		ResyncPeriod:     time.Minute,
 		Indexers:         cache.TypedIndexersToIndexers(indexers),
 		InformerName:     name,
@@ -174,7 +175,7 @@ func UseTyped(client kubernetes.Interface, name *cache.InformerName) {
 
 	var nodes coreinformers.TypedNodeInformer = f.Core().V1().Nodes()
 	var _ coreinformers.NodeIndexInformer = nodes.TypedInformer()
-	var _ coreinformers.NodeIndexInformer = coreinformers.NewTypedNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Node]{})
+	var _ coreinformers.NodeIndexInformer = coreinformers.NewTypedNodeInformerWithOptions(client, internalinterfaces.InformerOptions{})
 	var _ coreinformers.NodeIndexInformer = coreinformers.NewTypedFilteredNodeInformer(client, 0, coreinformers.NodeIndexers{}, nil)
 	var _ coreinformers.TypedNodeInformer = coreinformers.ToTypedNodeInformer(nodes)
 	var _ coreinformers.DeletedNode = cache.DeletedObject[*corev1.Node]{}

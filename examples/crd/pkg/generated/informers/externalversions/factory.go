@@ -67,12 +67,17 @@ type SharedInformerFactory interface {
 	// It returns at once; the informers run until ctx is cancelled or
 	// Shutdown is called. Calling it again starts informers requested since.
 	Start(ctx context.Context)
+	// StartWithContext is Start, under client-go v0.37's name for it.
+	StartWithContext(ctx context.Context)
 	// Shutdown stops every informer and waits for all their goroutines.
 	Shutdown()
 	// WaitForCacheSync waits until every started informer has synced or ctx
 	// is done. The map says which informer types synced; the error, a
 	// *cache.NotSyncedError, says which did not and why.
 	WaitForCacheSync(ctx context.Context) (map[reflect.Type]bool, error)
+	// WaitForCacheSyncWithContext is WaitForCacheSync with client-go v0.37's
+	// result: cache.SyncResult's Err says why some informer did not sync.
+	WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult
 	// RemoveInformer stops the informer for obj's Go type and forgets it, so
 	// a later request builds a new one.
 	RemoveInformer(obj runtime.Object) error
@@ -119,6 +124,15 @@ func (f *sharedInformerFactory) InformerName() *cache.InformerName { return f.ba
 
 // Start starts the informers requested so far; see SharedInformerFactory.
 func (f *sharedInformerFactory) Start(ctx context.Context) { f.base.Start(ctx) }
+
+// StartWithContext is Start; see SharedInformerFactory.
+func (f *sharedInformerFactory) StartWithContext(ctx context.Context) { f.base.StartWithContext(ctx) }
+
+// WaitForCacheSyncWithContext waits for the started informers; see
+// SharedInformerFactory.
+func (f *sharedInformerFactory) WaitForCacheSyncWithContext(ctx context.Context) cache.SyncResult {
+	return f.base.WaitForCacheSyncWithContext(ctx)
+}
 
 // Shutdown stops every informer; see SharedInformerFactory.
 func (f *sharedInformerFactory) Shutdown() { f.base.Shutdown() }

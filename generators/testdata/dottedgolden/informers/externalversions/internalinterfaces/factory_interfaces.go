@@ -37,14 +37,20 @@ type SharedInformerFactory interface {
 type TweakListOptionsFunc = informers.TweakListOptionsFunc
 
 // InformerOptions configures an informer built outside a factory
-// (New<Type>InformerWithOptions). The zero value is an informer that never
-// resyncs, has no index beyond the namespace index and lists unchanged.
-type InformerOptions[T cache.Object] struct {
+// (New<Type>InformerWithOptions), with client-go v0.37's fields. It serves
+// every type of the package, so Indexers holds an Indexers[T] of the
+// informer's type behind cache.AnyIndexers (set it with
+// cache.TypedIndexersToIndexers or a cache.Indexers[T] literal); indexers of
+// another type keep the informer from starting, and it reports why. The zero
+// value is an informer that never resyncs, has no index beyond the namespace
+// index and lists unchanged.
+type InformerOptions struct {
 	// ResyncPeriod is how often handlers get every cached object again;
 	// 0 never.
 	ResyncPeriod time.Duration
-	// Indexers are index functions beyond the built-in namespace index.
-	Indexers cache.Indexers[T]
+	// Indexers are index functions beyond the built-in namespace index:
+	// nil, or a cache.Indexers[T] of the informer's type.
+	Indexers cache.AnyIndexers
 	// InformerName names the informer in metrics; nil publishes none. Create
 	// it once at startup with cache.NewInformerName.
 	InformerName *cache.InformerName

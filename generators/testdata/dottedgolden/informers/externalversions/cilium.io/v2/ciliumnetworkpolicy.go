@@ -78,33 +78,33 @@ type ciliumNetworkPolicyInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewCiliumNetworkPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*ciliumiov2.CiliumNetworkPolicy]) cache.SharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy] {
-	return NewCiliumNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewCiliumNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedCiliumNetworkPolicyInformer is NewCiliumNetworkPolicyInformer returning a CiliumNetworkPolicyIndexInformer.
 func NewTypedCiliumNetworkPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CiliumNetworkPolicyIndexers) CiliumNetworkPolicyIndexInformer {
-	return NewTypedCiliumNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedCiliumNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredCiliumNetworkPolicyInformer is NewCiliumNetworkPolicyInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredCiliumNetworkPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*ciliumiov2.CiliumNetworkPolicy], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy] {
-	return NewCiliumNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewCiliumNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredCiliumNetworkPolicyInformer is NewFilteredCiliumNetworkPolicyInformer returning a
 // CiliumNetworkPolicyIndexInformer.
 func NewTypedFilteredCiliumNetworkPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CiliumNetworkPolicyIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CiliumNetworkPolicyIndexInformer {
-	return NewTypedCiliumNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedCiliumNetworkPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewCiliumNetworkPolicyInformerWithOptions returns a new, unshared informer of CiliumNetworkPolicies in
 // namespace ("" for all), configured by options.
-func NewCiliumNetworkPolicyInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]) cache.SharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy] {
+func NewCiliumNetworkPolicyInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy] {
 	gvr := schema.GroupVersionResource{Group: "cilium.io", Version: "v2", Resource: "ciliumnetworkpolicies"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*ciliumiov2.CiliumNetworkPolicy](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,10 +117,10 @@ func NewCiliumNetworkPolicyInformerWithOptions(client versioned.Interface, names
 				}
 				return client.CiliumV2().CiliumNetworkPolicies(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*ciliumiov2.CiliumNetworkPolicy]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -129,16 +129,15 @@ func NewCiliumNetworkPolicyInformerWithOptions(client versioned.Interface, names
 
 // NewTypedCiliumNetworkPolicyInformerWithOptions is NewCiliumNetworkPolicyInformerWithOptions returning a
 // CiliumNetworkPolicyIndexInformer.
-func NewTypedCiliumNetworkPolicyInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]) CiliumNetworkPolicyIndexInformer {
+func NewTypedCiliumNetworkPolicyInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) CiliumNetworkPolicyIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy](NewCiliumNetworkPolicyInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *ciliumNetworkPolicyInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*ciliumiov2.CiliumNetworkPolicy] {
-	return NewCiliumNetworkPolicyInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNetworkPolicy]{
+	return NewCiliumNetworkPolicyInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*ciliumiov2.CiliumNetworkPolicy]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -78,32 +78,32 @@ type ciliumNodeInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewCiliumNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*ciliumiov2.CiliumNode]) cache.SharedIndexInformer[*ciliumiov2.CiliumNode] {
-	return NewCiliumNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewCiliumNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedCiliumNodeInformer is NewCiliumNodeInformer returning a CiliumNodeIndexInformer.
 func NewTypedCiliumNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers CiliumNodeIndexers) CiliumNodeIndexInformer {
-	return NewTypedCiliumNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedCiliumNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredCiliumNodeInformer is NewCiliumNodeInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredCiliumNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*ciliumiov2.CiliumNode], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*ciliumiov2.CiliumNode] {
-	return NewCiliumNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewCiliumNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredCiliumNodeInformer is NewFilteredCiliumNodeInformer returning a
 // CiliumNodeIndexInformer.
 func NewTypedFilteredCiliumNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers CiliumNodeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CiliumNodeIndexInformer {
-	return NewTypedCiliumNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedCiliumNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewCiliumNodeInformerWithOptions returns a new, unshared informer of CiliumNodes, configured by options.
-func NewCiliumNodeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]) cache.SharedIndexInformer[*ciliumiov2.CiliumNode] {
+func NewCiliumNodeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*ciliumiov2.CiliumNode] {
 	gvr := schema.GroupVersionResource{Group: "cilium.io", Version: "v2", Resource: "ciliumnodes"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*ciliumiov2.CiliumNode](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -116,10 +116,10 @@ func NewCiliumNodeInformerWithOptions(client versioned.Interface, options intern
 				}
 				return client.CiliumV2().CiliumNodes().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*ciliumiov2.CiliumNode]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -128,16 +128,15 @@ func NewCiliumNodeInformerWithOptions(client versioned.Interface, options intern
 
 // NewTypedCiliumNodeInformerWithOptions is NewCiliumNodeInformerWithOptions returning a
 // CiliumNodeIndexInformer.
-func NewTypedCiliumNodeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]) CiliumNodeIndexInformer {
+func NewTypedCiliumNodeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) CiliumNodeIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*ciliumiov2.CiliumNode](NewCiliumNodeInformerWithOptions(client, options))
 }
 
-// defaultInformer builds the informer the factory shares.
+// defaultInformer builds the informer the factory shares. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *ciliumNodeInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*ciliumiov2.CiliumNode] {
-	return NewCiliumNodeInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*ciliumiov2.CiliumNode]{
+	return NewCiliumNodeInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*ciliumiov2.CiliumNode]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -78,33 +78,33 @@ type tFJobInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewTFJobInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*kubeflowv1.TFJob]) cache.SharedIndexInformer[*kubeflowv1.TFJob] {
-	return NewTFJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*kubeflowv1.TFJob]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewTFJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedTFJobInformer is NewTFJobInformer returning a TFJobIndexInformer.
 func NewTypedTFJobInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers TFJobIndexers) TFJobIndexInformer {
-	return NewTypedTFJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*kubeflowv1.TFJob]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedTFJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredTFJobInformer is NewTFJobInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredTFJobInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*kubeflowv1.TFJob], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*kubeflowv1.TFJob] {
-	return NewTFJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*kubeflowv1.TFJob]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewTFJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredTFJobInformer is NewFilteredTFJobInformer returning a
 // TFJobIndexInformer.
 func NewTypedFilteredTFJobInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers TFJobIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) TFJobIndexInformer {
-	return NewTypedTFJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*kubeflowv1.TFJob]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedTFJobInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewTFJobInformerWithOptions returns a new, unshared informer of TFJobs in
 // namespace ("" for all), configured by options.
-func NewTFJobInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*kubeflowv1.TFJob]) cache.SharedIndexInformer[*kubeflowv1.TFJob] {
+func NewTFJobInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*kubeflowv1.TFJob] {
 	gvr := schema.GroupVersionResource{Group: "kubeflow.org", Version: "v1", Resource: "tfjobs"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*kubeflowv1.TFJob](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,10 +117,10 @@ func NewTFJobInformerWithOptions(client versioned.Interface, namespace string, o
 				}
 				return client.KubeflowV1().TFJobs(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*kubeflowv1.TFJob]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -129,16 +129,15 @@ func NewTFJobInformerWithOptions(client versioned.Interface, namespace string, o
 
 // NewTypedTFJobInformerWithOptions is NewTFJobInformerWithOptions returning a
 // TFJobIndexInformer.
-func NewTypedTFJobInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*kubeflowv1.TFJob]) TFJobIndexInformer {
+func NewTypedTFJobInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) TFJobIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*kubeflowv1.TFJob](NewTFJobInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *tFJobInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*kubeflowv1.TFJob] {
-	return NewTFJobInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*kubeflowv1.TFJob]{
+	return NewTFJobInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*kubeflowv1.TFJob]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -78,33 +78,33 @@ type certificateInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewCertificateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*certmanagerv1.Certificate]) cache.SharedIndexInformer[*certmanagerv1.Certificate] {
-	return NewCertificateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*certmanagerv1.Certificate]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewCertificateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedCertificateInformer is NewCertificateInformer returning a CertificateIndexInformer.
 func NewTypedCertificateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CertificateIndexers) CertificateIndexInformer {
-	return NewTypedCertificateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*certmanagerv1.Certificate]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedCertificateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredCertificateInformer is NewCertificateInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredCertificateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*certmanagerv1.Certificate], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*certmanagerv1.Certificate] {
-	return NewCertificateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*certmanagerv1.Certificate]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewCertificateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredCertificateInformer is NewFilteredCertificateInformer returning a
 // CertificateIndexInformer.
 func NewTypedFilteredCertificateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CertificateIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CertificateIndexInformer {
-	return NewTypedCertificateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*certmanagerv1.Certificate]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedCertificateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewCertificateInformerWithOptions returns a new, unshared informer of Certificates in
 // namespace ("" for all), configured by options.
-func NewCertificateInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*certmanagerv1.Certificate]) cache.SharedIndexInformer[*certmanagerv1.Certificate] {
+func NewCertificateInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*certmanagerv1.Certificate] {
 	gvr := schema.GroupVersionResource{Group: "cert-manager.example.io", Version: "v1", Resource: "certificates"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*certmanagerv1.Certificate](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,10 +117,10 @@ func NewCertificateInformerWithOptions(client versioned.Interface, namespace str
 				}
 				return client.CertmanagerV1().Certificates(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*certmanagerv1.Certificate]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -129,16 +129,15 @@ func NewCertificateInformerWithOptions(client versioned.Interface, namespace str
 
 // NewTypedCertificateInformerWithOptions is NewCertificateInformerWithOptions returning a
 // CertificateIndexInformer.
-func NewTypedCertificateInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*certmanagerv1.Certificate]) CertificateIndexInformer {
+func NewTypedCertificateInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) CertificateIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*certmanagerv1.Certificate](NewCertificateInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *certificateInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*certmanagerv1.Certificate] {
-	return NewCertificateInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*certmanagerv1.Certificate]{
+	return NewCertificateInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*certmanagerv1.Certificate]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -78,33 +78,33 @@ type endpointsInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewEndpointsInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Endpoints]) cache.SharedIndexInformer[*examplev1.Endpoints] {
-	return NewEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Endpoints]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedEndpointsInformer is NewEndpointsInformer returning a EndpointsIndexInformer.
 func NewTypedEndpointsInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers EndpointsIndexers) EndpointsIndexInformer {
-	return NewTypedEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Endpoints]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredEndpointsInformer is NewEndpointsInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredEndpointsInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Endpoints], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.Endpoints] {
-	return NewEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Endpoints]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredEndpointsInformer is NewFilteredEndpointsInformer returning a
 // EndpointsIndexInformer.
 func NewTypedFilteredEndpointsInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers EndpointsIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) EndpointsIndexInformer {
-	return NewTypedEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Endpoints]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedEndpointsInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewEndpointsInformerWithOptions returns a new, unshared informer of Endpoints in
 // namespace ("" for all), configured by options.
-func NewEndpointsInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Endpoints]) cache.SharedIndexInformer[*examplev1.Endpoints] {
+func NewEndpointsInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*examplev1.Endpoints] {
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "endpoints"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Endpoints](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,10 +117,10 @@ func NewEndpointsInformerWithOptions(client versioned.Interface, namespace strin
 				}
 				return client.ExampleV1().Endpoints(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*examplev1.Endpoints]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -129,16 +129,15 @@ func NewEndpointsInformerWithOptions(client versioned.Interface, namespace strin
 
 // NewTypedEndpointsInformerWithOptions is NewEndpointsInformerWithOptions returning a
 // EndpointsIndexInformer.
-func NewTypedEndpointsInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Endpoints]) EndpointsIndexInformer {
+func NewTypedEndpointsInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) EndpointsIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*examplev1.Endpoints](NewEndpointsInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *endpointsInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.Endpoints] {
-	return NewEndpointsInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*examplev1.Endpoints]{
+	return NewEndpointsInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*examplev1.Endpoints]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

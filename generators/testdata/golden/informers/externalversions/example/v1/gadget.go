@@ -78,32 +78,32 @@ type gadgetInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Gadget]) cache.SharedIndexInformer[*examplev1.Gadget] {
-	return NewGadgetInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.Gadget]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewGadgetInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedGadgetInformer is NewGadgetInformer returning a GadgetIndexInformer.
 func NewTypedGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers GadgetIndexers) GadgetIndexInformer {
-	return NewTypedGadgetInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.Gadget]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedGadgetInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredGadgetInformer is NewGadgetInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Gadget], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.Gadget] {
-	return NewGadgetInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.Gadget]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewGadgetInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredGadgetInformer is NewFilteredGadgetInformer returning a
 // GadgetIndexInformer.
 func NewTypedFilteredGadgetInformer(client versioned.Interface, resyncPeriod time.Duration, indexers GadgetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) GadgetIndexInformer {
-	return NewTypedGadgetInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.Gadget]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedGadgetInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewGadgetInformerWithOptions returns a new, unshared informer of Gadgets, configured by options.
-func NewGadgetInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*examplev1.Gadget]) cache.SharedIndexInformer[*examplev1.Gadget] {
+func NewGadgetInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*examplev1.Gadget] {
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Gadget](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -116,10 +116,10 @@ func NewGadgetInformerWithOptions(client versioned.Interface, options internalin
 				}
 				return client.ExampleV1().Gadgets().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*examplev1.Gadget]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -128,16 +128,15 @@ func NewGadgetInformerWithOptions(client versioned.Interface, options internalin
 
 // NewTypedGadgetInformerWithOptions is NewGadgetInformerWithOptions returning a
 // GadgetIndexInformer.
-func NewTypedGadgetInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*examplev1.Gadget]) GadgetIndexInformer {
+func NewTypedGadgetInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) GadgetIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*examplev1.Gadget](NewGadgetInformerWithOptions(client, options))
 }
 
-// defaultInformer builds the informer the factory shares.
+// defaultInformer builds the informer the factory shares. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *gadgetInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.Gadget] {
-	return NewGadgetInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*examplev1.Gadget]{
+	return NewGadgetInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*examplev1.Gadget]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -78,32 +78,32 @@ type nodeMetricsInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewNodeMetricsInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.NodeMetrics]) cache.SharedIndexInformer[*examplev1.NodeMetrics] {
-	return NewNodeMetricsInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.NodeMetrics]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewNodeMetricsInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedNodeMetricsInformer is NewNodeMetricsInformer returning a NodeMetricsIndexInformer.
 func NewTypedNodeMetricsInformer(client versioned.Interface, resyncPeriod time.Duration, indexers NodeMetricsIndexers) NodeMetricsIndexInformer {
-	return NewTypedNodeMetricsInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.NodeMetrics]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedNodeMetricsInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredNodeMetricsInformer is NewNodeMetricsInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredNodeMetricsInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.NodeMetrics], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.NodeMetrics] {
-	return NewNodeMetricsInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.NodeMetrics]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewNodeMetricsInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredNodeMetricsInformer is NewFilteredNodeMetricsInformer returning a
 // NodeMetricsIndexInformer.
 func NewTypedFilteredNodeMetricsInformer(client versioned.Interface, resyncPeriod time.Duration, indexers NodeMetricsIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) NodeMetricsIndexInformer {
-	return NewTypedNodeMetricsInformerWithOptions(client, internalinterfaces.InformerOptions[*examplev1.NodeMetrics]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedNodeMetricsInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewNodeMetricsInformerWithOptions returns a new, unshared informer of NodeMetricses, configured by options.
-func NewNodeMetricsInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*examplev1.NodeMetrics]) cache.SharedIndexInformer[*examplev1.NodeMetrics] {
+func NewNodeMetricsInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*examplev1.NodeMetrics] {
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "nodemetricses"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.NodeMetrics](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -116,10 +116,10 @@ func NewNodeMetricsInformerWithOptions(client versioned.Interface, options inter
 				}
 				return client.ExampleV1().NodeMetricses().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*examplev1.NodeMetrics]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -128,16 +128,15 @@ func NewNodeMetricsInformerWithOptions(client versioned.Interface, options inter
 
 // NewTypedNodeMetricsInformerWithOptions is NewNodeMetricsInformerWithOptions returning a
 // NodeMetricsIndexInformer.
-func NewTypedNodeMetricsInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*examplev1.NodeMetrics]) NodeMetricsIndexInformer {
+func NewTypedNodeMetricsInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) NodeMetricsIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*examplev1.NodeMetrics](NewNodeMetricsInformerWithOptions(client, options))
 }
 
-// defaultInformer builds the informer the factory shares.
+// defaultInformer builds the informer the factory shares. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *nodeMetricsInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.NodeMetrics] {
-	return NewNodeMetricsInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*examplev1.NodeMetrics]{
+	return NewNodeMetricsInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*examplev1.NodeMetrics]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

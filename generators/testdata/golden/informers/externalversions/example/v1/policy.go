@@ -78,33 +78,33 @@ type policyInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Policy]) cache.SharedIndexInformer[*examplev1.Policy] {
-	return NewPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Policy]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedPolicyInformer is NewPolicyInformer returning a PolicyIndexInformer.
 func NewTypedPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PolicyIndexers) PolicyIndexInformer {
-	return NewTypedPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Policy]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredPolicyInformer is NewPolicyInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Policy], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.Policy] {
-	return NewPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Policy]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredPolicyInformer is NewFilteredPolicyInformer returning a
 // PolicyIndexInformer.
 func NewTypedFilteredPolicyInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PolicyIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PolicyIndexInformer {
-	return NewTypedPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Policy]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedPolicyInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewPolicyInformerWithOptions returns a new, unshared informer of Policies in
 // namespace ("" for all), configured by options.
-func NewPolicyInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Policy]) cache.SharedIndexInformer[*examplev1.Policy] {
+func NewPolicyInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*examplev1.Policy] {
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "policies"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Policy](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,10 +117,10 @@ func NewPolicyInformerWithOptions(client versioned.Interface, namespace string, 
 				}
 				return client.ExampleV1().Policies(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*examplev1.Policy]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -129,16 +129,15 @@ func NewPolicyInformerWithOptions(client versioned.Interface, namespace string, 
 
 // NewTypedPolicyInformerWithOptions is NewPolicyInformerWithOptions returning a
 // PolicyIndexInformer.
-func NewTypedPolicyInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Policy]) PolicyIndexInformer {
+func NewTypedPolicyInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) PolicyIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*examplev1.Policy](NewPolicyInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *policyInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.Policy] {
-	return NewPolicyInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*examplev1.Policy]{
+	return NewPolicyInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*examplev1.Policy]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -73,33 +73,33 @@ type reportInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewReportInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Report]) cache.SharedIndexInformer[*examplev1.Report] {
-	return NewReportInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Report]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewReportInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedReportInformer is NewReportInformer returning a ReportIndexInformer.
 func NewTypedReportInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ReportIndexers) ReportIndexInformer {
-	return NewTypedReportInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Report]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedReportInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredReportInformer is NewReportInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredReportInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Report], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.Report] {
-	return NewReportInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Report]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewReportInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredReportInformer is NewFilteredReportInformer returning a
 // ReportIndexInformer.
 func NewTypedFilteredReportInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ReportIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ReportIndexInformer {
-	return NewTypedReportInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Report]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedReportInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewReportInformerWithOptions returns a new, unshared informer of Reports in
 // namespace ("" for all), configured by options.
-func NewReportInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Report]) cache.SharedIndexInformer[*examplev1.Report] {
+func NewReportInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*examplev1.Report] {
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "reports"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Report](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -112,10 +112,10 @@ func NewReportInformerWithOptions(client versioned.Interface, namespace string, 
 				}
 				return client.ExampleV1().Reports(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*examplev1.Report]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -124,16 +124,15 @@ func NewReportInformerWithOptions(client versioned.Interface, namespace string, 
 
 // NewTypedReportInformerWithOptions is NewReportInformerWithOptions returning a
 // ReportIndexInformer.
-func NewTypedReportInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Report]) ReportIndexInformer {
+func NewTypedReportInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) ReportIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*examplev1.Report](NewReportInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *reportInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.Report] {
-	return NewReportInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*examplev1.Report]{
+	return NewReportInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*examplev1.Report]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

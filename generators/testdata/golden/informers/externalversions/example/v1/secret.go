@@ -73,33 +73,33 @@ type secretInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewSecretInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Secret]) cache.SharedIndexInformer[*examplev1.Secret] {
-	return NewSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Secret]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedSecretInformer is NewSecretInformer returning a SecretIndexInformer.
 func NewTypedSecretInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers SecretIndexers) SecretIndexInformer {
-	return NewTypedSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Secret]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredSecretInformer is NewSecretInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredSecretInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Secret], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.Secret] {
-	return NewSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Secret]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredSecretInformer is NewFilteredSecretInformer returning a
 // SecretIndexInformer.
 func NewTypedFilteredSecretInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers SecretIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) SecretIndexInformer {
-	return NewTypedSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Secret]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedSecretInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewSecretInformerWithOptions returns a new, unshared informer of Secrets in
 // namespace ("" for all), configured by options.
-func NewSecretInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Secret]) cache.SharedIndexInformer[*examplev1.Secret] {
+func NewSecretInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*examplev1.Secret] {
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "secrets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Secret](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -112,10 +112,10 @@ func NewSecretInformerWithOptions(client versioned.Interface, namespace string, 
 				}
 				return client.ExampleV1().Secrets(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*examplev1.Secret]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -124,16 +124,15 @@ func NewSecretInformerWithOptions(client versioned.Interface, namespace string, 
 
 // NewTypedSecretInformerWithOptions is NewSecretInformerWithOptions returning a
 // SecretIndexInformer.
-func NewTypedSecretInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Secret]) SecretIndexInformer {
+func NewTypedSecretInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) SecretIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*examplev1.Secret](NewSecretInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *secretInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.Secret] {
-	return NewSecretInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*examplev1.Secret]{
+	return NewSecretInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*examplev1.Secret]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -78,33 +78,33 @@ type thingInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Thing]) cache.SharedIndexInformer[*examplev1.Thing] {
-	return NewThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Thing]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedThingInformer is NewThingInformer returning a ThingIndexInformer.
 func NewTypedThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ThingIndexers) ThingIndexInformer {
-	return NewTypedThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Thing]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredThingInformer is NewThingInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*examplev1.Thing], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*examplev1.Thing] {
-	return NewThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Thing]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredThingInformer is NewFilteredThingInformer returning a
 // ThingIndexInformer.
 func NewTypedFilteredThingInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ThingIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ThingIndexInformer {
-	return NewTypedThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*examplev1.Thing]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedThingInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewThingInformerWithOptions returns a new, unshared informer of Things in
 // namespace ("" for all), configured by options.
-func NewThingInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Thing]) cache.SharedIndexInformer[*examplev1.Thing] {
+func NewThingInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*examplev1.Thing] {
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "thingamajigs"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Thing](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,10 +117,10 @@ func NewThingInformerWithOptions(client versioned.Interface, namespace string, o
 				}
 				return client.ExampleV1().Things(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*examplev1.Thing]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -129,16 +129,15 @@ func NewThingInformerWithOptions(client versioned.Interface, namespace string, o
 
 // NewTypedThingInformerWithOptions is NewThingInformerWithOptions returning a
 // ThingIndexInformer.
-func NewTypedThingInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*examplev1.Thing]) ThingIndexInformer {
+func NewTypedThingInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) ThingIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*examplev1.Thing](NewThingInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *thingInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*examplev1.Thing] {
-	return NewThingInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*examplev1.Thing]{
+	return NewThingInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*examplev1.Thing]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

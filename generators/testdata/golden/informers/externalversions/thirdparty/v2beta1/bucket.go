@@ -73,32 +73,32 @@ type bucketInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewBucketInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*thirdpartyv2beta1.Bucket]) cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket] {
-	return NewBucketInformerWithOptions(client, internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewBucketInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedBucketInformer is NewBucketInformer returning a BucketIndexInformer.
 func NewTypedBucketInformer(client versioned.Interface, resyncPeriod time.Duration, indexers BucketIndexers) BucketIndexInformer {
-	return NewTypedBucketInformerWithOptions(client, internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedBucketInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredBucketInformer is NewBucketInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredBucketInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*thirdpartyv2beta1.Bucket], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket] {
-	return NewBucketInformerWithOptions(client, internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewBucketInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredBucketInformer is NewFilteredBucketInformer returning a
 // BucketIndexInformer.
 func NewTypedFilteredBucketInformer(client versioned.Interface, resyncPeriod time.Duration, indexers BucketIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) BucketIndexInformer {
-	return NewTypedBucketInformerWithOptions(client, internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedBucketInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewBucketInformerWithOptions returns a new, unshared informer of Buckets, configured by options.
-func NewBucketInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]) cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket] {
+func NewBucketInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket] {
 	gvr := schema.GroupVersionResource{Group: "things.example.org", Version: "v2beta1", Resource: "buckets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*thirdpartyv2beta1.Bucket](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -111,10 +111,10 @@ func NewBucketInformerWithOptions(client versioned.Interface, options internalin
 				}
 				return client.ThirdPartyV2beta1().Buckets().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*thirdpartyv2beta1.Bucket]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -123,16 +123,15 @@ func NewBucketInformerWithOptions(client versioned.Interface, options internalin
 
 // NewTypedBucketInformerWithOptions is NewBucketInformerWithOptions returning a
 // BucketIndexInformer.
-func NewTypedBucketInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]) BucketIndexInformer {
+func NewTypedBucketInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) BucketIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*thirdpartyv2beta1.Bucket](NewBucketInformerWithOptions(client, options))
 }
 
-// defaultInformer builds the informer the factory shares.
+// defaultInformer builds the informer the factory shares. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *bucketInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*thirdpartyv2beta1.Bucket] {
-	return NewBucketInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*thirdpartyv2beta1.Bucket]{
+	return NewBucketInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*thirdpartyv2beta1.Bucket]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

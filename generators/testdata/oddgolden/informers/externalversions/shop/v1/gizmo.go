@@ -78,33 +78,33 @@ type gizmoInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewGizmoInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Gizmo]) cache.SharedIndexInformer[*shopv1.Gizmo] {
-	return NewGizmoInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Gizmo]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewGizmoInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedGizmoInformer is NewGizmoInformer returning a GizmoIndexInformer.
 func NewTypedGizmoInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers GizmoIndexers) GizmoIndexInformer {
-	return NewTypedGizmoInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Gizmo]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedGizmoInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredGizmoInformer is NewGizmoInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredGizmoInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Gizmo], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*shopv1.Gizmo] {
-	return NewGizmoInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Gizmo]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewGizmoInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredGizmoInformer is NewFilteredGizmoInformer returning a
 // GizmoIndexInformer.
 func NewTypedFilteredGizmoInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers GizmoIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) GizmoIndexInformer {
-	return NewTypedGizmoInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Gizmo]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedGizmoInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewGizmoInformerWithOptions returns a new, unshared informer of Gizmos in
 // namespace ("" for all), configured by options.
-func NewGizmoInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Gizmo]) cache.SharedIndexInformer[*shopv1.Gizmo] {
+func NewGizmoInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*shopv1.Gizmo] {
 	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "gizmos"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Gizmo](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,10 +117,10 @@ func NewGizmoInformerWithOptions(client versioned.Interface, namespace string, o
 				}
 				return client.ShopV1().Gizmos(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*shopv1.Gizmo]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -129,16 +129,15 @@ func NewGizmoInformerWithOptions(client versioned.Interface, namespace string, o
 
 // NewTypedGizmoInformerWithOptions is NewGizmoInformerWithOptions returning a
 // GizmoIndexInformer.
-func NewTypedGizmoInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Gizmo]) GizmoIndexInformer {
+func NewTypedGizmoInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) GizmoIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*shopv1.Gizmo](NewGizmoInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *gizmoInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*shopv1.Gizmo] {
-	return NewGizmoInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*shopv1.Gizmo]{
+	return NewGizmoInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*shopv1.Gizmo]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

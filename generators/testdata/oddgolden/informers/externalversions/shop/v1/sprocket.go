@@ -78,33 +78,33 @@ type sprocketInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewSprocketInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Sprocket]) cache.SharedIndexInformer[*shopv1.Sprocket] {
-	return NewSprocketInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Sprocket]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewSprocketInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedSprocketInformer is NewSprocketInformer returning a SprocketIndexInformer.
 func NewTypedSprocketInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers SprocketIndexers) SprocketIndexInformer {
-	return NewTypedSprocketInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Sprocket]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedSprocketInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredSprocketInformer is NewSprocketInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredSprocketInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Sprocket], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*shopv1.Sprocket] {
-	return NewSprocketInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Sprocket]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewSprocketInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredSprocketInformer is NewFilteredSprocketInformer returning a
 // SprocketIndexInformer.
 func NewTypedFilteredSprocketInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers SprocketIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) SprocketIndexInformer {
-	return NewTypedSprocketInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Sprocket]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedSprocketInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewSprocketInformerWithOptions returns a new, unshared informer of Sprockets in
 // namespace ("" for all), configured by options.
-func NewSprocketInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Sprocket]) cache.SharedIndexInformer[*shopv1.Sprocket] {
+func NewSprocketInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*shopv1.Sprocket] {
 	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "sprockets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Sprocket](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,10 +117,10 @@ func NewSprocketInformerWithOptions(client versioned.Interface, namespace string
 				}
 				return client.ShopV1().Sprockets(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*shopv1.Sprocket]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -129,16 +129,15 @@ func NewSprocketInformerWithOptions(client versioned.Interface, namespace string
 
 // NewTypedSprocketInformerWithOptions is NewSprocketInformerWithOptions returning a
 // SprocketIndexInformer.
-func NewTypedSprocketInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Sprocket]) SprocketIndexInformer {
+func NewTypedSprocketInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) SprocketIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*shopv1.Sprocket](NewSprocketInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *sprocketInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*shopv1.Sprocket] {
-	return NewSprocketInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*shopv1.Sprocket]{
+	return NewSprocketInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*shopv1.Sprocket]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -78,33 +78,33 @@ type wheelInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewWheelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Wheel]) cache.SharedIndexInformer[*shopv1.Wheel] {
-	return NewWheelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Wheel]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewWheelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedWheelInformer is NewWheelInformer returning a WheelIndexInformer.
 func NewTypedWheelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WheelIndexers) WheelIndexInformer {
-	return NewTypedWheelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Wheel]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedWheelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredWheelInformer is NewWheelInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredWheelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Wheel], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*shopv1.Wheel] {
-	return NewWheelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Wheel]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewWheelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredWheelInformer is NewFilteredWheelInformer returning a
 // WheelIndexInformer.
 func NewTypedFilteredWheelInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WheelIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) WheelIndexInformer {
-	return NewTypedWheelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv1.Wheel]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedWheelInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewWheelInformerWithOptions returns a new, unshared informer of Wheels in
 // namespace ("" for all), configured by options.
-func NewWheelInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Wheel]) cache.SharedIndexInformer[*shopv1.Wheel] {
+func NewWheelInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*shopv1.Wheel] {
 	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "wheels"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Wheel](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,10 +117,10 @@ func NewWheelInformerWithOptions(client versioned.Interface, namespace string, o
 				}
 				return client.ShopV1().Wheels(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*shopv1.Wheel]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -129,16 +129,15 @@ func NewWheelInformerWithOptions(client versioned.Interface, namespace string, o
 
 // NewTypedWheelInformerWithOptions is NewWheelInformerWithOptions returning a
 // WheelIndexInformer.
-func NewTypedWheelInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv1.Wheel]) WheelIndexInformer {
+func NewTypedWheelInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) WheelIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*shopv1.Wheel](NewWheelInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *wheelInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*shopv1.Wheel] {
-	return NewWheelInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*shopv1.Wheel]{
+	return NewWheelInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*shopv1.Wheel]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -78,32 +78,32 @@ type ñanduInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewÑanduInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Ñandu]) cache.SharedIndexInformer[*shopv1.Ñandu] {
-	return NewÑanduInformerWithOptions(client, internalinterfaces.InformerOptions[*shopv1.Ñandu]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewÑanduInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedÑanduInformer is NewÑanduInformer returning a ÑanduIndexInformer.
 func NewTypedÑanduInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ÑanduIndexers) ÑanduIndexInformer {
-	return NewTypedÑanduInformerWithOptions(client, internalinterfaces.InformerOptions[*shopv1.Ñandu]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedÑanduInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredÑanduInformer is NewÑanduInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredÑanduInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*shopv1.Ñandu], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*shopv1.Ñandu] {
-	return NewÑanduInformerWithOptions(client, internalinterfaces.InformerOptions[*shopv1.Ñandu]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewÑanduInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredÑanduInformer is NewFilteredÑanduInformer returning a
 // ÑanduIndexInformer.
 func NewTypedFilteredÑanduInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ÑanduIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ÑanduIndexInformer {
-	return NewTypedÑanduInformerWithOptions(client, internalinterfaces.InformerOptions[*shopv1.Ñandu]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedÑanduInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewÑanduInformerWithOptions returns a new, unshared informer of Ñandus, configured by options.
-func NewÑanduInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*shopv1.Ñandu]) cache.SharedIndexInformer[*shopv1.Ñandu] {
+func NewÑanduInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*shopv1.Ñandu] {
 	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "ñandus"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Ñandu](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -116,10 +116,10 @@ func NewÑanduInformerWithOptions(client versioned.Interface, options internalin
 				}
 				return client.ShopV1().Ñandus().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*shopv1.Ñandu]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -128,16 +128,15 @@ func NewÑanduInformerWithOptions(client versioned.Interface, options internalin
 
 // NewTypedÑanduInformerWithOptions is NewÑanduInformerWithOptions returning a
 // ÑanduIndexInformer.
-func NewTypedÑanduInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*shopv1.Ñandu]) ÑanduIndexInformer {
+func NewTypedÑanduInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) ÑanduIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*shopv1.Ñandu](NewÑanduInformerWithOptions(client, options))
 }
 
-// defaultInformer builds the informer the factory shares.
+// defaultInformer builds the informer the factory shares. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *ñanduInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*shopv1.Ñandu] {
-	return NewÑanduInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*shopv1.Ñandu]{
+	return NewÑanduInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*shopv1.Ñandu]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

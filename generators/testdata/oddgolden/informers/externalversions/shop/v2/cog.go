@@ -78,33 +78,33 @@ type cogInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewCogInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv2.Cog]) cache.SharedIndexInformer[*shopv2.Cog] {
-	return NewCogInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv2.Cog]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewCogInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedCogInformer is NewCogInformer returning a CogIndexInformer.
 func NewTypedCogInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CogIndexers) CogIndexInformer {
-	return NewTypedCogInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv2.Cog]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedCogInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredCogInformer is NewCogInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredCogInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv2.Cog], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*shopv2.Cog] {
-	return NewCogInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv2.Cog]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewCogInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredCogInformer is NewFilteredCogInformer returning a
 // CogIndexInformer.
 func NewTypedFilteredCogInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers CogIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) CogIndexInformer {
-	return NewTypedCogInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv2.Cog]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedCogInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewCogInformerWithOptions returns a new, unshared informer of Cogs in
 // namespace ("" for all), configured by options.
-func NewCogInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv2.Cog]) cache.SharedIndexInformer[*shopv2.Cog] {
+func NewCogInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*shopv2.Cog] {
 	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v2", Resource: "cogs"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv2.Cog](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,10 +117,10 @@ func NewCogInformerWithOptions(client versioned.Interface, namespace string, opt
 				}
 				return client.ShopV2().Cogs(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*shopv2.Cog]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -129,16 +129,15 @@ func NewCogInformerWithOptions(client versioned.Interface, namespace string, opt
 
 // NewTypedCogInformerWithOptions is NewCogInformerWithOptions returning a
 // CogIndexInformer.
-func NewTypedCogInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv2.Cog]) CogIndexInformer {
+func NewTypedCogInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) CogIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*shopv2.Cog](NewCogInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *cogInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*shopv2.Cog] {
-	return NewCogInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*shopv2.Cog]{
+	return NewCogInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*shopv2.Cog]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -78,32 +78,32 @@ type nodeInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*shopv3beta1.Node]) cache.SharedIndexInformer[*shopv3beta1.Node] {
-	return NewNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*shopv3beta1.Node]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedNodeInformer is NewNodeInformer returning a NodeIndexInformer.
 func NewTypedNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers NodeIndexers) NodeIndexInformer {
-	return NewTypedNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*shopv3beta1.Node]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredNodeInformer is NewNodeInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*shopv3beta1.Node], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*shopv3beta1.Node] {
-	return NewNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*shopv3beta1.Node]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredNodeInformer is NewFilteredNodeInformer returning a
 // NodeIndexInformer.
 func NewTypedFilteredNodeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers NodeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) NodeIndexInformer {
-	return NewTypedNodeInformerWithOptions(client, internalinterfaces.InformerOptions[*shopv3beta1.Node]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedNodeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewNodeInformerWithOptions returns a new, unshared informer of Nodes, configured by options.
-func NewNodeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*shopv3beta1.Node]) cache.SharedIndexInformer[*shopv3beta1.Node] {
+func NewNodeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*shopv3beta1.Node] {
 	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v3beta1", Resource: "nodes"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv3beta1.Node](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -116,10 +116,10 @@ func NewNodeInformerWithOptions(client versioned.Interface, options internalinte
 				}
 				return client.ShopV3beta1().Nodes().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*shopv3beta1.Node]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -128,16 +128,15 @@ func NewNodeInformerWithOptions(client versioned.Interface, options internalinte
 
 // NewTypedNodeInformerWithOptions is NewNodeInformerWithOptions returning a
 // NodeIndexInformer.
-func NewTypedNodeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*shopv3beta1.Node]) NodeIndexInformer {
+func NewTypedNodeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) NodeIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*shopv3beta1.Node](NewNodeInformerWithOptions(client, options))
 }
 
-// defaultInformer builds the informer the factory shares.
+// defaultInformer builds the informer the factory shares. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *nodeInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*shopv3beta1.Node] {
-	return NewNodeInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*shopv3beta1.Node]{
+	return NewNodeInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*shopv3beta1.Node]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -78,33 +78,33 @@ type podInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewPodInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv3beta1.Pod]) cache.SharedIndexInformer[*shopv3beta1.Pod] {
-	return NewPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv3beta1.Pod]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedPodInformer is NewPodInformer returning a PodIndexInformer.
 func NewTypedPodInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PodIndexers) PodIndexInformer {
-	return NewTypedPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv3beta1.Pod]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredPodInformer is NewPodInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredPodInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*shopv3beta1.Pod], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*shopv3beta1.Pod] {
-	return NewPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv3beta1.Pod]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredPodInformer is NewFilteredPodInformer returning a
 // PodIndexInformer.
 func NewTypedFilteredPodInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PodIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PodIndexInformer {
-	return NewTypedPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*shopv3beta1.Pod]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedPodInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewPodInformerWithOptions returns a new, unshared informer of Pods in
 // namespace ("" for all), configured by options.
-func NewPodInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv3beta1.Pod]) cache.SharedIndexInformer[*shopv3beta1.Pod] {
+func NewPodInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*shopv3beta1.Pod] {
 	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v3beta1", Resource: "pods"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv3beta1.Pod](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,10 +117,10 @@ func NewPodInformerWithOptions(client versioned.Interface, namespace string, opt
 				}
 				return client.ShopV3beta1().Pods(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*shopv3beta1.Pod]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -129,16 +129,15 @@ func NewPodInformerWithOptions(client versioned.Interface, namespace string, opt
 
 // NewTypedPodInformerWithOptions is NewPodInformerWithOptions returning a
 // PodIndexInformer.
-func NewTypedPodInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*shopv3beta1.Pod]) PodIndexInformer {
+func NewTypedPodInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) PodIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*shopv3beta1.Pod](NewPodInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *podInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*shopv3beta1.Pod] {
-	return NewPodInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*shopv3beta1.Pod]{
+	return NewPodInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*shopv3beta1.Pod]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -78,33 +78,33 @@ type widgetInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*xtypexgo.Widget]) cache.SharedIndexInformer[*xtypexgo.Widget] {
-	return NewWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*xtypexgo.Widget]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedWidgetInformer is NewWidgetInformer returning a WidgetIndexInformer.
 func NewTypedWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WidgetIndexers) WidgetIndexInformer {
-	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*xtypexgo.Widget]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredWidgetInformer is NewWidgetInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*xtypexgo.Widget], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*xtypexgo.Widget] {
-	return NewWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*xtypexgo.Widget]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredWidgetInformer is NewFilteredWidgetInformer returning a
 // WidgetIndexInformer.
 func NewTypedFilteredWidgetInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers WidgetIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) WidgetIndexInformer {
-	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*xtypexgo.Widget]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedWidgetInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewWidgetInformerWithOptions returns a new, unshared informer of Widgets in
 // namespace ("" for all), configured by options.
-func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*xtypexgo.Widget]) cache.SharedIndexInformer[*xtypexgo.Widget] {
+func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*xtypexgo.Widget] {
 	gvr := schema.GroupVersionResource{Group: "type.example.com", Version: "go", Resource: "widgets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*xtypexgo.Widget](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,10 +117,10 @@ func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, 
 				}
 				return client.TypeGo().Widgets(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*xtypexgo.Widget]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -129,16 +129,15 @@ func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, 
 
 // NewTypedWidgetInformerWithOptions is NewWidgetInformerWithOptions returning a
 // WidgetIndexInformer.
-func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*xtypexgo.Widget]) WidgetIndexInformer {
+func NewTypedWidgetInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) WidgetIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*xtypexgo.Widget](NewWidgetInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *widgetInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*xtypexgo.Widget] {
-	return NewWidgetInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*xtypexgo.Widget]{
+	return NewWidgetInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*xtypexgo.Widget]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

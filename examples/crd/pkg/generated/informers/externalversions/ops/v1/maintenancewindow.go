@@ -87,32 +87,32 @@ type maintenanceWindowInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewMaintenanceWindowInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*opsv1.MaintenanceWindow]) cache.SharedIndexInformer[*opsv1.MaintenanceWindow] {
-	return NewMaintenanceWindowInformerWithOptions(client, internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewMaintenanceWindowInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedMaintenanceWindowInformer is NewMaintenanceWindowInformer returning a MaintenanceWindowIndexInformer.
 func NewTypedMaintenanceWindowInformer(client versioned.Interface, resyncPeriod time.Duration, indexers MaintenanceWindowIndexers) MaintenanceWindowIndexInformer {
-	return NewTypedMaintenanceWindowInformerWithOptions(client, internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedMaintenanceWindowInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredMaintenanceWindowInformer is NewMaintenanceWindowInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredMaintenanceWindowInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*opsv1.MaintenanceWindow], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*opsv1.MaintenanceWindow] {
-	return NewMaintenanceWindowInformerWithOptions(client, internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewMaintenanceWindowInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredMaintenanceWindowInformer is NewFilteredMaintenanceWindowInformer returning a
 // MaintenanceWindowIndexInformer.
 func NewTypedFilteredMaintenanceWindowInformer(client versioned.Interface, resyncPeriod time.Duration, indexers MaintenanceWindowIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) MaintenanceWindowIndexInformer {
-	return NewTypedMaintenanceWindowInformerWithOptions(client, internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedMaintenanceWindowInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewMaintenanceWindowInformerWithOptions returns a new, unshared informer of MaintenanceWindows, configured by options.
-func NewMaintenanceWindowInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]) cache.SharedIndexInformer[*opsv1.MaintenanceWindow] {
+func NewMaintenanceWindowInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*opsv1.MaintenanceWindow] {
 	gvr := schema.GroupVersionResource{Group: "ops.typedinformer.dev", Version: "v1", Resource: "maintenancewindows"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*opsv1.MaintenanceWindow](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,10 +125,10 @@ func NewMaintenanceWindowInformerWithOptions(client versioned.Interface, options
 				}
 				return client.OpsV1().MaintenanceWindows().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*opsv1.MaintenanceWindow]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -137,16 +137,15 @@ func NewMaintenanceWindowInformerWithOptions(client versioned.Interface, options
 
 // NewTypedMaintenanceWindowInformerWithOptions is NewMaintenanceWindowInformerWithOptions returning a
 // MaintenanceWindowIndexInformer.
-func NewTypedMaintenanceWindowInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]) MaintenanceWindowIndexInformer {
+func NewTypedMaintenanceWindowInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) MaintenanceWindowIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*opsv1.MaintenanceWindow](NewMaintenanceWindowInformerWithOptions(client, options))
 }
 
-// defaultInformer builds the informer the factory shares.
+// defaultInformer builds the informer the factory shares. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *maintenanceWindowInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*opsv1.MaintenanceWindow] {
-	return NewMaintenanceWindowInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*opsv1.MaintenanceWindow]{
+	return NewMaintenanceWindowInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*opsv1.MaintenanceWindow]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -87,33 +87,33 @@ type fooInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*samplesv1alpha1.Foo]) cache.SharedIndexInformer[*samplesv1alpha1.Foo] {
-	return NewFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedFooInformer is NewFooInformer returning a FooIndexInformer.
 func NewTypedFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers FooIndexers) FooIndexInformer {
-	return NewTypedFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredFooInformer is NewFooInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*samplesv1alpha1.Foo], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*samplesv1alpha1.Foo] {
-	return NewFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredFooInformer is NewFilteredFooInformer returning a
 // FooIndexInformer.
 func NewTypedFilteredFooInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers FooIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) FooIndexInformer {
-	return NewTypedFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedFooInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewFooInformerWithOptions returns a new, unshared informer of Foos in
 // namespace ("" for all), configured by options.
-func NewFooInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]) cache.SharedIndexInformer[*samplesv1alpha1.Foo] {
+func NewFooInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*samplesv1alpha1.Foo] {
 	gvr := schema.GroupVersionResource{Group: "samples.typedinformer.dev", Version: "v1alpha1", Resource: "foos"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*samplesv1alpha1.Foo](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,10 +126,10 @@ func NewFooInformerWithOptions(client versioned.Interface, namespace string, opt
 				}
 				return client.SamplesV1alpha1().Foos(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*samplesv1alpha1.Foo]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -138,16 +138,15 @@ func NewFooInformerWithOptions(client versioned.Interface, namespace string, opt
 
 // NewTypedFooInformerWithOptions is NewFooInformerWithOptions returning a
 // FooIndexInformer.
-func NewTypedFooInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]) FooIndexInformer {
+func NewTypedFooInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) FooIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*samplesv1alpha1.Foo](NewFooInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *fooInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*samplesv1alpha1.Foo] {
-	return NewFooInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*samplesv1alpha1.Foo]{
+	return NewFooInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*samplesv1alpha1.Foo]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -87,32 +87,32 @@ type fooClassInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewFooClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*samplesv1alpha1.FooClass]) cache.SharedIndexInformer[*samplesv1alpha1.FooClass] {
-	return NewFooClassInformerWithOptions(client, internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewFooClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedFooClassInformer is NewFooClassInformer returning a FooClassIndexInformer.
 func NewTypedFooClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers FooClassIndexers) FooClassIndexInformer {
-	return NewTypedFooClassInformerWithOptions(client, internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedFooClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredFooClassInformer is NewFooClassInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredFooClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*samplesv1alpha1.FooClass], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*samplesv1alpha1.FooClass] {
-	return NewFooClassInformerWithOptions(client, internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewFooClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredFooClassInformer is NewFilteredFooClassInformer returning a
 // FooClassIndexInformer.
 func NewTypedFilteredFooClassInformer(client versioned.Interface, resyncPeriod time.Duration, indexers FooClassIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) FooClassIndexInformer {
-	return NewTypedFooClassInformerWithOptions(client, internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedFooClassInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewFooClassInformerWithOptions returns a new, unshared informer of FooClasses, configured by options.
-func NewFooClassInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]) cache.SharedIndexInformer[*samplesv1alpha1.FooClass] {
+func NewFooClassInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*samplesv1alpha1.FooClass] {
 	gvr := schema.GroupVersionResource{Group: "samples.typedinformer.dev", Version: "v1alpha1", Resource: "fooclasses"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*samplesv1alpha1.FooClass](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,10 +125,10 @@ func NewFooClassInformerWithOptions(client versioned.Interface, options internal
 				}
 				return client.SamplesV1alpha1().FooClasses().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*samplesv1alpha1.FooClass]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -137,16 +137,15 @@ func NewFooClassInformerWithOptions(client versioned.Interface, options internal
 
 // NewTypedFooClassInformerWithOptions is NewFooClassInformerWithOptions returning a
 // FooClassIndexInformer.
-func NewTypedFooClassInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]) FooClassIndexInformer {
+func NewTypedFooClassInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) FooClassIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*samplesv1alpha1.FooClass](NewFooClassInformerWithOptions(client, options))
 }
 
-// defaultInformer builds the informer the factory shares.
+// defaultInformer builds the informer the factory shares. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *fooClassInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*samplesv1alpha1.FooClass] {
-	return NewFooClassInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*samplesv1alpha1.FooClass]{
+	return NewFooClassInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*samplesv1alpha1.FooClass]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -87,32 +87,32 @@ type componentStatusInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewComponentStatusInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ComponentStatus]) cache.SharedIndexInformer[*corev1.ComponentStatus] {
-	return NewComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.ComponentStatus]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedComponentStatusInformer is NewComponentStatusInformer returning a ComponentStatusIndexInformer.
 func NewTypedComponentStatusInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ComponentStatusIndexers) ComponentStatusIndexInformer {
-	return NewTypedComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.ComponentStatus]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredComponentStatusInformer is NewComponentStatusInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredComponentStatusInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ComponentStatus], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.ComponentStatus] {
-	return NewComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.ComponentStatus]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredComponentStatusInformer is NewFilteredComponentStatusInformer returning a
 // ComponentStatusIndexInformer.
 func NewTypedFilteredComponentStatusInformer(client versioned.Interface, resyncPeriod time.Duration, indexers ComponentStatusIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ComponentStatusIndexInformer {
-	return NewTypedComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.ComponentStatus]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedComponentStatusInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewComponentStatusInformerWithOptions returns a new, unshared informer of ComponentStatuses, configured by options.
-func NewComponentStatusInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.ComponentStatus]) cache.SharedIndexInformer[*corev1.ComponentStatus] {
+func NewComponentStatusInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*corev1.ComponentStatus] {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "componentstatuses"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.ComponentStatus](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,10 +125,10 @@ func NewComponentStatusInformerWithOptions(client versioned.Interface, options i
 				}
 				return client.CoreV1().ComponentStatuses().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*corev1.ComponentStatus]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -137,16 +137,15 @@ func NewComponentStatusInformerWithOptions(client versioned.Interface, options i
 
 // NewTypedComponentStatusInformerWithOptions is NewComponentStatusInformerWithOptions returning a
 // ComponentStatusIndexInformer.
-func NewTypedComponentStatusInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.ComponentStatus]) ComponentStatusIndexInformer {
+func NewTypedComponentStatusInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) ComponentStatusIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*corev1.ComponentStatus](NewComponentStatusInformerWithOptions(client, options))
 }
 
-// defaultInformer builds the informer the factory shares.
+// defaultInformer builds the informer the factory shares. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *componentStatusInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.ComponentStatus] {
-	return NewComponentStatusInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*corev1.ComponentStatus]{
+	return NewComponentStatusInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*corev1.ComponentStatus]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -87,33 +87,33 @@ type configMapInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewConfigMapInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ConfigMap]) cache.SharedIndexInformer[*corev1.ConfigMap] {
-	return NewConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ConfigMap]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedConfigMapInformer is NewConfigMapInformer returning a ConfigMapIndexInformer.
 func NewTypedConfigMapInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ConfigMapIndexers) ConfigMapIndexInformer {
-	return NewTypedConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ConfigMap]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredConfigMapInformer is NewConfigMapInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredConfigMapInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ConfigMap], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.ConfigMap] {
-	return NewConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ConfigMap]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredConfigMapInformer is NewFilteredConfigMapInformer returning a
 // ConfigMapIndexInformer.
 func NewTypedFilteredConfigMapInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ConfigMapIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ConfigMapIndexInformer {
-	return NewTypedConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ConfigMap]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedConfigMapInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewConfigMapInformerWithOptions returns a new, unshared informer of ConfigMaps in
 // namespace ("" for all), configured by options.
-func NewConfigMapInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ConfigMap]) cache.SharedIndexInformer[*corev1.ConfigMap] {
+func NewConfigMapInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*corev1.ConfigMap] {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "configmaps"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.ConfigMap](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,10 +126,10 @@ func NewConfigMapInformerWithOptions(client versioned.Interface, namespace strin
 				}
 				return client.CoreV1().ConfigMaps(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*corev1.ConfigMap]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -138,16 +138,15 @@ func NewConfigMapInformerWithOptions(client versioned.Interface, namespace strin
 
 // NewTypedConfigMapInformerWithOptions is NewConfigMapInformerWithOptions returning a
 // ConfigMapIndexInformer.
-func NewTypedConfigMapInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ConfigMap]) ConfigMapIndexInformer {
+func NewTypedConfigMapInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) ConfigMapIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*corev1.ConfigMap](NewConfigMapInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *configMapInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.ConfigMap] {
-	return NewConfigMapInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.ConfigMap]{
+	return NewConfigMapInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*corev1.ConfigMap]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -87,33 +87,33 @@ type eventInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewEventInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Event]) cache.SharedIndexInformer[*corev1.Event] {
-	return NewEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Event]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedEventInformer is NewEventInformer returning a EventIndexInformer.
 func NewTypedEventInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers EventIndexers) EventIndexInformer {
-	return NewTypedEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Event]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredEventInformer is NewEventInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredEventInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Event], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.Event] {
-	return NewEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Event]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredEventInformer is NewFilteredEventInformer returning a
 // EventIndexInformer.
 func NewTypedFilteredEventInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers EventIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) EventIndexInformer {
-	return NewTypedEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Event]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedEventInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewEventInformerWithOptions returns a new, unshared informer of Events in
 // namespace ("" for all), configured by options.
-func NewEventInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.Event]) cache.SharedIndexInformer[*corev1.Event] {
+func NewEventInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*corev1.Event] {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "events"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.Event](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,10 +126,10 @@ func NewEventInformerWithOptions(client versioned.Interface, namespace string, o
 				}
 				return client.CoreV1().Events(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*corev1.Event]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -138,16 +138,15 @@ func NewEventInformerWithOptions(client versioned.Interface, namespace string, o
 
 // NewTypedEventInformerWithOptions is NewEventInformerWithOptions returning a
 // EventIndexInformer.
-func NewTypedEventInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.Event]) EventIndexInformer {
+func NewTypedEventInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) EventIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*corev1.Event](NewEventInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *eventInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.Event] {
-	return NewEventInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.Event]{
+	return NewEventInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*corev1.Event]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

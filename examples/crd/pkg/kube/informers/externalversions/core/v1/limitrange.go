@@ -87,33 +87,33 @@ type limitRangeInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewLimitRangeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.LimitRange]) cache.SharedIndexInformer[*corev1.LimitRange] {
-	return NewLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.LimitRange]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedLimitRangeInformer is NewLimitRangeInformer returning a LimitRangeIndexInformer.
 func NewTypedLimitRangeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers LimitRangeIndexers) LimitRangeIndexInformer {
-	return NewTypedLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.LimitRange]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredLimitRangeInformer is NewLimitRangeInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredLimitRangeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.LimitRange], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.LimitRange] {
-	return NewLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.LimitRange]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredLimitRangeInformer is NewFilteredLimitRangeInformer returning a
 // LimitRangeIndexInformer.
 func NewTypedFilteredLimitRangeInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers LimitRangeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) LimitRangeIndexInformer {
-	return NewTypedLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.LimitRange]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedLimitRangeInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewLimitRangeInformerWithOptions returns a new, unshared informer of LimitRanges in
 // namespace ("" for all), configured by options.
-func NewLimitRangeInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.LimitRange]) cache.SharedIndexInformer[*corev1.LimitRange] {
+func NewLimitRangeInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*corev1.LimitRange] {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "limitranges"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.LimitRange](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,10 +126,10 @@ func NewLimitRangeInformerWithOptions(client versioned.Interface, namespace stri
 				}
 				return client.CoreV1().LimitRanges(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*corev1.LimitRange]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -138,16 +138,15 @@ func NewLimitRangeInformerWithOptions(client versioned.Interface, namespace stri
 
 // NewTypedLimitRangeInformerWithOptions is NewLimitRangeInformerWithOptions returning a
 // LimitRangeIndexInformer.
-func NewTypedLimitRangeInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.LimitRange]) LimitRangeIndexInformer {
+func NewTypedLimitRangeInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) LimitRangeIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*corev1.LimitRange](NewLimitRangeInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *limitRangeInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.LimitRange] {
-	return NewLimitRangeInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.LimitRange]{
+	return NewLimitRangeInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*corev1.LimitRange]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -87,32 +87,32 @@ type namespaceInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewNamespaceInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Namespace]) cache.SharedIndexInformer[*corev1.Namespace] {
-	return NewNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Namespace]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedNamespaceInformer is NewNamespaceInformer returning a NamespaceIndexInformer.
 func NewTypedNamespaceInformer(client versioned.Interface, resyncPeriod time.Duration, indexers NamespaceIndexers) NamespaceIndexInformer {
-	return NewTypedNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Namespace]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredNamespaceInformer is NewNamespaceInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredNamespaceInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Namespace], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.Namespace] {
-	return NewNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Namespace]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredNamespaceInformer is NewFilteredNamespaceInformer returning a
 // NamespaceIndexInformer.
 func NewTypedFilteredNamespaceInformer(client versioned.Interface, resyncPeriod time.Duration, indexers NamespaceIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) NamespaceIndexInformer {
-	return NewTypedNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.Namespace]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedNamespaceInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewNamespaceInformerWithOptions returns a new, unshared informer of Namespaces, configured by options.
-func NewNamespaceInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.Namespace]) cache.SharedIndexInformer[*corev1.Namespace] {
+func NewNamespaceInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*corev1.Namespace] {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "namespaces"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.Namespace](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,10 +125,10 @@ func NewNamespaceInformerWithOptions(client versioned.Interface, options interna
 				}
 				return client.CoreV1().Namespaces().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*corev1.Namespace]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -137,16 +137,15 @@ func NewNamespaceInformerWithOptions(client versioned.Interface, options interna
 
 // NewTypedNamespaceInformerWithOptions is NewNamespaceInformerWithOptions returning a
 // NamespaceIndexInformer.
-func NewTypedNamespaceInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.Namespace]) NamespaceIndexInformer {
+func NewTypedNamespaceInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) NamespaceIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*corev1.Namespace](NewNamespaceInformerWithOptions(client, options))
 }
 
-// defaultInformer builds the informer the factory shares.
+// defaultInformer builds the informer the factory shares. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *namespaceInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.Namespace] {
-	return NewNamespaceInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*corev1.Namespace]{
+	return NewNamespaceInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*corev1.Namespace]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

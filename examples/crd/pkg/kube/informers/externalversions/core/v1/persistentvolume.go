@@ -87,32 +87,32 @@ type persistentVolumeInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewPersistentVolumeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PersistentVolume]) cache.SharedIndexInformer[*corev1.PersistentVolume] {
-	return NewPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.PersistentVolume]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedPersistentVolumeInformer is NewPersistentVolumeInformer returning a PersistentVolumeIndexInformer.
 func NewTypedPersistentVolumeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers PersistentVolumeIndexers) PersistentVolumeIndexInformer {
-	return NewTypedPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.PersistentVolume]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredPersistentVolumeInformer is NewPersistentVolumeInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredPersistentVolumeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PersistentVolume], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.PersistentVolume] {
-	return NewPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.PersistentVolume]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredPersistentVolumeInformer is NewFilteredPersistentVolumeInformer returning a
 // PersistentVolumeIndexInformer.
 func NewTypedFilteredPersistentVolumeInformer(client versioned.Interface, resyncPeriod time.Duration, indexers PersistentVolumeIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PersistentVolumeIndexInformer {
-	return NewTypedPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions[*corev1.PersistentVolume]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedPersistentVolumeInformerWithOptions(client, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewPersistentVolumeInformerWithOptions returns a new, unshared informer of PersistentVolumes, configured by options.
-func NewPersistentVolumeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.PersistentVolume]) cache.SharedIndexInformer[*corev1.PersistentVolume] {
+func NewPersistentVolumeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*corev1.PersistentVolume] {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "persistentvolumes"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.PersistentVolume](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,10 +125,10 @@ func NewPersistentVolumeInformerWithOptions(client versioned.Interface, options 
 				}
 				return client.CoreV1().PersistentVolumes().Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*corev1.PersistentVolume]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -137,16 +137,15 @@ func NewPersistentVolumeInformerWithOptions(client versioned.Interface, options 
 
 // NewTypedPersistentVolumeInformerWithOptions is NewPersistentVolumeInformerWithOptions returning a
 // PersistentVolumeIndexInformer.
-func NewTypedPersistentVolumeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions[*corev1.PersistentVolume]) PersistentVolumeIndexInformer {
+func NewTypedPersistentVolumeInformerWithOptions(client versioned.Interface, options internalinterfaces.InformerOptions) PersistentVolumeIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*corev1.PersistentVolume](NewPersistentVolumeInformerWithOptions(client, options))
 }
 
-// defaultInformer builds the informer the factory shares.
+// defaultInformer builds the informer the factory shares. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *persistentVolumeInformer) defaultInformer(_ string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.PersistentVolume] {
-	return NewPersistentVolumeInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions[*corev1.PersistentVolume]{
+	return NewPersistentVolumeInformerWithOptions(f.factory.Client(), internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*corev1.PersistentVolume]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -87,33 +87,33 @@ type persistentVolumeClaimInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewPersistentVolumeClaimInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PersistentVolumeClaim]) cache.SharedIndexInformer[*corev1.PersistentVolumeClaim] {
-	return NewPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedPersistentVolumeClaimInformer is NewPersistentVolumeClaimInformer returning a PersistentVolumeClaimIndexInformer.
 func NewTypedPersistentVolumeClaimInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PersistentVolumeClaimIndexers) PersistentVolumeClaimIndexInformer {
-	return NewTypedPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredPersistentVolumeClaimInformer is NewPersistentVolumeClaimInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredPersistentVolumeClaimInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PersistentVolumeClaim], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.PersistentVolumeClaim] {
-	return NewPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredPersistentVolumeClaimInformer is NewFilteredPersistentVolumeClaimInformer returning a
 // PersistentVolumeClaimIndexInformer.
 func NewTypedFilteredPersistentVolumeClaimInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PersistentVolumeClaimIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PersistentVolumeClaimIndexInformer {
-	return NewTypedPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedPersistentVolumeClaimInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewPersistentVolumeClaimInformerWithOptions returns a new, unshared informer of PersistentVolumeClaims in
 // namespace ("" for all), configured by options.
-func NewPersistentVolumeClaimInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]) cache.SharedIndexInformer[*corev1.PersistentVolumeClaim] {
+func NewPersistentVolumeClaimInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*corev1.PersistentVolumeClaim] {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "persistentvolumeclaims"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.PersistentVolumeClaim](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,10 +126,10 @@ func NewPersistentVolumeClaimInformerWithOptions(client versioned.Interface, nam
 				}
 				return client.CoreV1().PersistentVolumeClaims(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*corev1.PersistentVolumeClaim]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -138,16 +138,15 @@ func NewPersistentVolumeClaimInformerWithOptions(client versioned.Interface, nam
 
 // NewTypedPersistentVolumeClaimInformerWithOptions is NewPersistentVolumeClaimInformerWithOptions returning a
 // PersistentVolumeClaimIndexInformer.
-func NewTypedPersistentVolumeClaimInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]) PersistentVolumeClaimIndexInformer {
+func NewTypedPersistentVolumeClaimInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) PersistentVolumeClaimIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*corev1.PersistentVolumeClaim](NewPersistentVolumeClaimInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *persistentVolumeClaimInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.PersistentVolumeClaim] {
-	return NewPersistentVolumeClaimInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.PersistentVolumeClaim]{
+	return NewPersistentVolumeClaimInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*corev1.PersistentVolumeClaim]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -87,33 +87,33 @@ type podTemplateInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewPodTemplateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PodTemplate]) cache.SharedIndexInformer[*corev1.PodTemplate] {
-	return NewPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PodTemplate]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedPodTemplateInformer is NewPodTemplateInformer returning a PodTemplateIndexInformer.
 func NewTypedPodTemplateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PodTemplateIndexers) PodTemplateIndexInformer {
-	return NewTypedPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PodTemplate]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredPodTemplateInformer is NewPodTemplateInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredPodTemplateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.PodTemplate], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.PodTemplate] {
-	return NewPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PodTemplate]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredPodTemplateInformer is NewFilteredPodTemplateInformer returning a
 // PodTemplateIndexInformer.
 func NewTypedFilteredPodTemplateInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers PodTemplateIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) PodTemplateIndexInformer {
-	return NewTypedPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.PodTemplate]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedPodTemplateInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewPodTemplateInformerWithOptions returns a new, unshared informer of PodTemplates in
 // namespace ("" for all), configured by options.
-func NewPodTemplateInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.PodTemplate]) cache.SharedIndexInformer[*corev1.PodTemplate] {
+func NewPodTemplateInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*corev1.PodTemplate] {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "podtemplates"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.PodTemplate](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,10 +126,10 @@ func NewPodTemplateInformerWithOptions(client versioned.Interface, namespace str
 				}
 				return client.CoreV1().PodTemplates(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*corev1.PodTemplate]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -138,16 +138,15 @@ func NewPodTemplateInformerWithOptions(client versioned.Interface, namespace str
 
 // NewTypedPodTemplateInformerWithOptions is NewPodTemplateInformerWithOptions returning a
 // PodTemplateIndexInformer.
-func NewTypedPodTemplateInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.PodTemplate]) PodTemplateIndexInformer {
+func NewTypedPodTemplateInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) PodTemplateIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*corev1.PodTemplate](NewPodTemplateInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *podTemplateInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.PodTemplate] {
-	return NewPodTemplateInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.PodTemplate]{
+	return NewPodTemplateInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*corev1.PodTemplate]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -87,33 +87,33 @@ type replicationControllerInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewReplicationControllerInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ReplicationController]) cache.SharedIndexInformer[*corev1.ReplicationController] {
-	return NewReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ReplicationController]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedReplicationControllerInformer is NewReplicationControllerInformer returning a ReplicationControllerIndexInformer.
 func NewTypedReplicationControllerInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ReplicationControllerIndexers) ReplicationControllerIndexInformer {
-	return NewTypedReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ReplicationController]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredReplicationControllerInformer is NewReplicationControllerInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredReplicationControllerInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ReplicationController], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.ReplicationController] {
-	return NewReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ReplicationController]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredReplicationControllerInformer is NewFilteredReplicationControllerInformer returning a
 // ReplicationControllerIndexInformer.
 func NewTypedFilteredReplicationControllerInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ReplicationControllerIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ReplicationControllerIndexInformer {
-	return NewTypedReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ReplicationController]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedReplicationControllerInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewReplicationControllerInformerWithOptions returns a new, unshared informer of ReplicationControllers in
 // namespace ("" for all), configured by options.
-func NewReplicationControllerInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ReplicationController]) cache.SharedIndexInformer[*corev1.ReplicationController] {
+func NewReplicationControllerInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*corev1.ReplicationController] {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "replicationcontrollers"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.ReplicationController](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,10 +126,10 @@ func NewReplicationControllerInformerWithOptions(client versioned.Interface, nam
 				}
 				return client.CoreV1().ReplicationControllers(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*corev1.ReplicationController]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -138,16 +138,15 @@ func NewReplicationControllerInformerWithOptions(client versioned.Interface, nam
 
 // NewTypedReplicationControllerInformerWithOptions is NewReplicationControllerInformerWithOptions returning a
 // ReplicationControllerIndexInformer.
-func NewTypedReplicationControllerInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ReplicationController]) ReplicationControllerIndexInformer {
+func NewTypedReplicationControllerInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) ReplicationControllerIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*corev1.ReplicationController](NewReplicationControllerInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *replicationControllerInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.ReplicationController] {
-	return NewReplicationControllerInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.ReplicationController]{
+	return NewReplicationControllerInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*corev1.ReplicationController]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -87,33 +87,33 @@ type resourceQuotaInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewResourceQuotaInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ResourceQuota]) cache.SharedIndexInformer[*corev1.ResourceQuota] {
-	return NewResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ResourceQuota]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedResourceQuotaInformer is NewResourceQuotaInformer returning a ResourceQuotaIndexInformer.
 func NewTypedResourceQuotaInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceQuotaIndexers) ResourceQuotaIndexInformer {
-	return NewTypedResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ResourceQuota]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredResourceQuotaInformer is NewResourceQuotaInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredResourceQuotaInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ResourceQuota], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.ResourceQuota] {
-	return NewResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ResourceQuota]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredResourceQuotaInformer is NewFilteredResourceQuotaInformer returning a
 // ResourceQuotaIndexInformer.
 func NewTypedFilteredResourceQuotaInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ResourceQuotaIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ResourceQuotaIndexInformer {
-	return NewTypedResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ResourceQuota]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedResourceQuotaInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewResourceQuotaInformerWithOptions returns a new, unshared informer of ResourceQuotas in
 // namespace ("" for all), configured by options.
-func NewResourceQuotaInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ResourceQuota]) cache.SharedIndexInformer[*corev1.ResourceQuota] {
+func NewResourceQuotaInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*corev1.ResourceQuota] {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "resourcequotas"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.ResourceQuota](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,10 +126,10 @@ func NewResourceQuotaInformerWithOptions(client versioned.Interface, namespace s
 				}
 				return client.CoreV1().ResourceQuotas(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*corev1.ResourceQuota]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -138,16 +138,15 @@ func NewResourceQuotaInformerWithOptions(client versioned.Interface, namespace s
 
 // NewTypedResourceQuotaInformerWithOptions is NewResourceQuotaInformerWithOptions returning a
 // ResourceQuotaIndexInformer.
-func NewTypedResourceQuotaInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ResourceQuota]) ResourceQuotaIndexInformer {
+func NewTypedResourceQuotaInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) ResourceQuotaIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*corev1.ResourceQuota](NewResourceQuotaInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *resourceQuotaInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.ResourceQuota] {
-	return NewResourceQuotaInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.ResourceQuota]{
+	return NewResourceQuotaInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*corev1.ResourceQuota]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

@@ -87,33 +87,33 @@ type serviceInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewServiceInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Service]) cache.SharedIndexInformer[*corev1.Service] {
-	return NewServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Service]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedServiceInformer is NewServiceInformer returning a ServiceIndexInformer.
 func NewTypedServiceInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ServiceIndexers) ServiceIndexInformer {
-	return NewTypedServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Service]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredServiceInformer is NewServiceInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredServiceInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.Service], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.Service] {
-	return NewServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Service]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredServiceInformer is NewFilteredServiceInformer returning a
 // ServiceIndexInformer.
 func NewTypedFilteredServiceInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ServiceIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ServiceIndexInformer {
-	return NewTypedServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.Service]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedServiceInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewServiceInformerWithOptions returns a new, unshared informer of Services in
 // namespace ("" for all), configured by options.
-func NewServiceInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.Service]) cache.SharedIndexInformer[*corev1.Service] {
+func NewServiceInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*corev1.Service] {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "services"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.Service](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,10 +126,10 @@ func NewServiceInformerWithOptions(client versioned.Interface, namespace string,
 				}
 				return client.CoreV1().Services(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*corev1.Service]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -138,16 +138,15 @@ func NewServiceInformerWithOptions(client versioned.Interface, namespace string,
 
 // NewTypedServiceInformerWithOptions is NewServiceInformerWithOptions returning a
 // ServiceIndexInformer.
-func NewTypedServiceInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.Service]) ServiceIndexInformer {
+func NewTypedServiceInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) ServiceIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*corev1.Service](NewServiceInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *serviceInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.Service] {
-	return NewServiceInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.Service]{
+	return NewServiceInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*corev1.Service]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }

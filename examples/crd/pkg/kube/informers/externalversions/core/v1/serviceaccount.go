@@ -87,33 +87,33 @@ type serviceAccountInformer struct {
 // Prefer the factory's shared informer: every informer holds its own cache
 // and watch connection.
 func NewServiceAccountInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ServiceAccount]) cache.SharedIndexInformer[*corev1.ServiceAccount] {
-	return NewServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ServiceAccount]{ResyncPeriod: resyncPeriod, Indexers: indexers})
+	return NewServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
 // NewTypedServiceAccountInformer is NewServiceAccountInformer returning a ServiceAccountIndexInformer.
 func NewTypedServiceAccountInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ServiceAccountIndexers) ServiceAccountIndexInformer {
-	return NewTypedServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ServiceAccount]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
+	return NewTypedServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers)})
 }
 
 // NewFilteredServiceAccountInformer is NewServiceAccountInformer with tweakListOptions
 // (may be nil) applied to every list and watch call.
 func NewFilteredServiceAccountInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers cache.Indexers[*corev1.ServiceAccount], tweakListOptions internalinterfaces.TweakListOptionsFunc) cache.SharedIndexInformer[*corev1.ServiceAccount] {
-	return NewServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ServiceAccount]{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
+	return NewServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: indexers, TweakListOptions: tweakListOptions})
 }
 
 // NewTypedFilteredServiceAccountInformer is NewFilteredServiceAccountInformer returning a
 // ServiceAccountIndexInformer.
 func NewTypedFilteredServiceAccountInformer(client versioned.Interface, namespace string, resyncPeriod time.Duration, indexers ServiceAccountIndexers, tweakListOptions internalinterfaces.TweakListOptionsFunc) ServiceAccountIndexInformer {
-	return NewTypedServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions[*corev1.ServiceAccount]{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
+	return NewTypedServiceAccountInformerWithOptions(client, namespace, internalinterfaces.InformerOptions{ResyncPeriod: resyncPeriod, Indexers: cache.TypedIndexersToIndexers(indexers), TweakListOptions: tweakListOptions})
 }
 
 // NewServiceAccountInformerWithOptions returns a new, unshared informer of ServiceAccounts in
 // namespace ("" for all), configured by options.
-func NewServiceAccountInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ServiceAccount]) cache.SharedIndexInformer[*corev1.ServiceAccount] {
+func NewServiceAccountInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) cache.SharedIndexInformer[*corev1.ServiceAccount] {
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "serviceaccounts"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.ServiceAccount](
-		&cache.ListWatch{
+		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,10 +126,10 @@ func NewServiceAccountInformerWithOptions(client versioned.Interface, namespace 
 				}
 				return client.CoreV1().ServiceAccounts(namespace).Watch(ctx, opts)
 			},
-		},
+		}, client),
 		cache.SharedIndexInformerOptions[*corev1.ServiceAccount]{
 			ResyncPeriod: options.ResyncPeriod,
-			Indexers:     options.Indexers,
+			AnyIndexers:  options.Indexers,
 			Resource:     gvr,
 			Identifier:   options.InformerName.WithResource(gvr),
 		},
@@ -138,16 +138,15 @@ func NewServiceAccountInformerWithOptions(client versioned.Interface, namespace 
 
 // NewTypedServiceAccountInformerWithOptions is NewServiceAccountInformerWithOptions returning a
 // ServiceAccountIndexInformer.
-func NewTypedServiceAccountInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions[*corev1.ServiceAccount]) ServiceAccountIndexInformer {
+func NewTypedServiceAccountInformerWithOptions(client versioned.Interface, namespace string, options internalinterfaces.InformerOptions) ServiceAccountIndexInformer {
 	return cache.NewTypedSharedIndexInformer[*corev1.ServiceAccount](NewServiceAccountInformerWithOptions(client, namespace, options))
 }
 
-// defaultInformer builds the informer the factory shares, for one namespace.
+// defaultInformer builds the informer the factory shares, for one namespace. The
+// factory gives it its metrics identity (WithInformerName), once per resource.
 func (f *serviceAccountInformer) defaultInformer(namespace string, resyncPeriod time.Duration) cache.SharedIndexInformer[*corev1.ServiceAccount] {
-	return NewServiceAccountInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions[*corev1.ServiceAccount]{
+	return NewServiceAccountInformerWithOptions(f.factory.Client(), namespace, internalinterfaces.InformerOptions{
 		ResyncPeriod:     resyncPeriod,
-		Indexers:         cache.Indexers[*corev1.ServiceAccount]{},
-		InformerName:     f.factory.InformerName(),
 		TweakListOptions: f.factory.Base().TweakListOptions(),
 	})
 }
