@@ -146,6 +146,14 @@ accepted and ignored. Informers and listers for one API come from this one
 run: drop --with-watch from kube::codegen::gen_client, whose lister-gen and
 informer-gen would otherwise replace (its cleanup deletes) these files.
 
+With --with-clientset the run also writes client-gen's versioned clientset,
+scheme, typed clients and fakes into <clientset-output-dir>/<clientset-name>
+(default <output-dir>/clientset/versioned), and the informers use it. The
+clientset flags (--clientset-name, --clientset-package, --clientset-output-dir,
+--apply-configuration-package, --prefers-protobuf, --fake-clientset,
+--input-base, --input) mean what they mean to client-gen; files client-gen
+wrote are replaced only with --replace-client-gen-output.
+
 Types are selected with client-gen's tags: +genclient, +genclient:nonNamespaced,
 :noVerbs, :onlyVerbs=, :skipVerbs=, :readonly; a type gets an informer when it
 has the list and watch verbs and a lister when it has list and get (an
