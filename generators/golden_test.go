@@ -231,3 +231,29 @@ func TestDottedGolden(t *testing.T) {
 	checkGolden(t, dottedOptions("testdata/dottedgolden", thisModule+"/generators/testdata/dottedgolden"),
 		"dotted goldens", "go test ./generators -run Golden -update")
 }
+
+// clientOptions generates informers, listers and the clientset with its
+// fake for testdata/clientapis (every +genclient form, extension verbs with
+// input and result types of this and another package, a core group, a
+// hand-written expansion) into outDir (import path outPkg).
+func clientOptions(outDir, outPkg string) Options {
+	return Options{
+		Patterns:                  []string{"./testdata/clientapis/..."},
+		OutputDir:                 outDir,
+		OutputPkg:                 outPkg,
+		WithClientset:             true,
+		ApplyConfigurationPackage: "example.com/applyconfigurations",
+		HeaderFile:                headerFile,
+		Now:                       fixedNow,
+	}
+}
+
+// TestClientGolden compares the generation of testdata/clientapis with
+// testdata/clientgolden (rewritten with -update). The tree imports
+// k8s.io/client-go, which this module may not require: test/corpus
+// compiles the clientset generated for all of k8s.io/api, and examples/crd
+// runs one.
+func TestClientGolden(t *testing.T) {
+	checkGolden(t, clientOptions("testdata/clientgolden", thisModule+"/generators/testdata/clientgolden"),
+		"client goldens", "go test ./generators -run Golden -update")
+}

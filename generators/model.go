@@ -74,7 +74,10 @@ type Version struct {
 	ListersAlias string
 	// Types are sorted by Name.
 	Types []*Type
-	pos   string
+	// ClientTypes are every +genclient type of the version, sorted by Name:
+	// the typed clients. Set only when the clientset is generated.
+	ClientTypes []*Type
+	pos         string
 }
 
 // Type is one API type with +genclient that gets an informer, a lister or both.
@@ -94,7 +97,18 @@ type Type struct {
 	// Lister is true when the type has list and get verbs and lister
 	// generation is not turned off.
 	Lister bool
-	pos    string // file:line of the type's name
+	// PrivatePlural is client-gen's unexported plural ("ingresses"), the
+	// name of the typed client's implementation.
+	PrivatePlural string
+	// Verbs are the client verbs of the type, in client-gen's order, after
+	// its tags (UpdateStatus and ApplyStatus only for a type with a Status
+	// member and without +genclient:noStatus).
+	Verbs []string
+	// NoVerbs is +genclient:noVerbs.
+	NoVerbs bool
+	// Extensions are the +genclient:method= verbs.
+	Extensions []clientExtension
+	pos        string // file:line of the type's name
 	// resourcePos is where Resource comes from: the +resourceName tag or pos.
 	resourcePos string
 }
@@ -102,6 +116,9 @@ type Type struct {
 // Private is the unexported form of the type's name, used for the
 // implementation structs ("ingress").
 func (t *Type) Private() string { return privateName(t.Name) }
+
+// HasVerb reports whether the type's client has verb.
+func (t *Type) HasVerb(verb string) bool { return slices.Contains(t.Verbs, verb) }
 
 // FileName is the base name of the type's informer and lister files.
 func (t *Type) FileName() string { return strings.ToLower(t.Name) + ".go" }
@@ -169,8 +186,12 @@ func filterTypes(ts []*Type, keep func(*Type) bool) []*Type {
 //
 // With listersOnly no type gets an informer, and the names only informers
 // use (the group's Go name) are not checked.
-func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string, listersOnly bool) (*Model, error) {
-	b := &modelBuilder{n: n, m: &Model{}, groups: map[string]*Group{}, informed: map[string]parsedType{}, listersOnly: listersOnly}
+//
+// With withClientset every +genclient type is also kept in its version's
+// ClientTypes, and a package whose types get neither informer nor lister
+// still makes a version (of the clientset only).
+func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string, listersOnly, withClientset bool) (*Model, error) {
+	b := &modelBuilder{n: n, m: &Model{}, groups: map[string]*Group{}, informed: map[string]parsedType{}, listersOnly: listersOnly, withClientset: withClientset}
 	for _, p := range pkgs {
 		if err := b.addPackage(p); err != nil {
 			return nil, err
@@ -203,6 +224,8 @@ type modelBuilder struct {
 	informed map[string]parsedType
 	// listersOnly: no type gets an informer (upstream lister-gen's run).
 	listersOnly bool
+	// withClientset: every +genclient type is kept for the clientset.
+	withClientset bool
 }
 
 // displayGroup names a group in messages ("" is the core group).

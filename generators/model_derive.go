@@ -25,6 +25,14 @@ func deriveType(t parsedType, pt packageTags, ct clientTags, n namers) *Type {
 	if ct.ResourceName != "" {
 		typ.Resource, typ.resourcePos = ct.ResourceName, ct.ResourceNamePos
 	}
+	typ.PrivatePlural = n.privatePlural(t.Name)
+	typ.NoVerbs, typ.Extensions = ct.NoVerbs, ct.Extensions
+	for _, v := range ct.Verbs {
+		if (v == "updateStatus" || v == "applyStatus") && (!t.HasStatus || ct.NoStatus) {
+			continue
+		}
+		typ.Verbs = append(typ.Verbs, v)
+	}
 	return typ
 }
 

@@ -14,10 +14,11 @@ func (b *modelBuilder) addPackage(p parsedPackage) error {
 	if err != nil {
 		return err
 	}
-	if !pt.InformerGen && !pt.ListerGen {
+	if !pt.InformerGen && !pt.ListerGen && !b.withClientset {
 		return nil
 	}
-	types, anyClient, err := b.selectTypes(p, pt)
+	types, clientTypes, err := b.selectTypes(p, pt)
+	anyClient := len(clientTypes) > 0
 	if err != nil || !anyClient {
 		return err
 	}
@@ -25,10 +26,13 @@ func (b *modelBuilder) addPackage(p parsedPackage) error {
 	if !pt.HasGroup {
 		return inputErrorf(p.PackagePos, "package %s has +genclient types but no group name: add // +groupName=<group> (e.g. example.com) to its doc.go", p.ImportPath)
 	}
-	if len(types) == 0 {
+	if len(types) == 0 && !b.withClientset {
 		return nil
 	}
 	v, goName := deriveVersion(p, pt, types)
+	if b.withClientset {
+		v.ClientTypes = clientTypes
+	}
 	if err := validateVersion(p, pt, v, goName, b.listersOnly); err != nil {
 		return err
 	}
@@ -36,24 +40,30 @@ func (b *modelBuilder) addPackage(p parsedPackage) error {
 }
 
 // selectTypes returns the +genclient types of p that get an informer or a
-// lister, in source order, and whether p has any +genclient type at all.
+// lister, and every +genclient type of p, in source order.
 // Every +genclient type is validated (validateClientType); every selected
 // one must also be able to back an informer (validateInformedType), and
 // becomes the owner of its Go type's informer in b.informed.
-func (b *modelBuilder) selectTypes(p parsedPackage, pt packageTags) (types []*Type, anyClient bool, err error) {
+func (b *modelBuilder) selectTypes(p parsedPackage, pt packageTags) (types, clientTypes []*Type, err error) {
 	for _, t := range p.Types {
 		ct, err := parseClientTags(t)
 		if err != nil {
-			return nil, false, err
+			return nil, nil, err
 		}
 		if !ct.GenerateClient {
 			continue
 		}
-		anyClient = true
 		if err := validateClientType(t); err != nil {
-			return nil, false, err
+			return nil, nil, err
 		}
 		typ := deriveType(t, pt, ct, b.n)
+		if b.withClientset && !t.ObjectMeta {
+			return nil, nil, inputErrorf(t.Pos, "type %s has +genclient but does not embed metav1.ObjectMeta, which its typed client needs (client-go's gentype clients take a metav1.Object)", t.Name)
+		}
+		clientTypes = append(clientTypes, typ)
+		if !pt.InformerGen && !pt.ListerGen {
+			continue
+		}
 		if b.listersOnly {
 			typ.Informer = false
 		}
@@ -61,17 +71,17 @@ func (b *modelBuilder) selectTypes(p parsedPackage, pt packageTags) (types []*Ty
 			continue
 		}
 		if err := b.validateInformedType(t, typ); err != nil {
-			return nil, false, err
+			return nil, nil, err
 		}
 		if typ.Informer && t.Identity != "" {
 			b.informed[t.Identity] = t
 		}
 		if err := validateObjectMeta(t); err != nil {
-			return nil, false, err
+			return nil, nil, err
 		}
 		types = append(types, typ)
 	}
-	return types, anyClient, nil
+	return types, clientTypes, nil
 }
 
 // addVersion files v under its group in b.groups, creating the group the

@@ -22,6 +22,7 @@ var DefaultPluralExceptions = []string{"Endpoints:Endpoints"}
 type namers struct {
 	publicPlural    namer.Namer
 	lowercasePlural namer.Namer
+	privPlural      namer.Namer
 	exceptions      map[string]string
 }
 
@@ -34,6 +35,7 @@ func newNamers(exceptions []string) (namers, error) {
 	return namers{
 		publicPlural:    namer.NewPublicPluralNamer(m),
 		lowercasePlural: namer.NewAllLowercasePluralNamer(m),
+		privPlural:      namer.NewPrivatePluralNamer(m),
 		exceptions:      m,
 	}, nil
 }
@@ -69,6 +71,16 @@ func (n namers) plural(typeName string) string {
 	}
 	p := n.publicPlural.Name(&types.Type{Name: types.Name{Name: "X" + typeName[size:]}})
 	return string(unicode.ToUpper(r)) + p[1:]
+}
+
+// privatePlural returns client-gen's unexported plural of a type
+// ("Ingress" → "ingresses"), rune-aware as plural is.
+func (n namers) privatePlural(typeName string) string {
+	r, _ := utf8.DecodeRuneInString(typeName)
+	if r < utf8.RuneSelf {
+		return n.privPlural.Name(&types.Type{Name: types.Name{Name: typeName}})
+	}
+	return privateName(n.plural(typeName))
 }
 
 // resource returns the default REST resource of a type ("Ingress" → "ingresses").

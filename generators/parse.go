@@ -37,6 +37,10 @@ type parsedType struct {
 	ObjectMeta bool
 	// Generic reports whether the type has type parameters.
 	Generic bool
+	// HasStatus reports whether the type is a struct with a field (or an
+	// embedded type) named Status: client-gen gives only such types
+	// UpdateStatus and ApplyStatus.
+	HasStatus bool
 	// Def is what the type is defined as when that is another named type
 	// ("type Foo Bar", "type Foo = v1.Bar"); nil for a struct or anything else.
 	Def *typeRef
@@ -302,6 +306,7 @@ func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
 				} else if _, isStruct := ts.Type.(*ast.StructType); !isStruct {
 					pt.needsTypes = true // e.g. an instance of a generic struct
 				}
+				pt.HasStatus = hasStatusField(ts.Type)
 				if st, ok := ts.Type.(*ast.StructType); ok && !pt.ObjectMeta {
 					for _, field := range st.Fields.List {
 						ft := field.Type
@@ -435,6 +440,39 @@ func embedsObjectMeta(typ ast.Expr) bool {
 		case *ast.Ident:
 			if x.Name == "ObjectMeta" {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasStatusField reports whether typ is a struct with a member named Status:
+// a named field, or an embedded type of that name.
+func hasStatusField(typ ast.Expr) bool {
+	st, ok := typ.(*ast.StructType)
+	if !ok {
+		return false
+	}
+	for _, field := range st.Fields.List {
+		for _, n := range field.Names {
+			if n.Name == "Status" {
+				return true
+			}
+		}
+		if len(field.Names) == 0 {
+			t := field.Type
+			if star, ok := t.(*ast.StarExpr); ok {
+				t = star.X
+			}
+			switch x := t.(type) {
+			case *ast.Ident:
+				if x.Name == "Status" {
+					return true
+				}
+			case *ast.SelectorExpr:
+				if x.Sel.Name == "Status" {
+					return true
+				}
 			}
 		}
 	}

@@ -25,6 +25,16 @@ type templateData struct {
 	Type           *Type
 	// Expansions are the expansion interfaces expansion_generated.go declares.
 	Expansions []expansion
+	// Clientset is the clientset being generated (clientset templates).
+	Clientset *clientsetData
+	// GV is the typed client package of a group-version file, CType the
+	// type of a type client file.
+	GV    *clientGroupVersion
+	CType *clientTypeData
+	// Doc is the package comment of a doc.go.
+	Doc string
+	// PrivateScheme renders the fake clientset's unexported scheme.
+	PrivateScheme bool
 }
 
 // expansion is an empty interface a lister embeds so that users can add
@@ -45,7 +55,11 @@ type plannedFile struct {
 // planFiles lays the model out in files. userDecls returns the type names
 // declared by non-generated files of an output directory, so that
 // expansion_generated.go never redeclares an interface a user wrote.
-func planFiles(m *Model, l layout, clientset string, userDecls func(dir string) (map[string]bool, error)) ([]plannedFile, error) {
+func planFiles(m *Model, l layout, o *Options, exists func(string) bool, userDecls func(dir string) (map[string]bool, error)) ([]plannedFile, error) {
+	clientset := o.VersionedClientsetPackage
+	if l.clientsetPkg != "" {
+		clientset = l.clientsetPkg
+	}
 	var files []plannedFile
 	add := func(p, tmpl string, d templateData) {
 		d.Model, d.ClientsetPackage, d.InformersPackage = m, clientset, l.informersPkg
@@ -97,6 +111,9 @@ func planFiles(m *Model, l layout, clientset string, userDecls func(dir string) 
 				add(filepath.Join(vdir, "expansion_generated.go"), "expansion.go.tmpl", templateData{Group: g, Version: v, Expansions: expansions})
 			}
 		}
+	}
+	if l.clientsetDir != "" {
+		planClientset(m, l, o, exists, add)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	for i := 1; i < len(files); i++ {

@@ -50,6 +50,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	logger := klog.FromContext(ctx)
 	start := time.Now()
 	opts = opts.withDefaults()
+	opts.Patterns = append(append([]string{}, opts.Patterns...), opts.inputPatterns()...)
 	lay, err := opts.validate()
 	if err != nil {
 		return nil, err
@@ -75,6 +76,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if lay.informersDir != "" {
 		roots = append([]string{lay.informersDir}, roots...)
 	}
+	if lay.clientsetDir != "" {
+		roots = append(roots, lay.clientsetDir)
+	}
 	go func() {
 		t, err := scanOutputs(bctx, roots...)
 		scanned <- scanResult{t, err}
@@ -91,7 +95,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		}
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
 		followDefinitions(ctx, bctx, workDir, pkgs, parsed)
-		model, err := buildModel(parsed, n, reservedGroupPackages(lay), opts.ListersOnly)
+		model, err := buildModel(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset)
 		if err != nil {
 			return nil, err
 		}
@@ -119,9 +123,12 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	result.tree = scan.tree
 
-	planned, err := planFiles(result.Model, lay, opts.VersionedClientsetPackage, result.tree.userDecls)
+	planned, err := planFiles(result.Model, lay, &opts, result.tree.exists, result.tree.userDecls)
 	if err != nil {
 		return nil, relativize(err, workDir)
+	}
+	if opts.ReplaceClientGenOutput {
+		result.tree.adoptClientGen(lay.clientsetDir)
 	}
 	if err := result.tree.checkOwned(planned, workDir); err != nil {
 		return nil, err

@@ -62,6 +62,103 @@ type clientTags struct {
 	ResourceName string
 	// ResourceNamePos is the file:line of the +resourceName tag.
 	ResourceNamePos string
+	// NoVerbs is +genclient:noVerbs: the client has no verb at all, not even
+	// the extension methods.
+	NoVerbs bool
+	// NoStatus is +genclient:noStatus: no UpdateStatus or ApplyStatus.
+	NoStatus bool
+	// Extensions are the +genclient:method= verbs, in tag order.
+	Extensions []clientExtension
+}
+
+// clientExtension is one +genclient:method=Name,verb=...[,subresource=...]
+// [,input=...][,result=...] tag: an extra client method.
+type clientExtension struct {
+	// Method is the Go name of the method ("UpdateScale").
+	Method string
+	// Verb is the kind of request: create, update, get, list, patch or apply.
+	Verb string
+	// Subresource is the REST subresource ("scale"), or "".
+	Subresource string
+	// Input and Result override the type the method takes and returns: a
+	// type of the same package ("Scale") or a qualified one
+	// ("k8s.io/api/autoscaling/v1.Scale"). "" means the tagged type.
+	Input, Result string
+	Pos           string
+}
+
+// extensionVerbs are the verbs +genclient:method may use (client-gen's
+// supported verbs less those it cannot generate extensions for).
+var extensionVerbs = []string{"create", "update", "get", "list", "patch", "apply"}
+
+// Verbs whose input, or result, type an extension may override (client-gen's lists).
+var (
+	inputOverrideVerbs  = []string{"create", "update", "apply"}
+	resultOverrideVerbs = []string{"create", "update", "get", "list", "patch", "apply"}
+)
+
+// parseExtension reads one +genclient:method value with client-gen's rules.
+func parseExtension(typeName string, v tagValue) (clientExtension, error) {
+	e := clientExtension{Pos: v.Pos}
+	parts := strings.Split(v.Value, ",")
+	e.Method = strings.TrimSpace(parts[0])
+	if !isExportedIdent(e.Method) {
+		return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: the method name must be an exported Go identifier (+genclient:method=Name,verb=create)", typeName, v.Value)
+	}
+	for _, p := range parts[1:] {
+		key, val, ok := strings.Cut(p, "=")
+		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
+		if !ok || strings.Contains(val, "=") {
+			return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: %q is not key=value", typeName, v.Value, p)
+		}
+		if val == "" {
+			return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: empty value for %q", typeName, v.Value, key)
+		}
+		switch key {
+		case "verb":
+			e.Verb = val
+		case "subresource":
+			e.Subresource = val
+		case "input":
+			e.Input = val
+		case "result":
+			e.Result = val
+		default:
+			return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: unknown key %q (known: verb, subresource, input, result)", typeName, v.Value, key)
+		}
+	}
+	switch {
+	case e.Verb == "":
+		return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: say which verb it uses (,verb=create)", typeName, v.Value)
+	case !slices.Contains(extensionVerbs, e.Verb):
+		return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: verb %q cannot be used for an extension method (supported: %s)", typeName, v.Value, e.Verb, strings.Join(extensionVerbs, ", "))
+	case e.Input != "" && !slices.Contains(inputOverrideVerbs, e.Verb):
+		return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: input type is not supported for %q verbs (supported: %s)", typeName, v.Value, e.Verb, strings.Join(inputOverrideVerbs, ", "))
+	case e.Result != "" && !slices.Contains(resultOverrideVerbs, e.Verb):
+		return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: result type is not supported for %q verbs (supported: %s)", typeName, v.Value, e.Verb, strings.Join(resultOverrideVerbs, ", "))
+	case e.Verb == "list" && e.Subresource != "":
+		return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: a list extension on a subresource is not supported (client-gen's fake client for it does not compile)", typeName, v.Value)
+	}
+	for _, ref := range []string{e.Input, e.Result} {
+		if ref == "" {
+			continue
+		}
+		pkg, name := splitTypeRef(ref)
+		if !isExportedIdent(name) || (pkg != "" && !isImportPath(pkg)) {
+			return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: %q is not a type name (Name, or <import path>.Name)", typeName, v.Value, ref)
+		}
+	}
+	return e, nil
+}
+
+// splitTypeRef splits "k8s.io/api/autoscaling/v1.Scale" into its package
+// and name; a bare "Scale" has no package.
+func splitTypeRef(ref string) (pkg, name string) {
+	i := strings.LastIndex(ref, ".")
+	if i < 0 || strings.Contains(ref[i:], "/") {
+		return "", ref
+	}
+	return ref[:i], ref[i+1:]
 }
 
 // HasVerb reports whether the clientset has verb for the type.
@@ -145,6 +242,15 @@ func parseClientTags(t parsedType) (clientTags, error) {
 	}
 	if _, ok := tags["genclient:noVerbs"]; ok {
 		out.Verbs = nil
+		out.NoVerbs = true
+	}
+	_, out.NoStatus = tags["genclient:noStatus"]
+	for _, v := range tags["genclient:method"] {
+		e, err := parseExtension(t.Name, v)
+		if err != nil {
+			return out, err
+		}
+		out.Extensions = append(out.Extensions, e)
 	}
 
 	var err error

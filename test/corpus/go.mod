@@ -5,6 +5,7 @@ go 1.26.0
 require (
 	github.com/kubernetes-csi/external-snapshotter/client/v8 v8.7.0
 	github.com/typedinformer/typedinformer v0.0.0
+	golang.org/x/tools v0.51.0
 	istio.io/client-go v1.31.4
 	k8s.io/api v0.37.2
 	k8s.io/client-go v0.37.2
@@ -48,7 +49,6 @@ require (
 	golang.org/x/term v0.47.0 // indirect
 	golang.org/x/text v0.43.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
-	golang.org/x/tools v0.51.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20251213004720-97cd9d5aeac2 // indirect
 	google.golang.org/protobuf v1.36.12-0.20260120151049-f2248ac996af // indirect
 	gopkg.in/evanphx/json-patch.v4 v4.13.0 // indirect

@@ -1,0 +1,211 @@
+package corpus
+
+import (
+	"context"
+	"fmt"
+	"go/types"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/tools/go/packages"
+
+	"github.com/typedinformer/typedinformer/generators"
+)
+
+// kubePluralExceptions are the plural exceptions Kubernetes' own
+// hack/update-codegen.sh gives client-gen for client-go.
+var kubePluralExceptions = []string{
+	"Endpoints:Endpoints",
+	"ResourceClaimParameters:ResourceClaimParameters",
+	"ResourceClassParameters:ResourceClassParameters",
+}
+
+// TestKubeClientsetMatchesClientGo generates the versioned clientset and its
+// fake for every k8s.io/api group-version, as client-go's own is generated
+// (apply configurations from k8s.io/client-go/applyconfigurations, protobuf
+// preferred, Kubernetes' plural exceptions), into a tree that already holds
+// client-go's hand-written expansion files (so that client-gen's expansion
+// rule applies, and those files compile only against client-gen's
+// unexported names), builds it, and compares the exported API of every
+// package with client-go v0.37.2's kubernetes/ tree through go/types: every
+// exported name, its kind, signature, interface method set, struct fields
+// and tags, and the pointer method set of named types.
+func TestKubeClientsetMatchesClientGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a clientset for all of k8s.io/api; skipped in -short mode")
+	}
+	ctx := context.Background()
+	dir, err := os.MkdirTemp(".", "zz_cs_")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	name := filepath.Base(dir)
+	outPkg := modulePath + "/" + name
+	// client-go's clientset is package kubernetes, as its hand-written doc.go says.
+	csDir := filepath.Join(dir, "clientset", "kubernetes")
+	csPkg := outPkg + "/clientset/kubernetes"
+
+	out, err := exec.Command("go", "list", "-m", "-f", "{{.Dir}}", "k8s.io/client-go").Output()
+	if err != nil {
+		t.Fatalf("locating k8s.io/client-go: %v", err)
+	}
+	theirRoot := filepath.Join(strings.TrimSpace(string(out)), "kubernetes")
+	handWritten := copyHandWritten(t, theirRoot, csDir, csPkg)
+	t.Logf("copied %d hand-written files of client-go's kubernetes/", handWritten)
+
+	// client-gen's way of naming the inputs, --input-base and --input, with
+	// the group-versions Kubernetes gives it: every k8s.io/api package but
+	// imagepolicy/v1alpha1, which client-go has no client for.
+	list, err := exec.Command("go", "list", "k8s.io/api/...").Output()
+	if err != nil {
+		t.Fatalf("go list k8s.io/api/...: %v", err)
+	}
+	var inputs []string
+	for _, p := range strings.Fields(string(list)) {
+		if rest, ok := strings.CutPrefix(p, "k8s.io/api/"); ok && strings.Count(rest, "/") == 1 && rest != "imagepolicy/v1alpha1" {
+			inputs = append(inputs, rest)
+		}
+	}
+	opts := kubeOptions(dir, outPkg)
+	opts.Patterns = nil
+	opts.InputBase, opts.Inputs = "k8s.io/api", inputs
+	opts.VersionedClientsetPackage = ""
+	opts.WithClientset = true
+	opts.ClientsetName = "kubernetes"
+	opts.ApplyConfigurationPackage = "k8s.io/client-go/applyconfigurations"
+	opts.PrefersProtobuf = true
+	opts.PluralExceptions = kubePluralExceptions
+	start := time.Now()
+	res, err := generators.Generate(ctx, opts)
+	if err != nil {
+		t.Fatalf("generate: %v", err)
+	}
+	t.Logf("generated %d files in %v", len(res.Files), time.Since(start).Round(time.Millisecond))
+
+	// The same files as client-go's generated ones.
+	ours, theirs := goFiles(t, csDir), goFiles(t, theirRoot)
+	ours = slices.DeleteFunc(ours, func(f string) bool { return !isGenerated(t, filepath.Join(csDir, f)) })
+	theirs = slices.DeleteFunc(theirs, func(f string) bool { return !isGenerated(t, filepath.Join(theirRoot, f)) })
+	if !slices.Equal(ours, theirs) {
+		t.Errorf("generated files differ from client-go's kubernetes/:\nonly ours: %v\nonly client-go: %v", minus(ours, theirs), minus(theirs, ours))
+	}
+
+	start = time.Now()
+	cmd := exec.CommandContext(ctx, "go", "build", "./"+name+"/clientset/...")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	t.Logf("go build: %v", time.Since(start).Round(time.Millisecond))
+
+	start = time.Now()
+	diffs := compareAPIs(t, "./"+name+"/clientset/kubernetes/...", csPkg, clientset+"/...", clientset)
+	t.Logf("compared APIs: %v", time.Since(start).Round(time.Millisecond))
+	for _, d := range diffs {
+		t.Error(d)
+	}
+}
+
+// copyHandWritten copies the non-generated, non-test .go files under from
+// into the same places under to, their imports of client-go's clientset
+// rewritten to pkg, and returns how many it copied.
+func copyHandWritten(t *testing.T, from, to, pkg string) int {
+	t.Helper()
+	n := 0
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || isGenerated(t, p) {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		src := strings.ReplaceAll(string(data), `"`+clientset+`/`, `"`+pkg+`/`)
+		dst := filepath.Join(to, rel)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		n++
+		return os.WriteFile(dst, []byte(src), 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// compareAPIs loads the packages of two patterns through go/types (export
+// data of the build just done) and returns, package by package (matched by
+// their path below ourRoot and theirRoot), every exported declaration one
+// side has and the other has not, or has with another shape. Our package
+// paths are written as theirs, so that identical APIs describe identically.
+func compareAPIs(t *testing.T, ourPattern, ourRoot, theirPattern, theirRoot string) []string {
+	t.Helper()
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes}
+	pkgs, err := packages.Load(cfg, ourPattern, theirPattern)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ours, theirs := map[string][]string{}, map[string][]string{}
+	qualifier := func(p *types.Package) string {
+		if rest, ok := strings.CutPrefix(p.Path(), ourRoot); ok {
+			return theirRoot + rest
+		}
+		return p.Path()
+	}
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			t.Errorf("loading %s: %v", p.PkgPath, e)
+		}
+		if p.Types == nil {
+			continue
+		}
+		if rest, ok := strings.CutPrefix(p.PkgPath, ourRoot); ok {
+			ours[rest] = describeAPI(p.Types, qualifier)
+		} else if rest, ok := strings.CutPrefix(p.PkgPath, theirRoot); ok {
+			theirs[rest] = describeAPI(p.Types, qualifier)
+		}
+	}
+	var diffs []string
+	keys := map[string]bool{}
+	for k := range ours {
+		keys[k] = true
+	}
+	for k := range theirs {
+		keys[k] = true
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	for _, k := range sorted {
+		o, ok1 := ours[k]
+		th, ok2 := theirs[k]
+		where := path.Join("kubernetes", k)
+		switch {
+		case !ok1:
+			diffs = append(diffs, fmt.Sprintf("%s: package only in client-go", where))
+		case !ok2:
+			diffs = append(diffs, fmt.Sprintf("%s: package only in ours", where))
+		case !reflect.DeepEqual(o, th):
+			for _, l := range minus(o, th) {
+				diffs = append(diffs, fmt.Sprintf("%s: only ours:      %s", where, l))
+			}
+			for _, l := range minus(th, o) {
+				diffs = append(diffs, fmt.Sprintf("%s: only client-go: %s", where, l))
+			}
+		}
+	}
+	return diffs
+}
