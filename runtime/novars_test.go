@@ -22,7 +22,6 @@ import (
 // pass.
 var allowedVars = map[string]string{
 	"cache/index_layout.go:noMember":               "constant-like sentinel member{pos: -1}; a struct cannot be a const",
-	"cache/managedfields_share.go:sharedFields":    "process-wide cache of managedFields bytes shared by every informer; mutable global state",
 	"cache/name_table.go:nameSeed":                 "one hash seed for every nameTable; could be seeded per indexer, as workqueue seeds per Queue",
 	"cache/reflector_list.go:listItemsField":       "process-wide reflect cache of each list type's Items field index",
 	"cache/shard_fields.go:shardSelectorIndex":     "reflect lookup, at init, of ListOptions.ShardSelector (apimachinery v0.36+ only); read-only after init",

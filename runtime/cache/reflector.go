@@ -64,6 +64,9 @@ type reflector[T Object] struct {
 	// stops it (waiting for its goroutine) before returning. Only the
 	// reflector's goroutine reads and writes the field.
 	events *coarseClock
+	// fields shares equal managedFields documents among the objects this
+	// reflector stores (see prepare); only its goroutine uses it.
+	fields fieldsCache
 	// noWatchList: the client cannot stream (see DisableWatchList). Only
 	// the reflector's goroutine reads and writes it after construction.
 	noWatchList bool

@@ -92,7 +92,8 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 }
 
 // prepare turns a received object into the one stored: the transform,
-// then (unless disabled) managedFields documents shared with equal ones.
+// then (unless disabled) managedFields documents shared with equal ones of
+// the objects this reflector stored before.
 func (r *reflector[T]) prepare(obj T) (T, error) {
 	if r.transform != nil {
 		t, err := r.transform(obj)
@@ -102,7 +103,7 @@ func (r *reflector[T]) prepare(obj T) (T, error) {
 		obj = t
 	}
 	if !r.opts.DisableManagedFieldsSharing {
-		shareManagedFields(obj)
+		r.fields.shareManagedFields(obj)
 	}
 	return obj, nil
 }
