@@ -67,6 +67,9 @@ type reflector[T Object] struct {
 	// fields shares equal managedFields documents among the objects this
 	// reflector stores (see prepare); only its goroutine uses it.
 	fields fieldsCache
+	// items is where the list type's Items field is (see extractList);
+	// only the reflector's goroutine uses it.
+	items itemsField
 	// noWatchList: the client cannot stream (see DisableWatchList). Only
 	// the reflector's goroutine reads and writes it after construction.
 	noWatchList bool
