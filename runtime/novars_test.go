@@ -22,7 +22,6 @@ import (
 // pass.
 var allowedVars = map[string]string{
 	"cache/index_layout.go:noMember":               "constant-like sentinel member{pos: -1}; a struct cannot be a const",
-	"cache/name_table.go:nameSeed":                 "one hash seed for every nameTable; could be seeded per indexer, as workqueue seeds per Queue",
 	"cache/shard_fields.go:shardSelectorIndex":     "reflect lookup, at init, of ListOptions.ShardSelector (apimachinery v0.36+ only); read-only after init",
 	"cache/shard_fields.go:shardInfoIndex":         "reflect lookup, at init, of ListMeta.ShardInfo (apimachinery v0.36+ only); read-only after init",
 	"cache/shard_fields.go:shardInfoSelectorIndex": "reflect lookup, at init, of ListMeta.ShardInfo.Selector; read-only after init",
