@@ -7,16 +7,10 @@ import (
 	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
-// The coarse clock ticks only while it is held, never runs ahead of the
-// real clock, advances while held, and the last release ends its goroutine.
-func TestCoarseClockTicksWhileHeld(t *testing.T) {
-	var c coarseClock
-	release1 := c.acquire()
-	done := c.done
-	release2 := c.acquire()
-	if c.done != done {
-		t.Fatal("a second acquire started a second ticker")
-	}
+// The coarse clock never runs ahead of the real clock, advances while it
+// runs, and stop returns only once its goroutine has ended.
+func TestCoarseClockTicksUntilStopped(t *testing.T) {
+	c, stop := startCoarseClock()
 	start := c.now()
 	if start.After(time.Now()) {
 		t.Fatalf("clock at %v is ahead of the real clock", start)
@@ -27,22 +21,16 @@ func TestCoarseClockTicksWhileHeld(t *testing.T) {
 	if now := c.now(); now.After(time.Now()) {
 		t.Fatalf("clock at %v is ahead of the real clock", now)
 	}
-	release1()
-	release1() // a second call of the same release is a no-op
-	if c.users != 1 {
-		t.Fatalf("after one of two releases the clock has %d users, want 1", c.users)
-	}
+	stop()
 	select {
-	case <-done:
-		t.Fatal("the ticker ended while the clock was still held")
+	case <-c.done:
 	default:
+		t.Fatal("stop returned before the ticker's goroutine ended")
 	}
-	release2()
-	select {
-	case <-done:
-	default:
-		t.Fatal("the last release returned before the ticker's goroutine ended")
+	// Two clocks are independent.
+	c2, stop2 := startCoarseClock()
+	defer stop2()
+	if c2 == c || c2.done == c.done {
+		t.Fatal("a second clock shares the first one's state")
 	}
-	// It can be held again.
-	c.acquire()()
 }

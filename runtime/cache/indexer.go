@@ -3,6 +3,7 @@ package cache
 import (
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"slices"
 	"sync"
 )
@@ -27,6 +28,10 @@ type threadSafeIndexer[T Object] struct {
 	// there are none. A bucket created for a hinted namespace is sized
 	// from its hint, which it consumes.
 	sizeHints map[string]int
+	// seed seeds the name hashing of every bucket's nameTable, fixed at
+	// construction: each indexer has its own, so no state is shared
+	// between indexers.
+	seed maphash.Seed
 }
 
 // NewIndexer returns an empty thread-safe Indexer with the NamespaceIndex and
@@ -47,6 +52,7 @@ func newThreadSafeIndexer[T Object](indexers Indexers[T]) *threadSafeIndexer[T] 
 		buckets: map[string]*nsBucket[T]{},
 		byName:  map[string]int{},
 		errs:    map[objKey]error{},
+		seed:    maphash.MakeSeed(),
 	}
 	names := make([]string, 0, len(indexers))
 	for name := range indexers {
@@ -103,6 +109,7 @@ var errNilIndexFunc = errors.New("nil IndexFunc")
 // newBucket returns an empty bucket with room for n objects.
 func (s *threadSafeIndexer[T]) newBucket(n int) *nsBucket[T] {
 	b := &nsBucket[T]{objs: make([]T, 0, n)}
+	b.names.seed = s.seed
 	if n > 0 {
 		b.names.slots = make([]uint64, nameTableSize(n))
 	}
@@ -403,6 +410,7 @@ func (s *threadSafeIndexer[T]) Replace(items []T, _ string) error {
 		buckets: map[string]*nsBucket[T]{},
 		byName:  map[string]int{},
 		errs:    map[objKey]error{},
+		seed:    s.seed,
 	}
 	for _, ci := range s.custom {
 		fresh.addIndexLocked(ci.name, ci.fn)

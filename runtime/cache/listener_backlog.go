@@ -66,14 +66,10 @@ type BatchLatencyObserver interface {
 	ObserveBatchLatency(calls int, total time.Duration)
 }
 
-// monoNow returns the monotonic time since metricsEpoch: one clock read,
-// about half of time.Now's (which also reads the wall clock).
-func monoNow() time.Duration { return time.Since(metricsEpoch) }
-
 // observeBatch records a batch of calls handler calls that started at
-// start (a monoNow reading) and ended now.
-func (l *listener[T]) observeBatch(start time.Duration, calls int) {
-	total := monoNow() - start
+// start (the time since epoch then) and ended now.
+func (l *listener[T]) observeBatch(epoch time.Time, start time.Duration, calls int) {
+	total := time.Since(epoch) - start
 	if b, ok := l.hm.(BatchLatencyObserver); ok {
 		b.ObserveBatchLatency(calls, total)
 		return

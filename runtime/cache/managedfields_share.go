@@ -1,7 +1,6 @@
 package cache
 
 import (
-	"sync"
 	"unsafe"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,25 +13,25 @@ const managedFieldsShareEntries = 1 << 14
 // managedFieldsShareMaxLen is the largest FieldsV1 document shared.
 const managedFieldsShareMaxLen = 64 << 10
 
-// fieldsCache remembers FieldsV1 documents seen in objects, process-wide,
+// fieldsCache remembers FieldsV1 documents seen in one informer's objects,
 // so that equal documents of different objects (the same manager owning
 // the same fields of Pods of one template: typically most of an object's
 // managedFields bytes) are held once. Keys alias the remembered bytes,
-// which are never modified (cached objects are read-only).
+// which are never modified (cached objects are read-only). Each reflector
+// owns one (see reflector.prepare), used only by its goroutine, so it has
+// no lock; it is dropped with the reflector when the informer's Run ends.
 type fieldsCache struct {
-	mu       sync.Mutex
 	cur, old map[string][]byte
 }
-
-var sharedFields = &fieldsCache{cur: map[string][]byte{}}
 
 // share returns remembered bytes equal to raw, or remembers raw.
 func (c *fieldsCache) share(raw []byte) []byte {
 	if len(raw) == 0 || len(raw) > managedFieldsShareMaxLen {
 		return raw
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
+	if c.cur == nil {
+		c.cur = map[string][]byte{}
+	}
 	if b, ok := c.cur[string(raw)]; ok {
 		return b
 	}
@@ -48,12 +47,12 @@ func (c *fieldsCache) share(raw []byte) []byte {
 }
 
 // shareManagedFields points obj's managedFields documents at equal ones
-// already held by other objects. Only the FieldsV1 byte slices change, to
-// equal contents; the entries and the slice are obj's own.
-func shareManagedFields(obj metav1.Object) {
+// c already holds for other objects. Only the FieldsV1 byte slices change,
+// to equal contents; the entries and the slice are obj's own.
+func (c *fieldsCache) shareManagedFields(obj metav1.Object) {
 	for _, e := range obj.GetManagedFields() {
 		if e.FieldsV1 != nil && len(e.FieldsV1.Raw) > 0 {
-			e.FieldsV1.Raw = sharedFields.share(e.FieldsV1.Raw)
+			e.FieldsV1.Raw = c.share(e.FieldsV1.Raw)
 		}
 	}
 }

@@ -54,3 +54,27 @@ func TestReflectorEqualManagedFieldsAreHeldOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestManagedFieldsSharingIsPerInformer checks that two informers of the
+// same objects each hold their own copy of a shared document: the table
+// belongs to the informer, not to the process.
+func TestManagedFieldsSharingIsPerInformer(t *testing.T) {
+	const doc = `{"f:metadata":{"f:labels":{".":{},"f:app":{}}}}`
+	srv := seedServer(t)
+	create(t, srv, podWithFields("m1", doc))
+	create(t, srv, podWithFields("m2", doc))
+	var raws [][]byte
+	for range 2 {
+		inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})
+		run(t, inf)
+		waitSynced(t, inf)
+		m1, m2 := rawOf(t, inf, "a/m1"), rawOf(t, inf, "a/m2")
+		if &m1[0] != &m2[0] {
+			t.Fatal("equal documents within one informer are not shared")
+		}
+		raws = append(raws, m1)
+	}
+	if &raws[0][0] == &raws[1][0] {
+		t.Fatal("two informers share managedFields bytes")
+	}
+}

@@ -52,7 +52,8 @@ type InformerMetrics interface {
 	// the same way. On the real clock a watch event's time is read from a
 	// clock that advances every 100 ms (a clock read per event would cost
 	// more than the rest of the metrics), so it is up to that much early;
-	// a list's time is exact.
+	// a list's time is exact. That clock is the informer's own: its
+	// goroutine runs only while the informer's Run runs with metrics.
 	ObserveEvent(at time.Time, resourceVersion string)
 	// NewHandlerMetrics returns the metrics of one event handler, named as
 	// in the logs (HandlerName, or the handler's Go type).

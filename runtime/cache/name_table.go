@@ -2,9 +2,6 @@ package cache
 
 import "hash/maphash"
 
-// nameSeed seeds the hashing of names in every nameTable.
-var nameSeed = maphash.MakeSeed()
-
 // nameTable finds an object of a bucket by name: an open-addressing hash
 // table with linear probing. A slot holds 32 bits of the name's hash (which
 // also pick the slot the name's probe starts at) and the object's position
@@ -14,15 +11,17 @@ var nameSeed = maphash.MakeSeed()
 // map cell with a string header, and a probe past other names touches no
 // object. Every function takes the bucket's objs, which must be exactly the
 // objects the table indexes; the indexer's lock is held for writing (for
-// nameFind, at least for reading).
+// nameFind, at least for reading). seed is set once, before the first
+// insert: every table of an indexer takes the indexer's (see newBucket).
 type nameTable struct {
 	slots []uint64 // length a power of two, or nil when empty
 	n     int      // entries in use
+	seed  maphash.Seed
 }
 
-// nameHash returns the 32 hash bits a slot keeps for name.
-func nameHash(name string) uint32 {
-	return uint32(maphash.String(nameSeed, name) >> 32)
+// hash returns the 32 hash bits a slot of t keeps for name.
+func (t *nameTable) hash(name string) uint32 {
+	return uint32(maphash.String(t.seed, name) >> 32)
 }
 
 // nameEntry builds a slot value.
@@ -33,7 +32,7 @@ func nameFind[T Object](t *nameTable, objs []T, name string) (slot int, pos int3
 	if t.n == 0 {
 		return 0, 0, false
 	}
-	h := nameHash(name)
+	h := t.hash(name)
 	mask := len(t.slots) - 1
 	for i := int(h) & mask; ; i = (i + 1) & mask {
 		v := t.slots[i]
@@ -54,7 +53,7 @@ func nameInsert(t *nameTable, name string, pos int32) {
 	if (t.n+1)*4 > len(t.slots)*3 {
 		t.resize(max(8, 2*len(t.slots)))
 	}
-	t.put(nameEntry(nameHash(name), pos))
+	t.put(nameEntry(t.hash(name), pos))
 	t.n++
 }
 

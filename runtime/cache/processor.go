@@ -230,6 +230,10 @@ func (l *listener[T]) enqueuedLocked(before int, initial int64) {
 
 // run delivers until ctx ends or the listener is removed.
 func (l *listener[T]) run(ctx context.Context) {
+	// epoch anchors the batch timings: the time since a time.Time that
+	// carries a monotonic reading is one clock read, about half of a
+	// time.Now (which also reads the wall clock).
+	epoch := time.Now()
 	logger := klog.FromContext(ctx)
 	if l.logger != nil {
 		logger = *l.logger
@@ -258,7 +262,7 @@ func (l *listener[T]) run(ctx context.Context) {
 		}
 		var start time.Duration
 		if l.hm != nil {
-			start = monoNow()
+			start = time.Since(epoch)
 		}
 		for c := batch; c != nil; c = c.next {
 			for i := range c.n {
@@ -269,7 +273,7 @@ func (l *listener[T]) run(ctx context.Context) {
 			}
 		}
 		if l.hm != nil {
-			l.observeBatch(start, n)
+			l.observeBatch(epoch, start, n)
 		}
 		l.recycle(batch)
 	}

@@ -59,9 +59,17 @@ type reflector[T Object] struct {
 	onError   func(ctx context.Context, err error)
 	// metrics is nil unless the informer has metrics (see reflector_metrics.go).
 	metrics InformerMetrics
-	// realClock: run holds eventClock, so eventTime reads it. Only the
-	// reflector's goroutine reads and writes it.
-	realClock bool
+	// events is the coarse clock eventTime reads: nil unless the
+	// reflector runs with metrics on the real clock, when run starts it and
+	// stops it (waiting for its goroutine) before returning. Only the
+	// reflector's goroutine reads and writes the field.
+	events *coarseClock
+	// fields shares equal managedFields documents among the objects this
+	// reflector stores (see prepare); only its goroutine uses it.
+	fields fieldsCache
+	// items is where the list type's Items field is (see extractList);
+	// only the reflector's goroutine uses it.
+	items itemsField
 	// noWatchList: the client cannot stream (see DisableWatchList). Only
 	// the reflector's goroutine reads and writes it after construction.
 	noWatchList bool
@@ -127,9 +135,10 @@ func (r *reflector[T]) report(ctx context.Context, err error) {
 // run lists and watches until ctx ends, backing off between failures.
 func (r *reflector[T]) run(ctx context.Context) {
 	if _, onRealClock := r.clock.(clock.RealClock); onRealClock && r.metrics != nil {
-		defer eventClock.acquire()()
-		r.realClock = true
-		defer func() { r.realClock = false }()
+		c, stop := startCoarseClock()
+		defer stop()
+		r.events = c
+		defer func() { r.events = nil }()
 	}
 	b := &backoff{initial: r.opts.InitialBackoff, max: r.opts.MaxBackoff, resetAfter: r.opts.BackoffResetAfter, clock: r.clock}
 	for ctx.Err() == nil {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -64,7 +63,7 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 			return nil, "", err
 		}
 		received := 0
-		items, listMeta, err := extractList(obj, all, func(item T) (T, bool, error) {
+		items, listMeta, err := extractList(obj, &r.items, all, func(item T) (T, bool, error) {
 			received++
 			if !r.inShard(item) {
 				return item, false, nil
@@ -92,7 +91,8 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 }
 
 // prepare turns a received object into the one stored: the transform,
-// then (unless disabled) managedFields documents shared with equal ones.
+// then (unless disabled) managedFields documents shared with equal ones of
+// the objects this reflector stored before.
 func (r *reflector[T]) prepare(obj T) (T, error) {
 	if r.transform != nil {
 		t, err := r.transform(obj)
@@ -102,13 +102,31 @@ func (r *reflector[T]) prepare(obj T) (T, error) {
 		obj = t
 	}
 	if !r.opts.DisableManagedFieldsSharing {
-		shareManagedFields(obj)
+		r.fields.shareManagedFields(obj)
 	}
 	return obj, nil
 }
 
-// listItemsField caches, per list type, the index of its Items field.
-var listItemsField sync.Map // reflect.Type -> int
+// itemsField remembers the index of the Items field of one list type: a
+// reflector lists one type, so it keeps one (see reflector.items). The
+// zero value remembers nothing; it is not safe for concurrent use.
+type itemsField struct {
+	typ reflect.Type
+	idx int
+}
+
+// of returns the index of the Items field of the list struct type t.
+func (f *itemsField) of(t reflect.Type) (int, bool) {
+	if f.typ == t {
+		return f.idx, true
+	}
+	sf, found := t.FieldByName("Items")
+	if !found || len(sf.Index) != 1 || sf.Type.Kind() != reflect.Slice {
+		return 0, false
+	}
+	f.typ, f.idx = t, sf.Index[0]
+	return f.idx, true
+}
 
 // extractList appends the items of a list object as T to dst, each passed
 // through keep first: keep returns the object to append in its place and
@@ -119,8 +137,9 @@ var listItemsField sync.Map // reflect.Type -> int
 // other items reference, alive for as long as the store holds it. The copy
 // is shallow: an item's strings, maps and slices are shared with the list,
 // which is dropped. A list whose Items is []*X or []runtime.Object already
-// holds separate allocations, which are passed on as they are.
-func extractList[T Object](list runtime.Object, dst []T, keep func(T) (T, bool, error)) ([]T, metav1.ListInterface, error) {
+// holds separate allocations, which are passed on as they are. field
+// remembers where the list type's Items field is.
+func extractList[T Object](list runtime.Object, field *itemsField, dst []T, keep func(T) (T, bool, error)) ([]T, metav1.ListInterface, error) {
 	listMeta, err := meta.ListAccessor(list)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list result %T: %w", list, err)
@@ -130,16 +149,11 @@ func extractList[T Object](list runtime.Object, dst []T, keep func(T) (T, bool, 
 		return nil, nil, fmt.Errorf("list result %T is not a pointer to a struct", list)
 	}
 	sv := v.Elem()
-	idx, ok := listItemsField.Load(sv.Type())
+	idx, ok := field.of(sv.Type())
 	if !ok {
-		f, found := sv.Type().FieldByName("Items")
-		if !found || len(f.Index) != 1 || f.Type.Kind() != reflect.Slice {
-			return nil, nil, fmt.Errorf("list result %T has no Items slice", list)
-		}
-		idx = f.Index[0]
-		listItemsField.Store(sv.Type(), idx)
+		return nil, nil, fmt.Errorf("list result %T has no Items slice", list)
 	}
-	items := sv.Field(idx.(int))
+	items := sv.Field(idx)
 	n := items.Len()
 	if dst == nil {
 		dst = make([]T, 0, n)

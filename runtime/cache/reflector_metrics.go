@@ -54,19 +54,13 @@ func (r *reflector[T]) noteEvent(rv string) {
 	}
 }
 
-// metricsEpoch anchors eventTime's wall-clock times.
-var metricsEpoch = time.Now()
-
 // eventTime returns the time of a watch event for the metrics. With the
-// real clock it is eventClock's, which run holds while the reflector runs:
-// up to eventClockTick behind the event, and one atomic load instead of a
-// clock read per event. Its wall time is metricsEpoch plus monotonic time,
-// which may drift from the system's by as much as the system clock was
-// stepped since the process started; an event age measured in seconds does
-// not notice either. Other clocks (tests) are read as they are.
+// real clock it is that of the coarse clock run started (r.events): up to
+// eventClockTick behind the event, and one atomic load instead of a clock
+// read per event. Other clocks (tests) are read as they are.
 func (r *reflector[T]) eventTime() time.Time {
-	if r.realClock {
-		return eventClock.now()
+	if c := r.events; c != nil {
+		return c.now()
 	}
 	return r.clock.Now()
 }

@@ -54,14 +54,16 @@ type ReflectorOptions struct {
 	DisableWatchList bool
 	// DisableManagedFieldsSharing keeps every object's managedFields
 	// documents (FieldsV1 bytes) its own. By default an object's documents
-	// that equal ones already cached for another object (the same manager
-	// owning the same fields of Pods of one template) point at those bytes
-	// instead, which holds most managedFields bytes once: a lookup per
-	// document per event, and the documents of different objects alias.
-	// Cached objects are read-only and DeepCopy copies the bytes, so this is
-	// invisible to code that keeps that contract. Process-wide memory for
-	// it is bounded (two generations of 16384 documents of at most 64 KiB,
-	// holding bytes of objects that may have left the cache).
+	// that equal ones the same informer already received for another object
+	// (the same manager owning the same fields of Pods of one template)
+	// point at those bytes instead, which holds most managedFields bytes
+	// once: a lookup per document per event, and the documents of different
+	// objects alias. Cached objects are read-only and DeepCopy copies the
+	// bytes, so this is invisible to code that keeps that contract. The
+	// table of documents is the informer's own (nothing is shared between
+	// informers), lives while its Run runs, and is bounded (two generations
+	// of 16384 documents of at most 64 KiB, holding bytes of objects that
+	// may have left the cache).
 	DisableManagedFieldsSharing bool
 	// Clock replaces the real clock in tests (k8s.io/utils/clock/testing);
 	// nil means the real clock. The informer's resync timer and handler
