@@ -3,9 +3,11 @@ package wire
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"reflect"
+	goruntime "runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
+	kjson "sigs.k8s.io/json"
 )
 
 // plain is an API type without protobuf methods, as a CRD's types are.
@@ -375,4 +378,70 @@ func TestListReturnsSeparateItems(t *testing.T) {
 	if l.Items[0].Name != "pod-0" {
 		t.Error("DeepCopyObject shares items")
 	}
+}
+
+// TestListItemsAllocatesOnlyTheItems counts the bytes ListItems allocates
+// for a list of n Pods and requires no more than decoding each Pod alone
+// from its own bytes, plus a fixed allowance for the read buffers: a list
+// object (its Items array alone is n Pod structs) or a buffered body
+// (the encoded list) would each exceed it many times over.
+func TestListItemsAllocatesOnlyTheItems(t *testing.T) {
+	const n = 2000
+	const allowance = 512 << 10 // bufio and item buffers, decoder state
+	c := newCodecs(t)
+	list := testPods(n, "3")
+	for _, enc := range []string{encJSON, encProtobuf} {
+		t.Run(enc, func(t *testing.T) {
+			body := c.encodeList(t, enc, list)
+			items := make([][]byte, n)
+			for i := range list.Items {
+				var err error
+				if enc == encProtobuf {
+					items[i], err = list.Items[i].Marshal()
+				} else {
+					items[i], err = json.Marshal(&list.Items[i])
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			alone := allocated(func() {
+				for _, b := range items {
+					p := &corev1.Pod{}
+					var err error
+					if enc == encProtobuf {
+						err = p.Unmarshal(b)
+					} else {
+						err = kjson.UnmarshalCaseSensitivePreserveInts(b, p)
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+			})
+			lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, "")
+			got := 0
+			listed := allocated(func() {
+				if _, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { got++; return nil }); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if got != n {
+				t.Fatalf("%d items, want %d", got, n)
+			}
+			t.Logf("%s: ListItems allocated %d bytes for %d Pods (body %d bytes); decoding each alone %d", enc, listed, n, len(body), alone)
+			if listed > alone+allowance {
+				t.Errorf("ListItems allocated %d bytes, more than decoding each Pod alone (%d) plus %d: a list or the body is being kept", listed, alone, allowance)
+			}
+		})
+	}
+}
+
+// allocated returns the heap bytes fn allocates.
+func allocated(fn func()) uint64 {
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	fn()
+	goruntime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
