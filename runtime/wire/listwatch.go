@@ -131,10 +131,11 @@ func (lw *ListWatch[E, T]) ListItems(ctx context.Context, opts metav1.ListOption
 		opts.Limit = 0
 	}
 	opts.Watch = false
-	body, ct, err := lw.fetch(ctx, opts, lw.accept)
+	resp, ct, err := lw.fetch(ctx, opts, lw.accept)
 	if err != nil {
 		return nil, err
 	}
+	body := newReadAhead(resp)
 	defer body.Close()
 	d := newDecoder[E, T](body, ct, lw.proto)
 	lm, err := d.list(yield)

@@ -384,12 +384,16 @@ func TestListReturnsSeparateItems(t *testing.T) {
 // for a list of n Pods and requires no more than decoding each Pod alone
 // from its own bytes, plus a fixed allowance for the read buffers: a list
 // object (its Items array alone is n Pod structs) or a buffered body
-// (the encoded list) would each exceed it many times over.
+// (the encoded list, more than the allowance) would exceed it.
 func TestListItemsAllocatesOnlyTheItems(t *testing.T) {
-	const n = 2000
-	const allowance = 512 << 10 // bufio and item buffers, decoder state
+	const n = 4000
+	// The read-ahead chunks, bufio and item buffers, decoder state.
+	const allowance = readAheadChunks*readAheadChunk + 512<<10
 	c := newCodecs(t)
 	list := testPods(n, "3")
+	for i := range list.Items {
+		list.Items[i].Annotations = map[string]string{"note": strings.Repeat("x", 512)}
+	}
 	for _, enc := range []string{encJSON, encProtobuf} {
 		t.Run(enc, func(t *testing.T) {
 			body := c.encodeList(t, enc, list)
@@ -430,6 +434,9 @@ func TestListItemsAllocatesOnlyTheItems(t *testing.T) {
 				t.Fatalf("%d items, want %d", got, n)
 			}
 			t.Logf("%s: ListItems allocated %d bytes for %d Pods (body %d bytes); decoding each alone %d", enc, listed, n, len(body), alone)
+			if len(body) < allowance {
+				t.Fatalf("the body (%d bytes) is smaller than the allowance (%d): buffering it would pass unnoticed", len(body), allowance)
+			}
 			if listed > alone+allowance {
 				t.Errorf("ListItems allocated %d bytes, more than decoding each Pod alone (%d) plus %d: a list or the body is being kept", listed, alone, allowance)
 			}
