@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	goruntime "runtime"
-	"strconv"
 	"strings"
 	"testing"
+	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -34,9 +35,13 @@ func (p *plain) DeepCopyObject() runtime.Object {
 	return &c
 }
 
-func newPods(t *testing.T, f Fetch, ct string) *ListWatch[corev1.Pod, *corev1.Pod] {
+// listWorkers are the DecodeWorkers list tests run with: decoding on the
+// caller's goroutine, and the parallel pipeline.
+var listWorkers = []int{1, 3}
+
+func newPods(t *testing.T, f Fetch, workers int) *ListWatch[corev1.Pod, *corev1.Pod] {
 	t.Helper()
-	lw, err := NewListWatch[corev1.Pod](f, Options{ContentType: ct})
+	lw, err := NewListWatch[corev1.Pod](f, Options{DecodeWorkers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,37 +55,39 @@ func newPods(t *testing.T, f Fetch, ct string) *ListWatch[corev1.Pod, *corev1.Po
 func TestListItemsDecodesAsClientGo(t *testing.T) {
 	c := newCodecs(t)
 	for _, enc := range []string{encJSON, encProtobuf} {
-		for _, n := range []int{0, 1, 3, 257} {
-			t.Run(enc+"/"+strconv.Itoa(n), func(t *testing.T) {
-				list := testPods(n, "42")
-				list.Continue = "next-page"
-				body := c.encodeList(t, enc, list)
-				want := c.decodeList(t, body)
-				f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}
-				lw := newPods(t, f.fetch, "")
-				var got []*corev1.Pod
-				lm, err := lw.ListItems(context.Background(), metav1.ListOptions{Limit: 500}, func(p *corev1.Pod) error {
-					got = append(got, p)
-					return nil
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if lm.ResourceVersion != "42" || lm.Continue != "next-page" {
-					t.Errorf("list metadata = %+v, want resourceVersion 42 and continue next-page", lm)
-				}
-				if len(got) != len(want.Items) {
-					t.Fatalf("got %d items, want %d", len(got), len(want.Items))
-				}
-				for i := range got {
-					if !reflect.DeepEqual(got[i], &want.Items[i]) {
-						t.Errorf("item %d differs from the codec's:\n got %+v\nwant %+v", i, got[i], &want.Items[i])
+		for _, n := range []int{0, 1, 3, 257, 1000} {
+			for _, workers := range listWorkers {
+				t.Run(fmt.Sprintf("%s/%d items/%d workers", enc, n, workers), func(t *testing.T) {
+					list := testPods(n, "42")
+					list.Continue = "next-page"
+					body := c.encodeList(t, enc, list)
+					want := c.decodeList(t, body)
+					f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}
+					lw := newPods(t, f.fetch, workers)
+					var got []*corev1.Pod
+					lm, err := lw.ListItems(context.Background(), metav1.ListOptions{Limit: 500}, func(p *corev1.Pod) error {
+						got = append(got, p)
+						return nil
+					})
+					if err != nil {
+						t.Fatal(err)
 					}
-				}
-				if len(f.calls) != 1 || f.calls[0].accept != ContentTypeProtobuf+", "+ContentTypeJSON || f.calls[0].opts.Limit != 500 || f.calls[0].opts.Watch {
-					t.Errorf("requests = %+v, want one list with Limit 500 accepting protobuf then JSON", f.calls)
-				}
-			})
+					if lm.ResourceVersion != "42" || lm.Continue != "next-page" {
+						t.Errorf("list metadata = %+v, want resourceVersion 42 and continue next-page", lm)
+					}
+					if len(got) != len(want.Items) {
+						t.Fatalf("got %d items, want %d", len(got), len(want.Items))
+					}
+					for i := range got {
+						if !reflect.DeepEqual(got[i], &want.Items[i]) {
+							t.Errorf("item %d differs from the codec's:\n got %+v\nwant %+v", i, got[i], &want.Items[i])
+						}
+					}
+					if len(f.calls) != 1 || f.calls[0].accept != ContentTypeProtobuf+", "+ContentTypeJSON || f.calls[0].opts.Limit != 500 || f.calls[0].opts.Watch {
+						t.Errorf("requests = %+v, want one list with Limit 500 accepting protobuf then JSON", f.calls)
+					}
+				})
+			}
 		}
 	}
 }
@@ -91,18 +98,20 @@ func TestListItemsStopsAtYieldError(t *testing.T) {
 	c := newCodecs(t)
 	stop := errors.New("stop here")
 	for _, enc := range []string{encJSON, encProtobuf} {
-		body := c.encodeList(t, enc, testPods(5, "1"))
-		lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, "")
-		calls := 0
-		_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error {
-			calls++
-			if calls == 2 {
-				return stop
+		for _, workers := range listWorkers {
+			body := c.encodeList(t, enc, testPods(600, "1"))
+			lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, workers)
+			calls := 0
+			_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error {
+				calls++
+				if calls == 2 {
+					return stop
+				}
+				return nil
+			})
+			if err != stop || calls != 2 {
+				t.Errorf("%s, %d workers: err %v after %d calls, want %v after 2", enc, workers, err, calls, stop)
 			}
-			return nil
-		})
-		if err != stop || calls != 2 {
-			t.Errorf("%s: err %v after %d calls, want %v after 2", enc, err, calls, stop)
 		}
 	}
 }
@@ -138,20 +147,22 @@ func TestListItemsBadInput(t *testing.T) {
 		{name: "fetch fails", fetch: apierrors.NewGone("gone"), want: "gone"},
 	}
 	for _, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return tc.body, tc.fetch }}).fetch, "")
-			seen := 0
-			_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { seen++; return nil })
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("err = %v, want one containing %q", err, tc.want)
-			}
-			if seen > tc.maxSeen {
-				t.Errorf("%d items delivered, want at most %d", seen, tc.maxSeen)
-			}
-		})
+		for _, workers := range listWorkers {
+			t.Run(fmt.Sprintf("%s/%d workers", tc.name, workers), func(t *testing.T) {
+				lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return tc.body, tc.fetch }}).fetch, workers)
+				seen := 0
+				_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { seen++; return nil })
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("err = %v, want one containing %q", err, tc.want)
+				}
+				if seen > tc.maxSeen {
+					t.Errorf("%d items delivered, want at most %d", seen, tc.maxSeen)
+				}
+			})
+		}
 	}
 	t.Run("protobuf Status is the server's error", func(t *testing.T) {
-		lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return statusProto.Bytes(), nil }}).fetch, "")
+		lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return statusProto.Bytes(), nil }}).fetch, 3)
 		_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { return nil })
 		if !apierrors.IsResourceExpired(err) {
 			t.Errorf("err = %v, want the Status's Expired error", err)
@@ -260,7 +271,7 @@ func TestWatchDecodesEvents(t *testing.T) {
 		t.Run(enc, func(t *testing.T) {
 			body := c.encodeWatch(t, enc, events)
 			f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}
-			w, err := newPods(t, f.fetch, "").Watch(context.Background(), metav1.ListOptions{ResourceVersion: "4"})
+			w, err := newPods(t, f.fetch, 0).Watch(context.Background(), metav1.ListOptions{ResourceVersion: "4"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -316,7 +327,7 @@ func TestWatchBadStream(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return tc.body, nil }}
-			w, err := newPods(t, f.fetch, "").Watch(context.Background(), metav1.ListOptions{})
+			w, err := newPods(t, f.fetch, 0).Watch(context.Background(), metav1.ListOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -346,7 +357,7 @@ func TestWatchStopUnblocks(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			pr, pw := io.Pipe()
 			f := func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) { return pr, "", nil }
-			w, err := newPods(t, f, "").Watch(context.Background(), metav1.ListOptions{})
+			w, err := newPods(t, f, 0).Watch(context.Background(), metav1.ListOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -364,7 +375,7 @@ func TestWatchStopUnblocks(t *testing.T) {
 func TestListReturnsSeparateItems(t *testing.T) {
 	c := newCodecs(t)
 	body := c.encodeList(t, encProtobuf, testPods(3, "11"))
-	lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, "")
+	lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, 0)
 	obj, err := lw.List(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -387,60 +398,65 @@ func TestListReturnsSeparateItems(t *testing.T) {
 // (the encoded list, more than the allowance) would exceed it.
 func TestListItemsAllocatesOnlyTheItems(t *testing.T) {
 	const n = 4000
-	// The read-ahead chunks, bufio and item buffers, decoder state.
-	const allowance = readAheadChunks*readAheadChunk + 512<<10
+	const workers = 2
+	// The read-ahead chunks; the pipeline's batches, each up to twice
+	// batchBytes; bufio and item buffers, decoder state; and a margin for
+	// what the runtime allocates meanwhile.
+	const allowance = readAheadChunks*readAheadChunk + (workers*batchesPerWorker+2)*2*batchBytes + 1<<20
 	c := newCodecs(t)
 	list := testPods(n, "3")
 	for i := range list.Items {
-		list.Items[i].Annotations = map[string]string{"note": strings.Repeat("x", 512)}
+		list.Items[i].Annotations = map[string]string{"note": strings.Repeat("x", 1024)}
 	}
 	for _, enc := range []string{encJSON, encProtobuf} {
-		t.Run(enc, func(t *testing.T) {
-			body := c.encodeList(t, enc, list)
-			items := make([][]byte, n)
-			for i := range list.Items {
-				var err error
-				if enc == encProtobuf {
-					items[i], err = list.Items[i].Marshal()
-				} else {
-					items[i], err = json.Marshal(&list.Items[i])
-				}
-				if err != nil {
-					t.Fatal(err)
-				}
-			}
-			alone := allocated(func() {
-				for _, b := range items {
-					p := &corev1.Pod{}
+		for _, workers := range []int{1, workers} {
+			t.Run(fmt.Sprintf("%s/%d workers", enc, workers), func(t *testing.T) {
+				body := c.encodeList(t, enc, list)
+				items := make([][]byte, n)
+				for i := range list.Items {
 					var err error
 					if enc == encProtobuf {
-						err = p.Unmarshal(b)
+						items[i], err = list.Items[i].Marshal()
 					} else {
-						err = kjson.UnmarshalCaseSensitivePreserveInts(b, p)
+						items[i], err = json.Marshal(&list.Items[i])
 					}
 					if err != nil {
 						t.Fatal(err)
 					}
 				}
-			})
-			lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, "")
-			got := 0
-			listed := allocated(func() {
-				if _, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { got++; return nil }); err != nil {
-					t.Fatal(err)
+				alone := allocated(func() {
+					for _, b := range items {
+						p := &corev1.Pod{}
+						var err error
+						if enc == encProtobuf {
+							err = p.Unmarshal(b)
+						} else {
+							err = kjson.UnmarshalCaseSensitivePreserveInts(b, p)
+						}
+						if err != nil {
+							t.Fatal(err)
+						}
+					}
+				})
+				lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, workers)
+				got := 0
+				listed := allocated(func() {
+					if _, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { got++; return nil }); err != nil {
+						t.Fatal(err)
+					}
+				})
+				if got != n {
+					t.Fatalf("%d items, want %d", got, n)
+				}
+				t.Logf("%s: ListItems allocated %d bytes for %d Pods (body %d bytes); decoding each alone %d", enc, listed, n, len(body), alone)
+				if itemsArray := n * int(unsafe.Sizeof(corev1.Pod{})); len(body) < allowance || itemsArray < allowance {
+					t.Fatalf("the body (%d bytes) or an Items array (%d) is smaller than the allowance (%d): keeping it would pass unnoticed", len(body), itemsArray, allowance)
+				}
+				if listed > alone+allowance {
+					t.Errorf("ListItems allocated %d bytes, more than decoding each Pod alone (%d) plus %d: a list or the body is being kept", listed, alone, allowance)
 				}
 			})
-			if got != n {
-				t.Fatalf("%d items, want %d", got, n)
-			}
-			t.Logf("%s: ListItems allocated %d bytes for %d Pods (body %d bytes); decoding each alone %d", enc, listed, n, len(body), alone)
-			if len(body) < allowance {
-				t.Fatalf("the body (%d bytes) is smaller than the allowance (%d): buffering it would pass unnoticed", len(body), allowance)
-			}
-			if listed > alone+allowance {
-				t.Errorf("ListItems allocated %d bytes, more than decoding each Pod alone (%d) plus %d: a list or the body is being kept", listed, alone, allowance)
-			}
-		})
+		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -86,7 +87,7 @@ func Wire(side Side, enc string, n int, dir string) (WireResult, error) {
 	switch side {
 	case Ours:
 		lw, err := wire.NewListWatch[corev1.Pod](wirerest.Fetch(cs.CoreV1().RESTClient(), metav1.NamespaceAll, "pods", scheme.ParameterCodec),
-			wire.Options{ContentType: ourCT})
+			wire.Options{ContentType: ourCT, DecodeWorkers: envWorkers()})
 		if err != nil {
 			return res, err
 		}
@@ -132,3 +133,5 @@ func Wire(side Side, enc string, n int, dir string) (WireResult, error) {
 	runtime.KeepAlive(cs)
 	return res, nil
 }
+
+func envWorkers() int { n, _ := strconv.Atoi(os.Getenv("WIRE_WORKERS")); return n }
