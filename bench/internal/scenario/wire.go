@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"runtime"
-	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -87,7 +86,7 @@ func Wire(side Side, enc string, n int, dir string) (WireResult, error) {
 	switch side {
 	case Ours:
 		lw, err := wire.NewListWatch[corev1.Pod](wirerest.Fetch(cs.CoreV1().RESTClient(), metav1.NamespaceAll, "pods", scheme.ParameterCodec),
-			wire.Options{ContentType: ourCT, DecodeWorkers: envWorkers()})
+			wire.Options{ContentType: ourCT})
 		if err != nil {
 			return res, err
 		}
@@ -133,5 +132,3 @@ func Wire(side Side, enc string, n int, dir string) (WireResult, error) {
 	runtime.KeepAlive(cs)
 	return res, nil
 }
-
-func envWorkers() int { n, _ := strconv.Atoi(os.Getenv("WIRE_WORKERS")); return n }
