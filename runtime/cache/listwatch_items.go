@@ -20,6 +20,8 @@ import (
 // returned, and return the server's error (a 410 Gone included) as List
 // would.
 type ItemLister[T Object] interface {
+	// ListItems lists one page with opts, calling yield with each item,
+	// and returns the page's ListMeta; see ItemLister.
 	ListItems(ctx context.Context, opts metav1.ListOptions, yield func(T) error) (*metav1.ListMeta, error)
 }
 

@@ -105,7 +105,7 @@ func (d *decoder[E, T]) protoList(yield func(T) error) (*metav1.ListMeta, error)
 	kind := ""
 	for {
 		tag, err := s.uvarint()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {

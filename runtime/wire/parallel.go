@@ -192,7 +192,7 @@ func (p *pipeline[E, T]) splitProto() (*metav1.ListMeta, error) {
 	kind := ""
 	for {
 		tag, err := s.uvarint()
-		if err == io.EOF {
+		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
@@ -325,8 +325,7 @@ func (p *pipeline[E, T]) splitJSON() (*metav1.ListMeta, error) {
 		if err := j.expect(':'); err != nil {
 			return nil, err
 		}
-		switch key {
-		case "items":
+		if key == "items" {
 			sawItems = true
 			if err := p.splitJSONItems(&j); err != nil {
 				return nil, err
@@ -458,7 +457,7 @@ func (j *jsonSplitter) value(dst []byte) ([]byte, error) {
 	for {
 		if j.br.Buffered() == 0 {
 			if _, err := j.br.Peek(1); err != nil {
-				if scalar && err == io.EOF && !first {
+				if scalar && errors.Is(err, io.EOF) && !first {
 					return dst, nil
 				}
 				return dst, eofIsUnexpected(err)

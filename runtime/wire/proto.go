@@ -64,7 +64,7 @@ func (s *streamReader) uvarint() (uint64, error) {
 	for i := 0; i < binary.MaxVarintLen64; i++ {
 		b, err := s.r.ReadByte()
 		if err != nil {
-			if i > 0 && err == io.EOF {
+			if i > 0 && errors.Is(err, io.EOF) {
 				err = io.ErrUnexpectedEOF
 			}
 			return 0, err
@@ -149,7 +149,7 @@ func (s *streamReader) skip(wt uint64, end int64) error {
 }
 
 func eofIsUnexpected(err error) error {
-	if err == io.EOF {
+	if errors.Is(err, io.EOF) {
 		return io.ErrUnexpectedEOF
 	}
 	return err

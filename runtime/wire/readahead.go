@@ -81,7 +81,7 @@ func (r *readAhead) run() {
 			}
 		}
 		if err != nil {
-			if err == io.ErrUnexpectedEOF {
+			if errors.Is(err, io.ErrUnexpectedEOF) {
 				err = io.EOF // the body ended before readAheadMin more bytes
 			}
 			r.err = err
