@@ -35,14 +35,14 @@ type wireServer struct {
 	proto *protobuf.Serializer
 }
 
-func newWireServer(t testing.TB, srv *fake.Server[*corev1.Pod], enc string) *wireServer {
+func newWireServer(t testing.TB, lw cache.ListerWatcher, enc string) *wireServer {
 	t.Helper()
 	s := runtime.NewScheme()
 	if err := corev1.AddToScheme(s); err != nil {
 		t.Fatal(err)
 	}
 	metav1.AddToGroupVersion(s, corev1.SchemeGroupVersion)
-	return &wireServer{lw: srv.ListerWatcher(""), enc: enc, proto: protobuf.NewSerializer(s, s)}
+	return &wireServer{lw: lw, enc: enc, proto: protobuf.NewSerializer(s, s)}
 }
 
 func (s *wireServer) encode(obj runtime.Object) ([]byte, error) {
@@ -155,16 +155,16 @@ func (noList) List(context.Context, metav1.ListOptions) (runtime.Object, error) 
 // reading its bytes in each encoding.
 var lwKinds = []string{"objects", "json", "protobuf"}
 
-func listerWatcherOf(t testing.TB, srv *fake.Server[*corev1.Pod], kind string) cache.ListerWatcher {
+func listerWatcherOf(t testing.TB, base cache.ListerWatcher, kind string) cache.ListerWatcher {
 	t.Helper()
 	if kind == "objects" {
-		return srv.ListerWatcher("")
+		return base
 	}
 	ct := wire.ContentTypeJSON
 	if kind == "protobuf" {
 		ct = wire.ContentTypeProtobuf
 	}
-	lw, err := wire.NewListWatch[corev1.Pod](newWireServer(t, srv, kind).fetch, wire.Options{ContentType: ct})
+	lw, err := wire.NewListWatch[corev1.Pod](newWireServer(t, base, kind).fetch, wire.Options{ContentType: ct})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,6 +183,8 @@ func TestWireListWatchConforms(t *testing.T) {
 	scenarios := []struct {
 		name string
 		opts cache.ReflectorOptions
+		// lw, if set, wraps the server's ListerWatcher (both paths read it).
+		lw func(t *testing.T, srv *fake.Server[*corev1.Pod]) cache.ListerWatcher
 		// script drives srv after inf synced and returns when the handler
 		// has seen everything; the events are compared after it.
 		script func(t *testing.T, srv *fake.Server[*corev1.Pod], inf cache.SharedIndexInformer[*corev1.Pod], rec *recorder)
@@ -215,6 +217,35 @@ func TestWireListWatchConforms(t *testing.T) {
 				eventually(t, "a consistent relist", func() bool {
 					return countRequests(srv, "list", func(o metav1.ListOptions) bool { return o.ResourceVersion == "" && o.Continue == "" }) == 1
 				})
+				waitStore(t, inf, serverString(srv))
+			},
+		},
+		{
+			name: "a continue token expiring mid-list restarts as one unpaginated list",
+			opts: func() cache.ReflectorOptions { o := fastReflector(); o.PageSize = 2; return o }(),
+			lw: func(t *testing.T, srv *fake.Server[*corev1.Pod]) cache.ListerWatcher {
+				base := srv.ListerWatcher("")
+				var once sync.Once
+				return &cache.ListWatch{
+					ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+						if opts.Continue != "" {
+							once.Do(func() {
+								create(t, srv, newPod("a", "during-the-list"))
+								srv.Compact()
+							})
+						}
+						return base.List(ctx, opts)
+					},
+					WatchFunc: base.Watch,
+				}
+			},
+			script: func(t *testing.T, srv *fake.Server[*corev1.Pod], inf cache.SharedIndexInformer[*corev1.Pod], rec *recorder) {
+				// The first list is at "0", in one page; expiring the watch
+				// makes the relist consistent and paginated.
+				waitWatchers(t, srv, 1)
+				srv.Compact()
+				srv.ExpireWatches()
+				eventually(t, "the restarted list", func() bool { return countRequests(srv, "list", nil) == 4 })
 				waitStore(t, inf, serverString(srv))
 			},
 		},
@@ -258,7 +289,11 @@ func TestWireListWatchConforms(t *testing.T) {
 			for _, kind := range lwKinds {
 				t.Run(kind, func(t *testing.T) {
 					srv := seedServer(t)
-					inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](listerWatcherOf(t, srv, kind),
+					base := srv.ListerWatcher("")
+					if sc.lw != nil {
+						base = sc.lw(t, srv)
+					}
+					inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](listerWatcherOf(t, base, kind),
 						cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods", Reflector: sc.opts})
 					rec := newRecorder()
 					if _, err := inf.AddEventHandler(rec); err != nil {
@@ -317,7 +352,7 @@ func serverVersions(srv *fake.Server[*corev1.Pod]) map[string]string {
 func TestWireListWatchReportsListErrors(t *testing.T) {
 	srv := seedServer(t)
 	srv.FailLists(apierrors.NewForbidden(corev1.Resource("pods"), "", fmt.Errorf("no access")))
-	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](listerWatcherOf(t, srv, "protobuf"),
+	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](listerWatcherOf(t, srv.ListerWatcher(""), "protobuf"),
 		cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods", Reflector: fastReflector()})
 	errs := &errorLog{}
 	if err := inf.SetWatchErrorHandler(errs.handler); err != nil {
