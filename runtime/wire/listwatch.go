@@ -152,7 +152,7 @@ func (lw *ListWatch[E, T]) ListItems(ctx context.Context, opts metav1.ListOption
 	d := newDecoder[E, T](body, ct, lw.proto)
 	var lm *metav1.ListMeta
 	if lw.workers > 1 {
-		lm, err = d.parallelList(lw.workers, yield)
+		lm, err = d.parallelList(lw.workers, yield, func() { body.Close() }) //nolint:errcheck // aborting
 	} else {
 		lm, err = d.list(yield)
 	}

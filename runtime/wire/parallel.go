@@ -44,8 +44,10 @@ func (b *batch[T]) reset(first int) {
 
 // parallelList decodes the list in d's body with workers goroutines and
 // calls yield with each item in order; it returns when every goroutine it
-// started has ended.
-func (d *decoder[E, T]) parallelList(workers int, yield func(T) error) (*metav1.ListMeta, error) {
+// started has ended. When it stops early (an error of yield or of a
+// worker) it calls abort, which must make reads of the body fail, so that
+// a splitter waiting for the rest of an item ends without it.
+func (d *decoder[E, T]) parallelList(workers int, yield func(T) error, abort func()) (*metav1.ListMeta, error) {
 	if err := d.sniff(false); err != nil {
 		return nil, eofIsUnexpected(err)
 	}
@@ -78,6 +80,9 @@ func (d *decoder[E, T]) parallelList(workers int, yield func(T) error) (*metav1.
 	}()
 	err := p.deliver(yield)
 	close(p.stop)
+	if err != nil {
+		abort()
+	}
 	<-split
 	wg.Wait()
 	if err != nil {

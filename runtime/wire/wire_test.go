@@ -468,3 +468,33 @@ func allocated(fn func()) uint64 {
 	goruntime.ReadMemStats(&after)
 	return after.TotalAlloc - before.TotalAlloc
 }
+
+// TestListItemsStopsWhileTheServerStalls stops a parallel list at an error
+// of yield while the server has sent only part of the response and sends
+// no more: ListItems must return (closing the body) instead of waiting for
+// bytes that never come.
+func TestListItemsStopsWhileTheServerStalls(t *testing.T) {
+	c := newCodecs(t)
+	stop := errors.New("stop here")
+	for _, enc := range []string{encJSON, encProtobuf} {
+		t.Run(enc, func(t *testing.T) {
+			body := c.encodeList(t, enc, testPods(2000, "1"))
+			pr, pw := io.Pipe()
+			sent := make(chan struct{})
+			go func() {
+				defer close(sent)
+				pw.Write(body[:len(body)/2]) //nolint:errcheck // ends when the reader closes
+			}()
+			f := func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) { return pr, "", nil }
+			calls := 0
+			_, err := newPods(t, f, 3).ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error {
+				calls++
+				return stop
+			})
+			if !errors.Is(err, stop) || calls != 1 {
+				t.Errorf("err %v after %d calls, want %v after 1", err, calls, stop)
+			}
+			<-sent // the writer ended: the body was closed
+		})
+	}
+}
