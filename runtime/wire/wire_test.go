@@ -479,11 +479,17 @@ func TestListItemsStopsWhileTheServerStalls(t *testing.T) {
 	for _, enc := range []string{encJSON, encProtobuf} {
 		t.Run(enc, func(t *testing.T) {
 			body := c.encodeList(t, enc, testPods(2000, "1"))
+			if len(body) < 2*batchBytes {
+				t.Fatalf("the body (%d bytes) is shorter than two batches", len(body))
+			}
 			pr, pw := io.Pipe()
 			sent := make(chan struct{})
 			go func() {
 				defer close(sent)
-				pw.Write(body[:len(body)/2]) //nolint:errcheck // ends when the reader closes
+				// More than a batch, so that items are handed on, and
+				// less than the response: the splitter waits inside the
+				// next batch.
+				pw.Write(body[:batchBytes+batchBytes/2]) //nolint:errcheck // ends when the reader closes
 			}()
 			f := func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) { return pr, "", nil }
 			calls := 0
