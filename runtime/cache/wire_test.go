@@ -8,10 +8,12 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	goruntime "runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -363,4 +365,66 @@ func TestWireListWatchReportsListErrors(t *testing.T) {
 	srv.ClearFaults()
 	waitSynced(t, inf)
 	waitStore(t, inf, serverString(srv))
+}
+
+// wireGoroutines are the goroutines of the runtime, the fake server, the
+// wire package and the test's byte server.
+func wireGoroutines() []string {
+	var out []string
+	for _, g := range strings.Split(allStacks(), "\n\n") {
+		if strings.Contains(g, "typedinformer/runtime/cache.") || strings.Contains(g, "typedinformer/runtime/fake.") ||
+			strings.Contains(g, "typedinformer/runtime/wire.") || strings.Contains(g, "runtime/cache_test.(*wireServer)") {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+func allStacks() string {
+	buf := make([]byte, 1<<20)
+	for {
+		n := goruntime.Stack(buf, true)
+		if n < len(buf) {
+			return string(buf[:n])
+		}
+		buf = make([]byte, 2*len(buf))
+	}
+}
+
+// TestWireListWatchStopsPromptlyNoLeakedGoroutines stops informers over
+// wire ListWatches while they watch, stream a watch-list, or wait in a
+// list, and requires every goroutine of the runtime, of the wire package
+// (read-ahead, watch decoding) and of the byte server to end.
+func TestWireListWatchStopsPromptlyNoLeakedGoroutines(t *testing.T) {
+	tests := []struct {
+		name   string
+		opts   cache.ReflectorOptions
+		setup  func(srv *fake.Server[*corev1.Pod])
+		synced bool
+	}{
+		{name: "watching", opts: fastReflector(), synced: true},
+		{name: "streaming watch-list", opts: watchListReflector(), synced: true},
+		{name: "in a slow list", opts: fastReflector(), setup: func(srv *fake.Server[*corev1.Pod]) { srv.SetListDelay(time.Hour) }},
+	}
+	for _, tt := range tests {
+		for _, kind := range lwKinds[1:] {
+			t.Run(tt.name+"/"+kind, func(t *testing.T) {
+				eventually(t, "goroutines of earlier tests to end", func() bool { return len(wireGoroutines()) == 0 })
+				srv := seedServer(t)
+				if tt.setup != nil {
+					tt.setup(srv)
+				}
+				inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](listerWatcherOf(t, srv.ListerWatcher(""), kind),
+					cache.SharedIndexInformerOptions[*corev1.Pod]{Name: "pods", Reflector: tt.opts})
+				stop := run(t, inf)
+				if tt.synced {
+					waitSynced(t, inf)
+					waitWatchers(t, srv, 1)
+				}
+				eventually(t, "the first request", func() bool { return len(srv.Requests()) > 0 })
+				stop()
+				eventually(t, "every goroutine to end", func() bool { return len(wireGoroutines()) == 0 })
+			})
+		}
+	}
 }

@@ -356,17 +356,29 @@ func TestWatchStopUnblocks(t *testing.T) {
 	for _, name := range []string{"blocked in Read", "blocked in send"} {
 		t.Run(name, func(t *testing.T) {
 			pr, pw := io.Pipe()
+			defer pw.Close()
 			f := func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) { return pr, "", nil }
 			w, err := newPods(t, f, 0).Watch(context.Background(), metav1.ListOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			if name == "blocked in send" {
-				go pw.Write([]byte(`{"type":"ADDED","object":{"metadata":{"name":"a"}}}` + "\n")) //nolint:errcheck // the pipe's close ends it
+				// Write returns once the decoder has read the event; it then
+				// waits to send it, as nobody receives.
+				if _, err := pw.Write([]byte(`{"type":"ADDED","object":{"metadata":{"name":"a"}}}` + "\n")); err != nil {
+					t.Fatal(err)
+				}
 			}
 			w.Stop()
-			pw.Close()
-			for range w.ResultChan() { //nolint:revive // drain: the channel must be closed
+			// Stop returned: the decoding goroutine has ended and closed
+			// the channel, while the body's writer is still open.
+			select {
+			case _, ok := <-w.ResultChan():
+				if ok {
+					t.Fatal("an event after Stop returned")
+				}
+			default:
+				t.Fatal("the result channel is still open after Stop returned")
 			}
 		})
 	}
