@@ -70,10 +70,12 @@ func NewSharedIndexInformerWithOptions(lw toolscache.ListerWatcher, exampleObjec
 		}
 	}
 	s := &sharedIndexInformer{
-		lw:       lw,
-		example:  exampleObject,
-		expected: newExpectedType(exampleObject),
-		watcher:  newSyncWatcher(),
+		resyncCheckPeriod:    o.ResyncPeriod,
+		defaultHandlerResync: o.ResyncPeriod,
+		lw:                   lw,
+		example:              exampleObject,
+		expected:             newExpectedType(exampleObject),
+		watcher:              newSyncWatcher(),
 	}
 	s.name = informerName(o.ObjectDescription, extra.name, exampleObject)
 	s.initErr = checkExample(lw, exampleObject, extra)
@@ -173,9 +175,18 @@ type sharedIndexInformer struct {
 	watcher *syncWatcher
 	synced  *doneChecker
 
+	// defaultHandlerResync is the resync period of handlers added without
+	// one.
+	defaultHandlerResync time.Duration
+
 	mu      sync.Mutex
 	started bool
 	stopped bool
+	// resyncCheckPeriod is client-go's: how often the informer checks which
+	// handlers are due for a resync. It starts at the default handler
+	// resync period and is lowered, before Run, to any shorter handler
+	// period; 0 means the informer never resyncs.
+	resyncCheckPeriod time.Duration
 	// onError is the SetWatchErrorHandler(WithContext) function.
 	onError toolscache.WatchErrorHandlerWithContext
 	// refl describes the informer to watch error handlers, which take a
@@ -238,11 +249,54 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(h toolscache.ResourceEv
 	if h == nil {
 		return nil, fmt.Errorf("informer %s: nil event handler", s.name)
 	}
-	reg, err := s.inner.AddEventHandlerWithOptions(handler{h}, cache.HandlerOptions{Logger: options.Logger, ResyncPeriod: options.ResyncPeriod})
+	resync := s.handlerResync(options)
+	reg, err := s.inner.AddEventHandlerWithOptions(handler{h}, cache.HandlerOptions{Logger: options.Logger, ResyncPeriod: &resync})
 	if err != nil {
 		return nil, err
 	}
 	return s.register(reg), nil
+}
+
+// minimumResyncPeriod is client-go's lower bound of a handler's resync
+// period.
+const minimumResyncPeriod = time.Second
+
+// handlerResync returns the resync period a handler gets, by client-go's
+// rules: options' period (else the informer's default) is raised to one
+// second; one shorter than the informer's resync check period lowers that
+// period before Run and is raised to it after; and an informer whose check
+// period is 0 (no default resync period) resyncs no handler.
+func (s *sharedIndexInformer) handlerResync(options toolscache.HandlerOptions) time.Duration {
+	logger := klog.Background()
+	if options.Logger != nil {
+		logger = *options.Logger
+	}
+	resync := s.defaultHandlerResync
+	if options.ResyncPeriod != nil {
+		resync = *options.ResyncPeriod
+	}
+	if resync <= 0 {
+		return 0
+	}
+	if resync < minimumResyncPeriod {
+		logger.Info("Warning: resync period is too small. Changing it to the minimum allowed value", "resyncPeriod", resync, "minimumResyncPeriod", minimumResyncPeriod)
+		resync = minimumResyncPeriod
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if resync < s.resyncCheckPeriod {
+		if s.started {
+			logger.Info("Warning: resync period is smaller than resync check period and the informer has already started. Changing it to the resync check period", "resyncPeriod", resync, "resyncCheckPeriod", s.resyncCheckPeriod)
+			resync = s.resyncCheckPeriod
+		} else {
+			s.resyncCheckPeriod = resync
+		}
+	}
+	if s.resyncCheckPeriod == 0 {
+		logger.Info("Warning: the specified resyncPeriod is invalid because this shared informer doesn't support resyncing", "desired", resync)
+		return 0
+	}
+	return resync
 }
 
 func (s *sharedIndexInformer) register(reg cache.ResourceEventHandlerRegistration) *registration {

@@ -41,15 +41,18 @@ func (t *typedInformer[T]) AddTypedEventHandler(h toolscache.TypedResourceEventH
 	if want := reflect.TypeFor[T](); s.expected.typ != nil && !s.expected.typ.AssignableTo(want) {
 		return nil, fmt.Errorf("informer %s: typed handler of %s, but the informer serves %s", s.name, want, s.expected.typ)
 	}
-	var o []cache.HandlerOptions
 	switch len(options) {
 	case 0:
 	case 1:
-		o = []cache.HandlerOptions{{Logger: options[0].Logger, ResyncPeriod: options[0].ResyncPeriod}}
 	default:
 		return nil, fmt.Errorf("at most one HandlerOptions may be passed, got %d", len(options))
 	}
-	reg, err := s.inner.AddTypedEventHandler(typedHandler[T]{h}, o...)
+	var opts toolscache.HandlerOptions
+	if len(options) == 1 {
+		opts = options[0]
+	}
+	resync := s.handlerResync(opts)
+	reg, err := s.inner.AddTypedEventHandler(typedHandler[T]{h}, cache.HandlerOptions{Logger: opts.Logger, ResyncPeriod: &resync})
 	if err != nil {
 		return nil, err
 	}
