@@ -2,6 +2,7 @@ package clientgo
 
 import (
 	"context"
+	"slices"
 	"sync"
 	"time"
 )
@@ -47,6 +48,21 @@ func (w *syncWatcher) add(name string, synced func() bool) *doneChecker {
 	default:
 	}
 	return d
+}
+
+// remove stops watching d: its channel is closed now if it has synced,
+// else it stays open.
+func (w *syncWatcher) remove(d *doneChecker) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	i := slices.Index(w.pending, d)
+	if i < 0 {
+		return // closed already
+	}
+	if d.synced() {
+		close(d.ch)
+	}
+	w.pending = slices.Delete(w.pending, i, i+1)
 }
 
 // sweep closes the channels of the checkers that have synced and reports

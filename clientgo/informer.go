@@ -319,7 +319,12 @@ func (s *sharedIndexInformer) RemoveEventHandler(handle toolscache.ResourceEvent
 	if r.informer != s {
 		return nil
 	}
-	return s.inner.RemoveEventHandler(r.inner)
+	if err := s.inner.RemoveEventHandler(r.inner); err != nil {
+		return err
+	}
+	// A removed handler's HasSynced keeps its value: stop polling it.
+	s.watcher.remove(r.done)
+	return nil
 }
 
 // GetStore returns the informer's cache; it must be treated as read-only.
