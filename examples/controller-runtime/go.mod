@@ -9,6 +9,8 @@ replace (
 )
 
 require (
+	github.com/typedinformer/typedinformer v0.0.0-00010101000000-000000000000
+	github.com/typedinformer/typedinformer/clientgo v0.0.0-00010101000000-000000000000
 	github.com/typedinformer/typedinformer/examples/crd v0.0.0-00010101000000-000000000000
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -77,3 +79,5 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
+
+replace github.com/typedinformer/typedinformer/clientgo => ../../clientgo

@@ -11,8 +11,10 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
+	"github.com/typedinformer/typedinformer/clientgo"
 	"github.com/typedinformer/typedinformer/examples/controller-runtime/foocontroller"
+	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
+	"github.com/typedinformer/typedinformer/runtime/lean"
 )
 
 // crBackends are the informers examples/controller-runtime's manager is run
@@ -22,6 +24,8 @@ var crBackends = []struct {
 	newInformer foocontroller.NewInformerFunc
 }{
 	{"client-go", nil},
+	{"typedinformer", clientgo.NewSharedIndexInformer},
+	{"typedinformer-lean", clientgo.NewInformerFunc(clientgo.WithLean(lean.Default))},
 }
 
 // TestControllerRuntimeExample runs examples/controller-runtime's manager
@@ -36,7 +40,9 @@ func TestControllerRuntimeExample(t *testing.T) {
 			c, nss := adminIn(t, 1)
 			ns := nss[0]
 			ctx, cancel := context.WithCancel(context.Background())
-			mgr, err := foocontroller.NewManager(cluster.AdminConfig(), b.newInformer, ns)
+			mgr, err := foocontroller.NewManager(cluster.AdminConfig(), foocontroller.Options{
+				NewInformer: b.newInformer, Namespaces: []string{ns}, Name: "foo-" + b.name,
+			})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ replace github.com/typedinformer/typedinformer => ../..
 
 require (
 	github.com/typedinformer/typedinformer v0.0.0-00010101000000-000000000000
+	github.com/typedinformer/typedinformer/clientgo v0.0.0-00010101000000-000000000000
 	github.com/typedinformer/typedinformer/examples/controller-runtime v0.0.0-00010101000000-000000000000
 	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.37.2
@@ -86,3 +87,5 @@ require (
 replace github.com/typedinformer/typedinformer/examples/crd => ../../examples/crd
 
 replace github.com/typedinformer/typedinformer/examples/controller-runtime => ../../examples/controller-runtime
+
+replace github.com/typedinformer/typedinformer/clientgo => ../../clientgo

@@ -31,20 +31,29 @@ func NewScheme() (*runtime.Scheme, error) {
 	return s, nil
 }
 
+// Options configure NewManager.
+type Options struct {
+	// NewInformer builds the cache's informers; nil means client-go's.
+	NewInformer NewInformerFunc
+	// Namespaces scopes the cache and so the controller; empty means all.
+	Namespaces []string
+	// Name names the controller in logs and metrics (default "foo"). Names
+	// are unique per process: two managers in one process need two names.
+	Name string
+}
+
 // NewManager returns a manager running the Foo Reconciler whose cache builds
-// its informers with newInformer (nil: client-go's). The cache holds only
-// what the Reconciler reads: Foos, FooClasses and, of the ConfigMaps, only
-// those in namespaces the manager is scoped to (all when namespaces is
-// empty).
-func NewManager(cfg *rest.Config, newInformer NewInformerFunc, namespaces ...string) (ctrl.Manager, error) {
+// its informers with o.NewInformer. The cache holds what the Reconciler
+// reads: Foos, FooClasses and ConfigMaps, in o.Namespaces.
+func NewManager(cfg *rest.Config, o Options) (ctrl.Manager, error) {
 	scheme, err := NewScheme()
 	if err != nil {
 		return nil, err
 	}
-	cacheOpts := cache.Options{NewInformer: newInformer}
-	if len(namespaces) > 0 {
+	cacheOpts := cache.Options{NewInformer: o.NewInformer}
+	if len(o.Namespaces) > 0 {
 		cacheOpts.DefaultNamespaces = map[string]cache.Config{}
-		for _, ns := range namespaces {
+		for _, ns := range o.Namespaces {
 			cacheOpts.DefaultNamespaces[ns] = cache.Config{}
 		}
 	}
@@ -57,9 +66,8 @@ func NewManager(cfg *rest.Config, newInformer NewInformerFunc, namespaces ...str
 	if err != nil {
 		return nil, fmt.Errorf("creating manager: %w", err)
 	}
-	if err := (&Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr); err != nil {
+	if err := (&Reconciler{Client: mgr.GetClient()}).SetupWithManager(mgr, o.Name); err != nil {
 		return nil, err
 	}
 	return mgr, nil
 }
-

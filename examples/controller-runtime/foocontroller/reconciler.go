@@ -146,10 +146,14 @@ func (r *Reconciler) setStatus(ctx context.Context, foo *samplesv1alpha1.Foo, cm
 	return nil
 }
 
-// SetupWithManager registers the Reconciler: Foos are the primary resource,
+// SetupWithManager registers the Reconciler as controller name (default
+// "foo"): Foos are the primary resource,
 // the ConfigMaps they control are owned (a change or deletion of one brings
 // its Foo back), and a FooClass change requeues every Foo that names it.
-func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
+func (r *Reconciler) SetupWithManager(mgr ctrl.Manager, name string) error {
+	if name == "" {
+		name = "foo"
+	}
 	if err := mgr.GetFieldIndexer().IndexField(context.Background(), &samplesv1alpha1.Foo{}, ClassIndex,
 		func(o client.Object) []string {
 			if c := o.(*samplesv1alpha1.Foo).Spec.ClassName; c != "" {
@@ -160,6 +164,7 @@ func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
 		return fmt.Errorf("indexing Foos by class: %w", err)
 	}
 	return ctrl.NewControllerManagedBy(mgr).
+		Named(name).
 		For(&samplesv1alpha1.Foo{}).
 		Owns(&corev1.ConfigMap{}).
 		Watches(&samplesv1alpha1.FooClass{}, handler.EnqueueRequestsFromMapFunc(r.foosOfClass)).
