@@ -88,6 +88,8 @@ func runChild(args []string) (err error) {
 		res, err = scenario.Decode(side, *mode, *n, *fixtureFile)
 	case "wire":
 		res, err = scenario.Wire(side, *mode, *n, *fixtureFile)
+	case "crcache":
+		res, err = scenario.CRCache(*mode, *n, *fixtureFile)
 	default:
 		return fmt.Errorf("child: unknown scenario %q", name)
 	}
