@@ -76,8 +76,8 @@ func (s *suite) runWire(ctx context.Context) {
 					continue
 				}
 				r, d := res.Result, data[n][wr]
-				if r.Lists[wr.enc] == 0 || len(r.Lists) != 1 {
-					s.fail(fmt.Errorf("wire n=%d %s %s: the server served lists %v (Accept %q), want %s only", n, wr.side, wr.enc, r.Lists, r.Accepts, wr.enc))
+				if r.Lists[wr.enc] == 0 || len(r.Lists) != 1 || r.WatchLists != 0 {
+					s.fail(fmt.Errorf("wire n=%d %s %s: the server served lists %v (Accept %q) and refused %d watch-lists, want %s lists only", n, wr.side, wr.enc, r.Lists, r.Accepts, r.WatchLists, wr.enc))
 					continue
 				}
 				d.secs.add(r.SyncSeconds)

@@ -40,11 +40,14 @@ type WireResult struct {
 	// clientset exists and after the sync.
 	BaseHeap   uint64 `json:"baseHeap"`
 	SyncedHeap uint64 `json:"syncedHeap"`
-	// Lists counts the lists served per encoding, Watches the watches, and
+	// Lists counts the lists served per encoding, Watches the watches,
+	// WatchLists the watch-list requests refused (none when the side's
+	// watch-list streaming is off, as it is in a fresh process), and
 	// Accepts holds the lists' Accept headers.
-	Lists   map[string]int `json:"lists"`
-	Watches int            `json:"watches"`
-	Accepts []string       `json:"accepts"`
+	Lists      map[string]int `json:"lists"`
+	Watches    int            `json:"watches"`
+	WatchLists int            `json:"watchLists"`
+	Accepts    []string       `json:"accepts"`
 }
 
 // SyncedPerObject is the heap per cached object after the sync.
@@ -128,7 +131,7 @@ func Wire(side Side, enc string, n int, dir string) (WireResult, error) {
 	res.SyncCPUSeconds = cpuSeconds() - cpu0
 	res.SyncPeakRSS = peakRSS()
 	res.SyncedHeap = liveHeap()
-	res.Lists, res.Watches, res.Accepts = srv.served()
+	res.Lists, res.Watches, res.WatchLists, res.Accepts = srv.served()
 	runtime.KeepAlive(cs)
 	return res, nil
 }

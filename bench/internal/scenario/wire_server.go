@@ -12,16 +12,18 @@ import (
 // wireServer is a real HTTP server (httptest, over loopback TCP) answering
 // a clientset's Pod lists from the wire fixture files, in the encoding the
 // request's Accept header prefers, and Pod watches with an open stream that
-// sends nothing until the request ends.
+// sends nothing until the request ends. It refuses watch-list requests
+// (sendInitialEvents) with 400, which makes either side list instead.
 type wireServer struct {
 	*httptest.Server
 	dir string
 	n   int
 
-	mu      sync.Mutex
-	lists   map[string]int // by encoding served
-	watches int
-	accepts []string
+	mu         sync.Mutex
+	lists      map[string]int // by encoding served
+	watches    int
+	watchLists int // refused
+	accepts    []string
 }
 
 func newWireServer(dir string, n int) *wireServer {
@@ -45,6 +47,15 @@ func (s *wireServer) serve(w http.ResponseWriter, r *http.Request) {
 	enc, ct := EncJSON, "application/json"
 	if prefersProtobuf(accept) {
 		enc, ct = EncProtobuf, "application/vnd.kubernetes.protobuf"
+	}
+	if r.URL.Query().Get("sendInitialEvents") == "true" {
+		s.mu.Lock()
+		s.watchLists++
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusBadRequest)
+		w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"BadRequest","code":400,"message":"watch-list is not served here"}`)) //nolint:errcheck // the client hanging up ends it
+		return
 	}
 	if q := r.URL.Query().Get("watch"); q == "true" || q == "1" {
 		s.mu.Lock()
@@ -74,14 +85,14 @@ func (s *wireServer) serve(w http.ResponseWriter, r *http.Request) {
 	io.Copy(w, f) //nolint:errcheck // the client hanging up ends the copy
 }
 
-// served returns the lists served per encoding, the watches, and the
-// Accept headers of the lists.
-func (s *wireServer) served() (map[string]int, int, []string) {
+// served returns the lists served per encoding, the watches, the refused
+// watch-lists, and the Accept headers of the lists.
+func (s *wireServer) served() (map[string]int, int, int, []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	lists := map[string]int{}
 	for k, v := range s.lists {
 		lists[k] = v
 	}
-	return lists, s.watches, append([]string(nil), s.accepts...)
+	return lists, s.watches, s.watchLists, append([]string(nil), s.accepts...)
 }
