@@ -1,6 +1,6 @@
 package cache
 
-import "github.com/typedinformer/typedinformer/internal/deltafifo"
+import "github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
 
 // HasKey reports whether the object with key k is stored. It makes the store
 // the informer's queue feeds a deltafifo.KeyIndex, so that a watch delete is

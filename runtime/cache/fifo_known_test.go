@@ -5,7 +5,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/typedinformer/typedinformer/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
 )
 
 // The informer's store must be a deltafifo.KeyIndex, or every watch delete

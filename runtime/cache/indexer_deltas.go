@@ -1,6 +1,6 @@
 package cache
 
-import "github.com/typedinformer/typedinformer/internal/deltafifo"
+import "github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
 
 // maxIndexErrors bounds how many index-function errors applyDeltas returns
 // for one batch; the rest stay reported by objectErrors.

@@ -11,7 +11,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
-	"github.com/typedinformer/typedinformer/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 

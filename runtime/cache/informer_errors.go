@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
-	"github.com/typedinformer/typedinformer/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
 )
 
 // informerSink is what the informer's reflector feeds: the DeltaFIFO, with

@@ -7,7 +7,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/typedinformer/typedinformer/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
 )
 
 // GaugeMetric is a value that goes up and down, with client-go's method set.

@@ -6,7 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/typedinformer/typedinformer/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
 
