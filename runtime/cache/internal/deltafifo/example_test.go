@@ -6,8 +6,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
 	"github.com/typedinformer/typedinformer/runtime/cache"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
 )
 
 // A Queue queues every change in arrival order, across keys; a relist
