@@ -7,6 +7,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
 // This file gives client-go's object-name and key helpers (k8s.io/client-go/
@@ -43,7 +45,7 @@ func (n ObjectName) Parts() (namespace, name string) {
 // String returns the store key: "namespace/name", or "name" when the
 // namespace is empty.
 func (n ObjectName) String() string {
-	return joinKey(n.Namespace, n.Name)
+	return keys.Join(n.Namespace, n.Name)
 }
 
 // AsNamespacedName returns n as a types.NamespacedName.

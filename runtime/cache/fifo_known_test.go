@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
 // The informer's store must be a deltafifo.KeyIndex, or every watch delete
@@ -21,10 +22,10 @@ func TestInformerStoreIsTheQueuesKeyIndex(t *testing.T) {
 	if err := s.Add(pod("ns", "a", "1")); err != nil {
 		t.Fatal(err)
 	}
-	if !idx.HasKey(deltafifo.Key{Namespace: "ns", Name: "a"}) {
+	if !idx.HasKey(keys.Key{Namespace: "ns", Name: "a"}) {
 		t.Error("HasKey(ns/a) false for a stored object")
 	}
-	if idx.HasKey(deltafifo.Key{Namespace: "ns", Name: "b"}) || idx.HasKey(deltafifo.Key{Name: "a"}) {
+	if idx.HasKey(keys.Key{Namespace: "ns", Name: "b"}) || idx.HasKey(keys.Key{Name: "a"}) {
 		t.Error("HasKey true for a key that is not stored")
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
 // checkInvariants verifies the layout index_layout.go describes: every
@@ -37,10 +39,10 @@ func (s *threadSafeIndexer[T]) checkInvariants() error {
 		total += len(b.objs)
 		for i, o := range b.objs {
 			if o.GetNamespace() != ns {
-				return fmt.Errorf("namespace %q holds %s", ns, keyOf(o))
+				return fmt.Errorf("namespace %q holds %s", ns, keys.StringOf(o))
 			}
 			if _, p, ok := nameFind(&b.names, b.objs, o.GetName()); !ok || p != int32(i) {
-				return fmt.Errorf("%s at position %d: the name table finds %d, %v", keyOf(o), i, p, ok)
+				return fmt.Errorf("%s at position %d: the name table finds %d, %v", keys.StringOf(o), i, p, ok)
 			}
 		}
 		for j, ci := range s.custom {
@@ -51,18 +53,18 @@ func (s *threadSafeIndexer[T]) checkInvariants() error {
 				obj := b.objs[i]
 				check := func(val string, pos int32) error {
 					p := ci.values[val]
-					if p == nil || int(pos) >= len(p.objs) || keyOf(p.objs[pos]) != keyOf(obj) {
-						return fmt.Errorf("index %q: %s recorded at %q[%d], not there", ci.name, keyOf(obj), val, pos)
+					if p == nil || int(pos) >= len(p.objs) || keys.StringOf(p.objs[pos]) != keys.StringOf(obj) {
+						return fmt.Errorf("index %q: %s recorded at %q[%d], not there", ci.name, keys.StringOf(obj), val, pos)
 					}
 					if any(p.objs[pos]) != any(obj) {
-						return fmt.Errorf("index %q: %q[%d] holds a stale object of %s", ci.name, val, pos, keyOf(obj))
+						return fmt.Errorf("index %q: %q[%d] holds a stale object of %s", ci.name, val, pos, keys.StringOf(obj))
 					}
 					recorded[j]++
 					return nil
 				}
 				if m.pos < 0 {
 					if m.more != nil {
-						return fmt.Errorf("index %q: %s is in no posting but has further values", ci.name, keyOf(obj))
+						return fmt.Errorf("index %q: %s is in no posting but has further values", ci.name, keys.StringOf(obj))
 					}
 					continue
 				}
@@ -198,24 +200,24 @@ func runIndexModel(t *testing.T, seed uint64, steps int) {
 		switch r := rng.IntN(20); {
 		case r < 10:
 			p := modelPod(rng, step)
-			op = "add " + keyOf(p)
+			op = "add " + keys.StringOf(p)
 			_ = s.Add(p)
-			ref[keyOf(p)] = p
+			ref[keys.StringOf(p)] = p
 		case r < 17:
 			p := modelPod(rng, step)
-			op = "delete " + keyOf(p)
+			op = "delete " + keys.StringOf(p)
 			_ = s.Delete(p)
-			delete(ref, keyOf(p))
+			delete(ref, keys.StringOf(p))
 		case r < 19:
 			n := rng.IntN(20)
 			items := make([]*corev1.Pod, 0, n)
 			fresh := refIndexer{}
 			for i := 0; i < n; i++ {
 				p := modelPod(rng, step*100+i)
-				if _, dup := fresh[keyOf(p)]; dup {
+				if _, dup := fresh[keys.StringOf(p)]; dup {
 					continue
 				}
-				fresh[keyOf(p)] = p
+				fresh[keys.StringOf(p)] = p
 				items = append(items, p)
 			}
 			op = fmt.Sprintf("replace with %d", len(items))
@@ -253,8 +255,8 @@ func runIndexModel(t *testing.T, seed uint64, steps int) {
 					t.Fatalf("seed %d step %d (%s): AppendByIndex(%s, %s) = %v, want %v", seed, step, op, index, v, got, ref.byIndex(index, v))
 				}
 				for _, o := range buf {
-					if o != ref[keyOf(o)] {
-						t.Fatalf("seed %d step %d (%s): AppendByIndex(%s, %s) returned a stale %s", seed, step, op, index, v, keyOf(o))
+					if o != ref[keys.StringOf(o)] {
+						t.Fatalf("seed %d step %d (%s): AppendByIndex(%s, %s) returned a stale %s", seed, step, op, index, v, keys.StringOf(o))
 					}
 				}
 			}

@@ -6,6 +6,8 @@ import (
 	"hash/maphash"
 	"slices"
 	"sync"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
 // threadSafeIndexer is the Indexer implementation; index_layout.go
@@ -22,7 +24,7 @@ type threadSafeIndexer[T Object] struct {
 	byName map[string]int
 	// errs holds, per key, the error of the index functions that failed on
 	// its stored object (which is left out of those indexes).
-	errs map[objKey]error
+	errs map[keys.Key]error
 	// sizeHints maps namespaces without a bucket to how many objects a
 	// list queued for the store holds in them (see reserveFor); nil when
 	// there are none. A bucket created for a hinted namespace is sized
@@ -51,7 +53,7 @@ func newThreadSafeIndexer[T Object](indexers Indexers[T]) *threadSafeIndexer[T] 
 	s := &threadSafeIndexer[T]{
 		buckets: map[string]*nsBucket[T]{},
 		byName:  map[string]int{},
-		errs:    map[objKey]error{},
+		errs:    map[keys.Key]error{},
 		seed:    maphash.MakeSeed(),
 	}
 	names := make([]string, 0, len(indexers))
@@ -89,16 +91,16 @@ func (s *threadSafeIndexer[T]) addIndexLocked(name string, fn IndexFunc[T]) *cus
 // an error naming the index and the object.
 func callIndex[T Object](name string, fn IndexFunc[T], obj T) (vals []string, err error) {
 	if fn == nil {
-		return nil, fmt.Errorf("index %q on %s: %w", name, keyOf(obj), errNilIndexFunc)
+		return nil, fmt.Errorf("index %q on %s: %w", name, keys.StringOf(obj), errNilIndexFunc)
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("index %q on %s: index function panicked: %v", name, keyOf(obj), r)
+			err = fmt.Errorf("index %q on %s: index function panicked: %v", name, keys.StringOf(obj), r)
 		}
 	}()
 	vals, err = fn(obj)
 	if err != nil {
-		return nil, fmt.Errorf("index %q on %s: %w", name, keyOf(obj), err)
+		return nil, fmt.Errorf("index %q on %s: %w", name, keys.StringOf(obj), err)
 	}
 	return vals, nil
 }
@@ -123,12 +125,12 @@ func (s *threadSafeIndexer[T]) newBucket(n int) *nsBucket[T] {
 }
 
 // locateLocked returns k's bucket and position; the caller holds mu.
-func (s *threadSafeIndexer[T]) locateLocked(k objKey) (*nsBucket[T], int32, bool) {
-	b := s.buckets[k.namespace]
+func (s *threadSafeIndexer[T]) locateLocked(k keys.Key) (*nsBucket[T], int32, bool) {
+	b := s.buckets[k.Namespace]
 	if b == nil {
 		return nil, 0, false
 	}
-	_, i, ok := nameFind(&b.names, b.objs, k.name)
+	_, i, ok := nameFind(&b.names, b.objs, k.Name)
 	return b, i, ok
 }
 
@@ -209,27 +211,27 @@ func refreshMember[T Object](ci *customIndex[T], m *member, obj T) {
 // function that fails on obj leaves obj out of that index only; the error is
 // remembered for k (see objectErrors) until a later put of k indexes cleanly
 // or k is deleted, and returned. The caller holds mu for writing.
-func (s *threadSafeIndexer[T]) putLocked(k objKey, obj T) error {
+func (s *threadSafeIndexer[T]) putLocked(k keys.Key, obj T) error {
 	_, _, err := s.upsertLocked(k, obj)
 	return err
 }
 
 // upsertLocked is putLocked also returning the object k held before, if
 // it existed, from the same lookup.
-func (s *threadSafeIndexer[T]) upsertLocked(k objKey, obj T) (old T, existed bool, err error) {
-	b := s.buckets[k.namespace]
+func (s *threadSafeIndexer[T]) upsertLocked(k keys.Key, obj T) (old T, existed bool, err error) {
+	b := s.buckets[k.Namespace]
 	if b == nil {
-		b = s.newBucket(s.takeSizeHint(k.namespace))
-		s.buckets[k.namespace] = b
+		b = s.newBucket(s.takeSizeHint(k.Namespace))
+		s.buckets[k.Namespace] = b
 	}
-	_, i, existed := nameFind(&b.names, b.objs, k.name)
+	_, i, existed := nameFind(&b.names, b.objs, k.Name)
 	if existed {
 		old = b.objs[i]
 		b.objs[i] = obj
 	} else {
 		i = int32(len(b.objs))
 		b.objs = append(b.objs, obj)
-		nameInsert(&b.names, k.name, i)
+		nameInsert(&b.names, k.Name, i)
 		for j := range b.mem {
 			b.mem[j] = append(b.mem[j], noMember)
 		}
@@ -264,7 +266,7 @@ func (s *threadSafeIndexer[T]) upsertLocked(k objKey, obj T) (old T, existed boo
 }
 
 // deleteLocked removes k. The caller holds mu for writing.
-func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
+func (s *threadSafeIndexer[T]) deleteLocked(k keys.Key) {
 	b, i, ok := s.locateLocked(k)
 	if !ok {
 		return
@@ -274,7 +276,7 @@ func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
 	}
 	// The name table is fixed up while objs still holds both the removed
 	// object and the last one, which moves into its place.
-	slot, _, _ := nameFind(&b.names, b.objs, k.name)
+	slot, _, _ := nameFind(&b.names, b.objs, k.Name)
 	b.names.remove(slot)
 	if last := int32(len(b.objs) - 1); i != last {
 		ms, _, _ := nameFind(&b.names, b.objs, b.objs[last].GetName())
@@ -286,7 +288,7 @@ func (s *threadSafeIndexer[T]) deleteLocked(k objKey) {
 	}
 	s.count--
 	if len(b.objs) == 0 {
-		delete(s.buckets, k.namespace)
+		delete(s.buckets, k.Namespace)
 	} else {
 		b.objs = shrinkSlice(b.objs)
 		b.names.shrink()
@@ -307,7 +309,7 @@ func (s *threadSafeIndexer[T]) objectErrors() error {
 	if len(s.errs) == 0 {
 		return nil
 	}
-	var first objKey
+	var first keys.Key
 	var firstErr error
 	for k, err := range s.errs {
 		if firstErr == nil || k.String() < first.String() {
@@ -323,7 +325,7 @@ func (s *threadSafeIndexer[T]) objectErrors() error {
 func (s *threadSafeIndexer[T]) Add(obj T) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.putLocked(keyOfObj(obj), obj)
+	return s.putLocked(keys.Of(obj), obj)
 }
 
 func (s *threadSafeIndexer[T]) Update(obj T) error { return s.Add(obj) }
@@ -331,19 +333,19 @@ func (s *threadSafeIndexer[T]) Update(obj T) error { return s.Add(obj) }
 func (s *threadSafeIndexer[T]) Delete(obj T) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.deleteLocked(keyOfObj(obj))
+	s.deleteLocked(keys.Of(obj))
 	return nil
 }
 
 func (s *threadSafeIndexer[T]) Get(obj T) (T, bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	item, ok := s.getLocked(keyOfObj(obj))
+	item, ok := s.getLocked(keys.Of(obj))
 	return item, ok, nil
 }
 
 func (s *threadSafeIndexer[T]) GetByKey(key string) (T, bool, error) {
-	k, err := parseKey(key)
+	k, err := keys.Parse(key)
 	if err != nil {
 		var zero T
 		return zero, false, err
@@ -355,7 +357,7 @@ func (s *threadSafeIndexer[T]) GetByKey(key string) (T, bool, error) {
 }
 
 // hasKey reports whether k is stored (for DeltaFIFO's known objects).
-func (s *threadSafeIndexer[T]) hasKey(k objKey) bool {
+func (s *threadSafeIndexer[T]) hasKey(k keys.Key) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	_, _, ok := s.locateLocked(k)
@@ -363,7 +365,7 @@ func (s *threadSafeIndexer[T]) hasKey(k objKey) bool {
 }
 
 // getLocked looks k up; the caller holds mu.
-func (s *threadSafeIndexer[T]) getLocked(k objKey) (T, bool) {
+func (s *threadSafeIndexer[T]) getLocked(k keys.Key) (T, bool) {
 	b, i, ok := s.locateLocked(k)
 	if !ok {
 		var zero T
@@ -388,7 +390,7 @@ func (s *threadSafeIndexer[T]) ListKeys() []string {
 	out := make([]string, 0, s.count)
 	for ns, b := range s.buckets {
 		for _, o := range b.objs {
-			out = append(out, joinKey(ns, o.GetName()))
+			out = append(out, keys.Join(ns, o.GetName()))
 		}
 	}
 	return out
@@ -409,7 +411,7 @@ func (s *threadSafeIndexer[T]) Replace(items []T, _ string) error {
 	fresh := &threadSafeIndexer[T]{
 		buckets: map[string]*nsBucket[T]{},
 		byName:  map[string]int{},
-		errs:    map[objKey]error{},
+		errs:    map[keys.Key]error{},
 		seed:    s.seed,
 	}
 	for _, ci := range s.custom {
@@ -424,7 +426,7 @@ func (s *threadSafeIndexer[T]) Replace(items []T, _ string) error {
 	}
 	var errs []error
 	for _, obj := range items {
-		if err := fresh.putLocked(keyOfObj(obj), obj); err != nil && len(errs) < 10 {
+		if err := fresh.putLocked(keys.Of(obj), obj); err != nil && len(errs) < 10 {
 			errs = append(errs, err)
 		}
 	}
@@ -486,7 +488,7 @@ func (s *threadSafeIndexer[T]) Index(indexName string, obj T) ([]T, error) {
 		}
 		return append(make([]T, 0, len(objs)), objs...), nil
 	}
-	seen := map[objKey]struct{}{}
+	seen := map[keys.Key]struct{}{}
 	var out []T
 	for _, v := range values {
 		objs, err := s.postingLocked(indexName, v)
@@ -494,7 +496,7 @@ func (s *threadSafeIndexer[T]) Index(indexName string, obj T) ([]T, error) {
 			return nil, err
 		}
 		for _, o := range objs {
-			k := keyOfObj(o)
+			k := keys.Of(o)
 			if _, dup := seen[k]; dup {
 				continue
 			}
@@ -534,7 +536,7 @@ func (s *threadSafeIndexer[T]) IndexKeys(indexName, indexedValue string) ([]stri
 	}
 	out := make([]string, 0, len(objs))
 	for _, o := range objs {
-		out = append(out, keyOf(o))
+		out = append(out, keys.StringOf(o))
 	}
 	return out, nil
 }
@@ -596,7 +598,7 @@ func (s *threadSafeIndexer[T]) AddIndexers(newIndexers Indexers[T]) error {
 			for i, obj := range b.objs {
 				vals, err := callIndex(name, fn, obj)
 				if err != nil {
-					k := keyOfObj(obj)
+					k := keys.Of(obj)
 					s.errs[k] = errors.Join(s.errs[k], err)
 					if len(errs) < 10 {
 						errs = append(errs, err)

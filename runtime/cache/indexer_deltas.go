@@ -1,6 +1,9 @@
 package cache
 
-import "github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
+import (
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
+)
 
 // maxIndexErrors bounds how many index-function errors applyDeltas returns
 // for one batch; the rest stay reported by objectErrors.
@@ -22,7 +25,7 @@ func (s *threadSafeIndexer[T]) applyDeltas(batch []deltafifo.Delta[T], initial b
 	defer s.mu.Unlock()
 	for i := range batch {
 		d := &batch[i]
-		k := keyOfObj(d.Object)
+		k := keys.Of(d.Object)
 		switch d.Type {
 		case deltafifo.Added, deltafifo.Updated, deltafifo.Replaced, deltafifo.Sync:
 			old, existed, err := s.upsertLocked(k, d.Object)

@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
@@ -89,7 +90,7 @@ type sharedIndexInformer[T Object] struct {
 	// key's latest watch event (that event was dropped), until a later
 	// event of the key transforms cleanly or a list succeeds.
 	errMu         sync.Mutex
-	transformErrs map[objKey]error
+	transformErrs map[keys.Key]error
 	nTransformErr atomic.Int64
 
 	// metrics is nil unless a provider was given (informer_metrics.go);
@@ -116,7 +117,7 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		scope:         opts.ShardScope,
 	}
 	s.fifo = deltafifo.New[T](s.indexer)
-	s.transformErrs = map[objKey]error{}
+	s.transformErrs = map[keys.Key]error{}
 	switch {
 	case lw == nil:
 		s.initErr = fmt.Errorf("informer %s: nil ListerWatcher", s.name)

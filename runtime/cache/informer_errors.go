@@ -5,6 +5,7 @@ import (
 	"reflect"
 
 	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
 // informerSink is what the informer's reflector feeds: the DeltaFIFO, with
@@ -52,7 +53,7 @@ func (s *sharedIndexInformer[T]) checkedTransform() TransformFunc[T] {
 	return func(obj T) (T, error) {
 		out, err := callTransform(user, obj)
 		if err != nil || s.nTransformErr.Load() > 0 {
-			s.noteTransform(keyOfObj(obj), err)
+			s.noteTransform(keys.Of(obj), err)
 		}
 		return out, err
 	}
@@ -63,7 +64,7 @@ func callTransform[T Object](fn TransformFunc[T], obj T) (out T, err error) {
 	var zero T
 	defer func() {
 		if r := recover(); r != nil {
-			out, err = zero, fmt.Errorf("transform panicked on %s: %v", keyOf(obj), r)
+			out, err = zero, fmt.Errorf("transform panicked on %s: %v", keys.StringOf(obj), r)
 		}
 	}()
 	out, err = fn(obj)
@@ -71,9 +72,9 @@ func callTransform[T Object](fn TransformFunc[T], obj T) (out T, err error) {
 	case err != nil:
 		return zero, err
 	case isNilObject(out):
-		return zero, fmt.Errorf("transform returned nil for %s", keyOf(obj))
+		return zero, fmt.Errorf("transform returned nil for %s", keys.StringOf(obj))
 	case out.GetNamespace() != obj.GetNamespace() || out.GetName() != obj.GetName():
-		return zero, fmt.Errorf("transform changed the key of %s to %s", keyOf(obj), keyOf(out))
+		return zero, fmt.Errorf("transform changed the key of %s to %s", keys.StringOf(obj), keys.StringOf(out))
 	}
 	return out, nil
 }
@@ -91,7 +92,7 @@ func isNilObject[T Object](obj T) bool {
 }
 
 // noteTransform records (err != nil) or clears the transform error of k.
-func (s *sharedIndexInformer[T]) noteTransform(k objKey, err error) {
+func (s *sharedIndexInformer[T]) noteTransform(k keys.Key, err error) {
 	s.errMu.Lock()
 	defer s.errMu.Unlock()
 	if err != nil {

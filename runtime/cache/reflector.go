@@ -16,6 +16,7 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
@@ -309,9 +310,9 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 	}
 	r.noteWatch()
 	var items []T
-	index := map[objKey]int{}
+	index := map[keys.Key]int{}
 	put := func(obj T) {
-		k := keyOfObj(obj)
+		k := keys.Of(obj)
 		if i, ok := index[k]; ok {
 			items[i] = obj
 			return
@@ -353,15 +354,15 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 				t, err := r.prepare(obj)
 				if err != nil {
 					w.Stop()
-					return nil, true, fmt.Errorf("watch-list %s: transforming %s: %w", r.name, keyOf(obj), err)
+					return nil, true, fmt.Errorf("watch-list %s: transforming %s: %w", r.name, keys.StringOf(obj), err)
 				}
 				put(t)
 			case watch.Deleted:
-				k := keyOfObj(obj)
+				k := keys.Of(obj)
 				if i, ok := index[k]; ok {
 					last := len(items) - 1
 					items[i] = items[last]
-					index[keyOfObj(items[i])] = i
+					index[keys.Of(items[i])] = i
 					items = items[:last]
 					delete(index, k)
 				}
@@ -497,7 +498,7 @@ func (r *reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error
 			if ev.Type != watch.Bookmark {
 				t, err := r.prepare(obj)
 				if err != nil {
-					r.report(ctx, fmt.Errorf("watch %s: transforming %s: %w; event dropped", r.name, keyOf(obj), err))
+					r.report(ctx, fmt.Errorf("watch %s: transforming %s: %w; event dropped", r.name, keys.StringOf(obj), err))
 					continue
 				}
 				obj = t
@@ -519,7 +520,7 @@ func (r *reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error
 				continue
 			}
 			if err != nil {
-				r.report(ctx, fmt.Errorf("watch %s: applying %s of %s: %w", r.name, ev.Type, keyOf(obj), err))
+				r.report(ctx, fmt.Errorf("watch %s: applying %s of %s: %w", r.name, ev.Type, keys.StringOf(obj), err))
 			}
 			if rv != "" {
 				r.setLastSyncRV(rv)

@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
 // list fetches the full state, page by page, and replaces the sink's content.
@@ -70,7 +72,7 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 			}
 			t, err := r.prepare(item)
 			if err != nil {
-				return t, false, fmt.Errorf("transforming %s: %w", keyOf(item), err)
+				return t, false, fmt.Errorf("transforming %s: %w", keys.StringOf(item), err)
 			}
 			return t, true, nil
 		})

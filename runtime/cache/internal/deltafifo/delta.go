@@ -1,6 +1,10 @@
 package deltafifo
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
+)
 
 // DeltaType says what happened to an object.
 type DeltaType uint8
@@ -39,7 +43,7 @@ func (t DeltaType) String() string {
 // Delta is one change to one object. Object comes first so that the small
 // fields share one word: a Delta of a pointer type is 16 bytes, not 24, which
 // matters for a queue holding a whole list.
-type Delta[T Object] struct {
+type Delta[T keys.Object] struct {
 	Object T
 	Type   DeltaType
 	// FinalStateUnknown marks a Deleted delta inferred from a relist: the
@@ -52,4 +56,4 @@ type Delta[T Object] struct {
 }
 
 // Key returns the store key of the delta's object.
-func (d Delta[T]) Key() string { return KeyOf(d.Object).String() }
+func (d Delta[T]) Key() string { return keys.Of(d.Object).String() }

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
 // FuzzDeltaFIFOInvariants drives a Queue and the store it feeds with a
@@ -44,7 +46,7 @@ func FuzzDeltaFIFOInvariants(f *testing.F) {
 			name := fmt.Sprintf("p%d", arg%5)
 			rv++
 			p := pod("ns", name, fmt.Sprint(rv))
-			k := KeyOf(p).String()
+			k := keys.Of(p).String()
 			_, exists := source[k]
 			switch op {
 			case 0:

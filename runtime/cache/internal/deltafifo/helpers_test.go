@@ -7,6 +7,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
 // pod builds a Pod with a namespace, name and resourceVersion.
@@ -18,9 +20,9 @@ func pod(ns, name, rv string) *corev1.Pod {
 // it (KnownObjects and KeyIndex) and what the tests apply to it. It is not
 // safe for concurrent use: the tests apply popped deltas on the goroutine
 // that pops them.
-type knownStore struct{ objs map[Key]*corev1.Pod }
+type knownStore struct{ objs map[keys.Key]*corev1.Pod }
 
-func newKnownStore() *knownStore { return &knownStore{objs: map[Key]*corev1.Pod{}} }
+func newKnownStore() *knownStore { return &knownStore{objs: map[keys.Key]*corev1.Pod{}} }
 
 // knownWith returns a store holding objs.
 func knownWith(t *testing.T, objs ...*corev1.Pod) *knownStore {
@@ -32,10 +34,10 @@ func knownWith(t *testing.T, objs ...*corev1.Pod) *knownStore {
 	return s
 }
 
-func (s *knownStore) Update(obj *corev1.Pod) { s.objs[KeyOf(obj)] = obj }
-func (s *knownStore) Delete(obj *corev1.Pod) { delete(s.objs, KeyOf(obj)) }
+func (s *knownStore) Update(obj *corev1.Pod) { s.objs[keys.Of(obj)] = obj }
+func (s *knownStore) Delete(obj *corev1.Pod) { delete(s.objs, keys.Of(obj)) }
 func (s *knownStore) Len() int               { return len(s.objs) }
-func (s *knownStore) HasKey(k Key) bool      { _, ok := s.objs[k]; return ok }
+func (s *knownStore) HasKey(k keys.Key) bool { _, ok := s.objs[k]; return ok }
 
 func (s *knownStore) ListKeys() []string {
 	out := make([]string, 0, len(s.objs))
@@ -47,7 +49,7 @@ func (s *knownStore) ListKeys() []string {
 }
 
 func (s *knownStore) GetByKey(key string) (*corev1.Pod, bool, error) {
-	k, err := ParseKey(key)
+	k, err := keys.Parse(key)
 	if err != nil {
 		return nil, false, err
 	}

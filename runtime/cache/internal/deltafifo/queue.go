@@ -5,13 +5,15 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
 // KnownObjects is what a Queue asks about the objects already applied
 // downstream (the informer's store): it needs their keys for Replace and
 // Resync and their last state for tombstones. The Queue calls it with its own
 // lock held, so its methods must not call back into the Queue.
-type KnownObjects[T Object] interface {
+type KnownObjects[T keys.Object] interface {
 	// ListKeys returns the keys of every applied object.
 	ListKeys() []string
 	// GetByKey returns the applied state of key, if any.
@@ -24,7 +26,7 @@ type KnownObjects[T Object] interface {
 // agree.
 type KeyIndex interface {
 	// HasKey reports whether the object with key k has been applied.
-	HasKey(k Key) bool
+	HasKey(k keys.Key) bool
 }
 
 // ErrClosed is returned by Pop and PopBatch once the queue has been closed.
@@ -54,7 +56,7 @@ var ErrClosed = errors.New("DeltaFIFO: queue closed")
 //     with later deltas.
 //   - Close wakes the consumer; Pop then returns ErrClosed and queued
 //     deltas are dropped.
-type Queue[T Object] struct {
+type Queue[T keys.Object] struct {
 	mu   sync.Mutex
 	cond sync.Cond
 
@@ -155,7 +157,7 @@ func (f *Queue[T]) reachedLocked() {
 // New returns an empty queue. known may be nil: then Delete of an unqueued
 // key is ignored, Replace only tombstones queued keys and Resync does
 // nothing.
-func New[T Object](known KnownObjects[T]) *Queue[T] {
+func New[T keys.Object](known KnownObjects[T]) *Queue[T] {
 	f := &Queue[T]{known: known}
 	f.cond.L = &f.mu
 	return f
@@ -185,7 +187,7 @@ func (f *Queue[T]) Delete(obj T) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.populated = true
-	k := KeyOf(obj)
+	k := keys.Of(obj)
 	known, err := f.isKnownLocked(k)
 	if err != nil {
 		return fmt.Errorf("DeltaFIFO delete %s: %w", k, err)
@@ -198,7 +200,7 @@ func (f *Queue[T]) Delete(obj T) error {
 }
 
 // isKnownLocked reports whether the known objects hold k.
-func (f *Queue[T]) isKnownLocked(k Key) (bool, error) {
+func (f *Queue[T]) isKnownLocked(k keys.Key) (bool, error) {
 	switch known := f.known.(type) {
 	case nil:
 		return false, nil
@@ -213,7 +215,7 @@ func (f *Queue[T]) isKnownLocked(k Key) (bool, error) {
 // isQueuedLocked reports whether a delta of k is queued or being processed,
 // searching from the newest. It runs only for a Delete of an unknown key,
 // whose add is then usually among the newest deltas.
-func (f *Queue[T]) isQueuedLocked(k Key) bool {
+func (f *Queue[T]) isQueuedLocked(k keys.Key) bool {
 	has := func(ds []Delta[T]) bool {
 		for i := len(ds) - 1; i >= 0; i-- {
 			if o := ds[i].Object; o.GetName() == k.Name && o.GetNamespace() == k.Namespace {
@@ -226,11 +228,11 @@ func (f *Queue[T]) isQueuedLocked(k Key) bool {
 }
 
 // queuedKeysLocked returns the keys with a delta queued or being processed.
-func (f *Queue[T]) queuedKeysLocked() map[Key]struct{} {
-	out := make(map[Key]struct{}, len(f.items)-f.head+len(f.inflight))
+func (f *Queue[T]) queuedKeysLocked() map[keys.Key]struct{} {
+	out := make(map[keys.Key]struct{}, len(f.items)-f.head+len(f.inflight))
 	for _, ds := range [][]Delta[T]{f.inflight, f.items[f.head:]} {
 		for _, d := range ds {
-			out[KeyOf(d.Object)] = struct{}{}
+			out[keys.Of(d.Object)] = struct{}{}
 		}
 	}
 	return out
@@ -286,13 +288,13 @@ func (f *Queue[T]) ReplaceInScope(list []T, rv string, inScope func(obj T) bool)
 
 	// The last delta of every queued (or in-flight) key, in order of first
 	// appearance, before the list's own deltas are queued.
-	var pendingKeys []Key
-	var last map[Key]Delta[T]
+	var pendingKeys []keys.Key
+	var last map[keys.Key]Delta[T]
 	if pending := len(f.inflight) + len(f.items) - f.head; pending > 0 {
-		last = make(map[Key]Delta[T], min(pending, 1024))
+		last = make(map[keys.Key]Delta[T], min(pending, 1024))
 		note := func(ds []Delta[T]) {
 			for _, d := range ds {
-				k := KeyOf(d.Object)
+				k := keys.Of(d.Object)
 				if _, seen := last[k]; !seen {
 					pendingKeys = append(pendingKeys, k)
 				}
@@ -309,16 +311,16 @@ func (f *Queue[T]) ReplaceInScope(list []T, rv string, inScope func(obj T) bool)
 	}
 	// The set of listed keys is needed only to find what the list lacks;
 	// a list replacing nothing (the first one, usually) needs no set.
-	var listed map[Key]struct{}
+	var listed map[keys.Key]struct{}
 	if len(knownKeys) > 0 || len(pendingKeys) > 0 {
-		listed = make(map[Key]struct{}, len(list))
+		listed = make(map[keys.Key]struct{}, len(list))
 		for _, obj := range list {
-			listed[KeyOf(obj)] = struct{}{}
+			listed[keys.Of(obj)] = struct{}{}
 		}
 	}
 	var knownMissing []string
 	for _, key := range knownKeys {
-		k, err := ParseKey(key)
+		k, err := keys.Parse(key)
 		if err != nil {
 			return fmt.Errorf("DeltaFIFO replace: %w", err)
 		}
@@ -386,7 +388,7 @@ func (f *Queue[T]) Resync() error {
 	}
 	queued := f.queuedKeysLocked()
 	for _, key := range f.known.ListKeys() {
-		k, err := ParseKey(key)
+		k, err := keys.Parse(key)
 		if err != nil {
 			return fmt.Errorf("DeltaFIFO resync: %w", err)
 		}
