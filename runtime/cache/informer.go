@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/reflector"
 	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
@@ -66,7 +67,7 @@ type sharedIndexInformer[T Object] struct {
 	indexer *threadSafeIndexer[T]
 	fifo    *deltafifo.Queue[T]
 	proc    *processor[T]
-	refl    *reflector[T]
+	refl    *reflector.Reflector[T]
 
 	startMu sync.Mutex
 	started bool
@@ -152,29 +153,33 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 		s.startMu.Unlock()
 		return
 	}
-	s.refl = newReflector[T](s.name, s.lw, informerSink[T]{s.fifo, s}, s.opts.Reflector)
-	s.refl.transform = s.checkedTransform()
-	s.refl.metrics = s.metrics
-	s.handOverGauges()
-	if s.scope != nil {
-		// A sharded informer lists (paginated) instead of streaming:
-		// only a list's ListMeta.ShardInfo says whether the server
-		// applied the selector (see reflector_shard.go).
-		s.refl.scope = s.scope
-		s.refl.noWatchList = true
+	ro := s.opts.Reflector // defaulted by newSharedIndexInformer
+	cfg := reflector.Config[T]{
+		Name: s.name, LW: s.lw, Sink: informerSink[T]{s.fifo, s},
+		PageSize: ro.PageSize, MinWatchTimeout: ro.MinWatchTimeout,
+		InitialBackoff: ro.InitialBackoff, MaxBackoff: ro.MaxBackoff, BackoffResetAfter: ro.BackoffResetAfter,
+		Clock: ro.Clock, DisableWatchList: ro.DisableWatchList, DisableManagedFieldsSharing: ro.DisableManagedFieldsSharing,
+		Transform: s.checkedTransform(),
+		// A sharded informer lists (paginated) instead of streaming: only
+		// a list's ListMeta.ShardInfo says whether the server applied the
+		// selector.
+		Scope:   s.scope,
+		Metrics: s.metrics,
 	}
+	s.handOverGauges()
 	logger := klog.FromContext(ctx)
 	s.logger.Store(&logger)
 	if h := s.onError; h != nil {
-		s.refl.onError = func(ctx context.Context, err error) { h(ctx, err) }
+		cfg.OnError = func(ctx context.Context, err error) { h(ctx, err) }
 	}
+	s.refl = reflector.New(cfg)
 	s.startMu.Unlock()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
 	s.proc.start(ctx)
-	wg.Go(func() { s.refl.run(ctx) })
+	wg.Go(func() { s.refl.Run(ctx) })
 	wg.Go(func() { s.resyncLoop(ctx) })
 	wg.Go(func() { s.processLoop(ctx) })
 
@@ -308,7 +313,7 @@ func (s *sharedIndexInformer[T]) LastSyncResourceVersion() string {
 	if r == nil {
 		return ""
 	}
-	return r.lastSyncResourceVersion()
+	return r.LastSyncResourceVersion()
 }
 
 func (s *sharedIndexInformer[T]) LastError() error {
@@ -319,7 +324,7 @@ func (s *sharedIndexInformer[T]) LastError() error {
 	r := s.refl
 	s.startMu.Unlock()
 	if r != nil {
-		if err := r.lastError(); err != nil {
+		if err := r.LastError(); err != nil {
 			return err
 		}
 	}
@@ -455,7 +460,8 @@ func (s *sharedIndexInformer[T]) ShardStatus() (ShardStatus, bool) {
 	if r == nil {
 		return ShardStatus{}, false
 	}
-	return r.shardStatusCopy()
+	st, ok := r.ShardStatus()
+	return ShardStatus(st), ok
 }
 
 // beforeRun applies set under startMu unless the informer was started, in

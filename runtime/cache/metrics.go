@@ -1,11 +1,9 @@
 package cache
 
 import (
-	"errors"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/reflector"
 )
 
 // DetailedInformerMetricsProvider creates the project's detailed metrics of
@@ -89,33 +87,5 @@ const DefaultHandlerBacklogThreshold = 10000
 // ErrorReason classifies a list or watch error into a short metric label:
 // "expired", "forbidden", "unauthorized", "not_found", "too_many_requests",
 // "connection_refused", "timeout", "very_short_watch", "wrong_type",
-// "internal", "unavailable" or "other".
-func ErrorReason(err error) string {
-	switch {
-	case err == nil:
-		return "none"
-	case isExpired(err):
-		return "expired"
-	case apierrors.IsForbidden(err):
-		return "forbidden"
-	case apierrors.IsUnauthorized(err):
-		return "unauthorized"
-	case apierrors.IsNotFound(err):
-		return "not_found"
-	case apierrors.IsTooManyRequests(err):
-		return "too_many_requests"
-	case utilnet.IsConnectionRefused(err):
-		return "connection_refused"
-	case apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err):
-		return "timeout"
-	case errors.Is(err, ErrVeryShortWatch):
-		return "very_short_watch"
-	case errors.Is(err, ErrWrongType):
-		return "wrong_type"
-	case apierrors.IsServiceUnavailable(err):
-		return "unavailable"
-	case apierrors.IsInternalError(err):
-		return "internal"
-	}
-	return "other"
-}
+// "internal", "unavailable" or "other" ("none" for nil).
+func ErrorReason(err error) string { return reflector.ErrorReason(err) }

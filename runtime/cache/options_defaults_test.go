@@ -16,7 +16,7 @@ import (
 
 // TestReflectorOptionsDefaults checks that each unset field of
 // ReflectorOptions gets the default its doc comment names, that set fields
-// are kept, and that newReflector applies them.
+// are kept.
 func TestReflectorOptionsDefaults(t *testing.T) {
 	fc := testingclock.NewFakeClock(time.Unix(0, 0))
 	explicit := ReflectorOptions{
@@ -52,10 +52,6 @@ func TestReflectorOptionsDefaults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.in.withDefaults(); got != tc.want {
 				t.Errorf("withDefaults() = %+v\nwant %+v", got, tc.want)
-			}
-			r := newReflector[*corev1.Pod]("pods", nopLW{}, nil, tc.in)
-			if r.opts != tc.want || r.clock != tc.want.Clock {
-				t.Errorf("newReflector kept opts %+v, clock %T\nwant %+v", r.opts, r.clock, tc.want)
 			}
 		})
 	}

@@ -1,6 +1,12 @@
-package cache
+package reflector
 
-import "time"
+import (
+	"errors"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
+)
 
 // The reflector's metric hooks. Each is a no-op when the informer has no
 // metrics (r.metrics == nil), which is the default, so that the list/watch
@@ -8,7 +14,7 @@ import "time"
 
 // noteList records a list (or watch-list) that stored its result at rv;
 // relist says whether it was made because the held resourceVersion expired.
-func (r *reflector[T]) noteList(relist bool, rv string) {
+func (r *Reflector[T]) noteList(relist bool, rv string) {
 	m := r.metrics
 	if m == nil {
 		return
@@ -21,7 +27,7 @@ func (r *reflector[T]) noteList(relist bool, rv string) {
 }
 
 // noteWatch records a watch request the server accepted.
-func (r *reflector[T]) noteWatch() {
+func (r *Reflector[T]) noteWatch() {
 	if r.metrics != nil {
 		r.metrics.IncWatches()
 	}
@@ -29,7 +35,7 @@ func (r *reflector[T]) noteWatch() {
 
 // noteWatchEnd records the end of a watch that is restarted (err nil: the
 // server closed it normally).
-func (r *reflector[T]) noteWatchEnd(err error) {
+func (r *Reflector[T]) noteWatchEnd(err error) {
 	if r.metrics == nil {
 		return
 	}
@@ -41,14 +47,14 @@ func (r *reflector[T]) noteWatchEnd(err error) {
 }
 
 // noteError records a reported list or watch error.
-func (r *reflector[T]) noteError(err error) {
+func (r *Reflector[T]) noteError(err error) {
 	if r.metrics != nil {
 		r.metrics.IncErrors(ErrorReason(err))
 	}
 }
 
 // noteEvent records a watch event carrying rv.
-func (r *reflector[T]) noteEvent(rv string) {
+func (r *Reflector[T]) noteEvent(rv string) {
 	if r.metrics != nil {
 		r.metrics.ObserveEvent(r.eventTime(), rv)
 	}
@@ -58,7 +64,7 @@ func (r *reflector[T]) noteEvent(rv string) {
 // real clock it is that of the coarse clock run started (r.events): up to
 // eventClockTick behind the event, and one atomic load instead of a clock
 // read per event. Other clocks (tests) are read as they are.
-func (r *reflector[T]) eventTime() time.Time {
+func (r *Reflector[T]) eventTime() time.Time {
 	if c := r.events; c != nil {
 		return c.now()
 	}
@@ -67,8 +73,43 @@ func (r *reflector[T]) eventTime() time.Time {
 
 // isRelist reports whether the next list is made because the held
 // resourceVersion expired.
-func (r *reflector[T]) isRelist() bool {
+func (r *Reflector[T]) isRelist() bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.rvUnavailable
+}
+
+// ErrorReason classifies a list or watch error into a short metric label
+// (runtime/cache.ErrorReason):
+// "expired", "forbidden", "unauthorized", "not_found", "too_many_requests",
+// "connection_refused", "timeout", "very_short_watch", "wrong_type",
+// "internal", "unavailable" or "other".
+func ErrorReason(err error) string {
+	switch {
+	case err == nil:
+		return "none"
+	case isExpired(err):
+		return "expired"
+	case apierrors.IsForbidden(err):
+		return "forbidden"
+	case apierrors.IsUnauthorized(err):
+		return "unauthorized"
+	case apierrors.IsNotFound(err):
+		return "not_found"
+	case apierrors.IsTooManyRequests(err):
+		return "too_many_requests"
+	case utilnet.IsConnectionRefused(err):
+		return "connection_refused"
+	case apierrors.IsTimeout(err) || apierrors.IsServerTimeout(err):
+		return "timeout"
+	case errors.Is(err, ErrVeryShortWatch):
+		return "very_short_watch"
+	case errors.Is(err, ErrWrongType):
+		return "wrong_type"
+	case apierrors.IsServiceUnavailable(err):
+		return "unavailable"
+	case apierrors.IsInternalError(err):
+		return "internal"
+	}
+	return "other"
 }

@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 )
 
 // list fetches the full state, page by page, and replaces the sink's content.
-func (r *reflector[T]) list(ctx context.Context) error {
+func (r *Reflector[T]) list(ctx context.Context) error {
 	relist := r.isRelist()
 	rv := r.relistResourceVersion()
 	items, listRV, err := r.listPages(ctx, rv)
@@ -51,7 +51,7 @@ func (r *reflector[T]) list(ctx context.Context) error {
 // filtered (when sharded) and prepared as it is taken out of its page, while
 // its copy is still in the CPU's cache: a second pass over a large list
 // after the copies would fetch every object from memory again.
-func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, error) {
+func (r *Reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, error) {
 	opts := metav1.ListOptions{ResourceVersion: rv, Limit: r.opts.PageSize}
 	var all []T
 	for page := 0; ; page++ {
@@ -95,7 +95,7 @@ func (r *reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 // prepare turns a received object into the one stored: the transform,
 // then (unless disabled) managedFields documents shared with equal ones of
 // the objects this reflector stored before.
-func (r *reflector[T]) prepare(obj T) (T, error) {
+func (r *Reflector[T]) prepare(obj T) (T, error) {
 	if r.transform != nil {
 		t, err := r.transform(obj)
 		if err != nil {
@@ -141,7 +141,7 @@ func (f *itemsField) of(t reflect.Type) (int, bool) {
 // which is dropped. A list whose Items is []*X or []runtime.Object already
 // holds separate allocations, which are passed on as they are. field
 // remembers where the list type's Items field is.
-func extractList[T Object](list runtime.Object, field *itemsField, dst []T, keep func(T) (T, bool, error)) ([]T, metav1.ListInterface, error) {
+func extractList[T keys.Object](list runtime.Object, field *itemsField, dst []T, keep func(T) (T, bool, error)) ([]T, metav1.ListInterface, error) {
 	listMeta, err := meta.ListAccessor(list)
 	if err != nil {
 		return nil, nil, fmt.Errorf("list result %T: %w", list, err)

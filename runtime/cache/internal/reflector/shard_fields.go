@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"reflect"
@@ -40,10 +40,8 @@ var shardInfoIndex, shardInfoSelectorIndex = func() ([]int, []int) {
 	return f.Index, s.Index
 }()
 
-// ServerSideShardingSupported reports whether the k8s.io/apimachinery this
-// program is built with has metav1.ListOptions.ShardSelector and
-// metav1.ListMeta.ShardInfo (v0.36 and later). Without them a sharded
-// informer cannot send its selector and always filters on the client.
+// ServerSideShardingSupported reports whether the shard fields exist
+// (runtime/cache.ServerSideShardingSupported).
 func ServerSideShardingSupported() bool {
 	return shardSelectorIndex != nil && shardInfoIndex != nil
 }
@@ -59,8 +57,7 @@ func setShardSelector(opts *metav1.ListOptions, sel string) bool {
 }
 
 // ShardSelectorOf returns opts.ShardSelector, or "" when the field does not
-// exist in the apimachinery this program is built with. It is meant for
-// ListerWatchers and tests that must read the field without naming it.
+// exist (runtime/cache.ShardSelectorOf).
 func ShardSelectorOf(opts metav1.ListOptions) string {
 	if shardSelectorIndex == nil {
 		return ""
@@ -69,8 +66,7 @@ func ShardSelectorOf(opts metav1.ListOptions) string {
 }
 
 // SetShardInfo sets lm.ShardInfo to {Selector: sel} and reports whether the
-// field exists. It is meant for fake servers and tests that must write the
-// field without naming it.
+// field exists (runtime/cache.SetShardInfo).
 func SetShardInfo(lm *metav1.ListMeta, sel string) bool {
 	if shardInfoIndex == nil {
 		return false

@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"errors"
@@ -16,22 +16,23 @@ const watchListEnv = "KUBE_FEATURE_WatchListClient"
 // fake watcher (see isFakeWatcher).
 var errNoStreaming = errors.New("the client answered with a fake watcher, which never streams the initial state; listing from now on")
 
-// watchListUnsupported is the optional method by which a client says it
+// WatchListUnsupported is the optional method by which a client says it
 // cannot stream the initial state (the name client-go uses).
-type watchListUnsupported interface {
+type WatchListUnsupported interface {
 	IsWatchListSemanticsUnSupported() bool
 }
 
-// watchListWanted reports whether a reflector with opts over lw should try
-// watch-list streaming; see ReflectorOptions.DisableWatchList.
-func watchListWanted(opts ReflectorOptions, lw ListerWatcher) bool {
-	if opts.DisableWatchList {
+// watchListWanted reports whether a reflector over lw should try watch-list
+// streaming: not when disabled, when the environment says "false" as it
+// does to client-go, or when lw says it cannot stream.
+func watchListWanted(disabled bool, lw ListerWatcher) bool {
+	if disabled {
 		return false
 	}
 	if v, ok := os.LookupEnv(watchListEnv); ok && strings.EqualFold(strings.TrimSpace(v), "false") {
 		return false
 	}
-	if u, ok := lw.(watchListUnsupported); ok && u.IsWatchListSemanticsUnSupported() {
+	if u, ok := lw.(WatchListUnsupported); ok && u.IsWatchListSemanticsUnSupported() {
 		return false
 	}
 	return true

@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/klog/v2"
@@ -24,44 +25,103 @@ import (
 // of a watch-list stream.
 const initialEventsEndAnnotation = "k8s.io/initial-events-end"
 
-// ErrVeryShortWatch is wrapped by the error a reflector reports when a watch
-// closed within a second without delivering anything: usually a server or
-// proxy problem, so the reflector backs off and relists.
+// ErrVeryShortWatch is wrapped by the error reported when a watch closed
+// within a second without delivering anything (runtime/cache exports it).
 var ErrVeryShortWatch = errors.New("very short watch: the watch closed within a second without delivering any event")
 
-// ErrWrongType is wrapped by the error reported for a watch event whose
-// object is not of the informer's type; the event is dropped.
+// ErrWrongType is wrapped by the error reported for an object not of the
+// reflector's type, which is dropped (runtime/cache exports it).
 var ErrWrongType = errors.New("watch event of the wrong type")
 
-// reflectorSink is where the reflector puts what it observes: the DeltaFIFO.
-type reflectorSink[T Object] interface {
+// Sink is where a reflector puts what it observes: the informer's
+// DeltaFIFO. Its methods are called from the reflector's goroutine only.
+type Sink[T keys.Object] interface {
 	Add(obj T) error
 	Update(obj T) error
 	Delete(obj T) error
 	Replace(list []T, resourceVersion string) error
+	// ReplaceInScope replaces the content with list, where objects for
+	// which inScope (nil: all) is false are out of the reflector's shard
+	// and may not be in list.
 	ReplaceInScope(list []T, resourceVersion string, inScope func(T) bool) error
 }
 
-// bookmarkSink is a reflectorSink that wants the resourceVersion of each
-// watch bookmark.
-type bookmarkSink interface {
+// BookmarkSink is a Sink that wants the resourceVersion of each watch
+// bookmark.
+type BookmarkSink interface {
 	Bookmark(resourceVersion string)
 }
 
-// reflector lists and then watches a ListerWatcher, feeding a sink. One
-// goroutine runs it; the state read by others is guarded by mu.
-type reflector[T Object] struct {
+// ListerWatcher is what a reflector lists and watches; runtime/cache's
+// ListerWatcher satisfies it.
+type ListerWatcher interface {
+	List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)
+	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
+}
+
+// Metrics is what a reflector reports; runtime/cache's InformerMetrics
+// satisfies it. Its methods are called from the reflector's goroutine.
+type Metrics interface {
+	IncLists()
+	IncWatches()
+	IncRelistsAfterExpired()
+	IncWatchRestarts(reason string)
+	IncErrors(reason string)
+	ObserveEvent(at time.Time, resourceVersion string)
+}
+
+// Config is what a reflector is built from. Numbers and durations must be
+// set (runtime/cache applies ReflectorOptions' defaults before building
+// one); the hooks may be nil.
+type Config[T keys.Object] struct {
+	// Name names the informer in errors and logs.
+	Name string
+	LW   ListerWatcher
+	Sink Sink[T]
+	// PageSize is the Limit of each page of a consistent list;
+	// MinWatchTimeout the lower bound of the randomised watch timeout;
+	// InitialBackoff, MaxBackoff and BackoffResetAfter shape the delays
+	// between failures. Clock is read for all of them.
+	PageSize                                      int64
+	MinWatchTimeout                               time.Duration
+	InitialBackoff, MaxBackoff, BackoffResetAfter time.Duration
+	Clock                                         clock.Clock
+	// DisableWatchList: never try watch-list streaming (see
+	// watchListWanted for the other reasons not to).
+	DisableWatchList bool
+	// DisableManagedFieldsSharing keeps every object's managedFields
+	// documents its own (see fieldsCache).
+	DisableManagedFieldsSharing bool
+	// Transform, when not nil, turns each received object into the one
+	// stored; an error fails that list or drops that watch event.
+	Transform func(T) (T, error)
+	// OnError, when not nil, is told every reported error instead of the
+	// log.
+	OnError func(ctx context.Context, err error)
+	// Metrics, when not nil, receives the list/watch metrics.
+	Metrics Metrics
+	// Scope, when not nil, limits the reflector to its ranges; a sharded
+	// reflector always lists instead of streaming (only a list response
+	// carries the ListMeta.ShardInfo it checks).
+	Scope *sharding.Scope
+}
+
+// Reflector lists and then watches a ListerWatcher, feeding a Sink. Run's
+// goroutine owns it; the state others read (LastSyncResourceVersion,
+// LastError, ShardStatus) is guarded by mu, which is never held while
+// calling out (the sink, the ListerWatcher, hooks or metrics).
+type Reflector[T keys.Object] struct {
 	name      string
 	lw        ListerWatcher
-	sink      reflectorSink[T]
-	opts      ReflectorOptions
+	sink      Sink[T]
+	opts      Config[T]
 	clock     clock.Clock
-	transform TransformFunc[T]
+	transform func(T) (T, error)
 	onError   func(ctx context.Context, err error)
-	// metrics is nil unless the informer has metrics (see reflector_metrics.go).
-	metrics InformerMetrics
+	// metrics is nil unless the informer has metrics (see metrics.go).
+	metrics Metrics
 	// events is the coarse clock eventTime reads: nil unless the
-	// reflector runs with metrics on the real clock, when run starts it and
+	// reflector runs with metrics on the real clock, when Run starts it and
 	// stops it (waiting for its goroutine) before returning. Only the
 	// reflector's goroutine reads and writes the field.
 	events *coarseClock
@@ -71,13 +131,14 @@ type reflector[T Object] struct {
 	// items is where the list type's Items field is (see extractList);
 	// only the reflector's goroutine uses it.
 	items itemsField
-	// noWatchList: the client cannot stream (see DisableWatchList). Only
-	// the reflector's goroutine reads and writes it after construction.
+	// noWatchList: the client cannot stream (see Config.DisableWatchList).
+	// Only the reflector's goroutine reads and writes it after
+	// construction.
 	noWatchList bool
 	// scope, when not nil, limits the reflector to its ranges (see
-	// reflector_shard.go); shard is the current cycle's snapshot and
-	// shardLogged whether the client-side filtering was logged. Only the
-	// reflector's goroutine uses shard and shardLogged.
+	// shard.go); shard is the current cycle's snapshot and shardLogged
+	// whether the client-side filtering was logged. Only the reflector's
+	// goroutine uses shard and shardLogged.
 	scope       *sharding.Scope
 	shard       *shardCycle
 	shardLogged bool
@@ -89,39 +150,45 @@ type reflector[T Object] struct {
 	lastErr       error
 }
 
-// newReflector returns a reflector of lw feeding sink; opts' unset fields
-// take their defaults (ReflectorOptions.withDefaults).
-func newReflector[T Object](name string, lw ListerWatcher, sink reflectorSink[T], opts ReflectorOptions) *reflector[T] {
-	opts = opts.withDefaults()
-	return &reflector[T]{name: name, lw: lw, sink: sink, opts: opts, clock: opts.Clock, noWatchList: !watchListWanted(opts, lw)}
+// New returns a reflector configured by c.
+func New[T keys.Object](c Config[T]) *Reflector[T] {
+	return &Reflector[T]{
+		name: c.Name, lw: c.LW, sink: c.Sink, opts: c, clock: c.Clock,
+		transform: c.Transform, onError: c.OnError, metrics: c.Metrics, scope: c.Scope,
+		noWatchList: c.Scope != nil || !watchListWanted(c.DisableWatchList, c.LW),
+	}
 }
 
-func (r *reflector[T]) lastSyncResourceVersion() string {
+// LastSyncResourceVersion is the resourceVersion the store was last synced
+// to (a list's, or the latest watch event's); "" before the first list.
+func (r *Reflector[T]) LastSyncResourceVersion() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.lastSyncRV
 }
 
-func (r *reflector[T]) setLastSyncRV(rv string) {
+func (r *Reflector[T]) setLastSyncRV(rv string) {
 	r.mu.Lock()
 	r.lastSyncRV = rv
 	r.mu.Unlock()
 }
 
-func (r *reflector[T]) lastError() error {
+// LastError is the last list or watch error, nil once a list or watch
+// succeeded after it.
+func (r *Reflector[T]) LastError() error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.lastErr
 }
 
-func (r *reflector[T]) clearError() {
+func (r *Reflector[T]) clearError() {
 	r.mu.Lock()
 	r.lastErr = nil
 	r.mu.Unlock()
 }
 
 // report records err as the last error and tells the error hook.
-func (r *reflector[T]) report(ctx context.Context, err error) {
+func (r *Reflector[T]) report(ctx context.Context, err error) {
 	r.mu.Lock()
 	r.lastErr = err
 	r.mu.Unlock()
@@ -133,8 +200,9 @@ func (r *reflector[T]) report(ctx context.Context, err error) {
 	}
 }
 
-// run lists and watches until ctx ends, backing off between failures.
-func (r *reflector[T]) run(ctx context.Context) {
+// Run lists and watches until ctx ends, backing off between failures. It
+// returns once every goroutine it started has ended.
+func (r *Reflector[T]) Run(ctx context.Context) {
 	if _, onRealClock := r.clock.(clock.RealClock); onRealClock && r.metrics != nil {
 		c, stop := startCoarseClock()
 		defer stop()
@@ -162,7 +230,7 @@ func (r *reflector[T]) run(ctx context.Context) {
 // relistResourceVersion is the RV the next list asks for: "0" (any recent
 // state, served from the watch cache) the first time, the last synced RV
 // afterwards, and "" (a consistent read) once that RV has expired.
-func (r *reflector[T]) relistResourceVersion() string {
+func (r *Reflector[T]) relistResourceVersion() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.rvUnavailable {
@@ -184,7 +252,7 @@ func isExpired(err error) bool {
 
 // listAndWatch performs one list (or watch-list) and then watches until an
 // error needs a relist. It returns nil only when ctx ended.
-func (r *reflector[T]) listAndWatch(ctx context.Context) error {
+func (r *Reflector[T]) listAndWatch(ctx context.Context) error {
 	if r.scope != nil {
 		r.beginShardCycle()
 		if len(r.shard.ranges) == 0 {
@@ -234,9 +302,9 @@ func (r *reflector[T]) listAndWatch(ctx context.Context) error {
 // handlers a second time (as an update with an unchanged resourceVersion).
 // A ListerWatcher that hands out one watcher whatever the options, as tests
 // do, returns fake again, which is then consumed as the watch.
-func (r *reflector[T]) watchAfterFakeStream(ctx context.Context, fake watch.Interface) (watch.Interface, error) {
+func (r *Reflector[T]) watchAfterFakeStream(ctx context.Context, fake watch.Interface) (watch.Interface, error) {
 	w, err := r.lw.Watch(ctx, metav1.ListOptions{
-		ResourceVersion:     r.lastSyncResourceVersion(),
+		ResourceVersion:     r.LastSyncResourceVersion(),
 		AllowWatchBookmarks: true,
 		TimeoutSeconds:      r.watchTimeout(),
 	})
@@ -255,7 +323,7 @@ func (r *reflector[T]) watchAfterFakeStream(ctx context.Context, fake watch.Inte
 
 // watchTimeout is a random server-side timeout in [min, 2*min), so that
 // watches of many clients do not expire together.
-func (r *reflector[T]) watchTimeout() *int64 {
+func (r *Reflector[T]) watchTimeout() *int64 {
 	d := r.opts.MinWatchTimeout + time.Duration(rand.Int64N(int64(r.opts.MinWatchTimeout)))
 	s := int64(d / time.Second)
 	if s < 1 {
@@ -270,7 +338,7 @@ func (r *reflector[T]) watchTimeout() *int64 {
 // the request or the stream failed before the initial events ended, and a
 // list should be used instead this time. On errNoStreaming the returned
 // watch is a fake watcher to consume after the list.
-func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, error) {
+func (r *Reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, error) {
 	r.mu.Lock()
 	rv := r.lastSyncRV
 	if r.rvUnavailable {
@@ -390,7 +458,7 @@ func (r *reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 // watchLoop watches from the last synced RV, re-watching whenever a watch
 // ends normally. It returns when a relist is needed (with the reason) or ctx
 // ends (nil). first, if not nil, is an already-open watch to consume first.
-func (r *reflector[T]) watchLoop(ctx context.Context, first watch.Interface) error {
+func (r *Reflector[T]) watchLoop(ctx context.Context, first watch.Interface) error {
 	retry := &backoff{initial: r.opts.InitialBackoff, max: r.opts.MaxBackoff, resetAfter: r.opts.BackoffResetAfter, clock: r.clock}
 	w := first
 	for {
@@ -402,7 +470,7 @@ func (r *reflector[T]) watchLoop(ctx context.Context, first watch.Interface) err
 		}
 		if w == nil {
 			opts := metav1.ListOptions{
-				ResourceVersion:     r.lastSyncResourceVersion(),
+				ResourceVersion:     r.LastSyncResourceVersion(),
 				AllowWatchBookmarks: true,
 				TimeoutSeconds:      r.watchTimeout(),
 			}
@@ -449,7 +517,7 @@ func (r *reflector[T]) watchLoop(ctx context.Context, first watch.Interface) err
 
 // handleWatch applies a watch's events to the sink until it closes (nil),
 // reports an error event, or ctx ends.
-func (r *reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error {
+func (r *Reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error {
 	start := r.clock.Now()
 	events := 0
 	ch := w.ResultChan()
@@ -466,7 +534,7 @@ func (r *reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error
 		case ev, ok := <-ch:
 			if !ok {
 				if events == 0 && r.clock.Since(start) < time.Second {
-					return fmt.Errorf("watch %s from resourceVersion %q: %w", r.name, r.lastSyncResourceVersion(), ErrVeryShortWatch)
+					return fmt.Errorf("watch %s from resourceVersion %q: %w", r.name, r.LastSyncResourceVersion(), ErrVeryShortWatch)
 				}
 				return nil
 			}
@@ -512,7 +580,7 @@ func (r *reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error
 			case watch.Deleted:
 				err = r.sink.Delete(obj)
 			case watch.Bookmark:
-				if b, ok := r.sink.(bookmarkSink); ok {
+				if b, ok := r.sink.(BookmarkSink); ok {
 					b.Bookmark(rv)
 				}
 			default:

@@ -1,4 +1,4 @@
-package cache
+package reflector
 
 import (
 	"context"
@@ -17,46 +17,17 @@ import (
 // backing off and without reporting an error.
 var errScopeChanged = errors.New("the shard scope changed; listing the new ranges")
 
-// ShardStatus describes what a sharded informer asked for and what the
-// server did with it, as of the informer's latest list.
+// ShardStatus is runtime/cache's ShardStatus, field for field (the cache
+// converts one into the other), where its fields are documented.
 type ShardStatus struct {
-	// Field is the hashed field; Ranges the ranges of the latest list
-	// (empty: the scope owns nothing and the informer lists nothing);
-	// Generation the Scope generation they came from.
-	Field      sharding.Field
-	Ranges     []sharding.Range
-	Generation uint64
-	// Listed is true once a list of Generation's ranges has been queued for
-	// the store (the handlers see it in order after that).
-	Listed bool
-	// Selector is the ShardSelector sent with the latest list and watch;
-	// "" when none could be sent (see ClientSide) or the scope is empty.
-	Selector string
-	// ServerSide is true when the server echoed Selector in the latest
-	// list's ListMeta.ShardInfo, i.e. it sent only the requested ranges.
-	ServerSide bool
-	// ClientSide says why the informer filters on the client, when the
-	// server did not shard the latest list ("" when it did, or the scope
-	// is empty). The informer drops out-of-range objects in any case.
-	ClientSide string
-	// Received and Dropped count the objects of the latest list and those
-	// of them outside Ranges, which the informer dropped. Dropped 0 of a
-	// non-empty list without ServerSide usually means the server filtered
-	// but did not say so (v1.37 apiservers filter custom resources without
-	// filling ShardInfo).
+	Field             sharding.Field
+	Ranges            []sharding.Range
+	Generation        uint64
+	Listed            bool
+	Selector          string
+	ServerSide        bool
+	ClientSide        string
 	Received, Dropped int
-}
-
-// ShardedInformer is implemented by informers that can cache a shard of
-// their resource: this package's informers and the factory's
-// multi-namespace informers. SetShardScope must be called before Run.
-type ShardedInformer interface {
-	// SetShardScope limits the informer to the ranges of scope (nil: the
-	// whole resource). It fails once the informer runs.
-	SetShardScope(scope *sharding.Scope) error
-	// ShardStatus reports the informer's latest sharded list; ok is false
-	// for an informer without a scope or that has not listed yet.
-	ShardStatus() (status ShardStatus, ok bool)
 }
 
 // shardCycle is the scope snapshot one list/watch cycle of a sharded
@@ -71,7 +42,7 @@ type shardCycle struct {
 }
 
 // beginShardCycle takes the scope's snapshot for the next cycle.
-func (r *reflector[T]) beginShardCycle() {
+func (r *Reflector[T]) beginShardCycle() {
 	ranges, gen, changed := r.scope.Snapshot()
 	c := &shardCycle{field: r.scope.Field(), ranges: ranges, gen: gen, changed: changed}
 	if len(ranges) > 0 {
@@ -91,7 +62,7 @@ func (r *reflector[T]) beginShardCycle() {
 }
 
 // withShard sets the cycle's selector on opts, when there is one.
-func (r *reflector[T]) withShard(opts metav1.ListOptions) metav1.ListOptions {
+func (r *Reflector[T]) withShard(opts metav1.ListOptions) metav1.ListOptions {
 	if r.shard != nil && r.shard.selector != "" {
 		setShardSelector(&opts, r.shard.selector)
 	}
@@ -100,7 +71,7 @@ func (r *reflector[T]) withShard(opts metav1.ListOptions) metav1.ListOptions {
 
 // inShard reports whether obj lies in the cycle's ranges (always true for
 // an unsharded reflector).
-func (r *reflector[T]) inShard(obj T) bool {
+func (r *Reflector[T]) inShard(obj T) bool {
 	c := r.shard
 	if c == nil {
 		return true
@@ -110,7 +81,7 @@ func (r *reflector[T]) inShard(obj T) bool {
 
 // countShard counts a list page's received items and those dropped as
 // outside the cycle's ranges into the status (page 0 starts a new count).
-func (r *reflector[T]) countShard(page, received, dropped int) {
+func (r *Reflector[T]) countShard(page, received, dropped int) {
 	r.mu.Lock()
 	if page == 0 {
 		r.shardStatus.Received, r.shardStatus.Dropped = 0, 0
@@ -122,7 +93,7 @@ func (r *reflector[T]) countShard(page, received, dropped int) {
 
 // checkShardInfo records whether a list page's ShardInfo echoed the
 // selector; a sharded list is server-side only if every page did.
-func (r *reflector[T]) checkShardInfo(page int, list any, lm metav1.ListInterface) {
+func (r *Reflector[T]) checkShardInfo(page int, list any, lm metav1.ListInterface) {
 	c := r.shard
 	if c == nil {
 		return
@@ -146,7 +117,7 @@ func (r *reflector[T]) checkShardInfo(page int, list any, lm metav1.ListInterfac
 
 // shardListed marks the cycle's list as queued and logs, once per
 // informer, that it filters on the client when the server did not shard.
-func (r *reflector[T]) shardListed(ctx context.Context) {
+func (r *Reflector[T]) shardListed(ctx context.Context) {
 	if r.shard == nil {
 		return
 	}
@@ -165,8 +136,8 @@ func (r *reflector[T]) shardListed(ctx context.Context) {
 // lists nothing (an empty selector would select everything), empties its
 // store (every object left the scope) and waits for the scope to change.
 // It returns errScopeChanged, or nil once ctx ended.
-func (r *reflector[T]) emptyShard(ctx context.Context) error {
-	rv := r.lastSyncResourceVersion()
+func (r *Reflector[T]) emptyShard(ctx context.Context) error {
+	rv := r.LastSyncResourceVersion()
 	if err := r.sink.ReplaceInScope(nil, rv, r.inShard); err != nil {
 		return fmt.Errorf("emptying %s for an empty shard scope: %w", r.name, err)
 	}
@@ -182,8 +153,9 @@ func (r *reflector[T]) emptyShard(ctx context.Context) error {
 	}
 }
 
-// shardStatusCopy returns the status, ok false when unsharded or unlisted.
-func (r *reflector[T]) shardStatusCopy() (ShardStatus, bool) {
+// ShardStatus returns a copy of the status of the latest sharded list; ok
+// is false when the reflector is unsharded or has not listed yet.
+func (r *Reflector[T]) ShardStatus() (ShardStatus, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.scope == nil || r.shardStatus.Field == "" {
@@ -198,7 +170,7 @@ func (r *reflector[T]) shardStatusCopy() (ShardStatus, bool) {
 // false when ctx ended. A sharded reflector also stops waiting when its
 // scope changes: the new ranges are worth a list at once (the failure may
 // have been about the old ones).
-func (r *reflector[T]) waitBackoff(ctx context.Context, b *backoff) bool {
+func (r *Reflector[T]) waitBackoff(ctx context.Context, b *backoff) bool {
 	if r.shard == nil {
 		return b.wait(ctx.Done(), b.next())
 	}
