@@ -1,5 +1,7 @@
 package cache
 
+import "github.com/typedinformer/typedinformer/runtime/cache/internal/processor"
+
 // ScopeExitHandler is an optional interface of a ResourceEventHandler. An
 // informer with a scope (shard ranges, see SharedIndexInformerOptions.
 // ShardScope, or a factory's namespace set) removes the objects that leave
@@ -43,17 +45,15 @@ type scopeExitIgnorer[T Object] struct {
 func (scopeExitIgnorer[T]) OnScopeExit(T) {}
 
 // HandlerName names the wrapped handler in logs and metrics.
-func (s scopeExitIgnorer[T]) HandlerName() string { return handlerName(s.ResourceEventHandler) }
+func (s scopeExitIgnorer[T]) HandlerName() string {
+	return processor.HandlerName(s.ResourceEventHandler)
+}
 
 // DeliverScopeExit tells h that obj left its informer's scope: OnScopeExit
 // when h implements ScopeExitHandler, else OnDelete(obj, true). Handler
 // wrappers (filters, serializers) call it to forward the notification.
 func DeliverScopeExit[T Object](h ResourceEventHandler[T], obj T) {
-	if s, ok := h.(ScopeExitHandler[T]); ok {
-		s.OnScopeExit(obj)
-		return
-	}
-	h.OnDelete(obj, true)
+	processor.DeliverScopeExit[T](h, obj)
 }
 
 // OnScopeExit forwards a scope exit of an object that passes the filter

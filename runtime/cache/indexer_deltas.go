@@ -2,6 +2,7 @@ package cache
 
 import (
 	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/processor"
 	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
@@ -19,7 +20,7 @@ const maxIndexErrors = 10
 // The informer calls it inside processor.applyAndDistribute, so it runs
 // with the processor's lock held: processor.mu is taken before mu, never
 // after it.
-func (s *threadSafeIndexer[T]) applyDeltas(batch []deltafifo.Delta[T], initial bool, notes []notification[T]) ([]notification[T], []error) {
+func (s *threadSafeIndexer[T]) applyDeltas(batch []deltafifo.Delta[T], initial bool, notes []processor.Notification[T]) ([]processor.Notification[T], []error) {
 	var indexErrs []error
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -37,16 +38,16 @@ func (s *threadSafeIndexer[T]) applyDeltas(batch []deltafifo.Delta[T], initial b
 				// resourceVersion is a resync notification (client-go
 				// decides so in OnUpdate, on the objects alone).
 				resync := old.GetResourceVersion() == d.Object.GetResourceVersion()
-				notes = append(notes, notification[T]{kind: notifyUpdate, old: old, obj: d.Object, resync: resync})
+				notes = append(notes, processor.Notification[T]{Kind: processor.Update, Old: old, Obj: d.Object, Resync: resync})
 			} else {
-				notes = append(notes, notification[T]{kind: notifyAdd, obj: d.Object, initial: initial})
+				notes = append(notes, processor.Notification[T]{Kind: processor.Add, Obj: d.Object, Initial: initial})
 			}
 		case deltafifo.Deleted:
 			if _, existed := s.getLocked(k); !existed {
 				continue
 			}
 			s.deleteLocked(k)
-			notes = append(notes, notification[T]{kind: notifyDelete, obj: d.Object, finalStateUnknown: d.FinalStateUnknown, leftScope: d.LeftScope})
+			notes = append(notes, processor.Notification[T]{Kind: processor.Delete, Obj: d.Object, FinalStateUnknown: d.FinalStateUnknown, LeftScope: d.LeftScope})
 		}
 	}
 	return notes, indexErrs

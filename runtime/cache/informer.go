@@ -12,6 +12,7 @@ import (
 	"k8s.io/utils/clock"
 
 	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/processor"
 	"github.com/typedinformer/typedinformer/runtime/cache/internal/reflector"
 	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
@@ -29,8 +30,8 @@ import (
 //     while it counts listeners.
 //   - proc.mu (processor) guards the listener list and their resync
 //     bookkeeping. A store change and its distribution happen under it
-//     (processor.applyAndDistribute), and so does a late handler's snapshot
-//     of the store (processor.addListener): that is what makes each change
+//     (Processor.ApplyAndDistribute), and so does a late handler's snapshot
+//     of the store (Processor.AddListener): that is what makes each change
 //     reach each handler exactly once.
 //   - listener.mu guards one handler's pending notifications. The processor
 //     takes it to enqueue and to remove; remove reads the informer's
@@ -66,7 +67,7 @@ type sharedIndexInformer[T Object] struct {
 	clock   clock.Clock
 	indexer *threadSafeIndexer[T]
 	fifo    *deltafifo.Queue[T]
-	proc    *processor[T]
+	proc    *processor.Processor[T]
 	refl    *reflector.Reflector[T]
 
 	startMu sync.Mutex
@@ -82,7 +83,7 @@ type sharedIndexInformer[T Object] struct {
 
 	resyncChanged chan struct{}
 	// notes is processBatch's reused notification buffer (one popper).
-	notes []notification[T]
+	notes []processor.Notification[T]
 	// initErr is a construction error (e.g. a nil ListerWatcher): Run then
 	// runs nothing and LastError reports it.
 	initErr error
@@ -113,7 +114,7 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		name:          opts.Name,
 		clock:         opts.Reflector.Clock,
 		indexer:       newThreadSafeIndexer[T](opts.Indexers),
-		proc:          &processor[T]{clock: opts.Reflector.Clock},
+		proc:          &processor.Processor[T]{Clock: opts.Reflector.Clock},
 		resyncChanged: make(chan struct{}, 1),
 		scope:         opts.ShardScope,
 	}
@@ -178,7 +179,7 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	s.proc.start(ctx)
+	s.proc.Start(ctx)
 	wg.Go(func() { s.refl.Run(ctx) })
 	wg.Go(func() { s.resyncLoop(ctx) })
 	wg.Go(func() { s.processLoop(ctx) })
@@ -189,7 +190,7 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	s.startMu.Unlock()
 	s.fifo.Close()
 	wg.Wait()
-	s.proc.wait()
+	s.proc.Wait()
 	s.startMu.Lock()
 	s.stopped = true
 	s.startMu.Unlock()
@@ -223,13 +224,13 @@ func (s *sharedIndexInformer[T]) processLoop(ctx context.Context) {
 // processBatch applies popped deltas to the store in order and distributes
 // the resulting notifications in the same order, both under the processor's
 // lock, so that a handler joining concurrently sees each change exactly once
-// (see processor.applyAndDistribute). initial marks the first list's deltas
+// (see Processor.ApplyAndDistribute). initial marks the first list's deltas
 // (see deltafifo.Queue). Objects an index function fails on are stored anyway (see
 // putLocked); the errors are returned for the log and stay reported by
 // LastError/SyncError.
 func (s *sharedIndexInformer[T]) processBatch(batch []deltafifo.Delta[T], initial bool) error {
 	var indexErrs []error
-	s.notes = s.proc.applyAndDistribute(s.notes, func(notes []notification[T]) []notification[T] {
+	s.notes = s.proc.ApplyAndDistribute(s.notes, func(notes []processor.Notification[T]) []processor.Notification[T] {
 		notes, indexErrs = s.indexer.applyDeltas(batch, initial, notes)
 		return notes
 	})
@@ -239,7 +240,7 @@ func (s *sharedIndexInformer[T]) processBatch(batch []deltafifo.Delta[T], initia
 	return nil
 }
 
-// resyncLoop runs a resync check (processor.resyncDue) every check period,
+// resyncLoop runs a resync check (Processor.ResyncDue) every check period,
 // counted from its previous wake (or its start), and queues a resync when
 // some handler is due. The check period is the smallest resync period of
 // the registered handlers and the informer's default (see checkPeriod). A
@@ -272,7 +273,7 @@ func (s *sharedIndexInformer[T]) resyncLoop(ctx context.Context) {
 			}
 		}
 		last = s.clock.Now()
-		if s.proc.resyncDue() {
+		if s.proc.ResyncDue() {
 			if err := s.fifo.Resync(); err != nil {
 				klog.FromContext(ctx).Error(err, "Resync failed", "informer", s.name)
 			}
@@ -288,7 +289,7 @@ func (s *sharedIndexInformer[T]) resyncLoop(ctx context.Context) {
 // leaves them running, so a handler added later with period 0 still loses
 // its syncing flag at the next check.
 func (s *sharedIndexInformer[T]) checkPeriod(prev time.Duration) time.Duration {
-	p := s.proc.minResyncPeriod()
+	p := s.proc.MinResyncPeriod()
 	if d := max(s.opts.ResyncPeriod, minimumResyncPeriod); s.opts.ResyncPeriod > 0 && (p == 0 || d < p) {
 		p = d
 	}
@@ -395,17 +396,19 @@ func (s *sharedIndexInformer[T]) addEventHandler(handler ResourceEventHandler[T]
 	if resyncPeriod > 0 && resyncPeriod < minimumResyncPeriod {
 		resyncPeriod = minimumResyncPeriod
 	}
-	l := newListener(handler, resyncPeriod, s.clock.Now(), s.HasSynced)
-	l.logger = logger
-	l.syncing = !s.opts.SkipUnchangedUpdates // not shared yet: no lock needed
-	s.observe(l)
+	cfg := processor.ListenerConfig{
+		Name: processor.HandlerName(handler), Resync: resyncPeriod, Now: s.clock.Now(), Synced: s.HasSynced,
+		SkipResyncs: s.opts.SkipUnchangedUpdates, Logger: logger,
+	}
+	s.observe(&cfg)
+	l := processor.NewListener[T](handler, cfg)
 	// A handler joining a running informer first gets the cache replayed
-	// as initial adds (see processor.addListener).
+	// as initial adds (see Processor.AddListener).
 	var snapshot func() []T
 	if s.started {
 		snapshot = s.indexer.List
 	}
-	s.proc.addListener(l, snapshot)
+	s.proc.AddListener(l, snapshot)
 	select {
 	case s.resyncChanged <- struct{}{}:
 	default:
@@ -414,11 +417,11 @@ func (s *sharedIndexInformer[T]) addEventHandler(handler ResourceEventHandler[T]
 }
 
 func (s *sharedIndexInformer[T]) RemoveEventHandler(reg ResourceEventHandlerRegistration) error {
-	l, ok := reg.(*listener[T])
+	l, ok := reg.(*processor.Listener[T])
 	if !ok {
 		return fmt.Errorf("informer %s: registration %T was not returned by this informer", s.name, reg)
 	}
-	s.proc.removeListener(l)
+	s.proc.RemoveListener(l)
 	select {
 	case s.resyncChanged <- struct{}{}:
 	default:

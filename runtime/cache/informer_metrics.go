@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"k8s.io/klog/v2"
+
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/processor"
 )
 
 // MetricsSetter is implemented by the informers this package builds: a
@@ -23,7 +25,7 @@ func (s *sharedIndexInformer[T]) SetMetricsProvider(p DetailedInformerMetricsPro
 	if s.started {
 		return fmt.Errorf("informer %s: SetMetricsProvider: %w", s.name, errAlreadyStarted)
 	}
-	if n := s.proc.listenerCount(); n > 0 {
+	if n := s.proc.ListenerCount(); n > 0 {
 		return fmt.Errorf("informer %s: SetMetricsProvider: called after %d event handler(s) were added", s.name, n)
 	}
 	s.opts.Metrics = p
@@ -34,18 +36,19 @@ func (s *sharedIndexInformer[T]) SetMetricsProvider(p DetailedInformerMetricsPro
 	return nil
 }
 
-// observe sets up l's backlog warning and metrics before it is registered.
-func (s *sharedIndexInformer[T]) observe(l *listener[T]) {
+// observe sets up a listener's backlog warning and metrics before it is
+// built.
+func (s *sharedIndexInformer[T]) observe(cfg *processor.ListenerConfig) {
 	th := s.opts.HandlerBacklogThreshold // defaulted by withDefaults
 	if th < 0 && s.metrics == nil {
 		return
 	}
-	o := &listenerObs{informer: s.name, threshold: th, logger: s.runLogger}
+	o := &processor.Backlog{Informer: s.name, Threshold: th, Logger: s.runLogger}
 	if s.metrics != nil {
-		o.metrics = s.metrics.NewHandlerMetrics(l.name)
-		l.hm = o.metrics
+		o.Metrics = s.metrics.NewHandlerMetrics(cfg.Name)
+		cfg.Metrics = o.Metrics
 	}
-	l.obs = o
+	cfg.Backlog = o
 }
 
 // runLogger is the logger of Run's context, or klog.Background() before Run.

@@ -89,3 +89,16 @@ const DefaultHandlerBacklogThreshold = 10000
 // "connection_refused", "timeout", "very_short_watch", "wrong_type",
 // "internal", "unavailable" or "other" ("none" for nil).
 func ErrorReason(err error) string { return reflector.ErrorReason(err) }
+
+// BatchLatencyObserver is an optional interface of HandlerMetrics. A
+// listener hands its handler a batch of notifications back to back and
+// times the batch, not each call: a clock read per call costs about as much
+// as a cheap handler. ObserveBatchLatency records calls handler calls that
+// took total together; implementations count them as calls observations of
+// total/calls each, so that the count and the sum stay exact (a batch of one
+// is one exact observation). HandlerMetrics without it get
+// ObserveLatency(total/calls) calls times.
+type BatchLatencyObserver interface {
+	// ObserveBatchLatency records calls (>= 1) calls that took total.
+	ObserveBatchLatency(calls int, total time.Duration)
+}

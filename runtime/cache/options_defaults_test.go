@@ -94,10 +94,10 @@ func TestSharedIndexInformerOptionsDefaults(t *testing.T) {
 				t.Errorf("Reflector = %+v, want its own defaults %+v", got.Reflector, tc.in.Reflector.withDefaults())
 			}
 			s := newSharedIndexInformer[*corev1.Pod](nopLW{}, tc.in).(*sharedIndexInformer[*corev1.Pod])
-			if s.Name() != tc.wantName || s.clock != tc.wantClock || s.proc.clock != tc.wantClock ||
+			if s.Name() != tc.wantName || s.clock != tc.wantClock || s.proc.Clock != tc.wantClock ||
 				s.opts.HandlerBacklogThreshold != tc.wantThreshold {
 				t.Errorf("informer: name %q, clock %T, processor clock %T, threshold %d; want %q, %T, %d",
-					s.Name(), s.clock, s.proc.clock, s.opts.HandlerBacklogThreshold, tc.wantName, tc.wantClock, tc.wantThreshold)
+					s.Name(), s.clock, s.proc.Clock, s.opts.HandlerBacklogThreshold, tc.wantName, tc.wantClock, tc.wantThreshold)
 			}
 		})
 	}

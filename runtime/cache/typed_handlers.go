@@ -4,6 +4,8 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/processor"
 )
 
 // TypedResourceEventHandler is client-go v0.37's typed handler interface:
@@ -242,7 +244,7 @@ func (a typedHandler[T]) OnScopeExit(obj T) {
 }
 
 // HandlerName names the adapter after the wrapped handler.
-func (a typedHandler[T]) HandlerName() string { return handlerName(a.h) }
+func (a typedHandler[T]) HandlerName() string { return processor.HandlerName(a.h) }
 
 func (a typedHandler[T]) validate() error {
 	if v, ok := a.h.(interface{ validate() error }); ok {

@@ -1,4 +1,4 @@
-package cache
+package processor
 
 import (
 	"context"
@@ -40,13 +40,13 @@ func chunkPods(n int) []*corev1.Pod {
 func TestListenerBurstOfChunksIsDeliveredInOrderAndMostChunksDropped(t *testing.T) {
 	n := 3*noteChunkSize + 5
 	h := &orderHandler{want: n, all: make(chan struct{})}
-	l := newListener[*corev1.Pod](h, 0, time.Now(), func() bool { return true })
+	l := NewListener[*corev1.Pod](h, ListenerConfig{Now: time.Now(), Synced: func() bool { return true }})
 	pods := chunkPods(n)
 	// Queued before the listener runs, in uneven pieces as the processor
 	// would hand them, half as plain adds and half as a replay.
-	var notes []notification[*corev1.Pod]
+	var notes []Notification[*corev1.Pod]
 	for _, p := range pods[:n/2] {
-		notes = append(notes, notification[*corev1.Pod]{kind: notifyAdd, obj: p})
+		notes = append(notes, Notification[*corev1.Pod]{Kind: Add, Obj: p})
 	}
 	for len(notes) > 0 {
 		k := min(len(notes), 100)
@@ -80,8 +80,8 @@ func TestListenerBurstOfChunksIsDeliveredInOrderAndMostChunksDropped(t *testing.
 	kept := 0
 	for c := l.free; c != nil; c = c.next {
 		kept++
-		if c.n != 0 || c.notes[0].obj != nil {
-			t.Fatalf("a kept chunk still holds %d notifications / object %v", c.n, c.notes[0].obj)
+		if c.n != 0 || c.notes[0].Obj != nil {
+			t.Fatalf("a kept chunk still holds %d notifications / object %v", c.n, c.notes[0].Obj)
 		}
 	}
 	if kept != l.nFree || kept > noteFreeChunks {
@@ -92,7 +92,7 @@ func TestListenerBurstOfChunksIsDeliveredInOrderAndMostChunksDropped(t *testing.
 // Replaying a store to a late handler allocates only the chunks it fills.
 func TestListenerReplayAllocatesOnlyItsChunks(t *testing.T) {
 	pods := chunkPods(1000)
-	l := newListener[*corev1.Pod](&orderHandler{}, 0, time.Now(), func() bool { return true })
+	l := NewListener[*corev1.Pod](&orderHandler{}, ListenerConfig{Now: time.Now(), Synced: func() bool { return true }})
 	allocs := testing.AllocsPerRun(10, func() {
 		l.enqueueInitialAdds(pods)
 		l.head, l.tail, l.queued = nil, nil, 0

@@ -1,4 +1,4 @@
-package cache
+package processor
 
 import (
 	"context"
@@ -10,38 +10,74 @@ import (
 
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
-type notificationKind uint8
+// Kind says which handler method a Notification calls.
+type Kind uint8
 
+// The kinds of Notification.
 const (
-	notifyAdd notificationKind = iota + 1
-	notifyUpdate
-	notifyDelete
+	Add Kind = iota + 1
+	Update
+	Delete
 )
 
-// notification is one handler call, stored by value in listener buffers so
-// that distributing an event allocates nothing.
-type notification[T Object] struct {
-	kind notificationKind
-	// initial is an add's isInInitialList: the object is one of the first
+// Notification is one handler call, stored by value in listener buffers so
+// that distributing an event allocates nothing. The store builds them as it
+// applies deltas (see store.Indexer.ApplyDeltas).
+type Notification[T keys.Object] struct {
+	Kind Kind
+	// Initial is an add's isInInitialList: the object is one of the first
 	// list's, or replayed to a handler that joined late. Only adds set it.
-	initial bool
-	// finalStateUnknown is a delete's finalStateUnknown: the informer
-	// missed the delete and obj is the last state it knew. Only deletes
+	Initial bool
+	// FinalStateUnknown is a delete's finalStateUnknown: the informer
+	// missed the delete and Obj is the last state it knew. Only deletes
 	// set it.
-	finalStateUnknown bool
-	// resync marks an update whose old and new objects have the same
+	FinalStateUnknown bool
+	// Resync marks an update whose old and new objects have the same
 	// resourceVersion (client-go's "sync" notification: a periodic
 	// resync, a relist that found the object unchanged, or any update
 	// from a server, such as a fake clientset, that sets no
 	// resourceVersion); only listeners whose syncing flag is set receive
 	// it.
-	resync bool
-	// leftScope marks a delete of an object that left the informer's
-	// scope (see ScopeExitHandler).
-	leftScope bool
-	old, obj  T
+	Resync bool
+	// LeftScope marks a delete of an object that left the informer's
+	// scope (see runtime/cache's ScopeExitHandler).
+	LeftScope bool
+	Old, Obj  T
+}
+
+// Handler is what a listener delivers to: runtime/cache's
+// ResourceEventHandler.
+type Handler[T keys.Object] interface {
+	OnAdd(obj T, isInInitialList bool)
+	OnUpdate(oldObj, newObj T)
+	OnDelete(obj T, finalStateUnknown bool)
+}
+
+// ScopeExitHandler is runtime/cache's ScopeExitHandler: a Handler told
+// apart when an object leaves the informer's scope.
+type ScopeExitHandler[T keys.Object] interface {
+	OnScopeExit(obj T)
+}
+
+// DeliverScopeExit tells h that obj left its informer's scope:
+// OnScopeExit when h implements ScopeExitHandler, else OnDelete(obj, true).
+func DeliverScopeExit[T keys.Object](h Handler[T], obj T) {
+	if s, ok := h.(ScopeExitHandler[T]); ok {
+		s.OnScopeExit(obj)
+		return
+	}
+	h.OnDelete(obj, true)
+}
+
+// HandlerMetrics is runtime/cache's HandlerMetrics: one handler's backlog
+// and latency, safe for concurrent use.
+type HandlerMetrics interface {
+	SetBacklog(n int)
+	ObserveLatency(d time.Duration)
 }
 
 // noteChunkSize is how many notifications one chunk of a listener's queue
@@ -54,10 +90,10 @@ const noteChunkSize = 256
 const noteFreeChunks = 2
 
 // noteChunk is one link of a listener's queue of pending notifications.
-type noteChunk[T Object] struct {
+type noteChunk[T keys.Object] struct {
 	next  *noteChunk[T]
 	n     int
-	notes [noteChunkSize]notification[T]
+	notes [noteChunkSize]Notification[T]
 }
 
 // listener delivers notifications to one handler from its own goroutine. The
@@ -68,8 +104,8 @@ type noteChunk[T Object] struct {
 // leaves a trail of outgrown arrays, and the chunks beyond noteFreeChunks
 // are dropped once delivered. One goroutine per handler (client-go uses two
 // plus a channel hop per event).
-type listener[T Object] struct {
-	handler ResourceEventHandler[T]
+type Listener[T keys.Object] struct {
+	handler Handler[T]
 	name    string
 
 	mu sync.Mutex
@@ -94,7 +130,7 @@ type listener[T Object] struct {
 	// resync bookkeeping, guarded by the processor's mutex. syncing is
 	// client-go's per-listener flag: whether resync notifications reach
 	// this listener. It starts set (unless the informer skips unchanged
-	// updates) and each resync check (processor.resyncDue) sets it to
+	// updates) and each resync check (Processor.ResyncDue) sets it to
 	// whether this listener is due then.
 	resyncPeriod time.Duration
 	nextResync   time.Time
@@ -108,42 +144,67 @@ type listener[T Object] struct {
 
 	// obs watches the backlog (nil: not watched); hm is its handler
 	// metrics (nil: none). See listener_backlog.go.
-	obs *listenerObs
+	obs *Backlog
 	hm  HandlerMetrics
 	// running is the size of the batch run is working through (mu).
 	running int
 }
 
-// newListener returns a listener for h with resync period resync, first
-// due at now+resync, syncing as client-go's listeners start.
-func newListener[T Object](h ResourceEventHandler[T], resync time.Duration, now time.Time, synced func() bool) *listener[T] {
-	return &listener[T]{
+// ListenerConfig is what a listener is built from besides its handler.
+type ListenerConfig struct {
+	// Name names the handler in logs and metrics (see HandlerName).
+	Name string
+	// Resync is the handler's resync period (0: none), first due at
+	// Now+Resync.
+	Resync time.Duration
+	Now    time.Time
+	// Synced is the informer's HasSynced.
+	Synced func() bool
+	// SkipResyncs starts the listener not syncing: it gets no resync
+	// notification before its first due resync. client-go's listeners
+	// start syncing.
+	SkipResyncs bool
+	// Logger, when not nil, replaces the informer's logger for the
+	// handler's panics.
+	Logger *klog.Logger
+	// Backlog, when not nil, watches the listener's backlog; Metrics, when
+	// not nil, are the handler's metrics (also fed the backlog by it).
+	Backlog *Backlog
+	Metrics HandlerMetrics
+}
+
+// NewListener returns a listener delivering to h, configured by c.
+func NewListener[T keys.Object](h Handler[T], c ListenerConfig) *Listener[T] {
+	return &Listener[T]{
 		handler:        h,
-		name:           handlerName(h),
+		name:           c.Name,
 		wake:           make(chan struct{}, 1),
-		informerSynced: synced,
-		resyncPeriod:   resync,
-		nextResync:     now.Add(resync),
-		syncing:        true,
+		informerSynced: c.Synced,
+		resyncPeriod:   c.Resync,
+		nextResync:     c.Now.Add(c.Resync),
+		syncing:        !c.SkipResyncs,
+		logger:         c.Logger,
+		obs:            c.Backlog,
+		hm:             c.Metrics,
 	}
 }
 
 // HasSynced is the registration's sync state: the informer has synced and
 // this handler has returned from every initial add.
-func (l *listener[T]) HasSynced() bool {
+func (l *Listener[T]) HasSynced() bool {
 	if l.removed.Load() {
 		return l.syncedAtRemoval.Load()
 	}
 	return l.synced()
 }
 
-func (l *listener[T]) synced() bool {
+func (l *Listener[T]) synced() bool {
 	return l.informerSynced() && l.initialPending.Load() == 0
 }
 
 // enqueue appends notifications, skipping resync ones unless withResync; it
 // never blocks on the handler.
-func (l *listener[T]) enqueue(ns []notification[T], withResync bool) {
+func (l *Listener[T]) enqueue(ns []Notification[T], withResync bool) {
 	if len(ns) == 0 {
 		return
 	}
@@ -155,10 +216,10 @@ func (l *listener[T]) enqueue(ns []notification[T], withResync bool) {
 	}
 	before := l.queued
 	for i := range ns {
-		if ns[i].resync && !withResync {
+		if ns[i].Resync && !withResync {
 			continue
 		}
-		if ns[i].kind == notifyAdd && ns[i].initial {
+		if ns[i].Kind == Add && ns[i].Initial {
 			initial++
 		}
 		l.pushLocked(&ns[i])
@@ -168,7 +229,7 @@ func (l *listener[T]) enqueue(ns []notification[T], withResync bool) {
 
 // enqueueInitialAdds appends an initial add (isInInitialList=true) for
 // every object of objs, as enqueue would, without building them first.
-func (l *listener[T]) enqueueInitialAdds(objs []T) {
+func (l *Listener[T]) enqueueInitialAdds(objs []T) {
 	if len(objs) == 0 {
 		return
 	}
@@ -179,13 +240,13 @@ func (l *listener[T]) enqueueInitialAdds(objs []T) {
 	}
 	before := l.queued
 	for _, obj := range objs {
-		l.pushLocked(&notification[T]{kind: notifyAdd, obj: obj, initial: true})
+		l.pushLocked(&Notification[T]{Kind: Add, Obj: obj, Initial: true})
 	}
 	l.enqueuedLocked(before, int64(len(objs)))
 }
 
 // pushLocked appends a copy of n to the pending chain; the caller holds mu.
-func (l *listener[T]) pushLocked(n *notification[T]) {
+func (l *Listener[T]) pushLocked(n *Notification[T]) {
 	t := l.tail
 	if t == nil || t.n == noteChunkSize {
 		c := l.free
@@ -210,7 +271,7 @@ func (l *listener[T]) pushLocked(n *notification[T]) {
 // enqueuedLocked finishes an enqueue that found before notifications
 // queued and added initial initial adds: it counts them, notes the backlog,
 // releases mu and wakes the listener if anything was added.
-func (l *listener[T]) enqueuedLocked(before int, initial int64) {
+func (l *Listener[T]) enqueuedLocked(before int, initial int64) {
 	if initial > 0 {
 		l.initialPending.Add(initial)
 	}
@@ -229,7 +290,7 @@ func (l *listener[T]) enqueuedLocked(before int, initial int64) {
 }
 
 // run delivers until ctx ends or the listener is removed.
-func (l *listener[T]) run(ctx context.Context) {
+func (l *Listener[T]) run(ctx context.Context) {
 	// epoch anchors the batch timings: the time since a time.Time that
 	// carries a monotonic reading is one clock read, about half of a
 	// time.Now (which also reads the wall clock).
@@ -282,7 +343,7 @@ func (l *listener[T]) run(ctx context.Context) {
 // recycle empties the delivered chain batch (dropping its object
 // references for the collector) and keeps up to noteFreeChunks of its
 // chunks for reuse.
-func (l *listener[T]) recycle(batch *noteChunk[T]) {
+func (l *Listener[T]) recycle(batch *noteChunk[T]) {
 	var keep, last *noteChunk[T]
 	kept := 0
 	for c := batch; c != nil && kept < noteFreeChunks; c = c.next {
@@ -313,9 +374,9 @@ func (l *listener[T]) recycle(batch *noteChunk[T]) {
 }
 
 // deliver runs one handler call, recovering and reporting a panic.
-func (l *listener[T]) deliver(logger klog.Logger, n *notification[T]) {
+func (l *Listener[T]) deliver(logger klog.Logger, n *Notification[T]) {
 	defer func() {
-		if n.kind == notifyAdd && n.initial {
+		if n.Kind == Add && n.Initial {
 			l.initialPending.Add(-1)
 		}
 		if r := recover(); r != nil {
@@ -324,24 +385,24 @@ func (l *listener[T]) deliver(logger klog.Logger, n *notification[T]) {
 				"handler", l.name, "stack", string(debug.Stack()))
 		}
 	}()
-	switch n.kind {
-	case notifyAdd:
-		l.handler.OnAdd(n.obj, n.initial)
-	case notifyUpdate:
-		l.handler.OnUpdate(n.old, n.obj)
-	case notifyDelete:
-		if n.leftScope {
-			DeliverScopeExit(l.handler, n.obj)
+	switch n.Kind {
+	case Add:
+		l.handler.OnAdd(n.Obj, n.Initial)
+	case Update:
+		l.handler.OnUpdate(n.Old, n.Obj)
+	case Delete:
+		if n.LeftScope {
+			DeliverScopeExit(l.handler, n.Obj)
 			return
 		}
-		l.handler.OnDelete(n.obj, n.finalStateUnknown)
+		l.handler.OnDelete(n.Obj, n.FinalStateUnknown)
 	}
 }
 
-// remove stops delivery: pending notifications are dropped, and the
+// Remove stops delivery: pending notifications are dropped, and the
 // listener's goroutine makes no further handler call after the one it may be
 // running. HasSynced keeps the value it had.
-func (l *listener[T]) remove() {
+func (l *Listener[T]) Remove() {
 	l.mu.Lock()
 	l.syncedAtRemoval.Store(l.synced())
 	l.removed.Store(true)
@@ -363,10 +424,11 @@ func (l *listener[T]) remove() {
 // informer reaches it only through its methods; mu is taken after the
 // informer's startMu and before any listener's mu or the store's (see the
 // lock order in informer.go).
-type processor[T Object] struct {
+type Processor[T keys.Object] struct {
 	mu        sync.Mutex
-	listeners []*listener[T]
-	clock     clock.Clock
+	listeners []*Listener[T]
+	// Clock is read by ResyncDue; set it before the first call.
+	Clock clock.Clock
 
 	// ctx is set while the informer runs; listeners added then start at once.
 	ctx context.Context
@@ -378,7 +440,7 @@ type processor[T Object] struct {
 // every object snapshot returns. snapshot runs under the processor's lock,
 // and applyAndDistribute changes the store only under that lock, so l sees
 // each change exactly once: in the snapshot or as a live notification.
-func (p *processor[T]) addListener(l *listener[T], snapshot func() []T) {
+func (p *Processor[T]) AddListener(l *Listener[T], snapshot func() []T) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if snapshot != nil {
@@ -392,27 +454,27 @@ func (p *processor[T]) addListener(l *listener[T], snapshot func() []T) {
 }
 
 // removeListener unregisters l; unknown listeners are ignored.
-func (p *processor[T]) removeListener(l *listener[T]) {
+func (p *Processor[T]) RemoveListener(l *Listener[T]) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for i, x := range p.listeners {
 		if x == l {
 			p.listeners = append(p.listeners[:i], p.listeners[i+1:]...)
-			l.remove()
+			l.Remove()
 			return
 		}
 	}
 }
 
 // listenerCount returns the number of registered listeners.
-func (p *processor[T]) listenerCount() int {
+func (p *Processor[T]) ListenerCount() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.listeners)
 }
 
 // start runs every registered listener until ctx ends.
-func (p *processor[T]) start(ctx context.Context) {
+func (p *Processor[T]) Start(ctx context.Context) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.ctx = ctx
@@ -423,7 +485,7 @@ func (p *processor[T]) start(ctx context.Context) {
 
 // wait returns once every listener goroutine has returned; the context
 // given to start must have ended.
-func (p *processor[T]) wait() { p.wg.Wait() }
+func (p *Processor[T]) Wait() { p.wg.Wait() }
 
 // applyAndDistribute calls apply under the processor's lock and hands the
 // notifications it appended to buf, in order, to every listener before
@@ -432,7 +494,7 @@ func (p *processor[T]) wait() { p.wg.Wait() }
 // its distribution is what keeps a concurrent addListener from missing the
 // change or seeing it twice. It returns buf emptied (references cleared) for
 // reuse.
-func (p *processor[T]) applyAndDistribute(buf []notification[T], apply func(buf []notification[T]) []notification[T]) []notification[T] {
+func (p *Processor[T]) ApplyAndDistribute(buf []Notification[T], apply func(buf []Notification[T]) []Notification[T]) []Notification[T] {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	ns := apply(buf)
@@ -449,10 +511,10 @@ func (p *processor[T]) applyAndDistribute(buf []notification[T], apply func(buf 
 // whether any is. A flag keeps its value until the next check, so a
 // listener with resync period 0 stops receiving resync notifications at
 // the first check and never gets them back.
-func (p *processor[T]) resyncDue() bool {
+func (p *Processor[T]) ResyncDue() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	now := p.clock.Now()
+	now := p.Clock.Now()
 	due := false
 	for _, l := range p.listeners {
 		l.syncing = l.resyncPeriod > 0 && !now.Before(l.nextResync)
@@ -466,7 +528,7 @@ func (p *processor[T]) resyncDue() bool {
 
 // minResyncPeriod returns the smallest resync period of the registered
 // listeners, or 0 when none resyncs.
-func (p *processor[T]) minResyncPeriod() time.Duration {
+func (p *Processor[T]) MinResyncPeriod() time.Duration {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var m time.Duration
