@@ -14,6 +14,7 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
 	"github.com/typedinformer/typedinformer/runtime/cache/internal/processor"
 	"github.com/typedinformer/typedinformer/runtime/cache/internal/reflector"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/store"
 	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
@@ -40,9 +41,9 @@ import (
 //     releases it before it calls processBatch. Delete, Replace and Resync
 //     read the store's keys and objects under it (the queue's KnownObjects),
 //     taking indexer.mu.
-//   - indexer.mu (threadSafeIndexer, an RWMutex) is innermost: nothing here
+//   - indexer.mu (store.Indexer, an RWMutex) is innermost: nothing here
 //     takes another of these locks while holding it. The informer writes
-//     objects to the store only under proc.mu (applyDeltas) and releases
+//     objects to the store only under proc.mu (store.Indexer.ApplyDeltas) and releases
 //     indexer.mu before any listener.mu is taken; index functions run
 //     under it.
 //
@@ -65,7 +66,7 @@ type sharedIndexInformer[T Object] struct {
 	opts    SharedIndexInformerOptions[T]
 	name    string
 	clock   clock.Clock
-	indexer *threadSafeIndexer[T]
+	indexer *store.Indexer[T]
 	fifo    *deltafifo.Queue[T]
 	proc    *processor.Processor[T]
 	refl    *reflector.Reflector[T]
@@ -113,7 +114,7 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		opts:          opts,
 		name:          opts.Name,
 		clock:         opts.Reflector.Clock,
-		indexer:       newThreadSafeIndexer[T](opts.Indexers),
+		indexer:       store.New[T](indexFuncs(opts.Indexers)),
 		proc:          &processor.Processor[T]{Clock: opts.Reflector.Clock},
 		resyncChanged: make(chan struct{}, 1),
 		scope:         opts.ShardScope,
@@ -231,7 +232,7 @@ func (s *sharedIndexInformer[T]) processLoop(ctx context.Context) {
 func (s *sharedIndexInformer[T]) processBatch(batch []deltafifo.Delta[T], initial bool) error {
 	var indexErrs []error
 	s.notes = s.proc.ApplyAndDistribute(s.notes, func(notes []processor.Notification[T]) []processor.Notification[T] {
-		notes, indexErrs = s.indexer.applyDeltas(batch, initial, notes)
+		notes, indexErrs = s.indexer.ApplyDeltas(batch, initial, notes)
 		return notes
 	})
 	if indexErrs != nil {
@@ -337,7 +338,7 @@ func (s *sharedIndexInformer[T]) SyncError() error {
 		return s.initErr
 	}
 	var errs []error
-	if err := s.indexer.objectErrors(); err != nil {
+	if err := s.indexer.ObjectErrors(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := s.transformErrors(); err != nil {
@@ -429,12 +430,12 @@ func (s *sharedIndexInformer[T]) RemoveEventHandler(reg ResourceEventHandlerRegi
 	return nil
 }
 
-func (s *sharedIndexInformer[T]) GetStore() Store[T]     { return s.indexer }
-func (s *sharedIndexInformer[T]) GetIndexer() Indexer[T] { return s.indexer }
+func (s *sharedIndexInformer[T]) GetStore() Store[T]     { return indexer[T]{s.indexer} }
+func (s *sharedIndexInformer[T]) GetIndexer() Indexer[T] { return indexer[T]{s.indexer} }
 
 // AddIndexers adds index functions to the store; see Indexer.AddIndexers.
 func (s *sharedIndexInformer[T]) AddIndexers(indexers Indexers[T]) error {
-	if err := s.indexer.AddIndexers(indexers); err != nil {
+	if err := s.indexer.AddIndexers(indexFuncs(indexers)); err != nil {
 		return fmt.Errorf("informer %s: %w", s.name, err)
 	}
 	return nil

@@ -25,10 +25,10 @@ func (w informerSink[T]) Replace(list []T, rv string) error {
 // ReplaceInScope forgets the transform errors and queues the list, marking
 // the objects that left the scope (see deltafifo.Queue.ReplaceInScope). An
 // empty store is first told the list's size per namespace (see
-// threadSafeIndexer.reserveFor).
+// store.Indexer.ReserveFor).
 func (w informerSink[T]) ReplaceInScope(list []T, rv string, inScope func(T) bool) error {
 	w.s.clearTransformErrors()
-	w.s.indexer.reserveFor(list)
+	w.s.indexer.ReserveFor(list)
 	return w.Queue.ReplaceInScope(list, rv, inScope)
 }
 

@@ -1,5 +1,7 @@
 package cache
 
+import "github.com/typedinformer/typedinformer/runtime/cache/internal/store"
+
 // Store is a thread-safe, keyed collection of objects of type T. Keys are
 // "namespace/name" or "name" (see KeyFor). Every method may be called from any
 // goroutine.
@@ -44,7 +46,7 @@ type Indexers[T Object] map[string]IndexFunc[T]
 
 // NamespaceIndex is the name of the index every Indexer has: objects by
 // namespace ("" for cluster-scoped objects).
-const NamespaceIndex = "namespace"
+const NamespaceIndex = store.NamespaceIndex
 
 // Indexer is a Store that also maintains named secondary indexes. Every
 // Indexer has the NamespaceIndex. Index functions may be added at any time;
@@ -76,4 +78,49 @@ type Indexer[T Object] interface {
 	// a new function fails on are left out of its index and named in the
 	// returned error (the index is added regardless).
 	AddIndexers(newIndexers Indexers[T]) error
+}
+
+// NewIndexer returns an empty thread-safe Indexer with the NamespaceIndex and
+// the given extra index functions. Passing NamespaceIndex in indexers is
+// allowed and ignored in favour of the built-in one.
+func NewIndexer[T Object](indexers Indexers[T]) Indexer[T] {
+	return indexer[T]{store.New(indexFuncs(indexers))}
+}
+
+// NewStore returns an empty thread-safe Store (an Indexer with only the
+// NamespaceIndex).
+func NewStore[T Object]() Store[T] {
+	return indexer[T]{store.New[T](nil)}
+}
+
+// indexer is the Indexer every constructor and informer hands out: the
+// store's implementation, with the index functions typed as this package's.
+type indexer[T Object] struct{ *store.Indexer[T] }
+
+// GetIndexers returns a copy of the index functions.
+func (i indexer[T]) GetIndexers() Indexers[T] {
+	fns := i.Indexer.GetIndexers()
+	out := make(Indexers[T], len(fns))
+	for name, fn := range fns {
+		out[name] = fn
+	}
+	return out
+}
+
+// AddIndexers adds index functions and indexes the stored objects with them
+// (see Indexer).
+func (i indexer[T]) AddIndexers(newIndexers Indexers[T]) error {
+	return i.Indexer.AddIndexers(indexFuncs(newIndexers))
+}
+
+// indexFuncs returns indexers as the store takes them.
+func indexFuncs[T Object](indexers Indexers[T]) store.Indexers[T] {
+	if indexers == nil {
+		return nil
+	}
+	out := make(store.Indexers[T], len(indexers))
+	for name, fn := range indexers {
+		out[name] = fn
+	}
+	return out
 }

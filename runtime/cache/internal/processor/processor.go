@@ -143,7 +143,7 @@ type Listener[T keys.Object] struct {
 	logger *klog.Logger
 
 	// obs watches the backlog (nil: not watched); hm is its handler
-	// metrics (nil: none). See listener_backlog.go.
+	// metrics (nil: none). See backlog.go.
 	obs *Backlog
 	hm  HandlerMetrics
 	// running is the size of the batch run is working through (mu).

@@ -1,4 +1,4 @@
-package cache
+package store
 
 import (
 	"errors"
@@ -10,11 +10,11 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
-// threadSafeIndexer is the Indexer implementation; index_layout.go
-// describes how objects and index postings are laid out. One RWMutex guards
-// everything. The namespace index costs nothing extra: an object's namespace
+// Indexer is the thread-safe store and indexes behind runtime/cache's
+// Indexer and every informer; layout.go describes how objects and index
+// postings are laid out. One RWMutex guards everything. The namespace index costs nothing extra: an object's namespace
 // is part of its key, and its namespace's bucket is its posting.
-type threadSafeIndexer[T Object] struct {
+type Indexer[T keys.Object] struct {
 	mu      sync.RWMutex
 	buckets map[string]*nsBucket[T]
 	count   int
@@ -36,21 +36,30 @@ type threadSafeIndexer[T Object] struct {
 	seed maphash.Seed
 }
 
-// NewIndexer returns an empty thread-safe Indexer with the NamespaceIndex and
-// the given extra index functions. Passing NamespaceIndex in indexers is
-// allowed and ignored in favour of the built-in one.
-func NewIndexer[T Object](indexers Indexers[T]) Indexer[T] {
-	return newThreadSafeIndexer[T](indexers)
+// IndexFunc is runtime/cache's IndexFunc: the values an object has in one
+// index, or an error.
+type IndexFunc[T keys.Object] = func(obj T) ([]string, error)
+
+// Indexers maps index names to index functions (runtime/cache converts its
+// Indexers into one).
+type Indexers[T keys.Object] = map[string]IndexFunc[T]
+
+// NamespaceIndex is the name of the index every Indexer has: objects by
+// namespace ("" for cluster-scoped objects). It costs nothing: an object's
+// namespace is part of its key.
+const NamespaceIndex = "namespace"
+
+// namespaceOf is the NamespaceIndex function GetIndexers reports.
+func namespaceOf[T keys.Object](obj T) ([]string, error) {
+	return []string{obj.GetNamespace()}, nil
 }
 
-// NewStore returns an empty thread-safe Store (an Indexer with only the
-// NamespaceIndex).
-func NewStore[T Object]() Store[T] {
-	return newThreadSafeIndexer[T](nil)
-}
-
-func newThreadSafeIndexer[T Object](indexers Indexers[T]) *threadSafeIndexer[T] {
-	s := &threadSafeIndexer[T]{
+// New returns an empty Indexer with the NamespaceIndex and the given extra
+// index functions. Passing NamespaceIndex in indexers is allowed and
+// ignored in favour of the built-in one; a nil function is kept, and every
+// object then fails that index with an error naming it.
+func New[T keys.Object](indexers Indexers[T]) *Indexer[T] {
+	s := &Indexer[T]{
 		buckets: map[string]*nsBucket[T]{},
 		byName:  map[string]int{},
 		errs:    map[keys.Key]error{},
@@ -73,14 +82,14 @@ func newThreadSafeIndexer[T Object](indexers Indexers[T]) *threadSafeIndexer[T] 
 
 // addIndexLocked registers an empty custom index; the caller indexes the
 // stored objects (see AddIndexers) and holds mu for writing.
-func (s *threadSafeIndexer[T]) addIndexLocked(name string, fn IndexFunc[T]) *customIndex[T] {
+func (s *Indexer[T]) addIndexLocked(name string, fn IndexFunc[T]) *customIndex[T] {
 	ci := &customIndex[T]{name: name, fn: fn, values: map[string]*posting[T]{}}
 	s.byName[name] = len(s.custom)
 	s.custom = append(s.custom, ci)
 	for _, b := range s.buckets {
 		mem := make([]member, len(b.objs))
 		for i := range mem {
-			mem[i] = noMember
+			mem[i] = member{pos: noPos}
 		}
 		b.mem = append(b.mem, mem)
 	}
@@ -89,7 +98,7 @@ func (s *threadSafeIndexer[T]) addIndexLocked(name string, fn IndexFunc[T]) *cus
 
 // callIndex runs one index function, turning a nil function or a panic into
 // an error naming the index and the object.
-func callIndex[T Object](name string, fn IndexFunc[T], obj T) (vals []string, err error) {
+func callIndex[T keys.Object](name string, fn IndexFunc[T], obj T) (vals []string, err error) {
 	if fn == nil {
 		return nil, fmt.Errorf("index %q on %s: %w", name, keys.StringOf(obj), errNilIndexFunc)
 	}
@@ -109,7 +118,7 @@ func callIndex[T Object](name string, fn IndexFunc[T], obj T) (vals []string, er
 var errNilIndexFunc = errors.New("nil IndexFunc")
 
 // newBucket returns an empty bucket with room for n objects.
-func (s *threadSafeIndexer[T]) newBucket(n int) *nsBucket[T] {
+func (s *Indexer[T]) newBucket(n int) *nsBucket[T] {
 	b := &nsBucket[T]{objs: make([]T, 0, n)}
 	b.names.seed = s.seed
 	if n > 0 {
@@ -125,7 +134,7 @@ func (s *threadSafeIndexer[T]) newBucket(n int) *nsBucket[T] {
 }
 
 // locateLocked returns k's bucket and position; the caller holds mu.
-func (s *threadSafeIndexer[T]) locateLocked(k keys.Key) (*nsBucket[T], int32, bool) {
+func (s *Indexer[T]) locateLocked(k keys.Key) (*nsBucket[T], int32, bool) {
 	b := s.buckets[k.Namespace]
 	if b == nil {
 		return nil, 0, false
@@ -136,7 +145,7 @@ func (s *threadSafeIndexer[T]) locateLocked(k keys.Key) (*nsBucket[T], int32, bo
 
 // memberOf returns the membership in custom index j of obj, which is
 // stored. The caller holds mu for writing.
-func (s *threadSafeIndexer[T]) memberOf(j int, obj T) *member {
+func (s *Indexer[T]) memberOf(j int, obj T) *member {
 	b := s.buckets[obj.GetNamespace()]
 	_, i, _ := nameFind(&b.names, b.objs, obj.GetName())
 	return &b.mem[j][i]
@@ -145,7 +154,7 @@ func (s *threadSafeIndexer[T]) memberOf(j int, obj T) *member {
 // removeMember takes the object whose membership in custom index j is m out
 // of every posting of that index, and clears m. The caller holds mu for
 // writing.
-func (s *threadSafeIndexer[T]) removeMember(j int, m *member) {
+func (s *Indexer[T]) removeMember(j int, m *member) {
 	if m.pos < 0 {
 		return
 	}
@@ -154,12 +163,12 @@ func (s *threadSafeIndexer[T]) removeMember(j int, m *member) {
 	for _, vp := range m.more {
 		s.removeFromPosting(j, ci, vp.val, vp.pos)
 	}
-	*m = noMember
+	*m = member{pos: noPos}
 }
 
 // removeFromPosting swap-deletes position i of value's posting in custom
 // index j, updating the recorded position of the element moved into i.
-func (s *threadSafeIndexer[T]) removeFromPosting(j int, ci *customIndex[T], value string, i int32) {
+func (s *Indexer[T]) removeFromPosting(j int, ci *customIndex[T], value string, i int32) {
 	p := ci.values[value]
 	var moved bool
 	p.objs, moved = removeAt(p.objs, i)
@@ -175,7 +184,7 @@ func (s *threadSafeIndexer[T]) removeFromPosting(j int, ci *customIndex[T], valu
 
 // addMember appends obj to the postings of vals (distinct values) in ci and
 // records where in m, which is clear.
-func addMember[T Object](ci *customIndex[T], m *member, vals []string, obj T) {
+func addMember[T keys.Object](ci *customIndex[T], m *member, vals []string, obj T) {
 	for n, v := range vals {
 		p := ci.values[v]
 		if p == nil {
@@ -197,7 +206,7 @@ func addMember[T Object](ci *customIndex[T], m *member, vals []string, obj T) {
 
 // refreshMember writes obj, the new object of a key whose values in ci did
 // not change, into each posting the key is in.
-func refreshMember[T Object](ci *customIndex[T], m *member, obj T) {
+func refreshMember[T keys.Object](ci *customIndex[T], m *member, obj T) {
 	if m.pos < 0 {
 		return
 	}
@@ -211,14 +220,14 @@ func refreshMember[T Object](ci *customIndex[T], m *member, obj T) {
 // function that fails on obj leaves obj out of that index only; the error is
 // remembered for k (see objectErrors) until a later put of k indexes cleanly
 // or k is deleted, and returned. The caller holds mu for writing.
-func (s *threadSafeIndexer[T]) putLocked(k keys.Key, obj T) error {
+func (s *Indexer[T]) putLocked(k keys.Key, obj T) error {
 	_, _, err := s.upsertLocked(k, obj)
 	return err
 }
 
 // upsertLocked is putLocked also returning the object k held before, if
 // it existed, from the same lookup.
-func (s *threadSafeIndexer[T]) upsertLocked(k keys.Key, obj T) (old T, existed bool, err error) {
+func (s *Indexer[T]) upsertLocked(k keys.Key, obj T) (old T, existed bool, err error) {
 	b := s.buckets[k.Namespace]
 	if b == nil {
 		b = s.newBucket(s.takeSizeHint(k.Namespace))
@@ -233,7 +242,7 @@ func (s *threadSafeIndexer[T]) upsertLocked(k keys.Key, obj T) (old T, existed b
 		b.objs = append(b.objs, obj)
 		nameInsert(&b.names, k.Name, i)
 		for j := range b.mem {
-			b.mem[j] = append(b.mem[j], noMember)
+			b.mem[j] = append(b.mem[j], member{pos: noPos})
 		}
 		s.count++
 	}
@@ -266,7 +275,7 @@ func (s *threadSafeIndexer[T]) upsertLocked(k keys.Key, obj T) (old T, existed b
 }
 
 // deleteLocked removes k. The caller holds mu for writing.
-func (s *threadSafeIndexer[T]) deleteLocked(k keys.Key) {
+func (s *Indexer[T]) deleteLocked(k keys.Key) {
 	b, i, ok := s.locateLocked(k)
 	if !ok {
 		return
@@ -303,7 +312,7 @@ func (s *threadSafeIndexer[T]) deleteLocked(k keys.Key) {
 
 // objectErrors summarises the objects some index function failed on, nil
 // when there are none. It names the first such key in key order.
-func (s *threadSafeIndexer[T]) objectErrors() error {
+func (s *Indexer[T]) ObjectErrors() error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if len(s.errs) == 0 {
@@ -322,29 +331,29 @@ func (s *threadSafeIndexer[T]) objectErrors() error {
 	return fmt.Errorf("%w (and %d more objects left out of an index)", firstErr, len(s.errs)-1)
 }
 
-func (s *threadSafeIndexer[T]) Add(obj T) error {
+func (s *Indexer[T]) Add(obj T) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.putLocked(keys.Of(obj), obj)
 }
 
-func (s *threadSafeIndexer[T]) Update(obj T) error { return s.Add(obj) }
+func (s *Indexer[T]) Update(obj T) error { return s.Add(obj) }
 
-func (s *threadSafeIndexer[T]) Delete(obj T) error {
+func (s *Indexer[T]) Delete(obj T) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.deleteLocked(keys.Of(obj))
 	return nil
 }
 
-func (s *threadSafeIndexer[T]) Get(obj T) (T, bool, error) {
+func (s *Indexer[T]) Get(obj T) (T, bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	item, ok := s.getLocked(keys.Of(obj))
 	return item, ok, nil
 }
 
-func (s *threadSafeIndexer[T]) GetByKey(key string) (T, bool, error) {
+func (s *Indexer[T]) GetByKey(key string) (T, bool, error) {
 	k, err := keys.Parse(key)
 	if err != nil {
 		var zero T
@@ -357,7 +366,7 @@ func (s *threadSafeIndexer[T]) GetByKey(key string) (T, bool, error) {
 }
 
 // hasKey reports whether k is stored (for DeltaFIFO's known objects).
-func (s *threadSafeIndexer[T]) hasKey(k keys.Key) bool {
+func (s *Indexer[T]) hasKey(k keys.Key) bool {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	_, _, ok := s.locateLocked(k)
@@ -365,7 +374,7 @@ func (s *threadSafeIndexer[T]) hasKey(k keys.Key) bool {
 }
 
 // getLocked looks k up; the caller holds mu.
-func (s *threadSafeIndexer[T]) getLocked(k keys.Key) (T, bool) {
+func (s *Indexer[T]) getLocked(k keys.Key) (T, bool) {
 	b, i, ok := s.locateLocked(k)
 	if !ok {
 		var zero T
@@ -374,7 +383,7 @@ func (s *threadSafeIndexer[T]) getLocked(k keys.Key) (T, bool) {
 	return b.objs[i], true
 }
 
-func (s *threadSafeIndexer[T]) List() []T {
+func (s *Indexer[T]) List() []T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]T, 0, s.count)
@@ -384,7 +393,7 @@ func (s *threadSafeIndexer[T]) List() []T {
 	return out
 }
 
-func (s *threadSafeIndexer[T]) ListKeys() []string {
+func (s *Indexer[T]) ListKeys() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make([]string, 0, s.count)
@@ -396,7 +405,7 @@ func (s *threadSafeIndexer[T]) ListKeys() []string {
 	return out
 }
 
-func (s *threadSafeIndexer[T]) Len() int {
+func (s *Indexer[T]) Len() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.count
@@ -405,10 +414,10 @@ func (s *threadSafeIndexer[T]) Len() int {
 // Replace swaps the whole content for items. Objects an index function
 // fails on are stored and left out of that index; the errors are returned.
 // Each namespace's storage is sized for its objects up front.
-func (s *threadSafeIndexer[T]) Replace(items []T, _ string) error {
+func (s *Indexer[T]) Replace(items []T, _ string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	fresh := &threadSafeIndexer[T]{
+	fresh := &Indexer[T]{
 		buckets: map[string]*nsBucket[T]{},
 		byName:  map[string]int{},
 		errs:    map[keys.Key]error{},
@@ -441,7 +450,7 @@ func (s *threadSafeIndexer[T]) Replace(items []T, _ string) error {
 // postingLocked returns the stored objects having value in indexName, in
 // the posting's own order; the caller holds mu and must not keep or modify
 // the slice.
-func (s *threadSafeIndexer[T]) postingLocked(indexName, value string) ([]T, error) {
+func (s *Indexer[T]) postingLocked(indexName, value string) ([]T, error) {
 	if indexName == NamespaceIndex {
 		if b := s.buckets[value]; b != nil {
 			return b.objs, nil
@@ -458,7 +467,7 @@ func (s *threadSafeIndexer[T]) postingLocked(indexName, value string) ([]T, erro
 	return nil, nil
 }
 
-func (s *threadSafeIndexer[T]) Index(indexName string, obj T) ([]T, error) {
+func (s *Indexer[T]) Index(indexName string, obj T) ([]T, error) {
 	var values []string
 	if indexName == NamespaceIndex {
 		values = []string{obj.GetNamespace()}
@@ -507,7 +516,7 @@ func (s *threadSafeIndexer[T]) Index(indexName string, obj T) ([]T, error) {
 	return out, nil
 }
 
-func (s *threadSafeIndexer[T]) ByIndex(indexName, indexedValue string) ([]T, error) {
+func (s *Indexer[T]) ByIndex(indexName, indexedValue string) ([]T, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	objs, err := s.postingLocked(indexName, indexedValue)
@@ -517,7 +526,7 @@ func (s *threadSafeIndexer[T]) ByIndex(indexName, indexedValue string) ([]T, err
 	return append(make([]T, 0, len(objs)), objs...), nil
 }
 
-func (s *threadSafeIndexer[T]) AppendByIndex(dst []T, indexName, indexedValue string) ([]T, error) {
+func (s *Indexer[T]) AppendByIndex(dst []T, indexName, indexedValue string) ([]T, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	objs, err := s.postingLocked(indexName, indexedValue)
@@ -527,7 +536,7 @@ func (s *threadSafeIndexer[T]) AppendByIndex(dst []T, indexName, indexedValue st
 	return append(dst, objs...), nil
 }
 
-func (s *threadSafeIndexer[T]) IndexKeys(indexName, indexedValue string) ([]string, error) {
+func (s *Indexer[T]) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	objs, err := s.postingLocked(indexName, indexedValue)
@@ -541,7 +550,7 @@ func (s *threadSafeIndexer[T]) IndexKeys(indexName, indexedValue string) ([]stri
 	return out, nil
 }
 
-func (s *threadSafeIndexer[T]) ListIndexFuncValues(indexName string) []string {
+func (s *Indexer[T]) ListIndexFuncValues(indexName string) []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	var out []string
@@ -562,18 +571,18 @@ func (s *threadSafeIndexer[T]) ListIndexFuncValues(indexName string) []string {
 	return out
 }
 
-func (s *threadSafeIndexer[T]) GetIndexers() Indexers[T] {
+func (s *Indexer[T]) GetIndexers() Indexers[T] {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	out := make(Indexers[T], len(s.custom)+1)
 	for _, ci := range s.custom {
 		out[ci.name] = ci.fn
 	}
-	out[NamespaceIndex] = MetaNamespaceIndexFunc[T]
+	out[NamespaceIndex] = namespaceOf[T]
 	return out
 }
 
-func (s *threadSafeIndexer[T]) AddIndexers(newIndexers Indexers[T]) error {
+func (s *Indexer[T]) AddIndexers(newIndexers Indexers[T]) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	names := make([]string, 0, len(newIndexers))
@@ -613,4 +622,12 @@ func (s *threadSafeIndexer[T]) AddIndexers(newIndexers Indexers[T]) error {
 		return fmt.Errorf("AddIndexers: the indexes were added, leaving out objects their functions failed on: %w", errors.Join(errs...))
 	}
 	return nil
+}
+
+// HasKey reports whether the object with key k is stored. It makes the store
+// the informer's queue feeds a deltafifo.KeyIndex, so that a watch delete is
+// checked against the store without building the key's string. It takes the
+// read lock.
+func (s *Indexer[T]) HasKey(k keys.Key) bool {
+	return s.hasKey(k)
 }

@@ -1,6 +1,10 @@
-package cache
+package store
 
-import "hash/maphash"
+import (
+	"hash/maphash"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
+)
 
 // nameTable finds an object of a bucket by name: an open-addressing hash
 // table with linear probing. A slot holds 32 bits of the name's hash (which
@@ -28,7 +32,7 @@ func (t *nameTable) hash(name string) uint32 {
 func nameEntry(h uint32, pos int32) uint64 { return uint64(h)<<32 | uint64(pos+1) }
 
 // nameFind returns the slot holding name and its position in objs.
-func nameFind[T Object](t *nameTable, objs []T, name string) (slot int, pos int32, ok bool) {
+func nameFind[T keys.Object](t *nameTable, objs []T, name string) (slot int, pos int32, ok bool) {
 	if t.n == 0 {
 		return 0, 0, false
 	}

@@ -1,4 +1,4 @@
-package cache
+package store
 
 import (
 	"testing"
@@ -13,11 +13,11 @@ import (
 // would build its key's string to ask the store; and its answer must be the
 // store's.
 func TestInformerStoreIsTheQueuesKeyIndex(t *testing.T) {
-	s := newThreadSafeIndexer[*corev1.Pod](nil)
+	s := New[*corev1.Pod](nil)
 	var known deltafifo.KnownObjects[*corev1.Pod] = s
 	idx, ok := known.(deltafifo.KeyIndex)
 	if !ok {
-		t.Fatal("threadSafeIndexer is not a deltafifo.KeyIndex")
+		t.Fatal("Indexer is not a deltafifo.KeyIndex")
 	}
 	if err := s.Add(pod("ns", "a", "1")); err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package cache
+package store
 
 import (
 	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
@@ -20,7 +20,7 @@ const maxIndexErrors = 10
 // The informer calls it inside processor.applyAndDistribute, so it runs
 // with the processor's lock held: processor.mu is taken before mu, never
 // after it.
-func (s *threadSafeIndexer[T]) applyDeltas(batch []deltafifo.Delta[T], initial bool, notes []processor.Notification[T]) ([]processor.Notification[T], []error) {
+func (s *Indexer[T]) ApplyDeltas(batch []deltafifo.Delta[T], initial bool, notes []processor.Notification[T]) ([]processor.Notification[T], []error) {
 	var indexErrs []error
 	s.mu.Lock()
 	defer s.mu.Unlock()

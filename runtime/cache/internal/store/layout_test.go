@@ -1,4 +1,4 @@
-package cache
+package store
 
 import (
 	"errors"
@@ -14,11 +14,11 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
-// checkInvariants verifies the layout index_layout.go describes: every
+// checkInvariants verifies the layout layout.go describes: every
 // bucket's name map points at its object, every recorded membership points
 // at a posting element holding exactly that object, and no posting holds an
 // element without a membership recording it.
-func (s *threadSafeIndexer[T]) checkInvariants() error {
+func (s *Indexer[T]) checkInvariants() error {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	total := 0
@@ -191,7 +191,7 @@ func modelPod(rng *rand.Rand, rv int) *corev1.Pod {
 func runIndexModel(t *testing.T, seed uint64, steps int) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
-	s := newThreadSafeIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"idx": byIdxLabel})
+	s := New[*corev1.Pod](Indexers[*corev1.Pod]{"idx": byIdxLabel})
 	ref := refIndexer{}
 	indexes := []string{NamespaceIndex, "idx"}
 	var buf []*corev1.Pod
@@ -282,19 +282,19 @@ func FuzzIndexerModel(f *testing.F) {
 }
 
 func TestIndexerAppendByIndex(t *testing.T) {
-	newIdx := func() Indexer[*corev1.Pod] {
-		return NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"app": byLabelApp, "node": byNodeName})
+	newIdx := func() *Indexer[*corev1.Pod] {
+		return New[*corev1.Pod](Indexers[*corev1.Pod]{"app": byLabelApp, "node": byNodeName})
 	}
 	tests := []struct {
 		name          string
-		ops           func(s Indexer[*corev1.Pod])
+		ops           func(s *Indexer[*corev1.Pod])
 		index, value  string
 		want          []string
 		wantErrSubstr string
 	}{
 		{
 			name: "namespace",
-			ops: func(s Indexer[*corev1.Pod]) {
+			ops: func(s *Indexer[*corev1.Pod]) {
 				s.Add(pod("a", "x", "1"))
 				s.Add(pod("b", "y", "1"))
 				s.Add(pod("a", "z", "1"))
@@ -303,7 +303,7 @@ func TestIndexerAppendByIndex(t *testing.T) {
 		},
 		{
 			name: "update moves the object to its new value",
-			ops: func(s Indexer[*corev1.Pod]) {
+			ops: func(s *Indexer[*corev1.Pod]) {
 				s.Add(pod("ns", "x", "1", "app", "web"))
 				s.Add(pod("ns", "y", "1", "app", "web"))
 				s.Update(pod("ns", "x", "2", "app", "db"))
@@ -312,7 +312,7 @@ func TestIndexerAppendByIndex(t *testing.T) {
 		},
 		{
 			name: "update into the value",
-			ops: func(s Indexer[*corev1.Pod]) {
+			ops: func(s *Indexer[*corev1.Pod]) {
 				s.Add(pod("ns", "x", "1", "app", "web"))
 				s.Add(pod("ns", "y", "1", "app", "db"))
 				s.Update(pod("ns", "y", "2", "app", "web"))
@@ -321,7 +321,7 @@ func TestIndexerAppendByIndex(t *testing.T) {
 		},
 		{
 			name: "delete of the first of several",
-			ops: func(s Indexer[*corev1.Pod]) {
+			ops: func(s *Indexer[*corev1.Pod]) {
 				for _, n := range []string{"a", "b", "c", "d"} {
 					s.Add(pod("ns", n, "1", "app", "web"))
 				}
@@ -331,7 +331,7 @@ func TestIndexerAppendByIndex(t *testing.T) {
 		},
 		{
 			name: "object the index function fails on is left out",
-			ops: func(s Indexer[*corev1.Pod]) {
+			ops: func(s *Indexer[*corev1.Pod]) {
 				s.AddIndexers(Indexers[*corev1.Pod]{"strict": func(p *corev1.Pod) ([]string, error) {
 					if p.Name == "b" {
 						return nil, errors.New("boom")
@@ -346,7 +346,7 @@ func TestIndexerAppendByIndex(t *testing.T) {
 		},
 		{
 			name: "object that starts failing is taken out",
-			ops: func(s Indexer[*corev1.Pod]) {
+			ops: func(s *Indexer[*corev1.Pod]) {
 				s.Add(pod("ns", "a", "1", "app", "web"))
 				s.Add(pod("ns", "b", "1", "app", "web"))
 				s.AddIndexers(Indexers[*corev1.Pod]{"strict": func(p *corev1.Pod) ([]string, error) {
@@ -361,12 +361,12 @@ func TestIndexerAppendByIndex(t *testing.T) {
 		},
 		{
 			name:  "unknown index",
-			ops:   func(s Indexer[*corev1.Pod]) { s.Add(pod("ns", "a", "1")) },
+			ops:   func(s *Indexer[*corev1.Pod]) { s.Add(pod("ns", "a", "1")) },
 			index: "nope", value: "x", wantErrSubstr: `index "nope" does not exist`,
 		},
 		{
 			name:  "absent value",
-			ops:   func(s Indexer[*corev1.Pod]) { s.Add(pod("ns", "a", "1")) },
+			ops:   func(s *Indexer[*corev1.Pod]) { s.Add(pod("ns", "a", "1")) },
 			index: "node", value: "node-zzz", want: nil,
 		},
 	}
@@ -393,7 +393,7 @@ func TestIndexerAppendByIndex(t *testing.T) {
 			if !slices.Equal(plain, got[1:]) {
 				t.Fatalf("ByIndex %v and AppendByIndex %v differ", sortedKeys(plain), sortedKeys(got[1:]))
 			}
-			if err := s.(*threadSafeIndexer[*corev1.Pod]).checkInvariants(); err != nil {
+			if err := s.checkInvariants(); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -401,7 +401,7 @@ func TestIndexerAppendByIndex(t *testing.T) {
 }
 
 func TestIndexerSwapDeleteOverManyObjects(t *testing.T) {
-	s := newThreadSafeIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"app": byLabelApp})
+	s := New[*corev1.Pod](Indexers[*corev1.Pod]{"app": byLabelApp})
 	const n = 3000
 	for i := 0; i < n; i++ {
 		s.Add(pod(fmt.Sprintf("ns%d", i%3), fmt.Sprintf("p%d", i), "1", "app", fmt.Sprintf("a%d", i%2)))
@@ -438,7 +438,7 @@ func TestIndexerSwapDeleteOverManyObjects(t *testing.T) {
 }
 
 func TestIndexerAppendByIndexWithABufferDoesNotAllocate(t *testing.T) {
-	s := NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"node": byNodeName})
+	s := New[*corev1.Pod](Indexers[*corev1.Pod]{"node": byNodeName})
 	for i := 0; i < 100; i++ {
 		p := pod(fmt.Sprintf("ns%d", i%4), fmt.Sprintf("p%d", i), "1")
 		p.Spec.NodeName = fmt.Sprintf("n%d", i%5)

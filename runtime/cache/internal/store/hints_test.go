@@ -1,4 +1,4 @@
-package cache
+package store
 
 import (
 	"fmt"
@@ -19,14 +19,14 @@ func hintPods(ns string, n int) []*corev1.Pod {
 // A list announced to an empty store sizes each namespace's storage once,
 // for all of its items, and changes no content until the items are stored.
 func TestIndexerReserveForSizesBucketsWithoutChangingContent(t *testing.T) {
-	s := newThreadSafeIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"node": byNodeName})
+	s := New[*corev1.Pod](Indexers[*corev1.Pod]{"node": byNodeName})
 	a, b := hintPods("a", 300), hintPods("b", 5)
 	// Interleaved, as a list need not be grouped by namespace.
 	var list []*corev1.Pod
 	for _, part := range [][]*corev1.Pod{a[:100], b[:2], a[100:], b[2:]} {
 		list = append(list, part...)
 	}
-	s.reserveFor(list)
+	s.ReserveFor(list)
 	if got := s.List(); len(got) != 0 {
 		t.Fatalf("the store holds %d objects after reserveFor, want none", len(got))
 	}
@@ -58,16 +58,16 @@ func TestIndexerReserveForSizesBucketsWithoutChangingContent(t *testing.T) {
 // A store holding objects takes no hint: on a relist most items update
 // objects it holds. Replace forgets hints not taken.
 func TestIndexerReserveForIgnoredByNonEmptyStoreAndForgottenByReplace(t *testing.T) {
-	s := newThreadSafeIndexer[*corev1.Pod](nil)
+	s := New[*corev1.Pod](nil)
 	if err := s.Add(hintPods("a", 1)[0]); err != nil {
 		t.Fatal(err)
 	}
-	s.reserveFor(hintPods("b", 100))
+	s.ReserveFor(hintPods("b", 100))
 	if s.sizeHints != nil {
 		t.Fatalf("a non-empty store took hints %v", s.sizeHints)
 	}
-	empty := newThreadSafeIndexer[*corev1.Pod](nil)
-	empty.reserveFor(hintPods("b", 100))
+	empty := New[*corev1.Pod](nil)
+	empty.ReserveFor(hintPods("b", 100))
 	if empty.sizeHints["b"] != 100 {
 		t.Fatalf("hints %v, want b:100", empty.sizeHints)
 	}

@@ -1,8 +1,12 @@
-package cache
+package store
 
-import "slices"
+import (
+	"slices"
 
-// The layout of threadSafeIndexer, chosen so that a lookup by index value is
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
+)
+
+// The layout of Indexer, chosen so that a lookup by index value is
 // one contiguous copy and so that each stored object costs few bytes:
 //
 //   - Objects live in one nsBucket per namespace: objs is dense (it is the
@@ -36,25 +40,25 @@ type valPos struct {
 	pos int32
 }
 
-// noMember is the membership of an object that is in no posting.
-var noMember = member{pos: -1}
+// noPos is member.pos of an object that is in no posting of the index.
+const noPos = -1
 
 // posting is the dense list of the objects having one value of a custom
 // index.
-type posting[T Object] struct {
+type posting[T keys.Object] struct {
 	objs []T
 }
 
 // nsBucket holds the objects of one namespace. mem[j] runs parallel to
 // objs and holds each object's membership in the custom index j.
-type nsBucket[T Object] struct {
+type nsBucket[T keys.Object] struct {
 	objs  []T
 	names nameTable
 	mem   [][]member
 }
 
 // customIndex is one named index other than NamespaceIndex.
-type customIndex[T Object] struct {
+type customIndex[T keys.Object] struct {
 	name   string
 	fn     IndexFunc[T]
 	values map[string]*posting[T]

@@ -1,4 +1,4 @@
-package cache
+package store
 
 // reserveFor tells an empty store that items are about to be stored one by
 // one (the informer queued them as a list): the bucket of each of their
@@ -6,7 +6,7 @@ package cache
 // instead of growing (and leaving garbage) as they arrive. It changes no
 // content, only capacity, and does nothing unless the store is empty: on a
 // relist most items update objects already held. It takes the write lock.
-func (s *threadSafeIndexer[T]) reserveFor(items []T) {
+func (s *Indexer[T]) ReserveFor(items []T) {
 	if len(items) == 0 {
 		return
 	}
@@ -38,7 +38,7 @@ func (s *threadSafeIndexer[T]) reserveFor(items []T) {
 
 // takeSizeHint returns and forgets the size hint of namespace ns (0 when
 // there is none). The caller holds mu for writing.
-func (s *threadSafeIndexer[T]) takeSizeHint(ns string) int {
+func (s *Indexer[T]) takeSizeHint(ns string) int {
 	if s.sizeHints == nil {
 		return 0
 	}
