@@ -1,6 +1,10 @@
 package cache
 
-import "github.com/typedinformer/typedinformer/runtime/cache/internal/store"
+import (
+	"fmt"
+
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/store"
+)
 
 // Store is a thread-safe, keyed collection of objects of type T. Keys are
 // "namespace/name" or "name" (see KeyFor). Every method may be called from any
@@ -123,4 +127,104 @@ func indexFuncs[T Object](indexers Indexers[T]) store.Indexers[T] {
 		out[name] = fn
 	}
 	return out
+}
+
+// TypedIndexFunc is client-go v0.37's name for IndexFunc: the index values
+// of one object.
+type TypedIndexFunc[T Object] = IndexFunc[T]
+
+// TypedIndexers is client-go v0.37's name for Indexers: index names to
+// index functions.
+type TypedIndexers[T Object] = Indexers[T]
+
+// TypedIndexer is client-go v0.37's typed indexer view: an Indexer with the
+// typed method names client-go added beside its untyped ones. Here Indexer
+// is already typed, so each Typed method is its plain counterpart.
+type TypedIndexer[T Object] interface {
+	Indexer[T]
+	// TypedIndex is Index.
+	TypedIndex(indexName string, obj T) ([]T, error)
+	// ByTypedIndex is ByIndex.
+	ByTypedIndex(indexName, indexedValue string) ([]T, error)
+	// AddTypedIndexers is AddIndexers.
+	AddTypedIndexers(newIndexers TypedIndexers[T]) error
+}
+
+// TypedIndexersToIndexers returns indexers as Indexers, for
+// SharedIndexInformerOptions.Indexers. The two types are the same here; the
+// function exists so that code written for client-go compiles. It returns
+// a copy.
+func TypedIndexersToIndexers[T Object](indexers TypedIndexers[T]) Indexers[T] {
+	if indexers == nil {
+		return nil
+	}
+	out := make(Indexers[T], len(indexers))
+	for name, fn := range indexers {
+		out[name] = fn
+	}
+	return out
+}
+
+// TypedIndexerFuncToIndexerFunc returns fn as an IndexFunc (the same type
+// here), for code written for client-go.
+func TypedIndexerFuncToIndexerFunc[T Object](fn TypedIndexFunc[T]) IndexFunc[T] { return fn }
+
+// NewTypedIndexer returns indexer as a TypedIndexer. An indexer that
+// already is one is returned as is.
+func NewTypedIndexer[T Object](indexer Indexer[T]) TypedIndexer[T] {
+	if t, ok := indexer.(TypedIndexer[T]); ok {
+		return t
+	}
+	return typedIndexer[T]{indexer}
+}
+
+// typedIndexer adds the Typed method names to an Indexer.
+type typedIndexer[T Object] struct{ Indexer[T] }
+
+func (i typedIndexer[T]) TypedIndex(indexName string, obj T) ([]T, error) {
+	return i.Index(indexName, obj)
+}
+
+func (i typedIndexer[T]) ByTypedIndex(indexName, indexedValue string) ([]T, error) {
+	return i.ByIndex(indexName, indexedValue)
+}
+
+func (i typedIndexer[T]) AddTypedIndexers(newIndexers TypedIndexers[T]) error {
+	return i.AddIndexers(newIndexers)
+}
+
+// AnyIndexers is an Indexers[T] of some T, for option structs that serve
+// every type of a package and so cannot be generic, such as a generated
+// InformerOptions, whose Indexers field code written for client-go sets
+// with TypedIndexersToIndexers. Only Indexers[T] implements it.
+type AnyIndexers interface {
+	anyIndexers()
+}
+
+func (Indexers[T]) anyIndexers() {}
+
+// mergeAnyIndexers returns indexers with the functions of extra added;
+// extra must be an Indexers[T] whose names indexers does not have.
+func mergeAnyIndexers[T Object](indexers Indexers[T], extra AnyIndexers) (Indexers[T], error) {
+	if extra == nil {
+		return indexers, nil
+	}
+	more, ok := extra.(Indexers[T])
+	if !ok {
+		return indexers, fmt.Errorf("AnyIndexers holds %T, want %T", extra, Indexers[T]{})
+	}
+	if len(more) == 0 {
+		return indexers, nil
+	}
+	out := make(Indexers[T], len(indexers)+len(more))
+	for name, fn := range indexers {
+		out[name] = fn
+	}
+	for name, fn := range more {
+		if _, dup := out[name]; dup {
+			return indexers, fmt.Errorf("index %q given in both Indexers and AnyIndexers", name)
+		}
+		out[name] = fn
+	}
+	return out, nil
 }

@@ -228,7 +228,9 @@ type typedHandler[T Object] struct {
 }
 
 func (a typedHandler[T]) OnAdd(obj T, isInInitialList bool) { a.h.OnAdd(obj, isInInitialList) }
-func (a typedHandler[T]) OnUpdate(oldObj, newObj T)         { a.h.OnUpdate(oldObj, newObj) }
+
+func (a typedHandler[T]) OnUpdate(oldObj, newObj T) { a.h.OnUpdate(oldObj, newObj) }
+
 func (a typedHandler[T]) OnDelete(obj T, finalStateUnknown bool) {
 	a.h.OnDelete(deletedObject(obj, finalStateUnknown))
 }
