@@ -4,6 +4,8 @@ import (
 	"unsafe"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/intern"
 )
 
 // managedFieldsShareEntries bounds one generation of the managedFields
@@ -21,7 +23,7 @@ const managedFieldsShareMaxLen = 64 << 10
 // owns one (see reflector.prepare), used only by its goroutine, so it has
 // no lock; it is dropped with the reflector when the informer's Run ends.
 type fieldsCache struct {
-	cur, old map[string][]byte
+	docs intern.Generations[[]byte]
 }
 
 // share returns remembered bytes equal to raw, or remembers raw.
@@ -29,20 +31,16 @@ func (c *fieldsCache) share(raw []byte) []byte {
 	if len(raw) == 0 || len(raw) > managedFieldsShareMaxLen {
 		return raw
 	}
-	if c.cur == nil {
-		c.cur = map[string][]byte{}
-	}
-	if b, ok := c.cur[string(raw)]; ok {
+	// The lookups do not keep the key, so it may alias raw.
+	key := unsafe.String(unsafe.SliceData(raw), len(raw))
+	if b, ok := c.docs.Current(key); ok {
 		return b
 	}
-	b, ok := c.old[string(raw)]
+	b, ok := c.docs.Old(key)
 	if !ok {
 		b = raw
 	}
-	if len(c.cur) >= managedFieldsShareEntries {
-		c.old, c.cur = c.cur, make(map[string][]byte, len(c.cur))
-	}
-	c.cur[unsafe.String(unsafe.SliceData(b), len(b))] = b
+	c.docs.Put(unsafe.String(unsafe.SliceData(b), len(b)), b, managedFieldsShareEntries)
 	return b
 }
 
