@@ -17,6 +17,14 @@ import (
 // objects the table indexes; the indexer's lock is held for writing (for
 // nameFind, at least for reading). seed is set once, before the first
 // insert: every table of an indexer takes the indexer's (see newBucket).
+//
+// workqueue's slotTable is the other open-addressing table of the runtime.
+// They are kept apart on purpose: one implementation shared by both
+// (measured with the hash, the confirm step and the shrink policy as
+// parameters) cost 20-49 ns per lookup against 16-19 ns for each of these:
+// the indirect calls for hashing and confirming, which each table inlines
+// (a name table hashes with its indexer's seed and confirms against the
+// bucket's objects, the queue's table confirms against its slots).
 type nameTable struct {
 	slots []uint64 // length a power of two, or nil when empty
 	n     int      // entries in use
