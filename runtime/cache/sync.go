@@ -51,12 +51,6 @@ func (s NamedSyncer) HasSynced() bool { return s.Func() }
 // Name returns Label.
 func (s NamedSyncer) Name() string { return s.Label }
 
-// SyncerFunc is the former name of NamedSyncer, which is a struct, not a
-// function type.
-//
-// Deprecated: use NamedSyncer.
-type SyncerFunc = NamedSyncer
-
 // syncPollInterval is how often WaitForSync polls HasSynced.
 const syncPollInterval = 50 * time.Millisecond
 

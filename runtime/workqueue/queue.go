@@ -103,7 +103,8 @@ type slotTimes struct {
 
 // Typed is the typed work queue (client-go's name for the concrete queue);
 // it implements [PriorityInterface] and so every narrower interface of this
-// package. Create it with New or NewTyped; it must not be copied. All methods are safe for concurrent use.
+// package. Create it with New or NewTyped; it must not be copied. All
+// methods are safe for concurrent use.
 //
 // Typed keeps one mutex for the ready queue (a hash table from item to
 // slot, and a ring of slots per priority) and a second one for items
