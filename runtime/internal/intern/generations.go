@@ -25,13 +25,13 @@ func (g *Generations[V]) Old(key string) (V, bool) {
 }
 
 // Put remembers v under key in the current generation, turning the
-// generations over first when the current one holds max entries. The table
+// generations over first when the current one holds limit entries. The table
 // keeps key: it must not alias memory that changes.
-func (g *Generations[V]) Put(key string, v V, max int) {
+func (g *Generations[V]) Put(key string, v V, limit int) {
 	if g.cur == nil {
 		g.cur = map[string]V{}
 	}
-	if len(g.cur) >= max {
+	if len(g.cur) >= limit {
 		g.old, g.cur = g.cur, make(map[string]V, len(g.cur))
 	}
 	g.cur[key] = v

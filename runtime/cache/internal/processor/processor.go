@@ -52,14 +52,19 @@ type Notification[T keys.Object] struct {
 // Handler is what a listener delivers to: runtime/cache's
 // ResourceEventHandler.
 type Handler[T keys.Object] interface {
+	// OnAdd is called for an object new to the cache.
 	OnAdd(obj T, isInInitialList bool)
+	// OnUpdate is called for a change or a resync of a cached object.
 	OnUpdate(oldObj, newObj T)
+	// OnDelete is called for an object removed from the cache.
 	OnDelete(obj T, finalStateUnknown bool)
 }
 
 // ScopeExitHandler is runtime/cache's ScopeExitHandler: a Handler told
 // apart when an object leaves the informer's scope.
 type ScopeExitHandler[T keys.Object] interface {
+	// OnScopeExit is called instead of OnDelete for an object that left
+	// the informer's scope.
 	OnScopeExit(obj T)
 }
 
@@ -76,7 +81,9 @@ func DeliverScopeExit[T keys.Object](h Handler[T], obj T) {
 // HandlerMetrics is runtime/cache's HandlerMetrics: one handler's backlog
 // and latency, safe for concurrent use.
 type HandlerMetrics interface {
+	// SetBacklog is the number of notifications not yet delivered.
 	SetBacklog(n int)
+	// ObserveLatency records how long one handler call took.
 	ObserveLatency(d time.Duration)
 }
 
@@ -96,7 +103,7 @@ type noteChunk[T keys.Object] struct {
 	notes [noteChunkSize]Notification[T]
 }
 
-// listener delivers notifications to one handler from its own goroutine. The
+// Listener delivers notifications to one handler from its own goroutine. The
 // distributing side appends to the pending chunks under mu and never waits
 // for the handler; the listener goroutine takes the whole chain and runs the
 // handler on it, preserving order. A backlog grows a chunk at a time, so a
@@ -418,7 +425,7 @@ func (l *Listener[T]) Remove() {
 	}
 }
 
-// processor fans notifications out to listeners. Its mutex orders
+// Processor fans notifications out to listeners. Its mutex orders
 // distribution against listener registration, so a handler that joins late
 // sees every object exactly once: first as a synthetic add, then live. The
 // informer reaches it only through its methods; mu is taken after the
@@ -435,10 +442,10 @@ type Processor[T keys.Object] struct {
 	wg  sync.WaitGroup
 }
 
-// addListener registers l, starting it if the processor runs. When snapshot
+// AddListener registers l, starting it if the processor runs. When snapshot
 // is not nil, l is first handed an initial add (isInInitialList=true) for
 // every object snapshot returns. snapshot runs under the processor's lock,
-// and applyAndDistribute changes the store only under that lock, so l sees
+// and ApplyAndDistribute changes the store only under that lock, so l sees
 // each change exactly once: in the snapshot or as a live notification.
 func (p *Processor[T]) AddListener(l *Listener[T], snapshot func() []T) {
 	p.mu.Lock()
@@ -453,7 +460,7 @@ func (p *Processor[T]) AddListener(l *Listener[T], snapshot func() []T) {
 	}
 }
 
-// removeListener unregisters l; unknown listeners are ignored.
+// RemoveListener unregisters l; unknown listeners are ignored.
 func (p *Processor[T]) RemoveListener(l *Listener[T]) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -466,14 +473,14 @@ func (p *Processor[T]) RemoveListener(l *Listener[T]) {
 	}
 }
 
-// listenerCount returns the number of registered listeners.
+// ListenerCount returns the number of registered listeners.
 func (p *Processor[T]) ListenerCount() int {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return len(p.listeners)
 }
 
-// start runs every registered listener until ctx ends.
+// Start runs every registered listener until ctx ends.
 func (p *Processor[T]) Start(ctx context.Context) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -483,15 +490,15 @@ func (p *Processor[T]) Start(ctx context.Context) {
 	}
 }
 
-// wait returns once every listener goroutine has returned; the context
+// Wait returns once every listener goroutine has returned; the context
 // given to start must have ended.
 func (p *Processor[T]) Wait() { p.wg.Wait() }
 
-// applyAndDistribute calls apply under the processor's lock and hands the
+// ApplyAndDistribute calls apply under the processor's lock and hands the
 // notifications it appended to buf, in order, to every listener before
 // releasing the lock; resync notifications go only to listeners whose
 // syncing flag is set. apply changes the store: holding the lock across the change and
-// its distribution is what keeps a concurrent addListener from missing the
+// its distribution is what keeps a concurrent AddListener from missing the
 // change or seeing it twice. It returns buf emptied (references cleared) for
 // reuse.
 func (p *Processor[T]) ApplyAndDistribute(buf []Notification[T], apply func(buf []Notification[T]) []Notification[T]) []Notification[T] {
@@ -505,7 +512,7 @@ func (p *Processor[T]) ApplyAndDistribute(buf []Notification[T], apply func(buf 
 	return ns[:0]
 }
 
-// resyncDue is a resync check: it sets every listener's syncing flag to
+// ResyncDue is a resync check: it sets every listener's syncing flag to
 // whether that listener is due now (its resync period is not 0 and has
 // elapsed), schedules the next resync of those that are, and reports
 // whether any is. A flag keeps its value until the next check, so a
@@ -526,7 +533,7 @@ func (p *Processor[T]) ResyncDue() bool {
 	return due
 }
 
-// minResyncPeriod returns the smallest resync period of the registered
+// MinResyncPeriod returns the smallest resync period of the registered
 // listeners, or 0 when none resyncs.
 func (p *Processor[T]) MinResyncPeriod() time.Duration {
 	p.mu.Lock()

@@ -36,9 +36,14 @@ var ErrWrongType = errors.New("watch event of the wrong type")
 // Sink is where a reflector puts what it observes: the informer's
 // DeltaFIFO. Its methods are called from the reflector's goroutine only.
 type Sink[T keys.Object] interface {
+	// Add queues a watch's Added event.
 	Add(obj T) error
+	// Update queues a watch's Modified event.
 	Update(obj T) error
+	// Delete queues a watch's Deleted event.
 	Delete(obj T) error
+	// Replace replaces the content with a complete list (or the initial
+	// events of a watch-list stream) at resourceVersion.
 	Replace(list []T, resourceVersion string) error
 	// ReplaceInScope replaces the content with list, where objects for
 	// which inScope (nil: all) is false are out of the reflector's shard
@@ -49,24 +54,34 @@ type Sink[T keys.Object] interface {
 // BookmarkSink is a Sink that wants the resourceVersion of each watch
 // bookmark.
 type BookmarkSink interface {
+	// Bookmark records the resourceVersion of a watch bookmark.
 	Bookmark(resourceVersion string)
 }
 
 // ListerWatcher is what a reflector lists and watches; runtime/cache's
 // ListerWatcher satisfies it.
 type ListerWatcher interface {
+	// List returns one page of the list opts asks for.
 	List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)
+	// Watch starts a watch.
 	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
 }
 
 // Metrics is what a reflector reports; runtime/cache's InformerMetrics
 // satisfies it. Its methods are called from the reflector's goroutine.
 type Metrics interface {
+	// IncLists counts a list that stored its result.
 	IncLists()
+	// IncWatches counts a watch the server accepted.
 	IncWatches()
+	// IncRelistsAfterExpired counts a list made because the held
+	// resourceVersion expired.
 	IncRelistsAfterExpired()
+	// IncWatchRestarts counts a watch that ended and is restarted.
 	IncWatchRestarts(reason string)
+	// IncErrors counts a reported list or watch error.
 	IncErrors(reason string)
+	// ObserveEvent records a list's or watch event's resourceVersion.
 	ObserveEvent(at time.Time, resourceVersion string)
 }
 

@@ -19,6 +19,8 @@ var errNoStreaming = errors.New("the client answered with a fake watcher, which 
 // WatchListUnsupported is the optional method by which a client says it
 // cannot stream the initial state (the name client-go uses).
 type WatchListUnsupported interface {
+	// IsWatchListSemanticsUnSupported reports true when the client cannot
+	// stream the initial state.
 	IsWatchListSemanticsUnSupported() bool
 }
 

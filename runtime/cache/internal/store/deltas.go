@@ -6,19 +6,19 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
-// maxIndexErrors bounds how many index-function errors applyDeltas returns
-// for one batch; the rest stay reported by objectErrors.
+// maxIndexErrors bounds how many index-function errors ApplyDeltas returns
+// for one batch; the rest stay reported by ObjectErrors.
 const maxIndexErrors = 10
 
-// applyDeltas applies a batch of popped deltas to the store in order, under
+// ApplyDeltas applies a batch of popped deltas to the store in order, under
 // one write lock, and appends to notes the handler notification each one
 // produces (a Deleted delta of a key the store does not hold produces none).
 // initial marks the first list's deltas: their adds carry isInInitialList.
 // Objects an index function fails on are stored anyway (see putLocked); up
 // to maxIndexErrors of those errors are returned.
 //
-// The informer calls it inside processor.applyAndDistribute, so it runs
-// with the processor's lock held: processor.mu is taken before mu, never
+// The informer calls it inside Processor.ApplyAndDistribute, so it runs
+// with the processor's lock held: Processor.mu is taken before mu, never
 // after it.
 func (s *Indexer[T]) ApplyDeltas(batch []deltafifo.Delta[T], initial bool, notes []processor.Notification[T]) ([]processor.Notification[T], []error) {
 	var indexErrs []error

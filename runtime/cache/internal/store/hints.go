@@ -1,6 +1,6 @@
 package store
 
-// reserveFor tells an empty store that items are about to be stored one by
+// ReserveFor tells an empty store that items are about to be stored one by
 // one (the informer queued them as a list): the bucket of each of their
 // namespaces is then created with room for all of that namespace's items,
 // instead of growing (and leaving garbage) as they arrive. It changes no

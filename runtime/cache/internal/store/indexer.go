@@ -26,7 +26,7 @@ type Indexer[T keys.Object] struct {
 	// its stored object (which is left out of those indexes).
 	errs map[keys.Key]error
 	// sizeHints maps namespaces without a bucket to how many objects a
-	// list queued for the store holds in them (see reserveFor); nil when
+	// list queued for the store holds in them (see ReserveFor); nil when
 	// there are none. A bucket created for a hinted namespace is sized
 	// from its hint, which it consumes.
 	sizeHints map[string]int
@@ -218,7 +218,7 @@ func refreshMember[T keys.Object](ci *customIndex[T], m *member, obj T) {
 
 // putLocked stores obj under k, keeping the indexes in step. An index
 // function that fails on obj leaves obj out of that index only; the error is
-// remembered for k (see objectErrors) until a later put of k indexes cleanly
+// remembered for k (see ObjectErrors) until a later put of k indexes cleanly
 // or k is deleted, and returned. The caller holds mu for writing.
 func (s *Indexer[T]) putLocked(k keys.Key, obj T) error {
 	_, _, err := s.upsertLocked(k, obj)
@@ -310,7 +310,7 @@ func (s *Indexer[T]) deleteLocked(k keys.Key) {
 	}
 }
 
-// objectErrors summarises the objects some index function failed on, nil
+// ObjectErrors summarises the objects some index function failed on, nil
 // when there are none. It names the first such key in key order.
 func (s *Indexer[T]) ObjectErrors() error {
 	s.mu.RLock()
@@ -331,14 +331,17 @@ func (s *Indexer[T]) ObjectErrors() error {
 	return fmt.Errorf("%w (and %d more objects left out of an index)", firstErr, len(s.errs)-1)
 }
 
+// Add stores obj, replacing the object of its key (runtime/cache's Store.Add).
 func (s *Indexer[T]) Add(obj T) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.putLocked(keys.Of(obj), obj)
 }
 
+// Update is Add.
 func (s *Indexer[T]) Update(obj T) error { return s.Add(obj) }
 
+// Delete removes the object of obj's key, if any.
 func (s *Indexer[T]) Delete(obj T) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -346,6 +349,7 @@ func (s *Indexer[T]) Delete(obj T) error {
 	return nil
 }
 
+// Get returns the stored object with obj's key.
 func (s *Indexer[T]) Get(obj T) (T, bool, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -353,6 +357,8 @@ func (s *Indexer[T]) Get(obj T) (T, bool, error) {
 	return item, ok, nil
 }
 
+// GetByKey returns the stored object with the store key key; a malformed
+// key is an error naming it.
 func (s *Indexer[T]) GetByKey(key string) (T, bool, error) {
 	k, err := keys.Parse(key)
 	if err != nil {
@@ -383,6 +389,7 @@ func (s *Indexer[T]) getLocked(k keys.Key) (T, bool) {
 	return b.objs[i], true
 }
 
+// List returns every stored object, in a new slice.
 func (s *Indexer[T]) List() []T {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -393,6 +400,7 @@ func (s *Indexer[T]) List() []T {
 	return out
 }
 
+// ListKeys returns the key of every stored object.
 func (s *Indexer[T]) ListKeys() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -405,6 +413,7 @@ func (s *Indexer[T]) ListKeys() []string {
 	return out
 }
 
+// Len returns how many objects are stored.
 func (s *Indexer[T]) Len() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -467,6 +476,8 @@ func (s *Indexer[T]) postingLocked(indexName, value string) ([]T, error) {
 	return nil, nil
 }
 
+// Index returns the stored objects that share at least one value of
+// indexName with obj.
 func (s *Indexer[T]) Index(indexName string, obj T) ([]T, error) {
 	var values []string
 	if indexName == NamespaceIndex {
@@ -516,6 +527,8 @@ func (s *Indexer[T]) Index(indexName string, obj T) ([]T, error) {
 	return out, nil
 }
 
+// ByIndex returns the stored objects whose indexName values include
+// indexedValue, in a new slice.
 func (s *Indexer[T]) ByIndex(indexName, indexedValue string) ([]T, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -526,6 +539,7 @@ func (s *Indexer[T]) ByIndex(indexName, indexedValue string) ([]T, error) {
 	return append(make([]T, 0, len(objs)), objs...), nil
 }
 
+// AppendByIndex appends what ByIndex would return to dst.
 func (s *Indexer[T]) AppendByIndex(dst []T, indexName, indexedValue string) ([]T, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -536,6 +550,7 @@ func (s *Indexer[T]) AppendByIndex(dst []T, indexName, indexedValue string) ([]T
 	return append(dst, objs...), nil
 }
 
+// IndexKeys is ByIndex returning keys.
 func (s *Indexer[T]) IndexKeys(indexName, indexedValue string) ([]string, error) {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -550,6 +565,7 @@ func (s *Indexer[T]) IndexKeys(indexName, indexedValue string) ([]string, error)
 	return out, nil
 }
 
+// ListIndexFuncValues returns every value indexName currently has.
 func (s *Indexer[T]) ListIndexFuncValues(indexName string) []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -571,6 +587,8 @@ func (s *Indexer[T]) ListIndexFuncValues(indexName string) []string {
 	return out
 }
 
+// GetIndexers returns a copy of the index functions, NamespaceIndex's
+// included.
 func (s *Indexer[T]) GetIndexers() Indexers[T] {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
@@ -582,6 +600,8 @@ func (s *Indexer[T]) GetIndexers() Indexers[T] {
 	return out
 }
 
+// AddIndexers adds index functions and indexes the stored objects with
+// them (see runtime/cache's Indexer.AddIndexers for the rules).
 func (s *Indexer[T]) AddIndexers(newIndexers Indexers[T]) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
