@@ -157,6 +157,9 @@ type Reflector[T keys.Object] struct {
 	scope       *sharding.Scope
 	shard       *shardCycle
 	shardLogged bool
+	// shardFields is where the shard fields are, looked up by New when
+	// the reflector has a scope; read-only afterwards.
+	shardFields shardFields
 
 	mu            sync.Mutex
 	shardStatus   ShardStatus
@@ -167,11 +170,15 @@ type Reflector[T keys.Object] struct {
 
 // New returns a reflector configured by c.
 func New[T keys.Object](c Config[T]) *Reflector[T] {
-	return &Reflector[T]{
+	r := &Reflector[T]{
 		name: c.Name, lw: c.LW, sink: c.Sink, opts: c, clock: c.Clock,
 		transform: c.Transform, onError: c.OnError, metrics: c.Metrics, scope: c.Scope,
 		noWatchList: c.Scope != nil || !watchListWanted(c.DisableWatchList, c.LW),
 	}
+	if c.Scope != nil {
+		r.shardFields = lookupShardFields()
+	}
+	return r
 }
 
 // LastSyncResourceVersion is the resourceVersion the store was last synced

@@ -49,7 +49,7 @@ func (r *Reflector[T]) beginShardCycle() {
 		switch sel, err := sharding.Selector(c.field, ranges); {
 		case err != nil:
 			c.whyNot = fmt.Sprintf("the shard selector cannot be sent: %v", err)
-		case shardSelectorIndex == nil:
+		case r.shardFields.selector == nil:
 			c.whyNot = "the k8s.io/apimachinery this program is built with (before v0.36) has no ListOptions.ShardSelector"
 		default:
 			c.selector = sel
@@ -64,7 +64,7 @@ func (r *Reflector[T]) beginShardCycle() {
 // withShard sets the cycle's selector on opts, when there is one.
 func (r *Reflector[T]) withShard(opts metav1.ListOptions) metav1.ListOptions {
 	if r.shard != nil && r.shard.selector != "" {
-		setShardSelector(&opts, r.shard.selector)
+		r.shardFields.setSelector(&opts, r.shard.selector)
 	}
 	return opts
 }
@@ -100,7 +100,7 @@ func (r *Reflector[T]) checkShardInfo(page int, list any, lm metav1.ListInterfac
 	}
 	why := c.whyNot
 	if why == "" {
-		switch echoed, ok := shardInfoSelector(list, lm); {
+		switch echoed, ok := r.shardFields.infoSelectorOf(list, lm); {
 		case !ok:
 			why = "the list did not echo the shard selector in ListMeta.ShardInfo (a server before v1.36, its ShardedListAndWatch feature gate off, or a custom resource, whose lists v1.37 filters without filling ShardInfo)"
 		case echoed != c.selector:

@@ -10,71 +10,78 @@ import (
 // k8s.io/apimachinery v0.36 (metav1.ListOptions.ShardSelector and
 // metav1.ListMeta.ShardInfo.Selector), while this module supports v0.35.
 // The runtime therefore never names them: it finds them by reflection, once
-// per process (the struct types are fixed at build time), and when they are
-// absent it cannot ask the server to shard and filters on the client.
-// Reflection was preferred over a hook supplied by a v0.36+ module because
-// it needs nothing from the user and the lookup is done once; each request
-// then costs one field set through a cached index path.
+// per sharded reflector (the struct types are fixed at build time), and
+// when they are absent it cannot ask the server to shard and filters on the
+// client. Reflection was preferred over a hook supplied by a v0.36+ module
+// because it needs nothing from the user and the lookup is done once; each
+// request then costs one field set through a remembered index path. The
+// exported helpers, for fake servers and tests, look the fields up on each
+// call.
 
-// shardSelectorIndex is the index path of ListOptions.ShardSelector (a
-// string), or nil when the apimachinery this program is built with lacks it.
-var shardSelectorIndex = func() []int {
-	f, ok := reflect.TypeFor[metav1.ListOptions]().FieldByName("ShardSelector")
-	if !ok || f.Type.Kind() != reflect.String {
-		return nil
-	}
-	return f.Index
-}()
+// shardFields holds where the shard fields are in the structs of the
+// apimachinery this program is built with: the index paths of
+// ListOptions.ShardSelector (a string), ListMeta.ShardInfo (a pointer to a
+// struct) and its Selector (a string), each nil when absent. The struct
+// types are fixed at build time, so a reflector looks them up once, when it
+// is built.
+type shardFields struct {
+	selector, info, infoSelector []int
+}
 
-// shardInfoIndex is the index path of ListMeta.ShardInfo (a pointer to a
-// struct with a Selector string), or nil when absent.
-var shardInfoIndex, shardInfoSelectorIndex = func() ([]int, []int) {
-	f, ok := reflect.TypeFor[metav1.ListMeta]().FieldByName("ShardInfo")
-	if !ok || f.Type.Kind() != reflect.Pointer || f.Type.Elem().Kind() != reflect.Struct {
-		return nil, nil
+// lookupShardFields finds the shard fields by reflection.
+func lookupShardFields() shardFields {
+	var f shardFields
+	if sf, ok := reflect.TypeFor[metav1.ListOptions]().FieldByName("ShardSelector"); ok && sf.Type.Kind() == reflect.String {
+		f.selector = sf.Index
 	}
-	s, ok := f.Type.Elem().FieldByName("Selector")
-	if !ok || s.Type.Kind() != reflect.String {
-		return nil, nil
+	info, ok := reflect.TypeFor[metav1.ListMeta]().FieldByName("ShardInfo")
+	if !ok || info.Type.Kind() != reflect.Pointer || info.Type.Elem().Kind() != reflect.Struct {
+		return f
 	}
-	return f.Index, s.Index
-}()
+	if sel, ok := info.Type.Elem().FieldByName("Selector"); ok && sel.Type.Kind() == reflect.String {
+		f.info, f.infoSelector = info.Index, sel.Index
+	}
+	return f
+}
 
 // ServerSideShardingSupported reports whether the shard fields exist
 // (runtime/cache.ServerSideShardingSupported).
 func ServerSideShardingSupported() bool {
-	return shardSelectorIndex != nil && shardInfoIndex != nil
+	f := lookupShardFields()
+	return f.selector != nil && f.info != nil
 }
 
-// setShardSelector sets opts.ShardSelector to sel; it reports false when the
+// setSelector sets opts.ShardSelector to sel; it reports false when the
 // field does not exist.
-func setShardSelector(opts *metav1.ListOptions, sel string) bool {
-	if shardSelectorIndex == nil {
+func (f shardFields) setSelector(opts *metav1.ListOptions, sel string) bool {
+	if f.selector == nil {
 		return false
 	}
-	reflect.ValueOf(opts).Elem().FieldByIndex(shardSelectorIndex).SetString(sel)
+	reflect.ValueOf(opts).Elem().FieldByIndex(f.selector).SetString(sel)
 	return true
 }
 
 // ShardSelectorOf returns opts.ShardSelector, or "" when the field does not
 // exist (runtime/cache.ShardSelectorOf).
 func ShardSelectorOf(opts metav1.ListOptions) string {
-	if shardSelectorIndex == nil {
+	f := lookupShardFields()
+	if f.selector == nil {
 		return ""
 	}
-	return reflect.ValueOf(&opts).Elem().FieldByIndex(shardSelectorIndex).String()
+	return reflect.ValueOf(&opts).Elem().FieldByIndex(f.selector).String()
 }
 
 // SetShardInfo sets lm.ShardInfo to {Selector: sel} and reports whether the
 // field exists (runtime/cache.SetShardInfo).
 func SetShardInfo(lm *metav1.ListMeta, sel string) bool {
-	if shardInfoIndex == nil {
+	f := lookupShardFields()
+	if f.info == nil {
 		return false
 	}
-	f := reflect.ValueOf(lm).Elem().FieldByIndex(shardInfoIndex)
-	p := reflect.New(f.Type().Elem())
-	p.Elem().FieldByIndex(shardInfoSelectorIndex).SetString(sel)
-	f.Set(p)
+	v := reflect.ValueOf(lm).Elem().FieldByIndex(f.info)
+	p := reflect.New(v.Type().Elem())
+	p.Elem().FieldByIndex(f.infoSelector).SetString(sel)
+	v.Set(p)
 	return true
 }
 
@@ -86,7 +93,7 @@ type unstructuredContent interface {
 
 // shardInfoSelector returns the selector a list's ShardInfo echoes and
 // whether ShardInfo was present.
-func shardInfoSelector(list any, lm metav1.ListInterface) (string, bool) {
+func (f shardFields) infoSelectorOf(list any, lm metav1.ListInterface) (string, bool) {
 	if u, ok := list.(unstructuredContent); ok {
 		md, _ := u.UnstructuredContent()["metadata"].(map[string]any)
 		si, ok := md["shardInfo"].(map[string]any)
@@ -104,12 +111,12 @@ func shardInfoSelector(list any, lm metav1.ListInterface) (string, bool) {
 			m, ok = a.GetListMeta().(*metav1.ListMeta)
 		}
 	}
-	if !ok || m == nil || shardInfoIndex == nil {
+	if !ok || m == nil || f.info == nil {
 		return "", false
 	}
-	p := reflect.ValueOf(m).Elem().FieldByIndex(shardInfoIndex)
+	p := reflect.ValueOf(m).Elem().FieldByIndex(f.info)
 	if p.IsNil() {
 		return "", false
 	}
-	return p.Elem().FieldByIndex(shardInfoSelectorIndex).String(), true
+	return p.Elem().FieldByIndex(f.infoSelector).String(), true
 }
