@@ -16,8 +16,11 @@ METRICS := metrics/prometheus
 # client-go's SharedIndexInformer over the runtime (controller-runtime,
 # client-go factories): its own module, since it imports client-go.
 CLIENTGO := clientgo
+# examples/crd's Foo controller as a controller-runtime manager on clientgo
+# (test/e2e runs it).
+CR_EXAMPLE := examples/controller-runtime
 # Modules besides the main one, each with its own go.mod.
-SUBMODULES := $(EXAMPLE) $(MIGRATION) $(METRICS) $(CLIENTGO) test/corpus test/e2e bench
+SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(METRICS) $(CLIENTGO) test/corpus test/e2e bench
 # golangci-lint at the version pinned in tools/go.mod (its own module, so the
 # main module never requires the linter's dependencies). `go tool` builds it
 # on first use and keeps the binary in the Go build cache.

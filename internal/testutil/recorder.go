@@ -9,18 +9,14 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// Object is what the recorder and the builders need of an object: its key
-// and resourceVersion. Every Kubernetes object type satisfies it.
-type Object interface {
-	// GetNamespace returns the namespace, "" for a cluster-scoped object.
-	GetNamespace() string
-	// GetName returns the name.
-	GetName() string
-	// GetResourceVersion returns the resourceVersion.
-	GetResourceVersion() string
-}
+// Object is what the recorder and the builders need of an object: its
+// metadata (key and resourceVersion). Every Kubernetes object type satisfies
+// it; it is apimachinery's, not a project interface of its own.
+type Object = metav1.Object
 
 // Key returns obj's store key, "namespace/name", or "name" for a
 // cluster-scoped object: the same key the runtime's stores use.

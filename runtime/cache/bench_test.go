@@ -9,12 +9,13 @@ import (
 	"testing"
 	"time"
 
-	"github.com/typedinformer/typedinformer/internal/testutil"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
 // benchPod is a realistic Pod: labels, an owner reference, two containers

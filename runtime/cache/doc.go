@@ -1,11 +1,23 @@
 // Package cache is the typed informer runtime: a thread-safe typed store with
 // indexes, a reflector that lists and watches an API server, and a shared
-// index informer that fans events out to typed handlers. Between reflector
-// and store each informer drives a DeltaFIFO (internal/deltafifo), which
-// users never see.
+// index informer that fans events out to typed handlers.
 //
 // The data flow mirrors client-go's tools/cache, but every stage holds and
-// passes objects of the informer's type T rather than interface{}.
+// passes objects of the informer's type T rather than interface{}:
+//
+//	ListerWatcher → reflector → DeltaFIFO → store + indexes → processor → listener per handler
+//
+// This package is the public face of that flow: the interfaces, handler
+// types, options, errors and constructors, one concept per file
+// (shared_informer.go: the informer interfaces and their constructors;
+// handlers.go, typed_handlers.go; options.go; store.go: Store, Indexer and
+// their constructors; keys.go; listwatch.go; sync.go; errors.go; metrics.go;
+// shard.go). informer.go and informer_metrics.go wire one informer out of
+// the stages, which live in internal packages users never see:
+// internal/reflector (list and watch), internal/deltafifo (the queue
+// between reflector and store), internal/store (the typed store and its
+// indexes) and internal/processor (the listeners); docs/architecture.md
+// walks through them.
 //
 // # Names
 //

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
 // FuzzIndexerInvariants applies a byte-driven sequence of store operations
@@ -25,17 +27,17 @@ func FuzzIndexerInvariants(f *testing.F) {
 			switch op {
 			case 0, 1:
 				s.Update(p)
-				model[keyOf(p)] = p
+				model[keys.StringOf(p)] = p
 			case 2:
 				s.Delete(p)
-				delete(model, keyOf(p))
+				delete(model, keys.StringOf(p))
 			case 3:
 				var list []*corev1.Pod
 				model = map[string]*corev1.Pod{}
 				for j := 0; j < int(arg%4); j++ {
 					q := pod(ns, fmt.Sprintf("p%d", j), fmt.Sprint(i), "app", fmt.Sprintf("a%d", j%2))
 					list = append(list, q)
-					model[keyOf(q)] = q
+					model[keys.StringOf(q)] = q
 				}
 				s.Replace(list, "")
 			}

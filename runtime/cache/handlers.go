@@ -1,6 +1,10 @@
 package cache
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/processor"
+)
 
 // ResourceEventHandler receives the changes an informer observes for objects
 // of type T, under the contract written on SharedIndexInformer. In short:
@@ -132,5 +136,112 @@ func (f FilteringResourceEventHandler[T]) OnUpdate(oldObj, newObj T) {
 func (f FilteringResourceEventHandler[T]) OnDelete(obj T, finalStateUnknown bool) {
 	if f.FilterFunc(obj) {
 		f.Handler.OnDelete(obj, finalStateUnknown)
+	}
+}
+
+// ResourceEventHandlerFuncs adapts up to three functions with client-go's
+// one-argument shapes to a ResourceEventHandler, so that handlers written
+// for client-go (AddFunc: c.enqueue) keep compiling once typed. A nil
+// function ignores that kind of notification. The functions are called one
+// at a time, in order, from the handler's goroutine (see
+// ResourceEventHandler).
+//
+//   - AddFunc gets every added object; whether it came from the initial list
+//     is dropped (use ResourceEventHandlerDetailedFuncs to see it).
+//   - UpdateFunc gets changes and resyncs (then both carry the same
+//     resourceVersion).
+//   - DeleteFunc gets the deleted object. When the informer missed the
+//     delete and learned of it on a relist (client-go's
+//     DeletedFinalStateUnknown tombstone), DeleteFunc gets the typed last
+//     state the informer knew, which may be stale; nothing wraps it, so no
+//     type switch is needed. ResourceEventHandlerDetailedFuncs also reports
+//     that case (finalStateUnknown).
+type ResourceEventHandlerFuncs[T Object] struct {
+	AddFunc    func(obj T)
+	UpdateFunc func(oldObj, newObj T)
+	DeleteFunc func(obj T)
+}
+
+// OnAdd calls AddFunc if it is set.
+func (f ResourceEventHandlerFuncs[T]) OnAdd(obj T, _ bool) {
+	if f.AddFunc != nil {
+		f.AddFunc(obj)
+	}
+}
+
+// OnUpdate calls UpdateFunc if it is set.
+func (f ResourceEventHandlerFuncs[T]) OnUpdate(oldObj, newObj T) {
+	if f.UpdateFunc != nil {
+		f.UpdateFunc(oldObj, newObj)
+	}
+}
+
+// OnDelete calls DeleteFunc if it is set, with the last known object for a
+// delete the informer missed.
+func (f ResourceEventHandlerFuncs[T]) OnDelete(obj T, _ bool) {
+	if f.DeleteFunc != nil {
+		f.DeleteFunc(obj)
+	}
+}
+
+// ScopeExitHandler is an optional interface of a ResourceEventHandler. An
+// informer with a scope (shard ranges, see SharedIndexInformerOptions.
+// ShardScope, or a factory's namespace set) removes the objects that leave
+// the scope from its cache when the scope changes, although they usually
+// still exist on the server (another replica now caches them).
+//
+// By default a handler is told of such a removal as OnDelete(obj, true):
+// the object left the cache and the informer did not observe a delete, so
+// obj is the last state it knew. That keeps handlers that mirror the cache
+// (counts, derived indexes) consistent. A handler that implements
+// ScopeExitHandler gets OnScopeExit(obj) instead and no OnDelete: a sharded
+// controller should not treat an object that merely moved to another
+// replica as deleted (it would run finalization logic for a live object).
+// IgnoreScopeExits turns any handler into one that is not told at all.
+//
+// OnScopeExit is delivered in order with the handler's other calls, after
+// the object was removed from the store.
+type ScopeExitHandler[T Object] interface {
+	// OnScopeExit is called for an object removed from the cache because
+	// it left the informer's scope.
+	OnScopeExit(obj T)
+}
+
+// IgnoreScopeExits returns a handler that forwards every notification of h
+// except objects leaving the informer's scope, of which it says nothing (see
+// ScopeExitHandler). A nil h gives a nil handler, which AddEventHandler
+// rejects.
+func IgnoreScopeExits[T Object](h ResourceEventHandler[T]) ResourceEventHandler[T] {
+	if h == nil {
+		return nil
+	}
+	return scopeExitIgnorer[T]{h}
+}
+
+// scopeExitIgnorer is IgnoreScopeExits' handler.
+type scopeExitIgnorer[T Object] struct {
+	ResourceEventHandler[T]
+}
+
+// OnScopeExit does nothing.
+func (scopeExitIgnorer[T]) OnScopeExit(T) {}
+
+// HandlerName names the wrapped handler in logs and metrics.
+func (s scopeExitIgnorer[T]) HandlerName() string {
+	return processor.HandlerName(s.ResourceEventHandler)
+}
+
+// DeliverScopeExit tells h that obj left its informer's scope: OnScopeExit
+// when h implements ScopeExitHandler, else OnDelete(obj, true). Handler
+// wrappers (filters, serializers) call it to forward the notification.
+func DeliverScopeExit[T Object](h ResourceEventHandler[T], obj T) {
+	processor.DeliverScopeExit[T](h, obj)
+}
+
+// OnScopeExit forwards a scope exit of an object that passes the filter
+// (see ScopeExitHandler).
+func (f FilteringResourceEventHandler[T]) OnScopeExit(obj T) {
+	if f.FilterFunc(obj) {
+		DeliverScopeExit(f.Handler, obj)
 	}
 }

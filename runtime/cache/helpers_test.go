@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/typedinformer/typedinformer/internal/testutil"
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
 // pod builds a real Pod with a namespace, name, resourceVersion and labels.
@@ -23,7 +24,7 @@ func node(name, rv string) *corev1.Node {
 func sortedKeys[T Object](objs []T) []string {
 	out := make([]string, len(objs))
 	for i, o := range objs {
-		out[i] = keyOf(o)
+		out[i] = keys.StringOf(o)
 	}
 	sort.Strings(out)
 	return out

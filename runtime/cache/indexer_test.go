@@ -112,7 +112,7 @@ func TestIndexerIndexFuncErrorKeepsTheObjectOutOfThatIndexAndIsReturned(t *testi
 		}
 		return nil, boom
 	}
-	s := NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"app": strict, "node": byNodeName}).(*threadSafeIndexer[*corev1.Pod])
+	s := NewIndexer[*corev1.Pod](Indexers[*corev1.Pod]{"app": strict, "node": byNodeName}).(indexer[*corev1.Pod])
 	if err := s.Add(pod("ns", "a", "1", "app", "web")); err != nil {
 		t.Fatal(err)
 	}
@@ -129,26 +129,26 @@ func TestIndexerIndexFuncErrorKeepsTheObjectOutOfThatIndexAndIsReturned(t *testi
 	if got, _ := s.ByIndex("node", "node-a"); len(got) != 1 {
 		t.Fatal("the other indexes lost the object")
 	}
-	if err := s.objectErrors(); !errors.Is(err, boom) {
+	if err := s.ObjectErrors(); !errors.Is(err, boom) {
 		t.Fatalf("objectErrors = %v, want the index error remembered", err)
 	}
 	// Fixed by a later update: indexed again, the error forgotten.
 	if err := s.Update(pod("ns", "a", "3", "app", "db")); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.ByIndex("app", "db"); len(got) != 1 || s.objectErrors() != nil {
-		t.Fatalf("after the fix: ByIndex %v, objectErrors %v", sortedKeys(got), s.objectErrors())
+	if got, _ := s.ByIndex("app", "db"); len(got) != 1 || s.ObjectErrors() != nil {
+		t.Fatalf("after the fix: ByIndex %v, objectErrors %v", sortedKeys(got), s.ObjectErrors())
 	}
 	// Replace stores everything and returns the failures.
 	if err := s.Replace([]*corev1.Pod{pod("ns", "b", "1"), pod("ns", "c", "1", "app", "x")}, "1"); !errors.Is(err, boom) {
 		t.Fatalf("Replace error %v", err)
 	}
-	if s.Len() != 2 || s.objectErrors() == nil {
-		t.Fatalf("Replace stored %v, objectErrors %v", s.ListKeys(), s.objectErrors())
+	if s.Len() != 2 || s.ObjectErrors() == nil {
+		t.Fatalf("Replace stored %v, objectErrors %v", s.ListKeys(), s.ObjectErrors())
 	}
 	// Deleting the object forgets its error.
 	s.Delete(pod("ns", "b", "2"))
-	if err := s.objectErrors(); err != nil {
+	if err := s.ObjectErrors(); err != nil {
 		t.Fatalf("objectErrors after the delete = %v", err)
 	}
 }

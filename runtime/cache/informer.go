@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,7 +12,11 @@ import (
 	"k8s.io/klog/v2"
 	"k8s.io/utils/clock"
 
-	"github.com/typedinformer/typedinformer/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/processor"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/reflector"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/store"
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
@@ -27,8 +32,8 @@ import (
 //     while it counts listeners.
 //   - proc.mu (processor) guards the listener list and their resync
 //     bookkeeping. A store change and its distribution happen under it
-//     (processor.applyAndDistribute), and so does a late handler's snapshot
-//     of the store (processor.addListener): that is what makes each change
+//     (Processor.ApplyAndDistribute), and so does a late handler's snapshot
+//     of the store (Processor.AddListener): that is what makes each change
 //     reach each handler exactly once.
 //   - listener.mu guards one handler's pending notifications. The processor
 //     takes it to enqueue and to remove; remove reads the informer's
@@ -37,9 +42,9 @@ import (
 //     releases it before it calls processBatch. Delete, Replace and Resync
 //     read the store's keys and objects under it (the queue's KnownObjects),
 //     taking indexer.mu.
-//   - indexer.mu (threadSafeIndexer, an RWMutex) is innermost: nothing here
+//   - indexer.mu (store.Indexer, an RWMutex) is innermost: nothing here
 //     takes another of these locks while holding it. The informer writes
-//     objects to the store only under proc.mu (applyDeltas) and releases
+//     objects to the store only under proc.mu (store.Indexer.ApplyDeltas) and releases
 //     indexer.mu before any listener.mu is taken; index functions run
 //     under it.
 //
@@ -54,18 +59,15 @@ const minimumResyncPeriod = time.Second
 // keeping readers' waits short during an initial sync.
 const maxPopBatch = 256
 
-// errStopped is returned when registering a handler on a stopped informer.
-var errStopped = errors.New("informer has stopped")
-
 type sharedIndexInformer[T Object] struct {
 	lw      ListerWatcher
 	opts    SharedIndexInformerOptions[T]
 	name    string
 	clock   clock.Clock
-	indexer *threadSafeIndexer[T]
+	indexer *store.Indexer[T]
 	fifo    *deltafifo.Queue[T]
-	proc    *processor[T]
-	refl    *reflector[T]
+	proc    *processor.Processor[T]
+	refl    *reflector.Reflector[T]
 
 	startMu sync.Mutex
 	started bool
@@ -80,7 +82,7 @@ type sharedIndexInformer[T Object] struct {
 
 	resyncChanged chan struct{}
 	// notes is processBatch's reused notification buffer (one popper).
-	notes []notification[T]
+	notes []processor.Notification[T]
 	// initErr is a construction error (e.g. a nil ListerWatcher): Run then
 	// runs nothing and LastError reports it.
 	initErr error
@@ -89,7 +91,7 @@ type sharedIndexInformer[T Object] struct {
 	// key's latest watch event (that event was dropped), until a later
 	// event of the key transforms cleanly or a list succeeds.
 	errMu         sync.Mutex
-	transformErrs map[objKey]error
+	transformErrs map[keys.Key]error
 	nTransformErr atomic.Int64
 
 	// metrics is nil unless a provider was given (informer_metrics.go);
@@ -110,13 +112,13 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		opts:          opts,
 		name:          opts.Name,
 		clock:         opts.Reflector.Clock,
-		indexer:       newThreadSafeIndexer[T](opts.Indexers),
-		proc:          &processor[T]{clock: opts.Reflector.Clock},
+		indexer:       store.New[T](indexFuncs(opts.Indexers)),
+		proc:          &processor.Processor[T]{Clock: opts.Reflector.Clock},
 		resyncChanged: make(chan struct{}, 1),
 		scope:         opts.ShardScope,
 	}
 	s.fifo = deltafifo.New[T](s.indexer)
-	s.transformErrs = map[objKey]error{}
+	s.transformErrs = map[keys.Key]error{}
 	switch {
 	case lw == nil:
 		s.initErr = fmt.Errorf("informer %s: nil ListerWatcher", s.name)
@@ -151,29 +153,33 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 		s.startMu.Unlock()
 		return
 	}
-	s.refl = newReflector[T](s.name, s.lw, informerSink[T]{s.fifo, s}, s.opts.Reflector)
-	s.refl.transform = s.checkedTransform()
-	s.refl.metrics = s.metrics
-	s.handOverGauges()
-	if s.scope != nil {
-		// A sharded informer lists (paginated) instead of streaming:
-		// only a list's ListMeta.ShardInfo says whether the server
-		// applied the selector (see reflector_shard.go).
-		s.refl.scope = s.scope
-		s.refl.noWatchList = true
+	ro := s.opts.Reflector // defaulted by newSharedIndexInformer
+	cfg := reflector.Config[T]{
+		Name: s.name, LW: s.lw, Sink: informerSink[T]{s.fifo, s},
+		PageSize: ro.PageSize, MinWatchTimeout: ro.MinWatchTimeout,
+		InitialBackoff: ro.InitialBackoff, MaxBackoff: ro.MaxBackoff, BackoffResetAfter: ro.BackoffResetAfter,
+		Clock: ro.Clock, DisableWatchList: ro.DisableWatchList, DisableManagedFieldsSharing: ro.DisableManagedFieldsSharing,
+		Transform: s.checkedTransform(),
+		// A sharded informer lists (paginated) instead of streaming: only
+		// a list's ListMeta.ShardInfo says whether the server applied the
+		// selector.
+		Scope:   s.scope,
+		Metrics: s.metrics,
 	}
+	s.handOverGauges()
 	logger := klog.FromContext(ctx)
 	s.logger.Store(&logger)
 	if h := s.onError; h != nil {
-		s.refl.onError = func(ctx context.Context, err error) { h(ctx, err) }
+		cfg.OnError = func(ctx context.Context, err error) { h(ctx, err) }
 	}
+	s.refl = reflector.New(cfg)
 	s.startMu.Unlock()
 
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	s.proc.start(ctx)
-	wg.Go(func() { s.refl.run(ctx) })
+	s.proc.Start(ctx)
+	wg.Go(func() { s.refl.Run(ctx) })
 	wg.Go(func() { s.resyncLoop(ctx) })
 	wg.Go(func() { s.processLoop(ctx) })
 
@@ -183,7 +189,7 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	s.startMu.Unlock()
 	s.fifo.Close()
 	wg.Wait()
-	s.proc.wait()
+	s.proc.Wait()
 	s.startMu.Lock()
 	s.stopped = true
 	s.startMu.Unlock()
@@ -217,14 +223,14 @@ func (s *sharedIndexInformer[T]) processLoop(ctx context.Context) {
 // processBatch applies popped deltas to the store in order and distributes
 // the resulting notifications in the same order, both under the processor's
 // lock, so that a handler joining concurrently sees each change exactly once
-// (see processor.applyAndDistribute). initial marks the first list's deltas
+// (see Processor.ApplyAndDistribute). initial marks the first list's deltas
 // (see deltafifo.Queue). Objects an index function fails on are stored anyway (see
 // putLocked); the errors are returned for the log and stay reported by
 // LastError/SyncError.
 func (s *sharedIndexInformer[T]) processBatch(batch []deltafifo.Delta[T], initial bool) error {
 	var indexErrs []error
-	s.notes = s.proc.applyAndDistribute(s.notes, func(notes []notification[T]) []notification[T] {
-		notes, indexErrs = s.indexer.applyDeltas(batch, initial, notes)
+	s.notes = s.proc.ApplyAndDistribute(s.notes, func(notes []processor.Notification[T]) []processor.Notification[T] {
+		notes, indexErrs = s.indexer.ApplyDeltas(batch, initial, notes)
 		return notes
 	})
 	if indexErrs != nil {
@@ -233,7 +239,7 @@ func (s *sharedIndexInformer[T]) processBatch(batch []deltafifo.Delta[T], initia
 	return nil
 }
 
-// resyncLoop runs a resync check (processor.resyncDue) every check period,
+// resyncLoop runs a resync check (Processor.ResyncDue) every check period,
 // counted from its previous wake (or its start), and queues a resync when
 // some handler is due. The check period is the smallest resync period of
 // the registered handlers and the informer's default (see checkPeriod). A
@@ -266,7 +272,7 @@ func (s *sharedIndexInformer[T]) resyncLoop(ctx context.Context) {
 			}
 		}
 		last = s.clock.Now()
-		if s.proc.resyncDue() {
+		if s.proc.ResyncDue() {
 			if err := s.fifo.Resync(); err != nil {
 				klog.FromContext(ctx).Error(err, "Resync failed", "informer", s.name)
 			}
@@ -282,7 +288,7 @@ func (s *sharedIndexInformer[T]) resyncLoop(ctx context.Context) {
 // leaves them running, so a handler added later with period 0 still loses
 // its syncing flag at the next check.
 func (s *sharedIndexInformer[T]) checkPeriod(prev time.Duration) time.Duration {
-	p := s.proc.minResyncPeriod()
+	p := s.proc.MinResyncPeriod()
 	if d := max(s.opts.ResyncPeriod, minimumResyncPeriod); s.opts.ResyncPeriod > 0 && (p == 0 || d < p) {
 		p = d
 	}
@@ -307,7 +313,7 @@ func (s *sharedIndexInformer[T]) LastSyncResourceVersion() string {
 	if r == nil {
 		return ""
 	}
-	return r.lastSyncResourceVersion()
+	return r.LastSyncResourceVersion()
 }
 
 func (s *sharedIndexInformer[T]) LastError() error {
@@ -318,7 +324,7 @@ func (s *sharedIndexInformer[T]) LastError() error {
 	r := s.refl
 	s.startMu.Unlock()
 	if r != nil {
-		if err := r.lastError(); err != nil {
+		if err := r.LastError(); err != nil {
 			return err
 		}
 	}
@@ -330,7 +336,7 @@ func (s *sharedIndexInformer[T]) SyncError() error {
 		return s.initErr
 	}
 	var errs []error
-	if err := s.indexer.objectErrors(); err != nil {
+	if err := s.indexer.ObjectErrors(); err != nil {
 		errs = append(errs, err)
 	}
 	if err := s.transformErrors(); err != nil {
@@ -389,17 +395,19 @@ func (s *sharedIndexInformer[T]) addEventHandler(handler ResourceEventHandler[T]
 	if resyncPeriod > 0 && resyncPeriod < minimumResyncPeriod {
 		resyncPeriod = minimumResyncPeriod
 	}
-	l := newListener(handler, resyncPeriod, s.clock.Now(), s.HasSynced)
-	l.logger = logger
-	l.syncing = !s.opts.SkipUnchangedUpdates // not shared yet: no lock needed
-	s.observe(l)
+	cfg := processor.ListenerConfig{
+		Name: processor.HandlerName(handler), Resync: resyncPeriod, Now: s.clock.Now(), Synced: s.HasSynced,
+		SkipResyncs: s.opts.SkipUnchangedUpdates, Logger: logger,
+	}
+	s.observe(&cfg)
+	l := processor.NewListener[T](handler, cfg)
 	// A handler joining a running informer first gets the cache replayed
-	// as initial adds (see processor.addListener).
+	// as initial adds (see Processor.AddListener).
 	var snapshot func() []T
 	if s.started {
 		snapshot = s.indexer.List
 	}
-	s.proc.addListener(l, snapshot)
+	s.proc.AddListener(l, snapshot)
 	select {
 	case s.resyncChanged <- struct{}{}:
 	default:
@@ -408,11 +416,11 @@ func (s *sharedIndexInformer[T]) addEventHandler(handler ResourceEventHandler[T]
 }
 
 func (s *sharedIndexInformer[T]) RemoveEventHandler(reg ResourceEventHandlerRegistration) error {
-	l, ok := reg.(*listener[T])
+	l, ok := reg.(*processor.Listener[T])
 	if !ok {
 		return fmt.Errorf("informer %s: registration %T was not returned by this informer", s.name, reg)
 	}
-	s.proc.removeListener(l)
+	s.proc.RemoveListener(l)
 	select {
 	case s.resyncChanged <- struct{}{}:
 	default:
@@ -420,12 +428,13 @@ func (s *sharedIndexInformer[T]) RemoveEventHandler(reg ResourceEventHandlerRegi
 	return nil
 }
 
-func (s *sharedIndexInformer[T]) GetStore() Store[T]     { return s.indexer }
-func (s *sharedIndexInformer[T]) GetIndexer() Indexer[T] { return s.indexer }
+func (s *sharedIndexInformer[T]) GetStore() Store[T] { return indexer[T]{s.indexer} }
+
+func (s *sharedIndexInformer[T]) GetIndexer() Indexer[T] { return indexer[T]{s.indexer} }
 
 // AddIndexers adds index functions to the store; see Indexer.AddIndexers.
 func (s *sharedIndexInformer[T]) AddIndexers(indexers Indexers[T]) error {
-	if err := s.indexer.AddIndexers(indexers); err != nil {
+	if err := s.indexer.AddIndexers(indexFuncs(indexers)); err != nil {
 		return fmt.Errorf("informer %s: %w", s.name, err)
 	}
 	return nil
@@ -454,7 +463,8 @@ func (s *sharedIndexInformer[T]) ShardStatus() (ShardStatus, bool) {
 	if r == nil {
 		return ShardStatus{}, false
 	}
-	return r.shardStatusCopy()
+	st, ok := r.ShardStatus()
+	return ShardStatus(st), ok
 }
 
 // beforeRun applies set under startMu unless the informer was started, in
@@ -467,4 +477,133 @@ func (s *sharedIndexInformer[T]) beforeRun(what string, set func()) error {
 	}
 	set()
 	return nil
+}
+
+// informerSink is what the informer's reflector feeds: the DeltaFIFO, with
+// Replace also forgetting transform errors (a successful list transformed
+// every listed object, and the others are gone).
+type informerSink[T Object] struct {
+	*deltafifo.Queue[T]
+	s *sharedIndexInformer[T]
+}
+
+// Replace forgets the transform errors and queues the list; see
+// ReplaceInScope.
+func (w informerSink[T]) Replace(list []T, rv string) error {
+	return w.ReplaceInScope(list, rv, nil)
+}
+
+// ReplaceInScope forgets the transform errors and queues the list, marking
+// the objects that left the scope (see deltafifo.Queue.ReplaceInScope). An
+// empty store is first told the list's size per namespace (see
+// store.Indexer.ReserveFor).
+func (w informerSink[T]) ReplaceInScope(list []T, rv string, inScope func(T) bool) error {
+	w.s.clearTransformErrors()
+	w.s.indexer.ReserveFor(list)
+	return w.Queue.ReplaceInScope(list, rv, inScope)
+}
+
+// Bookmark tells the DeltaFIFO the resourceVersion of a watch bookmark, for
+// the store resource version metric (see InformerMetricsProvider); without
+// that metric it does nothing.
+func (w informerSink[T]) Bookmark(rv string) {
+	if w.s.idMetrics != nil {
+		w.Queue.Bookmark(rv)
+	}
+}
+
+// checkedTransform wraps the user's transform so that misuse is an error the
+// reflector reports (the list fails, or the watch event is dropped) instead
+// of a panic or a nil object in the store: a nil result, a result with
+// another key, or a panic. Failures are remembered per key for SyncError.
+func (s *sharedIndexInformer[T]) checkedTransform() TransformFunc[T] {
+	user := s.transform
+	if user == nil {
+		return nil
+	}
+	return func(obj T) (T, error) {
+		out, err := callTransform(user, obj)
+		if err != nil || s.nTransformErr.Load() > 0 {
+			s.noteTransform(keys.Of(obj), err)
+		}
+		return out, err
+	}
+}
+
+// callTransform runs a transform, checking its result.
+func callTransform[T Object](fn TransformFunc[T], obj T) (out T, err error) {
+	var zero T
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = zero, fmt.Errorf("transform panicked on %s: %v", keys.StringOf(obj), r)
+		}
+	}()
+	out, err = fn(obj)
+	switch {
+	case err != nil:
+		return zero, err
+	case isNilObject(out):
+		return zero, fmt.Errorf("transform returned nil for %s", keys.StringOf(obj))
+	case out.GetNamespace() != obj.GetNamespace() || out.GetName() != obj.GetName():
+		return zero, fmt.Errorf("transform changed the key of %s to %s", keys.StringOf(obj), keys.StringOf(out))
+	}
+	return out, nil
+}
+
+// isNilObject reports whether obj is a nil pointer (or nil interface).
+func isNilObject[T Object](obj T) bool {
+	v := reflect.ValueOf(obj)
+	switch v.Kind() {
+	case reflect.Invalid:
+		return true
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice:
+		return v.IsNil()
+	}
+	return false
+}
+
+// noteTransform records (err != nil) or clears the transform error of k.
+func (s *sharedIndexInformer[T]) noteTransform(k keys.Key, err error) {
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	if err != nil {
+		s.transformErrs[k] = fmt.Errorf("transforming %s: %w", k, err)
+	} else {
+		delete(s.transformErrs, k)
+	}
+	s.nTransformErr.Store(int64(len(s.transformErrs)))
+}
+
+func (s *sharedIndexInformer[T]) clearTransformErrors() {
+	if s.nTransformErr.Load() == 0 {
+		return
+	}
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	clear(s.transformErrs)
+	s.nTransformErr.Store(0)
+}
+
+// transformErrors summarises the recorded transform errors, naming the first
+// key in key order; nil when there are none.
+func (s *sharedIndexInformer[T]) transformErrors() error {
+	if s.nTransformErr.Load() == 0 {
+		return nil
+	}
+	s.errMu.Lock()
+	defer s.errMu.Unlock()
+	var first string
+	var firstErr error
+	for k, err := range s.transformErrs {
+		if ks := k.String(); firstErr == nil || ks < first {
+			first, firstErr = ks, err
+		}
+	}
+	if firstErr == nil {
+		return nil
+	}
+	if n := len(s.transformErrs); n > 1 {
+		return fmt.Errorf("%w (and %d more objects whose latest event was dropped)", firstErr, n-1)
+	}
+	return fmt.Errorf("%w (its latest event was dropped)", firstErr)
 }

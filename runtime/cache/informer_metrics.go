@@ -2,18 +2,113 @@ package cache
 
 import (
 	"fmt"
+	"strconv"
+	"time"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/klog/v2"
+
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/deltafifo"
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/processor"
 )
 
-// MetricsSetter is implemented by the informers this package builds: a
-// factory uses it to give its informers a metrics provider after the
-// generated constructor built them.
-type MetricsSetter interface {
-	// SetMetricsProvider replaces the informer's metrics provider (nil: no
-	// metrics). It must be called before Run and before any handler is
-	// added; afterwards it returns an error and changes nothing.
-	SetMetricsProvider(p DetailedInformerMetricsProvider) error
+// SetInformerMetricsProvider implements InformerMetricsSetter.
+func (s *sharedIndexInformer[T]) SetInformerMetricsProvider(p InformerMetricsProvider, identify func(schema.GroupVersionResource) InformerNameAndResource) error {
+	s.startMu.Lock()
+	defer s.startMu.Unlock()
+	if s.started {
+		return fmt.Errorf("informer %s: SetInformerMetricsProvider: %w", s.name, errAlreadyStarted)
+	}
+	if s.opts.Identifier.Name() == "" && !s.opts.Resource.Empty() && identify != nil {
+		s.opts.Identifier = identify(s.opts.Resource)
+	}
+	s.opts.InformerMetricsProvider = p
+	s.installInformerMetrics()
+	return nil
+}
+
+// installInformerMetrics asks the InformerMetricsProvider for the metrics of
+// the informer's Identifier, when there is a provider and the identity is
+// reserved, and hooks them to the DeltaFIFO; otherwise it unhooks them, and
+// the informer pays nothing for them.
+func (s *sharedIndexInformer[T]) installInformerMetrics() {
+	s.idMetrics = nil
+	p, id := s.opts.InformerMetricsProvider, s.opts.Identifier
+	if p != nil && id.Reserved() {
+		s.idMetrics = &identityMetrics{
+			id:      id,
+			queued:  p.NewQueuedItemMetric(id),
+			latency: p.NewProcessingLatencyMetric(id),
+			rv:      p.NewStoreResourceVersionMetric(id),
+		}
+	}
+	if s.idMetrics == nil {
+		s.fifo.SetObserver(nil)
+		return
+	}
+	s.fifo.SetObserver(s.idMetrics)
+}
+
+// identityMetrics are an informer's InformerMetricsProvider metrics. Every
+// update first checks that the identity is still reserved.
+type identityMetrics struct {
+	id      InformerNameAndResource
+	queued  GaugeMetric
+	latency HistogramMetric
+	rv      GaugeMetric
+}
+
+// Queued implements deltafifo.Observer.
+func (m *identityMetrics) Queued(n int) {
+	if m.id.Reserved() {
+		m.queued.Set(float64(n))
+	}
+}
+
+// Reached implements deltafifo.Observer: a list's or bookmark's
+// resourceVersion the store reached.
+func (m *identityMetrics) Reached(rv string) {
+	if !m.id.Reserved() {
+		return
+	}
+	if n, ok := resourceVersionMetric(rv); ok {
+		m.rv.Set(float64(n))
+	}
+}
+
+// observeBatch records how long processing a batch took and the
+// resourceVersion of the last object it applied: the last delta that is
+// neither a resync (the store does not change) nor a tombstone inferred
+// from a relist (its object is a stale state; the list's resourceVersion
+// follows it, see deltafifo.Observer.Reached).
+func observeBatch[T Object](m *identityMetrics, batch []deltafifo.Delta[T], took time.Duration) {
+	if !m.id.Reserved() {
+		return
+	}
+	m.latency.Observe(took.Seconds())
+	for i := len(batch) - 1; i >= 0; i-- {
+		if d := batch[i]; d.Type != deltafifo.Sync && !d.FinalStateUnknown {
+			if n, ok := resourceVersionMetric(d.Object.GetResourceVersion()); ok {
+				m.rv.Set(float64(n))
+			}
+			return
+		}
+	}
+}
+
+// resourceVersionMetric is the store resource version gauge's value of rv,
+// as client-go computes it: 0 for "", else the decimal value of its last 15
+// characters (so that it stays below 2^53 and exact in a float64); ok is
+// false when those are not a number.
+func resourceVersionMetric(rv string) (int64, bool) {
+	if rv == "" {
+		return 0, true
+	}
+	if len(rv) > 15 {
+		rv = rv[len(rv)-15:]
+	}
+	n, err := strconv.ParseInt(rv, 10, 64)
+	return n, err == nil
 }
 
 // SetMetricsProvider implements MetricsSetter.
@@ -23,7 +118,7 @@ func (s *sharedIndexInformer[T]) SetMetricsProvider(p DetailedInformerMetricsPro
 	if s.started {
 		return fmt.Errorf("informer %s: SetMetricsProvider: %w", s.name, errAlreadyStarted)
 	}
-	if n := s.proc.listenerCount(); n > 0 {
+	if n := s.proc.ListenerCount(); n > 0 {
 		return fmt.Errorf("informer %s: SetMetricsProvider: called after %d event handler(s) were added", s.name, n)
 	}
 	s.opts.Metrics = p
@@ -34,18 +129,19 @@ func (s *sharedIndexInformer[T]) SetMetricsProvider(p DetailedInformerMetricsPro
 	return nil
 }
 
-// observe sets up l's backlog warning and metrics before it is registered.
-func (s *sharedIndexInformer[T]) observe(l *listener[T]) {
+// observe sets up a listener's backlog warning and metrics before it is
+// built.
+func (s *sharedIndexInformer[T]) observe(cfg *processor.ListenerConfig) {
 	th := s.opts.HandlerBacklogThreshold // defaulted by withDefaults
 	if th < 0 && s.metrics == nil {
 		return
 	}
-	o := &listenerObs{informer: s.name, threshold: th, logger: s.runLogger}
+	o := &processor.Backlog{Informer: s.name, Threshold: th, Logger: s.runLogger}
 	if s.metrics != nil {
-		o.metrics = s.metrics.NewHandlerMetrics(l.name)
-		l.hm = o.metrics
+		o.Metrics = s.metrics.NewHandlerMetrics(cfg.Name)
+		cfg.Metrics = o.Metrics
 	}
-	l.obs = o
+	cfg.Backlog = o
 }
 
 // runLogger is the logger of Run's context, or klog.Background() before Run.
@@ -54,19 +150,6 @@ func (s *sharedIndexInformer[T]) runLogger() klog.Logger {
 		return *p
 	}
 	return klog.Background()
-}
-
-// StoreGaugeReader is an optional interface of InformerMetrics: metrics
-// that implement it read the store's size and the DeltaFIFO's depth when
-// they are collected, instead of being told after every batch (which costs
-// two lock round trips per batch, often per event). When Run starts, the
-// informer calls ReadStoreGauges once with two functions that are safe to
-// call from any goroutine at any time, and from then on never calls
-// SetObjects or SetQueueDepth.
-type StoreGaugeReader interface {
-	// ReadStoreGauges hands over functions returning the number of objects
-	// in the store and of keys waiting in the DeltaFIFO.
-	ReadStoreGauges(objects, queueDepth func() int)
 }
 
 // handOverGauges gives a StoreGaugeReader its functions; Run calls it once.

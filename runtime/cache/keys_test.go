@@ -19,14 +19,9 @@ func TestKeysAreNamespaceSlashNameOrName(t *testing.T) {
 		if err != nil || got != c.want {
 			t.Fatalf("MetaNamespaceKeyFunc(%s/%s) = %q, %v; want %q", c.ns, c.name, got, err, c.want)
 		}
-		ns, n, err := splitKey(got)
-		if err != nil || ns != c.ns || n != c.name {
-			t.Fatalf("splitKey(%q) = %q, %q, %v", got, ns, n, err)
-		}
-	}
-	for _, bad := range []string{"a/b/c", "ns/"} {
-		if _, _, err := splitKey(bad); err == nil {
-			t.Fatalf("splitKey(%q) succeeded, want error", bad)
+		name, err := ParseObjectName(got)
+		if err != nil || name.Namespace != c.ns || name.Name != c.name {
+			t.Fatalf("ParseObjectName(%q) = %+v, %v", got, name, err)
 		}
 	}
 }

@@ -7,6 +7,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/reflector"
 )
 
 // ListerWatcher lists and watches one resource (optionally in one namespace)
@@ -70,7 +72,7 @@ func (lw *ListWatch) Watch(ctx context.Context, opts metav1.ListOptions) (watch.
 // client, leave watch-list on. Generated informers build their
 // ListerWatcher with it.
 func ToListWatcherWithWatchListSemantics(lw *ListWatch, client any) ListerWatcher {
-	u, ok := client.(watchListUnsupported)
+	u, ok := client.(reflector.WatchListUnsupported)
 	return &clientListWatch{ListWatch: lw, unsupported: ok && u.IsWatchListSemanticsUnSupported()}
 }
 

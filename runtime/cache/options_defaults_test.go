@@ -16,7 +16,7 @@ import (
 
 // TestReflectorOptionsDefaults checks that each unset field of
 // ReflectorOptions gets the default its doc comment names, that set fields
-// are kept, and that newReflector applies them.
+// are kept.
 func TestReflectorOptionsDefaults(t *testing.T) {
 	fc := testingclock.NewFakeClock(time.Unix(0, 0))
 	explicit := ReflectorOptions{
@@ -52,10 +52,6 @@ func TestReflectorOptionsDefaults(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := tc.in.withDefaults(); got != tc.want {
 				t.Errorf("withDefaults() = %+v\nwant %+v", got, tc.want)
-			}
-			r := newReflector[*corev1.Pod]("pods", nopLW{}, nil, tc.in)
-			if r.opts != tc.want || r.clock != tc.want.Clock {
-				t.Errorf("newReflector kept opts %+v, clock %T\nwant %+v", r.opts, r.clock, tc.want)
 			}
 		})
 	}
@@ -98,10 +94,10 @@ func TestSharedIndexInformerOptionsDefaults(t *testing.T) {
 				t.Errorf("Reflector = %+v, want its own defaults %+v", got.Reflector, tc.in.Reflector.withDefaults())
 			}
 			s := newSharedIndexInformer[*corev1.Pod](nopLW{}, tc.in).(*sharedIndexInformer[*corev1.Pod])
-			if s.Name() != tc.wantName || s.clock != tc.wantClock || s.proc.clock != tc.wantClock ||
+			if s.Name() != tc.wantName || s.clock != tc.wantClock || s.proc.Clock != tc.wantClock ||
 				s.opts.HandlerBacklogThreshold != tc.wantThreshold {
 				t.Errorf("informer: name %q, clock %T, processor clock %T, threshold %d; want %q, %T, %d",
-					s.Name(), s.clock, s.proc.clock, s.opts.HandlerBacklogThreshold, tc.wantName, tc.wantClock, tc.wantThreshold)
+					s.Name(), s.clock, s.proc.Clock, s.opts.HandlerBacklogThreshold, tc.wantName, tc.wantClock, tc.wantThreshold)
 			}
 		})
 	}

@@ -4,11 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/klog/v2"
-
-	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
 // AnyInformer is the part of a SharedIndexInformer that does not depend on
@@ -188,19 +183,6 @@ type SharedIndexInformer[T Object] interface {
 	GetIndexer() Indexer[T]
 }
 
-// HandlerOptions are the per-handler options of AddEventHandlerWithOptions
-// and TypedSharedIndexInformer.AddTypedEventHandler, with client-go's
-// fields.
-type HandlerOptions struct {
-	// Logger, when set, is the logger this handler's panics are reported
-	// with, instead of the one from Run's context.
-	Logger *klog.Logger
-	// ResyncPeriod, when set, is the handler's resync period (0 = never;
-	// values below the informer's minimum are raised to it), instead of
-	// the informer's default.
-	ResyncPeriod *time.Duration
-}
-
 // ResourceEventHandlerRegistration is the handle AddEventHandler returns.
 type ResourceEventHandlerRegistration interface {
 	// HasSynced reports whether the informer has synced and this handler
@@ -208,120 +190,78 @@ type ResourceEventHandlerRegistration interface {
 	HasSynced() bool
 }
 
-// TransformFunc rewrites an object before the informer stores it and hands it
-// to handlers. It may return its argument modified in place (the informer owns
-// it) and must be idempotent: it can be applied to an object twice.
-type TransformFunc[T Object] func(obj T) (T, error)
-
-// WatchErrorHandler is called with every list and watch error, after the
-// error is recorded (see AnyInformer.LastError) and before backing off.
-type WatchErrorHandler func(ctx context.Context, err error)
-
-// SharedIndexInformerOptions configures NewSharedIndexInformerWithOptions.
-type SharedIndexInformerOptions[T Object] struct {
-	// ResyncPeriod is the default resync period of handlers added with
-	// AddEventHandler. 0 disables resync.
-	ResyncPeriod time.Duration
-	// Indexers are index functions beyond the built-in NamespaceIndex.
-	Indexers Indexers[T]
-	// AnyIndexers are more index functions, for callers whose own options
-	// are not generic (a generated InformerOptions): it must hold an
-	// Indexers[T], whose functions are added to Indexers (a name in both is
-	// an error). Anything else makes the informer fail to start, reporting
-	// the mismatch through LastError and SyncError. Nil means none.
-	AnyIndexers AnyIndexers
-	// Resource is the resource the ListerWatcher serves. It names the
-	// informer in errors when Name is empty.
-	Resource schema.GroupVersionResource
-	// Name names the informer in logs, errors and metrics. Default: the
-	// Resource as "resource.group" ("resource" for the core group), else
-	// the Go type of T.
-	Name string
-	// Reflector tunes list/watch behaviour; each unset field takes the
-	// default documented on it.
-	Reflector ReflectorOptions
-	// Identifier is the informer's identity in metrics, client-go's field:
-	// an InformerName's WithResource. The zero value means none.
-	// InformerMetricsProvider's metrics are published only while
-	// Identifier.Reserved() is true.
-	Identifier InformerNameAndResource
-	// InformerMetricsProvider, client-go's field, when not nil and
-	// Identifier is reserved, receives client-go's informer metrics for
-	// Identifier: queued items, processing latency and store resource
-	// version (see InformerMetricsProvider). Default: none, at no cost.
-	InformerMetricsProvider InformerMetricsProvider
-	// Metrics, when not nil, receives the informer's detailed metrics (see
-	// InformerMetrics). Default: none, at no cost.
-	Metrics DetailedInformerMetricsProvider
-	// HandlerBacklogThreshold is the number of live notifications (initial
-	// list adds not counted) queued for one handler at which the informer
-	// logs a warning naming the handler and its backlog, once per crossing
-	// (again only after the backlog fell below it). Default (0)
-	// DefaultHandlerBacklogThreshold; negative disables.
-	HandlerBacklogThreshold int
-	// ShardScope, when not nil, makes the informer cache only the objects
-	// whose hashed field (Scope.Field) lies in the scope's ranges, which
-	// may change while it runs:
-	//
-	//   - Every list and watch carries ListOptions.ShardSelector =
-	//     sharding.Selector(field, ranges), so a server with KEP-5866
-	//     sharding (v1.36+, ShardedListAndWatch gate) sends only those
-	//     objects. A scope with no ranges lists nothing and holds nothing
-	//     (an empty selector would mean everything); the informer still
-	//     syncs.
-	//   - The informer also drops every received object outside the
-	//     ranges itself (one FNV-1a hash per object). When a list's
-	//     ListMeta.ShardInfo does not echo the selector (older server,
-	//     gate off, or k8s.io/apimachinery before v0.36 at build time,
-	//     which cannot send it) that filtering is what shards the cache,
-	//     and the informer logs so once. See ShardStatus.
-	//   - Sharded informers list (paginated) instead of using watch-list
-	//     streaming, because only a list response carries ShardInfo.
-	//   - When the ranges change the informer ends its watch and lists
-	//     again with the new selector, without restarting: objects that
-	//     entered the ranges arrive as OnAdd(obj, false); objects still
-	//     in range are replaced like any relist (OnUpdate; one whose
-	//     resourceVersion did not change reaches only syncing handlers,
-	//     see SharedIndexInformer); objects that left
-	//     are removed from the store and handlers are told as described
-	//     on ScopeExitHandler (by default OnDelete(obj, true)). HasSynced
-	//     never turns false again.
-	ShardScope *sharding.Scope
-	// SkipUnchangedUpdates changes which handlers get an update whose old
-	// and new objects have the same resourceVersion (a relist that found
-	// the object unchanged, a periodic resync, or every update from a
-	// server that sets no resourceVersion, as client-go's fake clientsets
-	// do). By default (false) handlers start "syncing" as in client-go and
-	// get such updates until the first resync check; see "Unchanged
-	// updates" on SharedIndexInformer. When true, handlers start
-	// not syncing: a handler gets such an update only between a resync
-	// check at which its own resync period was due and the next check, so
-	// a handler with resync period 0 never gets one. Updates that change
-	// the resourceVersion reach every handler either way.
-	SkipUnchangedUpdates bool
+// NewSharedIndexInformer returns an informer for objects of type T served by
+// lw, with a default handler resync period and extra index functions (the
+// NamespaceIndex is always present).
+func NewSharedIndexInformer[T Object](lw ListerWatcher, resyncPeriod time.Duration, indexers Indexers[T]) SharedIndexInformer[T] {
+	return NewSharedIndexInformerWithOptions[T](lw, SharedIndexInformerOptions[T]{ResyncPeriod: resyncPeriod, Indexers: indexers})
 }
 
-// withDefaults returns o with every unset field given its documented
-// default, Reflector's included. It is the only place those defaults are
-// applied.
-func (o SharedIndexInformerOptions[T]) withDefaults() SharedIndexInformerOptions[T] {
-	o.Reflector = o.Reflector.withDefaults()
-	if o.HandlerBacklogThreshold == 0 {
-		o.HandlerBacklogThreshold = DefaultHandlerBacklogThreshold
-	}
-	if o.Name == "" {
-		o.Name = defaultInformerName[T](o.Resource)
-	}
-	return o
+// NewSharedIndexInformerWithOptions returns an informer for objects of type T
+// served by lw, configured by opts.
+func NewSharedIndexInformerWithOptions[T Object](lw ListerWatcher, opts SharedIndexInformerOptions[T]) SharedIndexInformer[T] {
+	return newSharedIndexInformer[T](lw, opts)
 }
 
-// defaultInformerName is SharedIndexInformerOptions.Name's default.
-func defaultInformerName[T Object](r schema.GroupVersionResource) string {
-	switch {
-	case r.Resource != "" && r.Group != "":
-		return r.Resource + "." + r.Group
-	case r.Resource != "":
-		return r.Resource
+// TypedSharedIndexInformer is client-go v0.37's typed informer interface: a
+// SharedIndexInformer that also takes TypedResourceEventHandlers (whose
+// OnDelete gets a DeletedObject) and TypedIndexers. The informers of this
+// package are typed throughout, so the Typed methods add client-go's names
+// and the DeletedObject shape, not type safety; no cast happens anywhere.
+// The informers NewSharedIndexInformer returns implement it.
+type TypedSharedIndexInformer[T Object] interface {
+	SharedIndexInformer[T]
+	// AddTypedEventHandler registers handler: with no options as
+	// AddEventHandler does, with one as AddEventHandlerWithOptions does.
+	// More than one HandlerOptions is an error. The registration is
+	// removed with RemoveEventHandler like any other.
+	AddTypedEventHandler(handler TypedResourceEventHandler[T], options ...HandlerOptions) (ResourceEventHandlerRegistration, error)
+	// AddTypedIndexers is AddIndexers.
+	AddTypedIndexers(indexers TypedIndexers[T]) error
+	// GetTypedIndexer is GetIndexer with client-go's typed method names.
+	GetTypedIndexer() TypedIndexer[T]
+}
+
+// NewTypedSharedIndexInformer returns informer as a
+// TypedSharedIndexInformer: informer itself when it already is one (as the
+// informers of this package are), else a view that adds the Typed methods
+// and forwards everything else to it.
+func NewTypedSharedIndexInformer[T Object](informer SharedIndexInformer[T]) TypedSharedIndexInformer[T] {
+	if t, ok := informer.(TypedSharedIndexInformer[T]); ok {
+		return t
 	}
-	return fmt.Sprintf("%T", *new(T))
+	return typedSharedIndexInformer[T]{informer}
+}
+
+// typedSharedIndexInformer adds the Typed methods to a SharedIndexInformer.
+type typedSharedIndexInformer[T Object] struct {
+	SharedIndexInformer[T]
+}
+
+func (s typedSharedIndexInformer[T]) AddTypedEventHandler(handler TypedResourceEventHandler[T], options ...HandlerOptions) (ResourceEventHandlerRegistration, error) {
+	return addTypedEventHandler(s.SharedIndexInformer, handler, options)
+}
+
+func (s typedSharedIndexInformer[T]) AddTypedIndexers(indexers TypedIndexers[T]) error {
+	return s.AddIndexers(indexers)
+}
+
+func (s typedSharedIndexInformer[T]) GetTypedIndexer() TypedIndexer[T] {
+	return NewTypedIndexer(s.GetIndexer())
+}
+
+// addTypedEventHandler is AddTypedEventHandler for any SharedInformer.
+func addTypedEventHandler[T Object](inf SharedInformer[T], handler TypedResourceEventHandler[T], options []HandlerOptions) (ResourceEventHandlerRegistration, error) {
+	if handler == nil {
+		return nil, fmt.Errorf("informer %s: nil event handler", inf.Name())
+	}
+	var o HandlerOptions
+	switch len(options) {
+	case 0:
+	case 1:
+		o = options[0]
+	default:
+		return nil, fmt.Errorf("informer %s: at most one HandlerOptions may be passed, got %d", inf.Name(), len(options))
+	}
+	return inf.AddEventHandlerWithOptions(typedHandler[T]{handler}, o)
 }

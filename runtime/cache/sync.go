@@ -2,12 +2,13 @@ package cache
 
 import (
 	"context"
-	"errors"
 	"fmt"
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/klog/v2"
 )
 
 // Syncer is anything whose initial sync can be waited for: an informer, a
@@ -21,38 +22,10 @@ type Syncer interface {
 // nameReporter and erroringSyncer are optional: WaitForSync uses them to
 // say which syncer did not sync and why.
 type nameReporter interface{ Name() string }
+
 type erroringSyncer interface{ LastError() error }
+
 type syncErrorer interface{ SyncError() error }
-
-// SyncedWithErrorsError is returned by WaitForSync when every syncer
-// has synced but some report a SyncError: their caches hold objects an index
-// function failed on, or miss events a transform rejected.
-type SyncedWithErrorsError struct {
-	// Failed holds one entry per syncer with a SyncError (in LastError).
-	Failed []PendingSync
-}
-
-// Error names every syncer and its error.
-func (e *SyncedWithErrorsError) Error() string {
-	var b strings.Builder
-	b.WriteString("caches synced with errors: ")
-	for i, p := range e.Failed {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		fmt.Fprintf(&b, "%s (%v)", p.Name, p.LastError)
-	}
-	return b.String()
-}
-
-// Unwrap returns every syncer's error.
-func (e *SyncedWithErrorsError) Unwrap() []error {
-	errs := make([]error, 0, len(e.Failed))
-	for _, p := range e.Failed {
-		errs = append(errs, p.LastError)
-	}
-	return errs
-}
 
 // syncerName names syncers[i] in errors.
 func syncerName(s Syncer, i int) string {
@@ -77,73 +50,6 @@ func (s NamedSyncer) HasSynced() bool { return s.Func() }
 
 // Name returns Label.
 func (s NamedSyncer) Name() string { return s.Label }
-
-// SyncerFunc is the former name of NamedSyncer, which is a struct, not a
-// function type.
-//
-// Deprecated: use NamedSyncer.
-type SyncerFunc = NamedSyncer
-
-// NotSyncedError is returned by WaitForSync when ctx ends before every
-// syncer has synced. It lists each syncer that had not, with its last list
-// or watch error when it has one.
-type NotSyncedError struct {
-	// Cause is ctx's cause (context.DeadlineExceeded, context.Canceled or a
-	// custom cause).
-	Cause error
-	// Pending holds one entry per syncer that had not synced.
-	Pending []PendingSync
-}
-
-// PendingSync describes one syncer that had not synced.
-type PendingSync struct {
-	Name      string
-	LastError error
-}
-
-// Error names every pending syncer and its last error.
-func (e *NotSyncedError) Error() string {
-	var b strings.Builder
-	b.WriteString("caches not synced: ")
-	for i, p := range e.Pending {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(p.Name)
-		if p.LastError != nil {
-			b.WriteString(" (last error: ")
-			b.WriteString(p.LastError.Error())
-			if apierrors.IsNotFound(p.LastError) {
-				// The server's own message ("could not find the requested
-				// resource") does not say which resource or why.
-				b.WriteString("; the server does not serve this resource: is its CRD installed and its group/version right?")
-			}
-			b.WriteString(")")
-		} else {
-			b.WriteString(" (no error reported yet)")
-		}
-	}
-	if e.Cause != nil {
-		fmt.Fprintf(&b, ": %v", e.Cause)
-	}
-	return b.String()
-}
-
-// Unwrap returns the context cause and every pending syncer's last error, so
-// that errors.Is(err, context.DeadlineExceeded) and apierrors.IsForbidden
-// (through errors.As) work on the result.
-func (e *NotSyncedError) Unwrap() []error {
-	errs := make([]error, 0, len(e.Pending)+1)
-	if e.Cause != nil {
-		errs = append(errs, e.Cause)
-	}
-	for _, p := range e.Pending {
-		if p.LastError != nil {
-			errs = append(errs, p.LastError)
-		}
-	}
-	return errs
-}
 
 // syncPollInterval is how often WaitForSync polls HasSynced.
 const syncPollInterval = 50 * time.Millisecond
@@ -214,5 +120,114 @@ func syncErrors(syncers []Syncer) error {
 	return out
 }
 
-// errAlreadyStarted is returned by setters that must be called before Run.
-var errAlreadyStarted = errors.New("informer has already started")
+// InformerSynced is client-go's shape of a sync check: a function that
+// reports whether a cache has synced, typically an informer's HasSynced
+// method value. A plain func() bool converts to it, so a test can pass an
+// always-ready function. It is also a Syncer, so it can be given to
+// WaitForSync; but a bare function cannot say why it has not synced, so
+// prefer passing informers themselves to WaitForSync.
+type InformerSynced func() bool
+
+// HasSynced calls f.
+func (f InformerSynced) HasSynced() bool { return f() }
+
+// WaitForCacheSync is client-go's wait, with client-go's shape: it blocks
+// until every cacheSync reports true (true) or stopCh is closed first
+// (false), or at once (false, logged) when one of cacheSyncs is nil. Ported controllers pass ctx.Done() as stopCh. A nil stopCh waits
+// forever. WaitForSync is the same wait with a context and an error that
+// names what did not sync and why.
+func WaitForCacheSync(stopCh <-chan struct{}, cacheSyncs ...InformerSynced) bool {
+	if i := nilSync(cacheSyncs); i >= 0 {
+		klog.Background().Error(nil, "WaitForCacheSync: cache sync function is nil", "index", i)
+		return false
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if stopCh != nil {
+		go func() {
+			select {
+			case <-stopCh:
+				cancel()
+			case <-ctx.Done():
+			}
+		}()
+	}
+	return WaitForSync(ctx, syncersOf(cacheSyncs)...) == nil
+}
+
+// WaitForNamedCacheSync is WaitForCacheSync with log lines naming
+// controllerName: one before waiting, and one on success or failure.
+func WaitForNamedCacheSync(controllerName string, stopCh <-chan struct{}, cacheSyncs ...InformerSynced) bool {
+	logger := klog.Background().WithValues("controller", controllerName)
+	logger.Info("Waiting for caches to sync")
+	if !WaitForCacheSync(stopCh, cacheSyncs...) {
+		logger.Error(nil, "Unable to sync caches")
+		return false
+	}
+	logger.Info("Caches are synced")
+	return true
+}
+
+// WaitForNamedCacheSyncWithContext is WaitForNamedCacheSync that waits
+// until ctx is done and logs through ctx's logger.
+func WaitForNamedCacheSyncWithContext(ctx context.Context, cacheSyncs ...InformerSynced) bool {
+	logger := klog.FromContext(ctx)
+	logger.Info("Waiting for caches to sync")
+	if i := nilSync(cacheSyncs); i >= 0 {
+		logger.Error(nil, "Unable to sync caches: cache sync function is nil", "index", i)
+		return false
+	}
+	if err := WaitForSync(ctx, syncersOf(cacheSyncs)...); err != nil {
+		logger.Error(err, "Unable to sync caches")
+		return false
+	}
+	logger.Info("Caches are synced")
+	return true
+}
+
+func syncersOf(fs []InformerSynced) []Syncer {
+	s := make([]Syncer, len(fs))
+	for i, f := range fs {
+		s[i] = f
+	}
+	return s
+}
+
+// nilSync returns the index of the first nil function, or -1.
+func nilSync(fs []InformerSynced) int {
+	for i, f := range fs {
+		if f == nil {
+			return i
+		}
+	}
+	return -1
+}
+
+// SyncResult is what a factory's WaitForCacheSyncWithContext returns, with
+// client-go v0.37's fields: whether each started informer synced, and why
+// waiting stopped early.
+type SyncResult struct {
+	// Err is nil when every informer synced. Otherwise it says why waiting
+	// ended: here a *NotSyncedError naming each informer that did not sync
+	// with its last list/watch error, or the factory's shutdown.
+	Err error
+	// Synced maps the Go type of each started informer to whether it
+	// synced.
+	Synced map[reflect.Type]bool
+}
+
+// AsError returns nil when every informer synced, else an error naming the
+// types that did not, in sorted order, and wrapping Err.
+func (r SyncResult) AsError() error {
+	if r.Err == nil {
+		return nil
+	}
+	var unsynced []string
+	for typ, ok := range r.Synced {
+		if !ok {
+			unsynced = append(unsynced, typ.String())
+		}
+	}
+	slices.Sort(unsynced)
+	return fmt.Errorf("failed to sync all caches: %s: %w", strings.Join(unsynced, ", "), r.Err)
+}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"reflect"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/runtime/cache/internal/processor"
 )
 
 // TypedResourceEventHandler is client-go v0.37's typed handler interface:
@@ -226,7 +228,9 @@ type typedHandler[T Object] struct {
 }
 
 func (a typedHandler[T]) OnAdd(obj T, isInInitialList bool) { a.h.OnAdd(obj, isInInitialList) }
-func (a typedHandler[T]) OnUpdate(oldObj, newObj T)         { a.h.OnUpdate(oldObj, newObj) }
+
+func (a typedHandler[T]) OnUpdate(oldObj, newObj T) { a.h.OnUpdate(oldObj, newObj) }
+
 func (a typedHandler[T]) OnDelete(obj T, finalStateUnknown bool) {
 	a.h.OnDelete(deletedObject(obj, finalStateUnknown))
 }
@@ -242,7 +246,7 @@ func (a typedHandler[T]) OnScopeExit(obj T) {
 }
 
 // HandlerName names the adapter after the wrapped handler.
-func (a typedHandler[T]) HandlerName() string { return handlerName(a.h) }
+func (a typedHandler[T]) HandlerName() string { return processor.HandlerName(a.h) }
 
 func (a typedHandler[T]) validate() error {
 	if v, ok := a.h.(interface{ validate() error }); ok {

@@ -15,7 +15,7 @@ import (
 )
 
 // drain returns every queued request, sorted by key.
-func drain(q *workqueue.Queue[Request]) []string {
+func drain(q *workqueue.Typed[Request]) []string {
 	var out []string
 	for q.Len() > 0 {
 		r, _ := q.Get()

@@ -18,8 +18,11 @@ type filter struct {
 	fields    fields.Selector
 }
 
-// supportedFields are the field selector keys every resource supports.
-var supportedFields = map[string]bool{"metadata.name": true, "metadata.namespace": true}
+// supportedField reports whether every resource supports the field
+// selector key field.
+func supportedField(field string) bool {
+	return field == "metadata.name" || field == "metadata.namespace"
+}
 
 // newFilter parses the selectors of opts; a malformed selector or an
 // unsupported field is a 400 BadRequest, as from a real server.
@@ -38,7 +41,7 @@ func newFilter(namespace string, opts metav1.ListOptions) (filter, error) {
 			return f, apierrors.NewBadRequest(fmt.Sprintf("invalid field selector %q: %v", opts.FieldSelector, err))
 		}
 		for _, r := range sel.Requirements() {
-			if !supportedFields[r.Field] {
+			if !supportedField(r.Field) {
 				return f, apierrors.NewBadRequest(fmt.Sprintf("field label not supported: %s", r.Field))
 			}
 		}

@@ -21,7 +21,9 @@ const initialEventsEndAnnotation = "k8s.io/initial-events-end"
 
 // listOptionsKind names ListOptions in 422 Invalid errors, as a real server
 // does.
-var listOptionsKind = schema.GroupKind{Group: "meta.k8s.io", Kind: "ListOptions"}
+func listOptionsKind() schema.GroupKind {
+	return schema.GroupKind{Group: "meta.k8s.io", Kind: "ListOptions"}
+}
 
 // listerWatcher serves one namespace (or all) of a Server.
 type listerWatcher[T cache.Object] struct {
@@ -254,7 +256,7 @@ func (s *Server[T]) watch(ctx context.Context, namespace string, opts metav1.Lis
 			"resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
 	}
 	if len(errs) > 0 {
-		return nil, apierrors.NewInvalid(listOptionsKind, "", errs)
+		return nil, apierrors.NewInvalid(listOptionsKind(), "", errs)
 	}
 
 	w := newWatcher(ctx, s, f, opts.AllowWatchBookmarks)

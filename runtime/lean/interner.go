@@ -1,6 +1,10 @@
 package lean
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/intern"
+)
 
 // Defaults of NewInterner.
 const (
@@ -31,12 +35,11 @@ type Interner struct {
 	maxEntries int
 	maxLen     int
 
-	mu  sync.RWMutex
-	cur map[string]string
-	old map[string]string
-	// vals and oldVals are the shared values (maps, container lists) in
-	// the same two generations, keyed by a description of their content.
-	vals, oldVals map[string]any
+	mu   sync.RWMutex
+	strs intern.Generations[string]
+	// vals are the shared values (maps, container lists), keyed by a
+	// description of their content.
+	vals intern.Generations[any]
 }
 
 // NewInterner returns an Interner keeping at most maxEntries strings per
@@ -49,7 +52,7 @@ func NewInterner(maxEntries, maxLen int) *Interner {
 	if maxLen <= 0 {
 		maxLen = DefaultMaxLen
 	}
-	return &Interner{maxEntries: maxEntries, maxLen: maxLen, cur: map[string]string{}, vals: map[string]any{}}
+	return &Interner{maxEntries: maxEntries, maxLen: maxLen}
 }
 
 // defaultInterner backs the transforms given a nil Interner.
@@ -67,26 +70,23 @@ func (in *Interner) Intern(s string) string {
 		return s
 	}
 	in.mu.RLock()
-	c, ok := in.cur[s]
+	c, ok := in.strs.Current(s)
 	in.mu.RUnlock()
 	if ok {
 		return c
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	if c, ok := in.cur[s]; ok {
+	if c, ok := in.strs.Current(s); ok {
 		return c
 	}
-	c, ok = in.old[s]
+	c, ok = in.strs.Old(s)
 	if !ok {
 		// Our own copy, so that s (possibly a slice of a larger decoded
 		// buffer) is not what is kept.
 		c = string([]byte(s))
 	}
-	if len(in.cur) >= in.maxEntries {
-		in.old, in.cur = in.cur, make(map[string]string, len(in.cur))
-	}
-	in.cur[c] = c
+	in.strs.Put(c, c, in.maxEntries)
 	return c
 }
 
@@ -94,11 +94,5 @@ func (in *Interner) Intern(s string) string {
 func (in *Interner) Len() int {
 	in.mu.RLock()
 	defer in.mu.RUnlock()
-	n := len(in.cur)
-	for s := range in.old {
-		if _, ok := in.cur[s]; !ok {
-			n++
-		}
-	}
-	return n
+	return in.strs.Len()
 }

@@ -12,23 +12,20 @@ import (
 // exactly, and eq confirms, so a value is only ever replaced by an equal one.
 func (in *Interner) shared(key string, v any, eq func(old any) bool) any {
 	in.mu.RLock()
-	old, ok := in.vals[key]
+	old, ok := in.vals.Current(key)
 	in.mu.RUnlock()
 	if ok && eq(old) {
 		return old
 	}
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	if old, ok := in.vals[key]; ok && eq(old) {
+	if old, ok := in.vals.Current(key); ok && eq(old) {
 		return old
 	}
-	if old, ok := in.oldVals[key]; ok && eq(old) {
+	if old, ok := in.vals.Old(key); ok && eq(old) {
 		v = old
 	}
-	if len(in.vals) >= in.maxEntries {
-		in.oldVals, in.vals = in.vals, make(map[string]any, len(in.vals))
-	}
-	in.vals[strings.Clone(key)] = v
+	in.vals.Put(strings.Clone(key), v, in.maxEntries)
 	return v
 }
 

@@ -20,10 +20,6 @@ type TypedDelayingInterface[T comparable] = DelayingInterface[T]
 // TypedRateLimitingInterface is client-go's name for RateLimitingInterface.
 type TypedRateLimitingInterface[T comparable] = RateLimitingInterface[T]
 
-// Typed is client-go's name for the concrete queue type that NewTyped
-// returns; here it is Queue itself.
-type Typed[T comparable] = Queue[T]
-
 // TypedQueueConfig configures NewTypedWithConfig, with client-go's field
 // names. The zero value is valid.
 //

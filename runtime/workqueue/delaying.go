@@ -49,13 +49,13 @@ func (d *delayed[T]) init() {
 }
 
 // AddAfter adds item after duration; see DelayingInterface.
-func (q *Queue[T]) AddAfter(item T, duration time.Duration) {
+func (q *Typed[T]) AddAfter(item T, duration time.Duration) {
 	q.addAfter(item, duration, PriorityDefault)
 }
 
 // addAfter counts a retry and adds item now (duration <= 0) or once
 // duration has passed, at priority prio.
-func (q *Queue[T]) addAfter(item T, duration time.Duration, prio int) {
+func (q *Typed[T]) addAfter(item T, duration time.Duration, prio int) {
 	if q.closed.Load() {
 		return
 	}
@@ -116,7 +116,7 @@ func (q *Queue[T]) addAfter(item T, duration time.Duration, prio int) {
 
 // delayLoop is the one goroutine that moves due items to the ready queue.
 // It sleeps on a single timer set to the earliest deadline.
-func (q *Queue[T]) delayLoop() {
+func (q *Typed[T]) delayLoop() {
 	d := &q.delay
 	var (
 		timer clock.Timer
@@ -249,7 +249,7 @@ func (d *delayed[T]) down(j int) {
 
 // waitingLen returns the number of items waiting on a delay (for tests and
 // metrics).
-func (q *Queue[T]) waitingLen() int {
+func (q *Typed[T]) waitingLen() int {
 	q.delay.mu.Lock()
 	defer q.delay.mu.Unlock()
 	return len(q.delay.heap)

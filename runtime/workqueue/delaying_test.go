@@ -144,7 +144,7 @@ func step(clk *testingclock.FakeClock, d time.Duration) {
 
 // newClockedQueue returns a queue on a new fake clock, shut down when t
 // ends (inside the synctest bubble t belongs to, if any).
-func newClockedQueue[T comparable](t *testing.T) (*testingclock.FakeClock, *Queue[T]) {
+func newClockedQueue[T comparable](t *testing.T) (*testingclock.FakeClock, *Typed[T]) {
 	clk := newFakeClock()
 	q := New(Options[T]{Clock: clk})
 	t.Cleanup(q.ShutDown)

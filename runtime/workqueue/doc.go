@@ -2,7 +2,7 @@
 // between informer event handlers, which add keys, and worker goroutines,
 // which take them one at a time and reconcile.
 //
-// One concrete type, [Queue], implements every layer:
+// One concrete type, [Typed], implements every layer:
 //
 //   - [Interface]: Add/Get/Done with the dirty/processing guarantees (an item
 //     is never handed to two workers at once; an Add while it is being

@@ -14,7 +14,7 @@ import (
 // current earliest deadline, with no wake-up pending: from then on only the
 // timer wakes it, so stepping clk cannot race with it re-arming the timer
 // from a reading of the clock taken before the step.
-func waitArmed[T comparable](t *testing.T, q *Queue[T], clk interface{ HasWaiters() bool }) {
+func waitArmed[T comparable](t *testing.T, q *Typed[T], clk interface{ HasWaiters() bool }) {
 	t.Helper()
 	testutil.Eventually(t, "the delay goroutine to arm its timer", func() bool {
 		q.delay.mu.Lock()
@@ -25,7 +25,7 @@ func waitArmed[T comparable](t *testing.T, q *Queue[T], clk interface{ HasWaiter
 }
 
 // getN takes n items from q, marking each Done, and returns them in order.
-func getN[T comparable](t *testing.T, q *Queue[T], n int) []T {
+func getN[T comparable](t *testing.T, q *Typed[T], n int) []T {
 	t.Helper()
 	var out []T
 	for range n {
@@ -46,7 +46,7 @@ func newFakeClock() *testingclock.FakeClock {
 // startWorkers starts n goroutines that Get items from q until it shuts
 // down and pass each to process, which must call q.Done; the returned
 // WaitGroup ends when all of them have returned.
-func startWorkers[T comparable](q *Queue[T], n int, process func(item T)) *sync.WaitGroup {
+func startWorkers[T comparable](q *Typed[T], n int, process func(item T)) *sync.WaitGroup {
 	var wg sync.WaitGroup
 	for range n {
 		wg.Go(func() {
@@ -64,7 +64,7 @@ func startWorkers[T comparable](q *Queue[T], n int, process func(item T)) *sync.
 
 // wantLen fails the test unless q holds want ready items; when says at
 // which point of the test, so the failure reads as the expectation broken.
-func wantLen[T comparable](t *testing.T, q *Queue[T], want int, when string) {
+func wantLen[T comparable](t *testing.T, q *Typed[T], want int, when string) {
 	t.Helper()
 	if got := q.Len(); got != want {
 		t.Fatalf("%s: Len = %d, want %d", when, got, want)

@@ -6,7 +6,7 @@ import "fmt"
 // and returns the first violation found, or nil. It takes q.mu; tests call
 // it between operations (it walks every slot and ring entry, so it is not
 // for production paths).
-func (q *Queue[T]) checkInvariants() error {
+func (q *Typed[T]) checkInvariants() error {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	// 1. Slots: free ones are on the free list once and out of the slot table;

@@ -7,20 +7,20 @@ import (
 )
 
 // BenchmarkQueueLayout measures nothing: it logs the offset and cache
-// line of each of Queue's hot fields and reports, as metrics, how many of
-// them straddle a line or sit outside the line documented on Queue, and
-// how far a new Queue is from the start of a line. It never fails: the
+// line of each of Typed's hot fields and reports, as metrics, how many of
+// them straddle a line or sit outside the line documented on Typed, and
+// how far a new Typed is from the start of a line. It never fails: the
 // grouping is a performance choice that a new field may change, to be
 // looked at with
 //
 //	go test -run XXX -bench QueueLayout -v ./runtime/workqueue
 func BenchmarkQueueLayout(b *testing.B) {
-	var q Queue[string]
+	var q Typed[string]
 	const lineSize = 64
 	fields := []struct {
 		name      string
 		off, size uintptr
-		line      uintptr // the line the comment on Queue puts it on
+		line      uintptr // the line the comment on Typed puts it on
 	}{
 		{"mu", unsafe.Offsetof(q.mu), unsafe.Sizeof(q.mu), 0},
 		{"shuttingDown", unsafe.Offsetof(q.shuttingDown), unsafe.Sizeof(q.shuttingDown), 0},
@@ -47,7 +47,7 @@ func BenchmarkQueueLayout(b *testing.B) {
 	nq := New(Options[string]{})
 	defer nq.ShutDown()
 	misalign := uintptr(unsafe.Pointer(nq)) % lineSize
-	b.Logf("Queue[string] is %d bytes; a new one starts %d bytes into a line", unsafe.Sizeof(q), misalign)
+	b.Logf("Typed[string] is %d bytes; a new one starts %d bytes into a line", unsafe.Sizeof(q), misalign)
 	for b.Loop() {
 	}
 	b.ReportMetric(float64(misplaced), "misplaced-fields")

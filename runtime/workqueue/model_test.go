@@ -13,7 +13,7 @@ import (
 	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
-// refQueue is the reference the model test compares Queue with: the
+// refQueue is the reference the model test compares Typed with: the
 // contract of Interface, DelayingInterface and RateLimitingInterface written
 // as plainly as possible, one map or slice per concept and no concurrency.
 type refQueue struct {
@@ -132,7 +132,7 @@ func (l *scriptedLimiter) NumRequeues(item string) int {
 // collide on items often.
 var modelKeys = []string{"ns/a", "ns/b", "ns/c", "ns/d", "ns/e", "other/a"}
 
-// runModel interprets ops, two bytes per operation, against a Queue and a
+// runModel interprets ops, two bytes per operation, against a Typed queue and a
 // refQueue and fails at the first difference or broken invariant. Deadlines
 // are whole milliseconds plus a nanosecond offset unique to each delayed
 // add, and the clock steps by whole milliseconds, so no two waiting items

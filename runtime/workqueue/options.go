@@ -6,7 +6,7 @@ import (
 	"k8s.io/utils/clock"
 )
 
-// Options configures a Queue. The zero value is a valid configuration: each
+// Options configures a Typed queue. The zero value is a valid configuration: each
 // unset field takes the default documented on it.
 type Options[T comparable] struct {
 	// Name names the queue in metrics. Default "".

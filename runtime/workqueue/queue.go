@@ -1,11 +1,11 @@
 package workqueue
 
-// Locking protocol and invariants of Queue. Read this before changing any
+// Locking protocol and invariants of Typed. Read this before changing any
 // method; checkInvariants (invariants.go) tests the invariants, and the
 // tests call it after every step of random operation sequences
 // (model_test.go).
 //
-// Locks. A Queue has two mutexes, never held at the same time:
+// Locks. A Typed queue has two mutexes, never held at the same time:
 //
 //   - q.mu guards the ready queue: pages/slots, table, free, nslots, levels,
 //     queued, processing, waiting, wakePending, shuttingDown, draining and
@@ -101,16 +101,17 @@ type slotTimes struct {
 	started time.Time // when Get handed it out
 }
 
-// Queue is the typed work queue; it implements [PriorityInterface] and so
-// every narrower interface of this package. Create it with New; a Queue must
-// not be copied. All methods are safe for concurrent use.
+// Typed is the typed work queue (client-go's name for the concrete queue);
+// it implements [PriorityInterface] and so every narrower interface of this
+// package. Create it with New or NewTyped; it must not be copied. All
+// methods are safe for concurrent use.
 //
-// Queue keeps one mutex for the ready queue (a hash table from item to
+// Typed keeps one mutex for the ready queue (a hash table from item to
 // slot, and a ring of slots per priority) and a second one for items
 // waiting on a delay; a single goroutine, started on the first delayed add,
 // moves delayed items to the ready queue when they are due. The protocol
 // and invariants are written at the top of queue.go.
-type Queue[T comparable] struct {
+type Typed[T comparable] struct {
 	// The fields are grouped by who touches them (see the locking protocol
 	// above): the mutex shares its cache line with the counters and flags
 	// every critical section reads or writes, and the next line holds the
@@ -118,7 +119,7 @@ type Queue[T comparable] struct {
 	// items that are already queued then misses on two lines after a
 	// worker's Get or Done, not five. On 64-bit platforms mu through
 	// seed fill the first 64 bytes exactly, table and pages the next 64,
-	// and a Queue is allocated at the start of a line. This is a
+	// and a Typed queue is allocated at the start of a line. This is a
 	// performance choice, not a contract: a new field may move it, and
 	// no test fails if it does. To see the offsets after a change, run
 	// `go test -run XXX -bench QueueLayout -v ./runtime/workqueue` and
@@ -162,9 +163,9 @@ type Queue[T comparable] struct {
 // New returns an empty queue configured by opts (see Options for defaults).
 // With a MetricsProvider it starts one goroutine that updates the
 // unfinished-work gauges; it and the delay goroutine end on ShutDown.
-func New[T comparable](opts Options[T]) *Queue[T] {
+func New[T comparable](opts Options[T]) *Typed[T] {
 	opts = opts.withDefaults()
-	q := &Queue[T]{
+	q := &Typed[T]{
 		seed:    maphash.MakeSeed(),
 		clock:   opts.Clock,
 		limiter: opts.RateLimiter,
@@ -184,14 +185,14 @@ func New[T comparable](opts Options[T]) *Queue[T] {
 }
 
 // Add queues item at PriorityDefault; see Interface.
-func (q *Queue[T]) Add(item T) {
+func (q *Typed[T]) Add(item T) {
 	q.add(item, PriorityDefault)
 }
 
 // add queues item at priority prio: one hash outside the lock, one
 // critical section. Add never blocks beyond waiting for q.mu (see
 // lockSpin).
-func (q *Queue[T]) add(item T, prio int) {
+func (q *Typed[T]) add(item T, prio int) {
 	h := q.hash(item)
 	q.lockSpin()
 	q.addLocked(item, h, prio)
@@ -224,7 +225,7 @@ const addSpins = 2000
 // has nothing else to run, which is never the case there). Spinning is
 // bounded, so a holder descheduled by the OS costs the producer at most
 // addSpins failed attempts before it blocks as before.
-func (q *Queue[T]) lockSpin() {
+func (q *Typed[T]) lockSpin() {
 	for i := 0; i < addSpins; i++ {
 		if q.mu.TryLock() {
 			return
@@ -235,28 +236,28 @@ func (q *Queue[T]) lockSpin() {
 
 // hash returns item's hash for the slot table. It needs no lock, so callers
 // compute it before taking q.mu.
-func (q *Queue[T]) hash(item T) uint32 {
+func (q *Typed[T]) hash(item T) uint32 {
 	return uint32(maphash.Comparable(q.seed, item))
 }
 
 // slot returns slot i. q.mu is held.
-func (q *Queue[T]) slot(i int32) *slot[T] {
+func (q *Typed[T]) slot(i int32) *slot[T] {
 	return &q.pages[uint32(i)/slotPageSize].slots[uint32(i)%slotPageSize]
 }
 
 // times returns slot i's timestamps; only with metrics. q.mu is held.
-func (q *Queue[T]) times(i int32) *slotTimes {
+func (q *Typed[T]) times(i int32) *slotTimes {
 	return &q.pages[i/slotPageSize].times[i%slotPageSize]
 }
 
 // find returns the slot of item (whose hash is h), or -1. q.mu is held.
-func (q *Queue[T]) find(item T, h uint32) int32 {
+func (q *Typed[T]) find(item T, h uint32) int32 {
 	return findItem(&q.table, q.pages, item, h)
 }
 
 // addLocked is the one way an item enters the ready queue; h is
 // q.hash(item). q.mu is held.
-func (q *Queue[T]) addLocked(item T, h uint32, prio int) {
+func (q *Typed[T]) addLocked(item T, h uint32, prio int) {
 	if q.shuttingDown {
 		return
 	}
@@ -297,7 +298,7 @@ func (q *Queue[T]) addLocked(item T, h uint32, prio int) {
 
 // alloc takes a free slot (or a new one, adding a page when the last is
 // full) for item, whose hash is h, and indexes it.
-func (q *Queue[T]) alloc(item T, h uint32) int32 {
+func (q *Typed[T]) alloc(item T, h uint32) int32 {
 	var i int32
 	if n := len(q.free); n > 0 {
 		i = q.free[n-1]
@@ -320,7 +321,7 @@ func (q *Queue[T]) alloc(item T, h uint32) int32 {
 
 // release forgets slot i's item, whose hash is h, and returns the slot to
 // the free list. Its gen is kept so that stale ring entries stay stale.
-func (q *Queue[T]) release(i int32, h uint32) {
+func (q *Typed[T]) release(i int32, h uint32) {
 	s := q.slot(i)
 	q.table.remove(h, i)
 	var zero T
@@ -330,7 +331,7 @@ func (q *Queue[T]) release(i int32, h uint32) {
 }
 
 // push appends slot i to the ring of priority prio, creating that level.
-func (q *Queue[T]) push(i int32, gen uint32, prio int) {
+func (q *Typed[T]) push(i int32, gen uint32, prio int) {
 	if l := &q.levels[0]; l.prio == prio {
 		l.ring.push(ringEntry{slot: i, gen: gen})
 		return
@@ -354,7 +355,7 @@ func (q *Queue[T]) push(i int32, gen uint32, prio int) {
 
 // popLocked removes and returns the slot of the next live entry: the oldest
 // of the highest non-empty priority. q.queued must be > 0.
-func (q *Queue[T]) popLocked() int32 {
+func (q *Typed[T]) popLocked() int32 {
 	for li := range q.levels {
 		r := &q.levels[li].ring
 		for r.n > 0 {
@@ -369,7 +370,7 @@ func (q *Queue[T]) popLocked() int32 {
 
 // wakeOne signals a goroutine blocked in Get unless every waiter has
 // already been signalled.
-func (q *Queue[T]) wakeOne() {
+func (q *Typed[T]) wakeOne() {
 	if q.waiting > q.wakePending {
 		q.wakePending++
 		q.notEmpty.Signal()
@@ -377,7 +378,7 @@ func (q *Queue[T]) wakeOne() {
 }
 
 // Len returns the number of queued items; see Interface.
-func (q *Queue[T]) Len() int {
+func (q *Typed[T]) Len() int {
 	q.mu.Lock()
 	n := q.queued
 	q.mu.Unlock()
@@ -385,14 +386,14 @@ func (q *Queue[T]) Len() int {
 }
 
 // Get returns the next item; see Interface.
-func (q *Queue[T]) Get() (item T, shutdown bool) {
+func (q *Typed[T]) Get() (item T, shutdown bool) {
 	item, _, shutdown = q.GetWithPriority()
 	return item, shutdown
 }
 
 // GetWithPriority returns the next item and its priority; see
 // PriorityInterface.
-func (q *Queue[T]) GetWithPriority() (item T, priority int, shutdown bool) {
+func (q *Typed[T]) GetWithPriority() (item T, priority int, shutdown bool) {
 	q.mu.Lock()
 	for q.queued == 0 && !q.shuttingDown {
 		q.waiting++
@@ -429,7 +430,7 @@ func (q *Queue[T]) GetWithPriority() (item T, priority int, shutdown bool) {
 }
 
 // Done marks item as processed; see Interface.
-func (q *Queue[T]) Done(item T) {
+func (q *Typed[T]) Done(item T) {
 	h := q.hash(item)
 	q.mu.Lock()
 	i := q.find(item, h)
@@ -460,7 +461,7 @@ func (q *Queue[T]) Done(item T) {
 	q.mu.Unlock()
 }
 
-func (q *Queue[T]) metricAdded(i int32) {
+func (q *Typed[T]) metricAdded(i int32) {
 	if q.metrics == nil {
 		return
 	}
@@ -469,7 +470,7 @@ func (q *Queue[T]) metricAdded(i int32) {
 	q.times(i).added = q.clock.Now()
 }
 
-func (q *Queue[T]) metricDone(i int32) {
+func (q *Typed[T]) metricDone(i int32) {
 	if q.metrics == nil {
 		return
 	}
@@ -477,7 +478,7 @@ func (q *Queue[T]) metricDone(i int32) {
 }
 
 // ShutDown stops the queue; see Interface.
-func (q *Queue[T]) ShutDown() {
+func (q *Typed[T]) ShutDown() {
 	q.mu.Lock()
 	q.markShutDown()
 	q.draining = false
@@ -488,7 +489,7 @@ func (q *Queue[T]) ShutDown() {
 
 // ShutDownWithDrain stops the queue and waits for items being processed;
 // see Interface.
-func (q *Queue[T]) ShutDownWithDrain() {
+func (q *Typed[T]) ShutDownWithDrain() {
 	q.mu.Lock()
 	q.markShutDown()
 	q.draining = true
@@ -501,20 +502,20 @@ func (q *Queue[T]) ShutDownWithDrain() {
 	q.mu.Unlock()
 }
 
-func (q *Queue[T]) markShutDown() {
+func (q *Typed[T]) markShutDown() {
 	q.shuttingDown = true
 	q.closed.Store(true)
 	q.notEmpty.Broadcast()
 }
 
 // ShuttingDown reports whether the queue was shut down; see Interface.
-func (q *Queue[T]) ShuttingDown() bool {
+func (q *Typed[T]) ShuttingDown() bool {
 	return q.closed.Load()
 }
 
 // stopBackground ends the delay and metrics goroutines and waits for them.
 // Items still waiting on a delay are dropped.
-func (q *Queue[T]) stopBackground() {
+func (q *Typed[T]) stopBackground() {
 	q.stopOnce.Do(func() {
 		q.delay.mu.Lock()
 		q.delay.stopped = true
@@ -526,7 +527,7 @@ func (q *Queue[T]) stopBackground() {
 
 // unfinishedWorkLoop periodically reports how long the items being processed
 // have been running.
-func (q *Queue[T]) unfinishedWorkLoop() {
+func (q *Typed[T]) unfinishedWorkLoop() {
 	t := q.clock.NewTicker(q.period)
 	defer t.Stop()
 	for {
@@ -539,7 +540,7 @@ func (q *Queue[T]) unfinishedWorkLoop() {
 	}
 }
 
-func (q *Queue[T]) updateUnfinishedWork() {
+func (q *Typed[T]) updateUnfinishedWork() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	now := q.clock.Now()

@@ -2,20 +2,20 @@ package workqueue
 
 // AddRateLimited adds item after the rate limiter's delay; see
 // RateLimitingInterface.
-func (q *Queue[T]) AddRateLimited(item T) {
+func (q *Typed[T]) AddRateLimited(item T) {
 	q.addAfter(item, q.limiter.When(item), PriorityDefault)
 }
 
 // Forget clears item's rate-limit history; see RateLimitingInterface.
-func (q *Queue[T]) Forget(item T) { q.limiter.Forget(item) }
+func (q *Typed[T]) Forget(item T) { q.limiter.Forget(item) }
 
 // NumRequeues returns item's rate-limited retries; see RateLimitingInterface.
-func (q *Queue[T]) NumRequeues(item T) int { return q.limiter.NumRequeues(item) }
+func (q *Typed[T]) NumRequeues(item T) int { return q.limiter.NumRequeues(item) }
 
 // AddWithOpts adds items with a priority, a delay and/or a rate limit; see
 // PriorityInterface. With neither After nor RateLimited the items are added
 // at once (no retry is counted), each exactly as Add adds it.
-func (q *Queue[T]) AddWithOpts(o AddOpts, items ...T) {
+func (q *Typed[T]) AddWithOpts(o AddOpts, items ...T) {
 	if o.After <= 0 && !o.RateLimited {
 		for _, it := range items {
 			q.add(it, o.Priority)
@@ -31,5 +31,5 @@ func (q *Queue[T]) AddWithOpts(o AddOpts, items ...T) {
 	}
 }
 
-// Compile-time checks that Queue implements every interface.
-var _ PriorityInterface[string] = (*Queue[string])(nil)
+// Compile-time checks that Typed implements every interface.
+var _ PriorityInterface[string] = (*Typed[string])(nil)

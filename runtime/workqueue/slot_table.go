@@ -17,6 +17,14 @@ package workqueue
 // resize costs a pass over the table, which that many removes pay for), and
 // a queue that drained after a burst gives the memory back once it has kept
 // working for that long.
+//
+// runtime/cache/internal/store's nameTable is the other open-addressing
+// table of the runtime. They are kept apart on purpose: one implementation
+// shared by both (measured with the hash, the confirm step and the shrink
+// policy as parameters) cost 20-49 ns per lookup against 16-19 ns for each
+// of these: the indirect calls for hashing and confirming, which each table
+// inlines (the queue's table confirms against its slots, a name table
+// against its bucket's objects, hashed with its indexer's seed).
 type slotTable struct {
 	ents    []slotTableEntry
 	n       int

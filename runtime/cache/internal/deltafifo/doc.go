@@ -1,0 +1,18 @@
+// Package deltafifo is the informer's queue between the reflector and the
+// store: every change the reflector observes becomes one Delta, queued in
+// arrival order and popped in batches by the informer, which applies them to
+// its store and tells its handlers.
+//
+// It is machinery, not API: runtime/cache builds one Queue per informer and
+// nothing outside the module can import it. Its contract (ordering, tombstones
+// on relist, HasSynced, batches under the consumer's lock) is client-go's
+// RealFIFO's, written down on Queue.
+//
+// Locking and ownership: one mutex per Queue guards the queued deltas and
+// the sync state; the reflector's goroutine adds, the informer's one
+// consumer goroutine pops. Delete, Replace and Resync consult the known
+// objects (the informer's store) under that mutex, so the store's lock
+// comes after it, never before. PopBatch releases the mutex before it runs
+// the consumer's function, and the deltas of a batch belong to the
+// consumer until it returns.
+package deltafifo

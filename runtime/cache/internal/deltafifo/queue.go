@@ -1,0 +1,519 @@
+package deltafifo
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
+)
+
+// KnownObjects is what a Queue asks about the objects already applied
+// downstream (the informer's store): it needs their keys for Replace and
+// Resync and their last state for tombstones. The Queue calls it with its own
+// lock held, so its methods must not call back into the Queue.
+type KnownObjects[T keys.Object] interface {
+	// ListKeys returns the keys of every applied object.
+	ListKeys() []string
+	// GetByKey returns the applied state of key, if any.
+	GetByKey(key string) (T, bool, error)
+}
+
+// KeyIndex is implemented by known objects that can tell whether they hold a
+// key without building its string (the informer's store does). Delete of a
+// key uses it when the known objects have it, GetByKey otherwise; both must
+// agree.
+type KeyIndex interface {
+	// HasKey reports whether the object with key k has been applied.
+	HasKey(k keys.Key) bool
+}
+
+// ErrClosed is returned by Pop and PopBatch once the queue has been closed.
+var ErrClosed = errors.New("DeltaFIFO: queue closed")
+
+// Queue is the DeltaFIFO, a queue of deltas in arrival order: every Add,
+// Update and Delete queues one delta, and a later delta of one key never
+// overtakes an earlier delta of another (client-go's RealFIFO contract, the
+// only one its informers have since v1.33). All methods are safe for concurrent use; a
+// single consumer is expected to call Pop or PopBatch.
+//
+// Semantics:
+//   - Delete of a key that is neither queued (nor being processed) nor known
+//     is ignored.
+//   - Replace(list) queues Replaced for every listed object in list order,
+//     then a tombstone (Deleted with FinalStateUnknown, carrying the last
+//     state queued or known) for every queued or known key the list lacks,
+//     unless that key's last queued delta is already a Deleted.
+//   - Resync queues Sync only for known keys with nothing queued.
+//   - The deltas a PopBatch is processing count as queued until its process
+//     function returns: the store may not reflect them yet, so Delete,
+//     Replace and Resync do not trust it for those keys.
+//   - HasSynced turns true once every delta queued by the first Replace has
+//     been popped and its process function has returned (or once an Add,
+//     Update or Delete came before any Replace). Those deltas, and only
+//     those, are popped with isInInitialList set; a batch never mixes them
+//     with later deltas.
+//   - Close wakes the consumer; Pop then returns ErrClosed and queued
+//     deltas are dropped.
+type Queue[T keys.Object] struct {
+	mu   sync.Mutex
+	cond sync.Cond
+
+	// items[head:] are the queued deltas, oldest first.
+	items []Delta[T]
+	head  int
+
+	known KnownObjects[T]
+
+	// inflight is the batch PopBatch handed to its process function, until
+	// it returns. It aliases items' backing array (see PopBatch).
+	inflight []Delta[T]
+
+	populated        bool
+	initialRemaining int
+	closed           bool
+
+	// obs, when set (SetObserver), is told the queue's depth and the
+	// resourceVersions the consumer's store reaches. popped counts the
+	// deltas ever taken by PopBatch; marks are the resourceVersions of
+	// Replace and Bookmark calls waiting for the deltas queued before them
+	// to be processed, oldest first (only kept while obs is set).
+	obs    Observer
+	popped uint64
+	marks  []rvMark
+}
+
+// Observer watches a Queue for metrics. The Queue calls it with its lock
+// held, so its methods must be cheap and must not call back into the Queue.
+type Observer interface {
+	// Queued is the number of queued deltas (not counting a batch being
+	// processed), after every change: each queued delta, the end of a
+	// Replace, each batch taken by PopBatch.
+	Queued(n int)
+	// Reached is a Replace's or Bookmark's resourceVersion, once every
+	// delta queued before that call has been processed and no delta
+	// queued after it was processed in the same batch (then the consumer's
+	// store is past it). On an idle queue it is called at once.
+	Reached(resourceVersion string)
+}
+
+// rvMark is a resourceVersion that the store reaches once the first at
+// deltas ever queued have been processed.
+type rvMark struct {
+	at uint64
+	rv string
+}
+
+// SetObserver sets (nil: removes) the queue's observer.
+func (f *Queue[T]) SetObserver(o Observer) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.obs = o
+	f.marks = nil
+}
+
+// Bookmark tells the observer, if any, that the store reaches
+// resourceVersion once the deltas queued so far are processed. Without an
+// observer it does nothing.
+func (f *Queue[T]) Bookmark(resourceVersion string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.obs != nil {
+		f.markLocked(resourceVersion)
+	}
+}
+
+// markLocked reports rv to the observer at once when nothing is queued or
+// being processed, and otherwise remembers it for PopBatch. The caller
+// holds mu and has checked that obs is set.
+func (f *Queue[T]) markLocked(rv string) {
+	queued := len(f.items) - f.head
+	if queued == 0 && f.inflight == nil {
+		f.obs.Reached(rv)
+		return
+	}
+	f.marks = append(f.marks, rvMark{at: f.popped + uint64(queued), rv: rv})
+}
+
+// reachedLocked reports the newest mark that the batch just processed
+// completed, when that batch ends exactly at it (a mark inside the batch
+// was passed by the deltas after it), and drops every completed mark. The
+// caller holds mu and has checked that obs is set.
+func (f *Queue[T]) reachedLocked() {
+	i := 0
+	for i < len(f.marks) && f.marks[i].at <= f.popped {
+		i++
+	}
+	if i == 0 {
+		return
+	}
+	if last := f.marks[i-1]; last.at == f.popped {
+		f.obs.Reached(last.rv)
+	}
+	f.marks = append(f.marks[:0], f.marks[i:]...)
+}
+
+// New returns an empty queue. known may be nil: then Delete of an unqueued
+// key is ignored, Replace only tombstones queued keys and Resync does
+// nothing.
+func New[T keys.Object](known KnownObjects[T]) *Queue[T] {
+	f := &Queue[T]{known: known}
+	f.cond.L = &f.mu
+	return f
+}
+
+// Add queues an Added delta for obj.
+func (f *Queue[T]) Add(obj T) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.populated = true
+	f.queueLocked(Delta[T]{Type: Added, Object: obj})
+	return nil
+}
+
+// Update queues an Updated delta for obj.
+func (f *Queue[T]) Update(obj T) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.populated = true
+	f.queueLocked(Delta[T]{Type: Updated, Object: obj})
+	return nil
+}
+
+// Delete queues a Deleted delta for obj, unless its key is neither queued
+// (nor being processed) nor known.
+func (f *Queue[T]) Delete(obj T) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.populated = true
+	k := keys.Of(obj)
+	known, err := f.isKnownLocked(k)
+	if err != nil {
+		return fmt.Errorf("DeltaFIFO delete %s: %w", k, err)
+	}
+	if !known && !f.isQueuedLocked(k) {
+		return nil
+	}
+	f.queueLocked(Delta[T]{Type: Deleted, Object: obj})
+	return nil
+}
+
+// isKnownLocked reports whether the known objects hold k.
+func (f *Queue[T]) isKnownLocked(k keys.Key) (bool, error) {
+	switch known := f.known.(type) {
+	case nil:
+		return false, nil
+	case KeyIndex:
+		return known.HasKey(k), nil
+	default:
+		_, exists, err := known.GetByKey(k.String())
+		return exists, err
+	}
+}
+
+// isQueuedLocked reports whether a delta of k is queued or being processed,
+// searching from the newest. It runs only for a Delete of an unknown key,
+// whose add is then usually among the newest deltas.
+func (f *Queue[T]) isQueuedLocked(k keys.Key) bool {
+	has := func(ds []Delta[T]) bool {
+		for i := len(ds) - 1; i >= 0; i-- {
+			if o := ds[i].Object; o.GetName() == k.Name && o.GetNamespace() == k.Namespace {
+				return true
+			}
+		}
+		return false
+	}
+	return has(f.items[f.head:]) || has(f.inflight)
+}
+
+// queuedKeysLocked returns the keys with a delta queued or being processed.
+func (f *Queue[T]) queuedKeysLocked() map[keys.Key]struct{} {
+	out := make(map[keys.Key]struct{}, len(f.items)-f.head+len(f.inflight))
+	for _, ds := range [][]Delta[T]{f.inflight, f.items[f.head:]} {
+		for _, d := range ds {
+			out[keys.Of(d.Object)] = struct{}{}
+		}
+	}
+	return out
+}
+
+// queueLocked appends d and wakes the consumer. The caller holds mu.
+func (f *Queue[T]) queueLocked(d Delta[T]) {
+	f.items = append(f.items, d)
+	f.cond.Signal()
+	if f.obs != nil {
+		f.obs.Queued(len(f.items) - f.head)
+	}
+}
+
+// reserveLocked makes room for n more deltas in one allocation, so that
+// queueing a large list neither regrows the array step by step (each step
+// garbage) nor over-allocates up to the next doubling. A new array starts
+// at the oldest queued delta: the popped prefix is not copied (a batch
+// being processed keeps the old array it aliases). The caller holds mu.
+func (f *Queue[T]) reserveLocked(n int) {
+	if cap(f.items)-len(f.items) >= n {
+		return
+	}
+	queued := len(f.items) - f.head
+	fresh := make([]Delta[T], queued, queued+n)
+	copy(fresh, f.items[f.head:])
+	f.items, f.head = fresh, 0
+}
+
+// shrinkAbove is the number of queued deltas above which a drained queue
+// drops its backing array: large enough that a steady event stream does not
+// regrow it again and again, small enough that the burst of an initial list
+// (even of a few thousand objects: 1<<16 kept about 26 bytes per object of
+// a 10k list) does not stay allocated.
+const shrinkAbove = 1 << 10
+
+// Replace queues Replaced for every object in list, in list order, then a
+// tombstone for every queued or known key missing from it. The first Replace
+// defines the initial population that HasSynced waits for.
+func (f *Queue[T]) Replace(list []T, rv string) error {
+	return f.ReplaceInScope(list, rv, nil)
+}
+
+// ReplaceInScope is Replace for an informer whose scope (the part of the
+// resource it caches, e.g. its shard ranges) may have changed since the
+// last list: each tombstone of a key missing from list whose last known
+// object inScope rejects is marked LeftScope (the object moved out of the
+// scope rather than being deleted). A nil inScope accepts every object,
+// which makes it Replace. list must hold only objects inScope accepts.
+func (f *Queue[T]) ReplaceInScope(list []T, rv string, inScope func(obj T) bool) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+
+	// The last delta of every queued (or in-flight) key, in order of first
+	// appearance, before the list's own deltas are queued.
+	var pendingKeys []keys.Key
+	var last map[keys.Key]Delta[T]
+	if pending := len(f.inflight) + len(f.items) - f.head; pending > 0 {
+		last = make(map[keys.Key]Delta[T], min(pending, 1024))
+		note := func(ds []Delta[T]) {
+			for _, d := range ds {
+				k := keys.Of(d.Object)
+				if _, seen := last[k]; !seen {
+					pendingKeys = append(pendingKeys, k)
+				}
+				last[k] = d
+			}
+		}
+		note(f.inflight)
+		note(f.items[f.head:])
+	}
+
+	var knownKeys []string
+	if f.known != nil {
+		knownKeys = f.known.ListKeys()
+	}
+	// The set of listed keys is needed only to find what the list lacks;
+	// a list replacing nothing (the first one, usually) needs no set.
+	var listed map[keys.Key]struct{}
+	if len(knownKeys) > 0 || len(pendingKeys) > 0 {
+		listed = make(map[keys.Key]struct{}, len(list))
+		for _, obj := range list {
+			listed[keys.Of(obj)] = struct{}{}
+		}
+	}
+	var knownMissing []string
+	for _, key := range knownKeys {
+		k, err := keys.Parse(key)
+		if err != nil {
+			return fmt.Errorf("DeltaFIFO replace: %w", err)
+		}
+		if _, ok := listed[k]; ok {
+			continue
+		}
+		if _, ok := last[k]; ok {
+			continue // handled with the queued keys
+		}
+		knownMissing = append(knownMissing, key)
+	}
+	slices.Sort(knownMissing) // deterministic tombstone order
+	// Read the known objects before queueing anything, so that a failing
+	// store leaves the queue as it was.
+	knownObjs := make([]T, 0, len(knownMissing))
+	for _, key := range knownMissing {
+		obj, exists, err := f.known.GetByKey(key)
+		if err != nil {
+			return fmt.Errorf("DeltaFIFO replace: reading %s: %w", key, err)
+		}
+		if exists {
+			knownObjs = append(knownObjs, obj)
+		}
+	}
+
+	before := len(f.items) - f.head
+	f.reserveLocked(len(list) + len(pendingKeys) + len(knownObjs))
+	for _, obj := range list {
+		f.items = append(f.items, Delta[T]{Type: Replaced, Object: obj})
+	}
+	for _, k := range pendingKeys {
+		if _, ok := listed[k]; ok {
+			continue
+		}
+		d := last[k]
+		if d.Type == Deleted {
+			continue // already going away
+		}
+		f.items = append(f.items, Delta[T]{Type: Deleted, Object: d.Object, FinalStateUnknown: true, LeftScope: inScope != nil && !inScope(d.Object)})
+	}
+	for _, obj := range knownObjs {
+		f.items = append(f.items, Delta[T]{Type: Deleted, Object: obj, FinalStateUnknown: true, LeftScope: inScope != nil && !inScope(obj)})
+	}
+	if len(f.items)-f.head > before {
+		f.cond.Signal()
+	}
+	if !f.populated {
+		f.populated = true
+		f.initialRemaining = len(f.items) - f.head - before
+	}
+	if f.obs != nil {
+		f.obs.Queued(len(f.items) - f.head)
+		f.markLocked(rv)
+	}
+	return nil
+}
+
+// Resync queues a Sync delta for every known key that has nothing queued and
+// is not being processed.
+func (f *Queue[T]) Resync() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.known == nil {
+		return nil
+	}
+	queued := f.queuedKeysLocked()
+	for _, key := range f.known.ListKeys() {
+		k, err := keys.Parse(key)
+		if err != nil {
+			return fmt.Errorf("DeltaFIFO resync: %w", err)
+		}
+		if _, ok := queued[k]; ok {
+			continue // the store is about to change
+		}
+		obj, exists, err := f.known.GetByKey(key)
+		if err != nil {
+			return fmt.Errorf("DeltaFIFO resync: reading %s: %w", key, err)
+		}
+		if !exists {
+			continue
+		}
+		f.queueLocked(Delta[T]{Type: Sync, Object: obj})
+	}
+	return nil
+}
+
+// HasSynced reports whether the first Replace's deltas have all been popped
+// and processed, or an Add, Update or Delete came before the first Replace.
+func (f *Queue[T]) HasSynced() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.populated && f.initialRemaining == 0
+}
+
+// Len returns the number of queued deltas (not counting a batch being
+// processed).
+func (f *Queue[T]) Len() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.items) - f.head
+}
+
+// Queued returns a copy of the queued deltas, oldest first.
+func (f *Queue[T]) Queued() []Delta[T] {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return slices.Clone(f.items[f.head:])
+}
+
+// Close wakes every blocked Pop, which then returns ErrClosed; queued
+// deltas are dropped.
+func (f *Queue[T]) Close() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = true
+	f.cond.Broadcast()
+}
+
+// IsClosed reports whether Close was called.
+func (f *Queue[T]) IsClosed() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.closed
+}
+
+// Pop waits for a delta and hands it to process, outside the queue's lock.
+// See PopBatch.
+func (f *Queue[T]) Pop(process func(d Delta[T], isInInitialList bool) error) error {
+	return f.PopBatch(1, func(batch []Delta[T], initial bool) error {
+		return process(batch[0], initial)
+	})
+}
+
+// PopBatch waits until at least one delta is queued, takes up to maxBatch of them
+// in queue order, and hands them to process outside the queue's lock, so that
+// the caller can apply them to its store under one lock, in order.
+// isInInitialList is true when the batch belongs to the first Replace; a
+// batch never mixes such deltas with later ones. process must not keep batch
+// after it returns: its memory is reused. process's error is returned; the
+// deltas count as processed either way. PopBatch returns ErrClosed once
+// the queue is closed.
+func (f *Queue[T]) PopBatch(maxBatch int, process func(batch []Delta[T], isInInitialList bool) error) error {
+	if maxBatch < 1 {
+		maxBatch = 1
+	}
+	f.mu.Lock()
+	for len(f.items)-f.head == 0 && !f.closed {
+		f.cond.Wait()
+	}
+	if f.closed {
+		f.mu.Unlock()
+		return ErrClosed
+	}
+	n := min(len(f.items)-f.head, maxBatch)
+	initial := f.initialRemaining > 0
+	if initial {
+		n = min(n, f.initialRemaining)
+	}
+	// The batch aliases the queue's array: producers only append past it,
+	// and compaction happens only here, after processing.
+	batch := f.items[f.head : f.head+n : f.head+n]
+	f.head += n
+	f.popped += uint64(n)
+	f.inflight = batch
+	if f.obs != nil {
+		f.obs.Queued(len(f.items) - f.head)
+	}
+	f.mu.Unlock()
+
+	err := process(batch, initial)
+
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.inflight = nil
+	clear(batch) // drop the object references for the collector
+	if len(f.marks) > 0 {
+		f.reachedLocked()
+	}
+	if initial {
+		f.initialRemaining -= n
+	}
+	switch {
+	case f.head == len(f.items):
+		// Drained. After a large burst (an initial list of 100k objects)
+		// do not keep its array: a fresh queue costs little.
+		f.items, f.head = f.items[:0], 0
+		if cap(f.items) > shrinkAbove {
+			f.items = nil
+		}
+	case f.head > 1024 && f.head*2 > len(f.items):
+		rest := copy(f.items, f.items[f.head:])
+		clear(f.items[rest:])
+		f.items, f.head = f.items[:rest], 0
+	}
+	return err
+}
