@@ -2,7 +2,7 @@
 # Side-by-side bench suite: this project against client-go v0.37.2 and
 # k8s.io/code-generator v0.37.2 (see bench/ and docs/benchmarks.md).
 #
-#   hack/bench.sh          full suite, about 20-25 minutes on 2 quiet cores
+#   hack/bench.sh          full suite, about 25-30 minutes on 2 quiet cores
 #                          (estimated from per-part times; minutes: decode
 #                          12-14, 3 passes of 14 processes at 10k and 100k
 #                          Pods; sync ~2; workqueue ~2.5; index ~2;

@@ -32,8 +32,8 @@ func runChild(args []string) (err error) {
 	workIters := fs.Int("work-iters", 0, "iterations of busy work per item, see scenario.Spin (queue)")
 	reps := fs.Int("reps", 1, "runs in this process; the one with the median time is reported (queue)")
 	minDur := fs.Duration("mindur", 200*time.Millisecond, "minimum measured time per lookup kind (index)")
-	mode := fs.String("mode", "", "sync mode (decode): list, watchlist or lean")
-	fixtureFile := fs.String("fixture", "", "decode fixture file (decode)")
+	mode := fs.String("mode", "", "sync mode (decode): list, watchlist or lean; encoding (wire): json or protobuf")
+	fixtureFile := fs.String("fixture", "", "decode fixture file (decode); fixture directory (wire)")
 	adapter := fs.Bool("adapter", false, "ours with the Prometheus adapter as informer metrics (events-metrics)")
 	shards := fs.Int("shards", 1, "members of the ring (shard)")
 	noShare := fs.Bool("no-share", false, "ours keeps each object's managedFields bytes its own (sync; for the bookkeeping row)")
@@ -86,6 +86,8 @@ func runChild(args []string) (err error) {
 		res, err = scenario.Shard(*n, *shards)
 	case "decode":
 		res, err = scenario.Decode(side, *mode, *n, *fixtureFile)
+	case "wire":
+		res, err = scenario.Wire(side, *mode, *n, *fixtureFile)
 	case "crcache":
 		res, err = scenario.CRCache(*mode, *n, *fixtureFile)
 	default:

@@ -55,17 +55,8 @@ func (r *Reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 	opts := metav1.ListOptions{ResourceVersion: rv, Limit: r.opts.PageSize}
 	var all []T
 	for page := 0; ; page++ {
-		obj, err := r.lw.List(ctx, r.withShard(opts))
-		if err != nil {
-			if page > 0 && isExpired(err) {
-				opts = metav1.ListOptions{ResourceVersion: ""}
-				all, page = all[:0], -1
-				continue
-			}
-			return nil, "", err
-		}
 		received := 0
-		items, listMeta, err := extractList(obj, &r.items, all, func(item T) (T, bool, error) {
+		items, obj, listMeta, err := r.listPage(ctx, r.withShard(opts), all, func(item T) (T, bool, error) {
 			received++
 			if !r.inShard(item) {
 				return item, false, nil
@@ -77,6 +68,11 @@ func (r *Reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 			return t, true, nil
 		})
 		if err != nil {
+			if page > 0 && isExpired(err) {
+				opts = metav1.ListOptions{ResourceVersion: ""}
+				all, page = all[:0], -1
+				continue
+			}
 			return nil, "", err
 		}
 		if r.shard != nil {

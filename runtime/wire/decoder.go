@@ -1,0 +1,511 @@
+package wire
+
+import (
+	"bufio"
+	gojson "encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	kjson "sigs.k8s.io/json"
+)
+
+// decoder reads one response body (a list or a watch stream) of T. It is
+// used by one goroutine.
+type decoder[E any, T Object[E]] struct {
+	br          *bufio.Reader
+	contentType string
+	proto       bool // T has protobuf methods
+	// encoding is "json" or "protobuf" once the body's first bytes were
+	// read; "" before.
+	encoding string
+	s        streamReader  // protobuf
+	json     kjson.Decoder // JSON, created on first use
+	frame    [4]byte       // a protobuf watch frame's length
+	items    int           // list items decoded so far, for errors
+}
+
+const (
+	encJSON     = "json"
+	encProtobuf = "protobuf"
+)
+
+func newDecoder[E any, T Object[E]](body io.Reader, contentType string, proto bool) *decoder[E, T] {
+	br := bufio.NewReaderSize(body, 64<<10)
+	return &decoder[E, T]{br: br, contentType: contentType, proto: proto, s: streamReader{r: br}}
+}
+
+// sniff decides the body's encoding from its first bytes (and, for a
+// watch stream, its Content-Type): JSON starts with '{' after white space,
+// a protobuf list with protoMagic, a protobuf watch stream with a frame
+// length. It returns io.EOF for an empty body.
+func (d *decoder[E, T]) sniff(watching bool) error {
+	if d.encoding != "" {
+		return nil
+	}
+	for {
+		b, err := d.br.Peek(1)
+		if err != nil {
+			return err
+		}
+		if watching && strings.Contains(d.contentType, "protobuf") {
+			break
+		}
+		switch b[0] {
+		case ' ', '\t', '\r', '\n':
+			d.br.Discard(1) //nolint:errcheck // Peek succeeded
+			continue
+		case '{':
+			d.encoding = encJSON
+			d.json = kjson.NewDecoderCaseSensitivePreserveInts(d.br)
+			return nil
+		}
+		break
+	}
+	if !watching {
+		b, err := d.br.Peek(len(protoMagic))
+		if err != nil || string(b) != protoMagic {
+			return fmt.Errorf("the response is neither JSON nor Kubernetes protobuf (it starts with %q; Content-Type %q)", b, d.contentType)
+		}
+	}
+	if !d.proto {
+		return fmt.Errorf("the response is protobuf, and %T has no protobuf Unmarshal method (Content-Type %q)", T(nil), d.contentType)
+	}
+	d.encoding = encProtobuf
+	return nil
+}
+
+// list decodes a list response, calling yield with each item; errors of
+// yield come back as yieldError.
+func (d *decoder[E, T]) list(yield func(T) error) (*metav1.ListMeta, error) {
+	if err := d.sniff(false); err != nil {
+		return nil, eofIsUnexpected(err)
+	}
+	if d.encoding == encJSON {
+		return d.jsonList(yield)
+	}
+	return d.protoList(yield)
+}
+
+// protoList walks a protobuf list response: the envelope's fields from the
+// stream, and inside its raw field the list's metadata and items, each
+// item read into the reused buffer and unmarshalled into a fresh T.
+func (d *decoder[E, T]) protoList(yield func(T) error) (*metav1.ListMeta, error) {
+	s := &d.s
+	if _, err := s.r.Discard(len(protoMagic)); err != nil {
+		return nil, err
+	}
+	s.n += int64(len(protoMagic))
+	var lm *metav1.ListMeta
+	kind := ""
+	for {
+		tag, err := s.uvarint()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		field, wt := tag>>3, tag&7
+		switch {
+		case field == unknownTypeMeta && wt == wireBytes:
+			n, err := s.length(noEnd)
+			if err != nil {
+				return nil, fmt.Errorf("typeMeta: %w", err)
+			}
+			b, err := s.bytes(n)
+			if err != nil {
+				return nil, fmt.Errorf("typeMeta: %w", err)
+			}
+			if kind, err = kindOf(b); err != nil {
+				return nil, fmt.Errorf("typeMeta: %w", err)
+			}
+		case field == unknownRaw && wt == wireBytes:
+			l, err := s.uvarint()
+			if err != nil {
+				return nil, eofIsUnexpected(err)
+			}
+			if kind == "Status" {
+				return nil, d.protoStatus(l)
+			}
+			if lm, err = d.protoListBody(int64(l), yield); err != nil {
+				return nil, err
+			}
+		case field == unknownContentEncoding && wt == wireBytes:
+			n, err := s.length(noEnd)
+			if err != nil {
+				return nil, err
+			}
+			if n > 0 {
+				b, err := s.bytes(n)
+				if err != nil {
+					return nil, err
+				}
+				return nil, fmt.Errorf("content encoding %q is not supported", b)
+			}
+		default:
+			if err := s.skip(wt, noEnd); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if lm == nil {
+		return nil, fmt.Errorf("the protobuf response (kind %q) holds no list", kind)
+	}
+	return lm, nil
+}
+
+// protoStatus reads a Status of size bytes sent instead of a list and
+// returns it as an error.
+func (d *decoder[E, T]) protoStatus(size uint64) error {
+	if size > maxMessage {
+		return fmt.Errorf("a Status of %d bytes is larger than the limit of %d", size, maxMessage)
+	}
+	b, err := d.s.bytes(int(size))
+	if err != nil {
+		return err
+	}
+	st := &metav1.Status{}
+	if err := st.Unmarshal(b); err != nil {
+		return fmt.Errorf("the response is a Status that cannot be decoded: %w", err)
+	}
+	return apierrors.FromObject(st)
+}
+
+// protoListBody reads size bytes of a list message from the stream.
+func (d *decoder[E, T]) protoListBody(size int64, yield func(T) error) (*metav1.ListMeta, error) {
+	s := &d.s
+	end := s.n + size
+	lm := &metav1.ListMeta{}
+	for s.n < end {
+		tag, err := s.uvarint()
+		if err != nil {
+			return nil, eofIsUnexpected(err)
+		}
+		field, wt := tag>>3, tag&7
+		switch {
+		case field == listMetadata && wt == wireBytes:
+			n, err := s.length(end)
+			if err != nil {
+				return nil, fmt.Errorf("list metadata: %w", err)
+			}
+			b, err := s.bytes(n)
+			if err != nil {
+				return nil, fmt.Errorf("list metadata: %w", err)
+			}
+			if err := lm.Unmarshal(b); err != nil {
+				return nil, fmt.Errorf("list metadata: %w", err)
+			}
+		case field == listItems && wt == wireBytes:
+			n, err := s.length(end)
+			if err != nil {
+				return nil, fmt.Errorf("item %d: %w", d.items, err)
+			}
+			b, err := s.bytes(n)
+			if err != nil {
+				return nil, fmt.Errorf("item %d: %w", d.items, err)
+			}
+			t := T(new(E))
+			if err := any(t).(protoMessage).Unmarshal(b); err != nil {
+				return nil, fmt.Errorf("item %d: %w", d.items, err)
+			}
+			d.items++
+			if err := yield(t); err != nil {
+				return nil, yieldError{err}
+			}
+		default:
+			if err := s.skip(wt, end); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if s.n != end {
+		return nil, errTruncated
+	}
+	return lm, nil
+}
+
+// jsonList walks a JSON list response: its metadata, and each element of
+// items decoded into a fresh T as the stream reaches it.
+func (d *decoder[E, T]) jsonList(yield func(T) error) (*metav1.ListMeta, error) {
+	dec := d.json
+	if err := expectDelim(dec, '{'); err != nil {
+		return nil, err
+	}
+	var lm *metav1.ListMeta
+	sawItems := false
+	for dec.More() {
+		key, err := jsonKey(dec)
+		if err != nil {
+			return nil, err
+		}
+		switch key {
+		case "kind":
+			var kind string
+			if err := dec.Decode(&kind); err != nil {
+				return nil, fmt.Errorf("kind: %w", err)
+			}
+			if kind == "Status" {
+				return nil, errors.New("the server answered with a Status instead of a list")
+			}
+		case "metadata":
+			lm = &metav1.ListMeta{}
+			if err := dec.Decode(lm); err != nil {
+				return nil, fmt.Errorf("list metadata: %w", err)
+			}
+		case "items":
+			sawItems = true
+			if err := d.jsonItems(yield); err != nil {
+				return nil, err
+			}
+		default:
+			var skip gojson.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return nil, fmt.Errorf("field %q: %w", key, err)
+			}
+		}
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return nil, err
+	}
+	if !sawItems && lm == nil {
+		return nil, errors.New("the JSON response has neither items nor list metadata")
+	}
+	if lm == nil {
+		lm = &metav1.ListMeta{}
+	}
+	return lm, nil
+}
+
+// jsonItems decodes the items array (or null).
+func (d *decoder[E, T]) jsonItems(yield func(T) error) error {
+	dec := d.json
+	tok, err := dec.Token()
+	if err != nil {
+		return fmt.Errorf("items: %w", eofIsUnexpected(err))
+	}
+	if tok == nil {
+		return nil
+	}
+	if delim, ok := tok.(gojson.Delim); !ok || delim != '[' {
+		return fmt.Errorf("items: want an array, got %v", tok)
+	}
+	for dec.More() {
+		t := T(new(E))
+		if err := dec.Decode(t); err != nil {
+			return fmt.Errorf("item %d: %w", d.items, eofIsUnexpected(err))
+		}
+		// As client-go's typed clients do: the kind is the Go type's.
+		t.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+		d.items++
+		if err := yield(t); err != nil {
+			return yieldError{err}
+		}
+	}
+	return expectDelim(dec, ']')
+}
+
+func expectDelim(dec kjson.Decoder, want gojson.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return eofIsUnexpected(err)
+	}
+	if d, ok := tok.(gojson.Delim); !ok || d != want {
+		return fmt.Errorf("want %q, got %v", want, tok)
+	}
+	return nil
+}
+
+func jsonKey(dec kjson.Decoder) (string, error) {
+	tok, err := dec.Token()
+	if err != nil {
+		return "", eofIsUnexpected(err)
+	}
+	key, ok := tok.(string)
+	if !ok {
+		return "", fmt.Errorf("want an object key, got %v", tok)
+	}
+	return key, nil
+}
+
+// event decodes the next watch event; io.EOF means the stream ended
+// cleanly between events.
+func (d *decoder[E, T]) event() (watch.Event, error) {
+	if err := d.sniff(true); err != nil {
+		return watch.Event{}, err
+	}
+	if d.encoding == encJSON {
+		return d.jsonEvent()
+	}
+	return d.protoEvent()
+}
+
+// protoEvent reads one length-prefixed frame of a protobuf watch stream:
+// an envelope holding a WatchEvent, whose object is an envelope holding T
+// (or a Status for an error event).
+func (d *decoder[E, T]) protoEvent() (watch.Event, error) {
+	if _, err := io.ReadFull(d.br, d.frame[:]); err != nil {
+		return watch.Event{}, err // io.EOF at a frame boundary is the end
+	}
+	size := binary32(d.frame)
+	if size > maxMessage {
+		return watch.Event{}, fmt.Errorf("a watch frame of %d bytes is larger than the limit of %d", size, maxMessage)
+	}
+	frame, err := d.s.bytes(int(size))
+	if err != nil {
+		return watch.Event{}, err
+	}
+	env, err := openEnvelope(frame)
+	if err != nil {
+		return watch.Event{}, fmt.Errorf("watch event: %w", err)
+	}
+	var typ string
+	var object []byte
+	r := sliceReader{b: env.raw}
+	for {
+		field, wt, val, _, ok, err := r.next()
+		if err != nil {
+			return watch.Event{}, fmt.Errorf("watch event: %w", err)
+		}
+		if !ok {
+			break
+		}
+		switch {
+		case field == watchEventType && wt == wireBytes:
+			typ = string(val)
+		case field == watchEventObject && wt == wireBytes:
+			ext := sliceReader{b: val}
+			for {
+				f, w, v, _, ok, err := ext.next()
+				if err != nil {
+					return watch.Event{}, fmt.Errorf("watch event object: %w", err)
+				}
+				if !ok {
+					break
+				}
+				if f == rawExtensionRaw && w == wireBytes {
+					object = v
+				}
+			}
+		}
+	}
+	et, err := eventType(typ)
+	if err != nil {
+		return watch.Event{}, err
+	}
+	inner, err := openEnvelope(object)
+	if err != nil {
+		return watch.Event{}, fmt.Errorf("%s event object: %w", typ, err)
+	}
+	if et == watch.Error {
+		st := &metav1.Status{}
+		if err := st.Unmarshal(inner.raw); err != nil {
+			return watch.Event{}, fmt.Errorf("ERROR event status: %w", err)
+		}
+		return watch.Event{Type: et, Object: st}, nil
+	}
+	t := T(new(E))
+	if err := any(t).(protoMessage).Unmarshal(inner.raw); err != nil {
+		return watch.Event{}, fmt.Errorf("%s event object (kind %q): %w", typ, inner.kind, err)
+	}
+	return watch.Event{Type: et, Object: t}, nil
+}
+
+func binary32(b [4]byte) uint64 {
+	return uint64(b[0])<<24 | uint64(b[1])<<16 | uint64(b[2])<<8 | uint64(b[3])
+}
+
+// jsonEvent decodes one {"type": ..., "object": ...} of a JSON watch
+// stream.
+func (d *decoder[E, T]) jsonEvent() (watch.Event, error) {
+	dec := d.json
+	tok, err := dec.Token()
+	if err != nil {
+		return watch.Event{}, err // io.EOF between events is the end
+	}
+	if delim, ok := tok.(gojson.Delim); !ok || delim != '{' {
+		return watch.Event{}, fmt.Errorf("watch event: want an object, got %v", tok)
+	}
+	var typ string
+	var ev watch.Event
+	var deferred gojson.RawMessage // the object, when it came before the type
+	for dec.More() {
+		key, err := jsonKey(dec)
+		if err != nil {
+			return watch.Event{}, fmt.Errorf("watch event: %w", err)
+		}
+		switch key {
+		case "type":
+			if err := dec.Decode(&typ); err != nil {
+				return watch.Event{}, fmt.Errorf("watch event type: %w", err)
+			}
+		case "object":
+			if typ == "" {
+				if err := dec.Decode(&deferred); err != nil {
+					return watch.Event{}, fmt.Errorf("watch event object: %w", err)
+				}
+				continue
+			}
+			if ev, err = d.jsonEventObject(typ, dec.Decode); err != nil {
+				return watch.Event{}, err
+			}
+		default:
+			var skip gojson.RawMessage
+			if err := dec.Decode(&skip); err != nil {
+				return watch.Event{}, fmt.Errorf("watch event field %q: %w", key, err)
+			}
+		}
+	}
+	if err := expectDelim(dec, '}'); err != nil {
+		return watch.Event{}, fmt.Errorf("watch event: %w", err)
+	}
+	if deferred != nil {
+		if ev, err = d.jsonEventObject(typ, func(v any) error {
+			return kjson.UnmarshalCaseSensitivePreserveInts(deferred, v)
+		}); err != nil {
+			return watch.Event{}, err
+		}
+	}
+	if ev.Object == nil {
+		if _, err := eventType(typ); err != nil {
+			return watch.Event{}, err
+		}
+		return watch.Event{}, fmt.Errorf("%s watch event without an object", typ)
+	}
+	return ev, nil
+}
+
+// jsonEventObject decodes the object of an event of type typ with decode.
+func (d *decoder[E, T]) jsonEventObject(typ string, decode func(any) error) (watch.Event, error) {
+	et, err := eventType(typ)
+	if err != nil {
+		return watch.Event{}, err
+	}
+	if et == watch.Error {
+		st := &metav1.Status{}
+		if err := decode(st); err != nil {
+			return watch.Event{}, fmt.Errorf("ERROR event status: %w", err)
+		}
+		return watch.Event{Type: et, Object: st}, nil
+	}
+	t := T(new(E))
+	if err := decode(t); err != nil {
+		return watch.Event{}, fmt.Errorf("%s event object: %w", typ, err)
+	}
+	t.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+	return watch.Event{Type: et, Object: t}, nil
+}
+
+// eventType checks a watch event's type.
+func eventType(typ string) (watch.EventType, error) {
+	switch et := watch.EventType(typ); et {
+	case watch.Added, watch.Modified, watch.Deleted, watch.Bookmark, watch.Error:
+		return et, nil
+	}
+	return "", fmt.Errorf("a watch event of unknown type %q", typ)
+}

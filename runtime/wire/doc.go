@@ -1,0 +1,36 @@
+// Package wire decodes list and watch responses of an API server for the
+// informer runtime, item by item, straight into the informer's type.
+//
+// A ListerWatcher built on a typed clientset hands the reflector whole
+// decoded lists: the clientset reads the full response body into memory,
+// decodes it into a list object (a *PodList whose Items array holds every
+// object), and the reflector then copies each item out. On a large
+// resource the body, the list and the cache are all alive at the peak of
+// the sync, and decoding is most of its time. ListWatch instead reads the
+// response stream and decodes one item at a time into a fresh T, which the
+// reflector files before the next one is read: only the bytes of the item
+// being decoded are buffered (and the buffer is reused), and no list
+// object or Items array is ever built. Watch streams (plain watches and
+// watch-list streams) are decoded the same way, event by event.
+//
+// Two encodings are read: Kubernetes' protobuf (the "k8s\x00"-prefixed
+// runtime.Unknown envelope that every built-in type's list and watch
+// responses use) for types with generated protobuf methods (an Unmarshal
+// method, as every k8s.io/api type has), and JSON for everything else.
+// Which one is asked for is Options.ContentType; the response's encoding is
+// recognised from its first bytes, so a server that answers JSON to a
+// protobuf request (a custom resource) is still read correctly.
+//
+// The package does not import k8s.io/client-go. It obtains bytes through a
+// Fetch function, which performs the GET and returns the response body;
+// with client-go it is a few lines over a clientset's RESTClient() (see
+// Fetch), which keeps the client's authentication, rate limiter and
+// retries.
+//
+// The name: client-go and apimachinery use "serializer", "streaming",
+// "decoder" and "codec" for their general machinery over runtime.Object
+// and a scheme; this package is none of those (no scheme, no registered
+// types, one concrete type per ListWatch, lists flattened into their
+// items). It is about the bytes as they come off the wire, so it is named
+// after that.
+package wire

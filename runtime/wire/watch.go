@@ -1,0 +1,87 @@
+package wire
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// streamWatcher is a watch.Interface over a response body: its goroutine
+// decodes events with next and sends them on result until the body ends,
+// a decoding error (sent as a final Error event), or Stop.
+type streamWatcher struct {
+	result chan watch.Event
+	stop   chan struct{}
+	done   chan struct{}
+	once   sync.Once
+	body   io.Closer
+}
+
+func newStreamWatcher(ctx context.Context, next func() (watch.Event, error), body io.Closer, what string) *streamWatcher {
+	w := &streamWatcher{result: make(chan watch.Event), stop: make(chan struct{}), done: make(chan struct{}), body: body}
+	go w.run(ctx, next, what)
+	return w
+}
+
+// ResultChan returns the events; it is closed when the stream ends or after
+// Stop.
+func (w *streamWatcher) ResultChan() <-chan watch.Event { return w.result }
+
+// Stop closes the body and returns once the decoding goroutine has ended.
+// It may be called more than once and from any goroutine.
+func (w *streamWatcher) Stop() {
+	w.once.Do(func() {
+		close(w.stop)
+		w.body.Close() //nolint:errcheck // nothing to do about it
+	})
+	<-w.done
+}
+
+func (w *streamWatcher) run(ctx context.Context, next func() (watch.Event, error), what string) {
+	defer close(w.done)
+	defer close(w.result)
+	for {
+		ev, err := next()
+		if err != nil {
+			select {
+			case <-w.stop:
+				return
+			default:
+			}
+			if ctx.Err() != nil || endOfStream(err) {
+				return
+			}
+			ev = watch.Event{Type: watch.Error, Object: &metav1.Status{
+				Status:  metav1.StatusFailure,
+				Reason:  metav1.StatusReasonInternalError,
+				Code:    http.StatusInternalServerError,
+				Message: fmt.Sprintf("decoding the watch stream of %s: %v", what, err),
+			}}
+			select {
+			case w.result <- ev:
+			case <-w.stop:
+			}
+			return
+		}
+		select {
+		case w.result <- ev:
+		case <-w.stop:
+			return
+		}
+	}
+}
+
+// endOfStream reports whether err ends a watch stream normally: the body
+// ended (at or inside an event, as when the server's timeout closes the
+// connection) or the connection was closed.
+func endOfStream(err error) bool {
+	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
+		errors.Is(err, http.ErrBodyReadAfterClose) || errors.Is(err, context.Canceled)
+}

@@ -1,0 +1,518 @@
+package wire
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"reflect"
+	goruntime "runtime"
+	"strings"
+	"testing"
+	"unsafe"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/watch"
+	kjson "sigs.k8s.io/json"
+)
+
+// plain is an API type without protobuf methods, as a CRD's types are.
+type plain struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              string `json:"spec"`
+}
+
+func (p *plain) DeepCopyObject() runtime.Object {
+	c := *p
+	p.ObjectMeta.DeepCopyInto(&c.ObjectMeta)
+	return &c
+}
+
+// listWorkers are the DecodeWorkers list tests run with: decoding on the
+// caller's goroutine, and the parallel pipeline.
+var listWorkers = []int{1, 3}
+
+func newPods(t *testing.T, f Fetch, workers int) *ListWatch[corev1.Pod, *corev1.Pod] {
+	t.Helper()
+	lw, err := NewListWatch[corev1.Pod](f, Options{DecodeWorkers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lw
+}
+
+// TestListItemsDecodesAsClientGo lists the same Pods encoded as JSON and
+// as protobuf and requires, item by item, exactly what apimachinery's
+// codecs (client-go's typed clients) decode from the same bytes, and the
+// list's metadata.
+func TestListItemsDecodesAsClientGo(t *testing.T) {
+	c := newCodecs(t)
+	for _, enc := range []string{encJSON, encProtobuf} {
+		for _, n := range []int{0, 1, 3, 257, 1000} {
+			for _, workers := range listWorkers {
+				t.Run(fmt.Sprintf("%s/%d items/%d workers", enc, n, workers), func(t *testing.T) {
+					list := testPods(n, "42")
+					list.Continue = "next-page"
+					body := c.encodeList(t, enc, list)
+					want := c.decodeList(t, body)
+					f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}
+					lw := newPods(t, f.fetch, workers)
+					var got []*corev1.Pod
+					lm, err := lw.ListItems(context.Background(), metav1.ListOptions{Limit: 500}, func(p *corev1.Pod) error {
+						got = append(got, p)
+						return nil
+					})
+					if err != nil {
+						t.Fatal(err)
+					}
+					if lm.ResourceVersion != "42" || lm.Continue != "next-page" {
+						t.Errorf("list metadata = %+v, want resourceVersion 42 and continue next-page", lm)
+					}
+					if len(got) != len(want.Items) {
+						t.Fatalf("got %d items, want %d", len(got), len(want.Items))
+					}
+					for i := range got {
+						if !reflect.DeepEqual(got[i], &want.Items[i]) {
+							t.Errorf("item %d differs from the codec's:\n got %+v\nwant %+v", i, got[i], &want.Items[i])
+						}
+					}
+					if len(f.calls) != 1 || f.calls[0].accept != ContentTypeProtobuf+", "+ContentTypeJSON || f.calls[0].opts.Limit != 500 || f.calls[0].opts.Watch {
+						t.Errorf("requests = %+v, want one list with Limit 500 accepting protobuf then JSON", f.calls)
+					}
+				})
+			}
+		}
+	}
+}
+
+// TestListItemsStopsAtYieldError returns yield's error unchanged and
+// decodes no further item.
+func TestListItemsStopsAtYieldError(t *testing.T) {
+	c := newCodecs(t)
+	stop := errors.New("stop here")
+	for _, enc := range []string{encJSON, encProtobuf} {
+		for _, workers := range listWorkers {
+			body := c.encodeList(t, enc, testPods(600, "1"))
+			lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, workers)
+			calls := 0
+			_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error {
+				calls++
+				if calls == 2 {
+					return stop
+				}
+				return nil
+			})
+			if err != stop || calls != 2 { //nolint:errorlint // yield's error must come back unwrapped
+				t.Errorf("%s, %d workers: err %v after %d calls, want %v after 2", enc, workers, err, calls, stop)
+			}
+		}
+	}
+}
+
+// TestListItemsBadInput requires a clear error naming what is wrong for
+// each malformed response, and no item delivered after the fault.
+func TestListItemsBadInput(t *testing.T) {
+	c := newCodecs(t)
+	protoBody := c.encodeList(t, encProtobuf, testPods(3, "7"))
+	jsonBody := c.encodeList(t, encJSON, testPods(3, "7"))
+	status := &metav1.Status{Status: metav1.StatusFailure, Code: 410, Reason: metav1.StatusReasonExpired, Message: "too old"}
+	status.Kind, status.APIVersion = "Status", "v1"
+	var statusProto bytes.Buffer
+	if err := c.proto.Encode(status, &statusProto); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name    string
+		body    []byte
+		fetch   error
+		want    string
+		maxSeen int
+	}{
+		{name: "empty body", body: nil, want: "unexpected EOF"},
+		{name: "neither JSON nor protobuf", body: []byte("<html>"), want: "neither JSON nor Kubernetes protobuf"},
+		{name: "protobuf cut in an item", body: protoBody[:len(protoBody)-40], want: "item 2: unexpected EOF", maxSeen: 2},
+		{name: "protobuf cut after the magic", body: protoBody[:4], want: "holds no list"},
+		{name: "protobuf item length past the list", body: corruptLastLength(t, protoBody), want: "runs past the end", maxSeen: 2},
+		{name: "JSON cut in an item", body: jsonBody[:len(jsonBody)-40], want: "item 2", maxSeen: 2},
+		{name: "JSON items not an array", body: []byte(`{"metadata":{},"items":{}}`), want: "items: want an array"},
+		{name: "JSON Status", body: []byte(`{"kind":"Status","apiVersion":"v1","status":"Failure"}`), want: "a Status instead of a list"},
+		{name: "JSON not an object", body: []byte(`[1]`), want: "neither JSON nor Kubernetes protobuf"},
+		{name: "fetch fails", fetch: apierrors.NewResourceExpired("too old"), want: "too old"},
+	}
+	for _, tc := range cases {
+		for _, workers := range listWorkers {
+			t.Run(fmt.Sprintf("%s/%d workers", tc.name, workers), func(t *testing.T) {
+				lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return tc.body, tc.fetch }}).fetch, workers)
+				seen := 0
+				_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { seen++; return nil })
+				if err == nil || !strings.Contains(err.Error(), tc.want) {
+					t.Fatalf("err = %v, want one containing %q", err, tc.want)
+				}
+				if seen > tc.maxSeen {
+					t.Errorf("%d items delivered, want at most %d", seen, tc.maxSeen)
+				}
+			})
+		}
+	}
+	t.Run("protobuf Status is the server's error", func(t *testing.T) {
+		lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return statusProto.Bytes(), nil }}).fetch, 3)
+		_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { return nil })
+		if !apierrors.IsResourceExpired(err) {
+			t.Errorf("err = %v, want the Status's Expired error", err)
+		}
+	})
+	t.Run("protobuf for a type without protobuf methods", func(t *testing.T) {
+		lw, err := NewListWatch[plain](func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) {
+			return io.NopCloser(bytes.NewReader(protoBody)), "", nil
+		}, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = lw.ListItems(context.Background(), metav1.ListOptions{}, func(*plain) error { return nil })
+		if err == nil || !strings.Contains(err.Error(), "has no protobuf Unmarshal method") {
+			t.Errorf("err = %v, want one saying the type has no protobuf methods", err)
+		}
+	})
+}
+
+// corruptLastLength makes the last item's length one byte too large,
+// so that it runs past the end of the list message.
+func corruptLastLength(t *testing.T, body []byte) []byte {
+	t.Helper()
+	b := bytes.Clone(body)
+	// Find the last item's tag and length by walking the list; raw
+	// aliases b, so its offset in b follows from the capacities.
+	env, err := openEnvelope(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := cap(b) - cap(env.raw)
+	r := sliceReader{b: env.raw}
+	last := -1
+	for {
+		off := len(env.raw) - len(r.b)
+		field, _, _, _, ok, err := r.next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ok {
+			break
+		}
+		if field == listItems {
+			last = off
+		}
+	}
+	// tag (1 byte), then the length varint: add one to its first byte
+	// without changing its width.
+	at := start + last + 1
+	if b[at]&0x7f == 0x7f {
+		t.Fatal("length byte would overflow")
+	}
+	b[at]++
+	return b
+}
+
+func TestNewListWatchContentTypes(t *testing.T) {
+	f := func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) { return nil, "", nil }
+	cases := []struct {
+		ct, want, err string
+		proto         bool
+	}{
+		{ct: "", proto: true, want: ContentTypeProtobuf + ", " + ContentTypeJSON},
+		{ct: ContentTypeProtobuf, proto: true, want: ContentTypeProtobuf + ", " + ContentTypeJSON},
+		{ct: ContentTypeJSON, proto: true, want: ContentTypeJSON},
+		{ct: "", want: ContentTypeJSON},
+		{ct: ContentTypeProtobuf, err: "has no protobuf Unmarshal method"},
+		{ct: "application/yaml", proto: true, err: `content type "application/yaml"`},
+	}
+	for _, tc := range cases {
+		var accept string
+		var err error
+		if tc.proto {
+			var lw *ListWatch[corev1.Pod, *corev1.Pod]
+			if lw, err = NewListWatch[corev1.Pod](f, Options{ContentType: tc.ct}); err == nil {
+				accept = lw.Accept()
+			}
+		} else {
+			var lw *ListWatch[plain, *plain]
+			if lw, err = NewListWatch[plain](f, Options{ContentType: tc.ct}); err == nil {
+				accept = lw.Accept()
+			}
+		}
+		switch {
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%q (protobuf type %v): err %v, want %q", tc.ct, tc.proto, err, tc.err)
+		case tc.err == "" && (err != nil || accept != tc.want):
+			t.Errorf("%q (protobuf type %v): accept %q, err %v; want %q", tc.ct, tc.proto, accept, err, tc.want)
+		}
+	}
+}
+
+// TestWatchDecodesEvents decodes a watch stream of every event type in
+// both encodings and requires the events, in order, with the objects
+// apimachinery's codecs decode.
+func TestWatchDecodesEvents(t *testing.T) {
+	c := newCodecs(t)
+	pod := func(i int, rv string) *corev1.Pod { p := testPod(i, rv); return &p }
+	bookmark := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "9", Annotations: map[string]string{"k8s.io/initial-events-end": "true"}}}
+	status := &metav1.Status{Status: metav1.StatusFailure, Code: 410, Reason: metav1.StatusReasonExpired, Message: "too old resource version"}
+	events := []event{
+		{"ADDED", pod(0, "5")}, {"MODIFIED", pod(0, "6")}, {"ADDED", pod(1, "7")}, {"DELETED", pod(0, "8")},
+		{"BOOKMARK", bookmark}, {"ERROR", status},
+	}
+	for _, enc := range []string{encJSON, encProtobuf} {
+		t.Run(enc, func(t *testing.T) {
+			body := c.encodeWatch(t, enc, events)
+			f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}
+			w, err := newPods(t, f.fetch, 0).Watch(context.Background(), metav1.ListOptions{ResourceVersion: "4"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Stop()
+			var got []watch.Event
+			for ev := range w.ResultChan() {
+				got = append(got, ev)
+			}
+			if len(got) != len(events) {
+				t.Fatalf("got %d events, want %d: %+v", len(got), len(events), got)
+			}
+			for i, ev := range got {
+				want := events[i].obj.DeepCopyObject()
+				want.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+				if st, ok := ev.Object.(*metav1.Status); ok {
+					st.TypeMeta = metav1.TypeMeta{} // client-go's decoder keeps it; the content matters
+				}
+				if string(ev.Type) != events[i].typ || !reflect.DeepEqual(ev.Object, want) {
+					t.Errorf("event %d = %s %+v, want %s %+v", i, ev.Type, ev.Object, events[i].typ, want)
+				}
+			}
+			if len(f.calls) != 1 || !f.calls[0].opts.Watch || f.calls[0].opts.ResourceVersion != "4" {
+				t.Errorf("requests = %+v, want one watch from resourceVersion 4", f.calls)
+			}
+		})
+	}
+}
+
+// TestWatchBadStream ends a stream that cannot be decoded with an Error
+// event naming the fault, and a stream cut inside an event quietly (as a
+// server's timeout does).
+func TestWatchBadStream(t *testing.T) {
+	c := newCodecs(t)
+	p := testPod(0, "5")
+	good := map[string][]byte{
+		encJSON:     c.encodeWatch(t, encJSON, []event{{"ADDED", &p}}),
+		encProtobuf: c.encodeWatch(t, encProtobuf, []event{{"ADDED", &p}}),
+	}
+	cases := []struct {
+		name   string
+		body   []byte
+		events int    // good events before the end
+		errMsg string // the final Error event's message, "" for a quiet end
+	}{
+		{name: "JSON cut", body: append(bytes.Clone(good[encJSON]), good[encJSON][:30]...), events: 1},
+		{name: "protobuf cut", body: append(bytes.Clone(good[encProtobuf]), good[encProtobuf][:30]...), events: 1},
+		{name: "JSON unknown type", body: append(bytes.Clone(good[encJSON]), `{"type":"RENAMED","object":{}}`...), events: 1, errMsg: `unknown type "RENAMED"`},
+		{name: "JSON without object", body: []byte(`{"type":"ADDED"}`), errMsg: "ADDED watch event without an object"},
+		{name: "JSON object first", body: []byte(`{"object":{"metadata":{"name":"x"}},"type":"ADDED"}`), events: 1},
+		{name: "protobuf frame without magic", body: []byte{0, 0, 0, 3, 'a', 'b', 'c'}, errMsg: "Kubernetes protobuf prefix"},
+		{name: "protobuf frame too large", body: []byte{0x7f, 0, 0, 0}, errMsg: "larger than the limit"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return tc.body, nil }}
+			w, err := newPods(t, f.fetch, 0).Watch(context.Background(), metav1.ListOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Stop()
+			var got []watch.Event
+			for ev := range w.ResultChan() {
+				got = append(got, ev)
+			}
+			n := len(got)
+			if tc.errMsg != "" {
+				if n == 0 || got[n-1].Type != watch.Error || !strings.Contains(got[n-1].Object.(*metav1.Status).Message, tc.errMsg) {
+					t.Fatalf("events %+v, want a final Error event containing %q", got, tc.errMsg)
+				}
+				n--
+			}
+			if n != tc.events {
+				t.Errorf("%d events before the end, want %d: %+v", n, tc.events, got)
+			}
+		})
+	}
+}
+
+// TestWatchStopUnblocks stops a watch whose body blocks in Read and whose
+// consumer reads nothing: Stop must return (its goroutine ended).
+func TestWatchStopUnblocks(t *testing.T) {
+	for _, name := range []string{"blocked in Read", "blocked in send"} {
+		t.Run(name, func(t *testing.T) {
+			pr, pw := io.Pipe()
+			defer pw.Close()
+			f := func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) { return pr, "", nil }
+			w, err := newPods(t, f, 0).Watch(context.Background(), metav1.ListOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if name == "blocked in send" {
+				// Write returns once the decoder has read the event; it then
+				// waits to send it, as nobody receives.
+				if _, err := pw.Write([]byte(`{"type":"ADDED","object":{"metadata":{"name":"a"}}}` + "\n")); err != nil {
+					t.Fatal(err)
+				}
+			}
+			w.Stop()
+			// Stop returned: the decoding goroutine has ended and closed
+			// the channel, while the body's writer is still open.
+			select {
+			case _, ok := <-w.ResultChan():
+				if ok {
+					t.Fatal("an event after Stop returned")
+				}
+			default:
+				t.Fatal("the result channel is still open after Stop returned")
+			}
+		})
+	}
+}
+
+func TestListReturnsSeparateItems(t *testing.T) {
+	c := newCodecs(t)
+	body := c.encodeList(t, encProtobuf, testPods(3, "11"))
+	lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, 0)
+	obj, err := lw.List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := obj.(*List[*corev1.Pod])
+	if len(l.Items) != 3 || l.ResourceVersion != "11" || l.Items[2].Name != "pod-2" {
+		t.Fatalf("list = %+v", l)
+	}
+	cp := l.DeepCopyObject().(*List[*corev1.Pod])
+	cp.Items[0].Name = "changed"
+	if l.Items[0].Name != "pod-0" {
+		t.Error("DeepCopyObject shares items")
+	}
+}
+
+// TestListItemsAllocatesOnlyTheItems counts the bytes ListItems allocates
+// for a list of n Pods and requires no more than decoding each Pod alone
+// from its own bytes, plus a fixed allowance for the read buffers: a list
+// object (its Items array alone is n Pod structs) or a buffered body
+// (the encoded list, more than the allowance) would exceed it.
+func TestListItemsAllocatesOnlyTheItems(t *testing.T) {
+	const n = 4000
+	const workers = 2
+	// The read-ahead chunks; the pipeline's batches, each up to twice
+	// batchBytes; bufio and item buffers, decoder state; and a margin for
+	// what the runtime allocates meanwhile.
+	const allowance = readAheadChunks*readAheadChunk + (workers*batchesPerWorker+2)*2*batchBytes + 1<<20
+	c := newCodecs(t)
+	list := testPods(n, "3")
+	for i := range list.Items {
+		list.Items[i].Annotations = map[string]string{"note": strings.Repeat("x", 1024)}
+	}
+	for _, enc := range []string{encJSON, encProtobuf} {
+		for _, workers := range []int{1, workers} {
+			t.Run(fmt.Sprintf("%s/%d workers", enc, workers), func(t *testing.T) {
+				body := c.encodeList(t, enc, list)
+				items := make([][]byte, n)
+				for i := range list.Items {
+					var err error
+					if enc == encProtobuf {
+						items[i], err = list.Items[i].Marshal()
+					} else {
+						items[i], err = json.Marshal(&list.Items[i])
+					}
+					if err != nil {
+						t.Fatal(err)
+					}
+				}
+				alone := allocated(func() {
+					for _, b := range items {
+						p := &corev1.Pod{}
+						var err error
+						if enc == encProtobuf {
+							err = p.Unmarshal(b)
+						} else {
+							err = kjson.UnmarshalCaseSensitivePreserveInts(b, p)
+						}
+						if err != nil {
+							t.Fatal(err)
+						}
+					}
+				})
+				lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, workers)
+				got := 0
+				listed := allocated(func() {
+					if _, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { got++; return nil }); err != nil {
+						t.Fatal(err)
+					}
+				})
+				if got != n {
+					t.Fatalf("%d items, want %d", got, n)
+				}
+				t.Logf("%s: ListItems allocated %d bytes for %d Pods (body %d bytes); decoding each alone %d", enc, listed, n, len(body), alone)
+				if itemsArray := n * int(unsafe.Sizeof(corev1.Pod{})); len(body) < allowance || itemsArray < allowance {
+					t.Fatalf("the body (%d bytes) or an Items array (%d) is smaller than the allowance (%d): keeping it would pass unnoticed", len(body), itemsArray, allowance)
+				}
+				if listed > alone+allowance {
+					t.Errorf("ListItems allocated %d bytes, more than decoding each Pod alone (%d) plus %d: a list or the body is being kept", listed, alone, allowance)
+				}
+			})
+		}
+	}
+}
+
+// allocated returns the heap bytes fn allocates.
+func allocated(fn func()) uint64 {
+	var before, after goruntime.MemStats
+	goruntime.ReadMemStats(&before)
+	fn()
+	goruntime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// TestListItemsStopsWhileTheServerStalls stops a parallel list at an error
+// of yield while the server has sent only part of the response and sends
+// no more: ListItems must return (closing the body) instead of waiting for
+// bytes that never come.
+func TestListItemsStopsWhileTheServerStalls(t *testing.T) {
+	c := newCodecs(t)
+	stop := errors.New("stop here")
+	for _, enc := range []string{encJSON, encProtobuf} {
+		t.Run(enc, func(t *testing.T) {
+			body := c.encodeList(t, enc, testPods(2000, "1"))
+			if len(body) < 2*batchBytes {
+				t.Fatalf("the body (%d bytes) is shorter than two batches", len(body))
+			}
+			pr, pw := io.Pipe()
+			sent := make(chan struct{})
+			go func() {
+				defer close(sent)
+				// More than a batch, so that items are handed on, and
+				// less than the response: the splitter waits inside the
+				// next batch.
+				pw.Write(body[:batchBytes+batchBytes/2]) //nolint:errcheck // ends when the reader closes
+			}()
+			f := func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) { return pr, "", nil }
+			calls := 0
+			_, err := newPods(t, f, 3).ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error {
+				calls++
+				return stop
+			})
+			if !errors.Is(err, stop) || calls != 1 {
+				t.Errorf("err %v after %d calls, want %v after 1", err, calls, stop)
+			}
+			<-sent // the writer ended: the body was closed
+		})
+	}
+}
