@@ -70,6 +70,7 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	if err != nil {
 		return fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
 	}
+	sf.applyClientLimits(cfg)
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err

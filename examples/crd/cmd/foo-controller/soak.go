@@ -12,6 +12,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/rest"
 
 	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
@@ -33,6 +34,8 @@ type soakFlags struct {
 	namespaces string
 	trace      string
 	identity   string
+	qps        float64
+	burst      int
 }
 
 // addSoakFlags registers the soak flags on fs.
@@ -40,8 +43,21 @@ func addSoakFlags(fs *flag.FlagSet) *soakFlags {
 	f := &soakFlags{}
 	fs.StringVar(&f.namespaces, "namespaces", "", "with --kubeconfig: comma-separated namespaces to watch and reconcile (exclusive with --namespace); empty watches all")
 	fs.StringVar(&f.trace, "trace-file", "", "with --kubeconfig: append a JSON line per reconcile start and end and per Foo event carrying the "+WrittenAtAnnotation+" annotation; empty disables")
+	fs.Float64Var(&f.qps, "kube-api-qps", 0, "with --kubeconfig: queries per second to the API server (0: client-go's default, 5)")
+	fs.IntVar(&f.burst, "kube-api-burst", 0, "with --kubeconfig: burst of queries to the API server (0: client-go's default, 10)")
 	fs.StringVar(&f.identity, "replica-identity", "", "this replica's name in the trace and, with --leader-elect, in the Lease (default: the shard identity, else <hostname>_<random>)")
 	return f
+}
+
+// applyClientLimits sets the client rate limits of --kube-api-qps and
+// --kube-api-burst on cfg, leaving client-go's defaults where they are 0.
+func (f *soakFlags) applyClientLimits(cfg *rest.Config) {
+	if f.qps > 0 {
+		cfg.QPS = float32(f.qps)
+	}
+	if f.burst > 0 {
+		cfg.Burst = f.burst
+	}
 }
 
 // namespaceList returns the namespaces of --namespaces or --namespace.
@@ -68,7 +84,10 @@ func (f *soakFlags) namespaceList(single string) ([]string, error) {
 // traceRecord is one line of the trace file. Times are Unix nanoseconds.
 type traceRecord struct {
 	// Kind is "start" or "end" of a reconcile, or "event".
-	Kind    string `json:"kind"`
+	Kind string `json:"kind"`
+	// Op is an event's "add" or "update". A sharded replica sees objects
+	// of ranges it takes over as adds, however old their write.
+	Op      string `json:"op,omitempty"`
 	Replica string `json:"replica"`
 	Key     string `json:"key"`
 	Start   int64  `json:"start,omitempty"`
@@ -158,25 +177,25 @@ func (t *tracer) watchEvents(inf cache.SharedIndexInformer[*samplesv1alpha1.Foo]
 	if t == nil {
 		return nil
 	}
-	record := func(foo *samplesv1alpha1.Foo) {
+	record := func(op string, foo *samplesv1alpha1.Foo) {
 		at, err := time.Parse(time.RFC3339Nano, foo.Annotations[WrittenAtAnnotation])
 		if err != nil {
 			return
 		}
 		t.mu.Lock()
 		defer t.mu.Unlock()
-		t.write(traceRecord{Kind: "event", Key: foo.Namespace + "/" + foo.Name, ResourceVersion: foo.ResourceVersion,
+		t.write(traceRecord{Kind: "event", Op: op, Key: foo.Namespace + "/" + foo.Name, ResourceVersion: foo.ResourceVersion,
 			LatencyNanos: time.Since(at).Nanoseconds()})
 	}
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*samplesv1alpha1.Foo]{
 		AddFunc: func(foo *samplesv1alpha1.Foo, initial bool) {
 			if !initial {
-				record(foo)
+				record("add", foo)
 			}
 		},
 		UpdateFunc: func(old, foo *samplesv1alpha1.Foo) {
 			if old.Annotations[WrittenAtAnnotation] != foo.Annotations[WrittenAtAnnotation] {
-				record(foo)
+				record("update", foo)
 			}
 		},
 	})
