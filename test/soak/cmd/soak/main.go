@@ -1,0 +1,72 @@
+// Command soak runs the soak (package soak) once and prints its report;
+// it exits 1 when a check failed, 2 when the run could not be carried out.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/typedinformer/typedinformer/test/e2e/framework"
+	"github.com/typedinformer/typedinformer/test/soak"
+)
+
+func main() {
+	duration := flag.Duration("duration", time.Minute, "time under load and faults (quiescent points come on top)")
+	seed := flag.Uint64("seed", 0, "seed of the fault schedule and the load; 0 picks one from the clock")
+	controller := flag.String("controller", "", "the foo-controller binary (required)")
+	workDir := flag.String("work-dir", "", "where logs, traces and the report go (default a new temp dir)")
+	flag.Parse()
+	if err := run(*duration, *seed, *controller, *workDir); err != nil {
+		fmt.Fprintln(os.Stderr, "soak:", err)
+		os.Exit(2)
+	}
+}
+
+func run(duration time.Duration, seed uint64, controller, workDir string) error {
+	if controller == "" {
+		return fmt.Errorf("--controller is required")
+	}
+	if seed == 0 {
+		seed = uint64(time.Now().UnixNano() % 1_000_000)
+	}
+	bins, err := framework.FindBinaries()
+	if err != nil {
+		return err
+	}
+	root, err := framework.RepoRoot()
+	if err != nil {
+		return err
+	}
+	if workDir == "" {
+		if workDir, err = os.MkdirTemp("", "typedinformer-soak-"); err != nil {
+			return err
+		}
+	}
+	if workDir, err = filepath.Abs(workDir); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	rep, err := soak.Run(ctx, soak.Config{
+		Duration: duration, Seed: seed, Controller: controller, Bins: bins, RepoRoot: root,
+		WorkDir: workDir, Log: os.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	if err := rep.Write(workDir); err != nil {
+		return err
+	}
+	rep.Text(os.Stdout)
+	if !rep.Passed {
+		stop()
+		os.Exit(1)
+	}
+	return nil
+}
