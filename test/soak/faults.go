@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"syscall"
 	"time"
 )
@@ -40,21 +41,28 @@ type FaultRecord struct {
 // schedule yields fault kinds: cycles of the required kinds then the
 // others, each part shuffled by the seeded source.
 type schedule struct {
-	rnd   *rand.Rand
-	queue []string
+	rnd             *rand.Rand
+	required, other []string
+	queue           []string
 }
 
-func newSchedule(seed uint64) *schedule {
-	return &schedule{rnd: rand.New(rand.NewPCG(seed, 0xfa17))}
+// newSchedule returns the default schedule, or one cycling through kinds
+// (shuffled) when kinds is not empty.
+func newSchedule(seed uint64, kinds []string) *schedule {
+	s := &schedule{rnd: rand.New(rand.NewPCG(seed, 0xfa17)), required: requiredFaults, other: otherFaults}
+	if len(kinds) > 0 {
+		s.required, s.other = nil, kinds
+	}
+	return s
 }
 
 func (s *schedule) next() string {
 	if len(s.queue) == 0 {
-		req := append([]string(nil), requiredFaults...)
-		oth := append([]string(nil), otherFaults...)
+		req := slices.Clone(s.required)
+		oth := slices.Clone(s.other)
 		s.rnd.Shuffle(len(req), func(i, j int) { req[i], req[j] = req[j], req[i] })
 		s.rnd.Shuffle(len(oth), func(i, j int) { oth[i], oth[j] = oth[j], oth[i] })
-		s.queue = append(req, oth...)
+		s.queue = slices.Concat(req, oth)
 	}
 	k := s.queue[0]
 	s.queue = s.queue[1:]

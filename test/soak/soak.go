@@ -46,6 +46,9 @@ type Config struct {
 	// Settle bounds the wait for convergence at a quiescent point
 	// (default 45s).
 	Settle time.Duration
+	// FaultKinds, when set, replaces the schedule's kinds (all of them by
+	// default), e.g. to prove a check fires without waiting for the rest.
+	FaultKinds []string
 	// Log receives progress lines (default io.Discard).
 	Log io.Writer
 }
@@ -74,9 +77,12 @@ const (
 	electionID   = "soak-elected"
 )
 
+// groupNamespaces differ in their first bytes: names that differ only in
+// their last byte hash (sharding.Hash) into one narrow range, so that a
+// single replica of the ring would hold them all.
 var groupNamespaces = map[string][]string{
-	groupSharded: {"soak-s0", "soak-s1", "soak-s2", "soak-s3", "soak-s4", "soak-s5"},
-	groupElected: {"soak-e0", "soak-e1", "soak-e2"},
+	groupSharded: {"s0-soak", "s1-soak", "s2-soak", "s3-soak", "s4-soak", "s5-soak"},
+	groupElected: {"e0-soak", "e1-soak", "e2-soak"},
 }
 
 // run is the state of one Run.
@@ -104,7 +110,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	r := &run{
-		cfg: cfg, sched: newSchedule(cfg.Seed), baselines: map[string]runtimeStats{},
+		cfg: cfg, sched: newSchedule(cfg.Seed, cfg.FaultKinds), baselines: map[string]runtimeStats{},
 		report: &Report{Seed: cfg.Seed, Duration: cfg.Duration.String(), WorkDir: cfg.WorkDir, Faults: map[string]int{}},
 	}
 	r.started = time.Now()

@@ -149,6 +149,7 @@ func (t *tracer) started(key string) {
 
 // observe is the controller's ObserveFunc.
 func (t *tracer) observe(req runtimecontroller.Request, outcome controller.Outcome, err error) {
+	sabotageReconcileEnd()
 	if t == nil {
 		return
 	}

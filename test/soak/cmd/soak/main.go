@@ -22,34 +22,39 @@ func main() {
 	controller := flag.String("controller", "", "the foo-controller binary (required)")
 	workDir := flag.String("work-dir", "", "where logs, traces and the report go (default a new temp dir)")
 	flag.Parse()
-	if err := run(*duration, *seed, *controller, *workDir); err != nil {
+	passed, err := run(*duration, *seed, *controller, *workDir)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
 		os.Exit(2)
 	}
+	if !passed {
+		os.Exit(1)
+	}
 }
 
-func run(duration time.Duration, seed uint64, controller, workDir string) error {
+// run soaks and reports whether every check held.
+func run(duration time.Duration, seed uint64, controller, workDir string) (bool, error) {
 	if controller == "" {
-		return fmt.Errorf("--controller is required")
+		return false, fmt.Errorf("--controller is required")
 	}
 	if seed == 0 {
 		seed = uint64(time.Now().UnixNano() % 1_000_000)
 	}
 	bins, err := framework.FindBinaries()
 	if err != nil {
-		return err
+		return false, err
 	}
 	root, err := framework.RepoRoot()
 	if err != nil {
-		return err
+		return false, err
 	}
 	if workDir == "" {
 		if workDir, err = os.MkdirTemp("", "typedinformer-soak-"); err != nil {
-			return err
+			return false, err
 		}
 	}
 	if workDir, err = filepath.Abs(workDir); err != nil {
-		return err
+		return false, err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -58,15 +63,11 @@ func run(duration time.Duration, seed uint64, controller, workDir string) error 
 		WorkDir: workDir, Log: os.Stderr,
 	})
 	if err != nil {
-		return err
+		return false, err
 	}
 	if err := rep.Write(workDir); err != nil {
-		return err
+		return false, err
 	}
 	rep.Text(os.Stdout)
-	if !rep.Passed {
-		stop()
-		os.Exit(1)
-	}
-	return nil
+	return rep.Passed, nil
 }
