@@ -124,9 +124,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	r.cluster = cluster
 	defer func() {
+		// Nothing is checked past this point: no graceful shutdown.
+		cluster.KillAPIServer()
 		if err := cluster.Stop(); err != nil {
 			r.logf("stopping the cluster: %v", err)
 		}
+		r.logf("cluster stopped")
 	}()
 	if err := r.setup(ctx); err != nil {
 		r.stopAll()
@@ -134,6 +137,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	r.soak(ctx)
 	r.stopAll()
+	r.logf("replicas stopped")
 	r.finish()
 	return r.report, nil
 }
