@@ -25,6 +25,8 @@ SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(METRICS) $(CLIENTGO) test/
 # run prints its seed to replay).
 DURATION ?= 10m
 SEED ?= 0
+# make test's 60-second soak replays one seed's fault schedule and load.
+SMOKE_SEED ?= 4
 # golangci-lint at the version pinned in tools/go.mod (its own module, so the
 # main module never requires the linter's dependencies). `go tool` builds it
 # on first use and keeps the binary in the Go build cache.
@@ -110,7 +112,7 @@ soak:
 ## controller), then a 60-second soak (under 2 minutes).
 soak-smoke:
 	cd test/soak && GOWORK=off $(GO) test -race -count=1 -timeout 10m ./...
-	hack/soak.sh 60s $(SEED)
+	hack/soak.sh 60s $(SMOKE_SEED)
 
 ## bench: the side-by-side suite; writes docs/benchmarks.md.
 bench:

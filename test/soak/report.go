@@ -196,29 +196,9 @@ func (r *run) finish() {
 		spans = append(spans, ss...)
 	}
 	rep.Reconciles = len(spans)
-	// Overlaps of one key between replicas.
-	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
-	active := map[string][]reconcileSpan{}
-	for _, s := range spans {
-		kept := active[s.key][:0]
-		for _, a := range active[s.key] {
-			if a.end <= s.start {
-				continue
-			}
-			kept = append(kept, a)
-			if a.replica == s.replica {
-				continue
-			}
-			msg := fmt.Sprintf("%s: %s [%s, %s] and %s [%s, %s]", s.key,
-				a.replica, stamp3(a.start), stamp3(a.end), s.replica, stamp3(s.start), stamp3(s.end))
-			if byName[a.replica].pausedDuring(a) || byName[s.replica].pausedDuring(s) {
-				rep.PausedInFlight = append(rep.PausedInFlight, msg)
-			} else {
-				rep.DoubleReconciles = append(rep.DoubleReconciles, msg)
-			}
-		}
-		active[s.key] = append(kept, s)
-	}
+	rep.DoubleReconciles, rep.PausedInFlight = overlaps(spans, func(s reconcileSpan) bool {
+		return byName[s.replica].pausedDuring(s)
+	})
 	sortDurations(events)
 	sortDurations(recLat)
 	rep.Latency = Latencies{
@@ -254,6 +234,36 @@ func (r *run) finish() {
 		rep.Failures = append(rep.Failures, fmt.Sprintf("only %d quiescent points: nothing was checked after a fault", len(rep.Quiescent)))
 	}
 	rep.Passed = len(rep.Failures) == 0
+}
+
+// overlaps finds reconciles of one key by two replicas that overlap in
+// time. Those where either reconcile's replica was paused meanwhile
+// (paused reports it) are returned apart, in pausedInFlight.
+func overlaps(spans []reconcileSpan, paused func(reconcileSpan) bool) (double, pausedInFlight []string) {
+	spans = slices.Clone(spans)
+	sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+	active := map[string][]reconcileSpan{}
+	for _, s := range spans {
+		var kept []reconcileSpan
+		for _, a := range active[s.key] {
+			if a.end <= s.start {
+				continue
+			}
+			kept = append(kept, a)
+			if a.replica == s.replica {
+				continue
+			}
+			msg := fmt.Sprintf("%s: %s [%s, %s] and %s [%s, %s]", s.key,
+				a.replica, stamp3(a.start), stamp3(a.end), s.replica, stamp3(s.start), stamp3(s.end))
+			if paused(a) || paused(s) {
+				pausedInFlight = append(pausedInFlight, msg)
+			} else {
+				double = append(double, msg)
+			}
+		}
+		active[s.key] = append(kept, s)
+	}
+	return double, pausedInFlight
 }
 
 func stamp3(ns int64) string { return time.Unix(0, ns).Format("15:04:05.000") }
