@@ -150,8 +150,8 @@ func TestOverlaps(t *testing.T) {
 func TestLeaseLogHeldAt(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	l := &leaseLog{records: map[leaseRecord]bool{
-		{Holder: "a", Renew: t0, Duration: 5 * time.Second}:                      true,
-		{Holder: "a", Renew: t0.Add(4 * time.Second), Duration: 5 * time.Second}: true,
+		{Holder: "a", Renew: t0, Duration: 5 * time.Second}:                       true,
+		{Holder: "a", Renew: t0.Add(4 * time.Second), Duration: 5 * time.Second}:  true,
 		{Holder: "b", Renew: t0.Add(20 * time.Second), Duration: 5 * time.Second}: true,
 	}}
 	for _, tc := range []struct {
