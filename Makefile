@@ -112,7 +112,7 @@ soak:
 ## controller), then a 60-second soak (under 2 minutes).
 soak-smoke:
 	cd test/soak && GOWORK=off $(GO) test -race -count=1 -timeout 10m ./...
-	hack/soak.sh 60s $(SMOKE_SEED)
+	SOAK_CLEAN=1 hack/soak.sh 60s $(SMOKE_SEED)
 
 ## bench: the side-by-side suite; writes docs/benchmarks.md.
 bench:

@@ -8,6 +8,7 @@
 # Environment:
 #   TYPEDINFORMER_CACHE  binary cache (default ~/.cache/typedinformer); see hack/kube/build.sh
 #   SOAK_WORK_DIR        where logs, traces and report.{txt,json} go (default a new temp dir, kept)
+#   SOAK_CLEAN=1         remove the work dir after a passing run (make test)
 #
 # A failing run prints the seed; `make soak SEED=... DURATION=...` replays its fault schedule and load.
 set -euo pipefail
@@ -33,4 +34,9 @@ export E2E_WORK_DIR="${work}"
 (cd "${root}/examples/crd" && GOWORK=off go build -tags "${tags}" -o "${work}/foo-controller" ./cmd/foo-controller)
 (cd "${root}/test/soak" && GOWORK=off go build -o "${work}/soak" ./cmd/soak)
 echo "soak: work dir ${work}"
-exec "${work}/soak" --duration "${duration}" --seed "${seed}" --controller "${work}/foo-controller" --work-dir "${work}"
+rc=0
+"${work}/soak" --duration "${duration}" --seed "${seed}" --controller "${work}/foo-controller" --work-dir "${work}" || rc=$?
+if [ "${rc}" -eq 0 ] && [ "${SOAK_CLEAN:-}" = 1 ]; then
+	rm -rf "${work}"
+fi
+exit "${rc}"
