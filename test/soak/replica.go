@@ -93,7 +93,14 @@ func (r *replica) spawn() error {
 	r.mu.Lock()
 	r.cmd, r.exited = cmd, exited
 	r.starts++
+	shutdown := r.shutdown
 	r.mu.Unlock()
+	if shutdown {
+		// stop ran between the supervisor's check and this start: it
+		// signalled the previous process, so this one is the
+		// supervisor's to end.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
 	return nil
 }
 
