@@ -28,7 +28,8 @@ import (
 
 // Config is one soak run.
 type Config struct {
-	// Duration is the time under load and faults, quiescent points excluded.
+	// Duration is the time under load (faults in all but the first,
+	// short, round), quiescent points excluded.
 	Duration time.Duration
 	// Seed fixes the fault schedule and the load's random choices.
 	Seed uint64
@@ -286,9 +287,10 @@ func (r *run) stopAll() {
 // first quiescent point follows a short round without faults and sets the
 // leak baselines.
 func (r *run) soak(ctx context.Context) {
-	r.round(ctx, min(r.cfg.Round/3, 4*time.Second), false)
+	warmup := min(r.cfg.Round/4, 3*time.Second, r.cfg.Duration/10)
+	r.round(ctx, warmup, false)
 	r.quiesce(ctx)
-	for loaded := time.Duration(0); loaded < r.cfg.Duration && ctx.Err() == nil; {
+	for loaded := warmup; loaded < r.cfg.Duration && ctx.Err() == nil; {
 		d := min(r.cfg.Round, r.cfg.Duration-loaded)
 		r.round(ctx, d, true)
 		loaded += d
