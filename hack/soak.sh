@@ -31,8 +31,11 @@ export E2E_REPO_ROOT="${root}"
 work="${SOAK_WORK_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/typedinformer-soak.XXXXXX")}"
 mkdir -p "${work}"
 export E2E_WORK_DIR="${work}"
-(cd "${root}/examples/crd" && GOWORK=off go build -tags "${tags}" -o "${work}/foo-controller" ./cmd/foo-controller)
+# Both builds at once: linking dominates, even with a warm build cache.
+(cd "${root}/examples/crd" && GOWORK=off go build -tags "${tags}" -o "${work}/foo-controller" ./cmd/foo-controller) &
+ctl=$!
 (cd "${root}/test/soak" && GOWORK=off go build -o "${work}/soak" ./cmd/soak)
+wait "${ctl}"
 echo "soak: work dir ${work}"
 rc=0
 "${work}/soak" --duration "${duration}" --seed "${seed}" --controller "${work}/foo-controller" --work-dir "${work}" || rc=$?
