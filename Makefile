@@ -20,13 +20,19 @@ CLIENTGO := clientgo
 # (test/e2e runs it).
 CR_EXAMPLE := examples/controller-runtime
 # Modules besides the main one, each with its own go.mod.
-SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(METRICS) $(CLIENTGO) test/corpus test/e2e bench
+SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(METRICS) $(CLIENTGO) test/corpus test/e2e test/soak bench
+# make soak: time under load and faults, and the seed (0 picks one; a failing
+# run prints its seed to replay).
+DURATION ?= 10m
+SEED ?= 0
+# make test's 60-second soak replays one seed's fault schedule and load.
+SMOKE_SEED ?= 4
 # golangci-lint at the version pinned in tools/go.mod (its own module, so the
 # main module never requires the linter's dependencies). `go tool` builds it
 # on first use and keeps the binary in the Go build cache.
 GOLANGCI_LINT := $(GO) tool -modfile=$(CURDIR)/tools/go.mod golangci-lint
 
-.PHONY: all help build test unit unit-newest examples metrics clientgo crsuite verify corpus e2e bench bench-smoke demo \
+.PHONY: all help build test unit unit-newest examples metrics clientgo crsuite verify corpus e2e soak soak-smoke bench bench-smoke demo \
         generate goldens lint vet clean
 
 ## all: the default target: build, then test.
@@ -48,7 +54,9 @@ build:
 ## test: everything CI runs. Lint, race-enabled unit tests, the example CRD
 ## repo's tests, the Prometheus adapter's tests, verify-codegen (stale
 ## generated code fails), the k8s.io/api corpus build, the real-apiserver
-## e2e suite and one pass of every benchmark.
+## e2e suite and one pass of every benchmark. (soak-smoke joins it once the
+## example's leader-elected pair fences itself: today its 60 seconds catch
+## that pair reconciling after losing its Lease on some runs.)
 test: lint unit unit-newest examples metrics clientgo crsuite verify corpus e2e bench-smoke
 
 ## unit: race-enabled unit tests of the main module.
@@ -95,6 +103,18 @@ corpus:
 ## e2e: against a real kube-apiserver and etcd (built once, cached by version).
 e2e:
 	hack/e2e.sh
+
+## soak: examples/crd's controller (3 sharded replicas, a leader-elected
+## pair) against a real kube-apiserver and etcd under seeded load and faults,
+## checked at every quiescent point; `make soak DURATION=30m SEED=42`.
+soak:
+	hack/soak.sh $(DURATION) $(SEED)
+
+## soak-smoke: the soak's own tests (proxy, checks firing on a sabotaged
+## controller), then a 60-second soak (under 2 minutes).
+soak-smoke:
+	cd test/soak && GOWORK=off $(GO) test -race -count=1 -timeout 10m ./...
+	SOAK_CLEAN=1 hack/soak.sh 60s $(SMOKE_SEED)
 
 ## bench: the side-by-side suite; writes docs/benchmarks.md.
 bench:

@@ -178,6 +178,15 @@ func (c *Cluster) StopAPIServer() {
 	c.APIServer().stop()
 }
 
+// KillAPIServer SIGKILLs the main apiserver (etcd keeps running) until
+// StartAPIServer: open connections break without a graceful close, watches
+// end mid-stream.
+func (c *Cluster) KillAPIServer() {
+	if a := c.APIServer(); a.proc != nil {
+		a.proc.kill()
+	}
+}
+
 // StartAPIServer starts the main apiserver again on the same port, against
 // the same etcd, and waits until it is ready.
 func (c *Cluster) StartAPIServer(ctx context.Context) error {

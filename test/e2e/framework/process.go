@@ -94,6 +94,16 @@ func (p *process) stop(grace time.Duration) {
 	<-p.done
 }
 
+// kill SIGKILLs the process group at once, with no chance to shut down
+// cleanly, and returns once the process has exited. Safe to repeat.
+func (p *process) kill() {
+	if done, _ := p.exited(); done {
+		return
+	}
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	<-p.done
+}
+
 // tail returns the last n bytes of the process log.
 func (p *process) tail(n int) string {
 	b, err := os.ReadFile(p.logPath)

@@ -38,6 +38,7 @@ func main() {
 	shards := addShardFlags()
 	namespace := flag.String("namespace", "", "with --kubeconfig: watch and reconcile only this namespace's Foos and ConfigMaps; empty watches all")
 	le := addLeaderElectionFlags(flag.CommandLine)
+	sf := addSoakFlags(flag.CommandLine)
 	klog.InitFlags(nil)
 	flag.Parse()
 
@@ -46,7 +47,7 @@ func main() {
 	if *kubeconfig == "" {
 		err = runDemo(ctx, *workers)
 	} else {
-		err = runCluster(ctx, *kubeconfig, *workers, *resync, *metricsAddr, *namespace, le, shards)
+		err = runCluster(ctx, *kubeconfig, *workers, *resync, *metricsAddr, *namespace, le, shards, sf)
 	}
 	stop() // not deferred: os.Exit below would skip it
 	if err != nil {
@@ -61,7 +62,7 @@ func main() {
 // --leader-elect the caches sync at once but the workers wait for the Lease;
 // with --shards the replica reconciles only its ring's ranges. The two are
 // exclusive: a ring of replicas replaces the single leader.
-func runCluster(ctx context.Context, kubeconfig string, workers int, resync time.Duration, metricsAddr, namespace string, le *leaderElection, shards *shardFlags) error {
+func runCluster(ctx context.Context, kubeconfig string, workers int, resync time.Duration, metricsAddr, namespace string, le *leaderElection, shards *shardFlags, sf *soakFlags) error {
 	if le.enabled && shards.enabled() {
 		return errors.New("--leader-elect and --shards/--shard-ring are exclusive: every replica of a shard ring works on its own ranges, so there is no single leader to elect")
 	}
@@ -69,6 +70,7 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	if err != nil {
 		return fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
 	}
+	sf.applyClientLimits(cfg)
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
@@ -83,9 +85,25 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	}
 	opts := runtimecontroller.Options{MaxConcurrentReconciles: workers}
 	var infOpts []informers.Option
-	if namespace != "" {
-		infOpts = append(infOpts, informers.WithNamespace(namespace))
+	namespaces, err := sf.namespaceList(namespace)
+	if err != nil {
+		return err
 	}
+	if len(namespaces) > 0 {
+		infOpts = append(infOpts, informers.WithNamespaces(namespaces...))
+	}
+	identity := sf.identity
+	if identity == "" && shards.enabled() {
+		identity = shards.identity
+	}
+	if le.identity == "" {
+		le.identity = identity
+	}
+	tr, err := newTracer(sf.trace, identity)
+	if err != nil {
+		return err
+	}
+	defer tr.Close()
 	reg := prometheus.NewRegistry()
 	if metricsAddr != "" {
 		m, err := tiprom.New(reg)
@@ -103,14 +121,21 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	if err != nil {
 		return err
 	}
-	c, err := controller.New(controller.NewReconciler(kube, samples, inf), inf, sh.options(opts, inf), nil)
+	r := controller.NewReconciler(kube, samples, inf)
+	tr.wrap(r)
+	if err := tr.watchEvents(inf.Samples.Samples().V1alpha1().Foos().Informer()); err != nil {
+		return err
+	}
+	c, err := controller.New(r, inf, sh.options(opts, inf), tr.observe)
 	if err != nil {
 		return err
 	}
 	ready := &readiness{wait: inf.WaitForCacheSync}
 	if metricsAddr != "" {
 		srvCtx, stopSrv := context.WithCancel(klog.NewContext(context.Background(), klog.FromContext(ctx)))
-		wait, err := serveOps(srvCtx, metricsAddr, newOpsMux(reg, ready.check))
+		mux := newOpsMux(reg, ready.check)
+		addDebugHandlers(mux, inf, sh.shardRing())
+		wait, err := serveOps(srvCtx, metricsAddr, mux)
 		if err != nil {
 			stopSrv()
 			return err

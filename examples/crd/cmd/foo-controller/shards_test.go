@@ -78,7 +78,7 @@ func TestShardFlagsSetup(t *testing.T) {
 }
 
 func TestShardsAndLeaderElectionAreExclusive(t *testing.T) {
-	err := runCluster(context.Background(), "no-such-kubeconfig", 1, 0, "", "", &leaderElection{enabled: true}, &shardFlags{shards: true})
+	err := runCluster(context.Background(), "no-such-kubeconfig", 1, 0, "", "", &leaderElection{enabled: true}, &shardFlags{shards: true}, &soakFlags{})
 	if err == nil || !strings.Contains(err.Error(), "--leader-elect and --shards") {
 		t.Fatalf("runCluster with both modes: %v, want the exclusivity error", err)
 	}

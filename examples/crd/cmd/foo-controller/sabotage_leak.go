@@ -1,0 +1,11 @@
+//go:build soak_leak
+
+package main
+
+// sabotageReconcileEnd leaks one goroutine per reconcile: it blocks
+// forever on a channel nothing ever closes. Only the soak_leak build has
+// it, to prove that the soak's leak check fires.
+func sabotageReconcileEnd() {
+	block := make(chan struct{})
+	go func() { <-block }()
+}

@@ -1,0 +1,226 @@
+package soak
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/typedinformer/typedinformer/test/soak/proxy"
+)
+
+// replica is one foo-controller process behind its own proxy. The
+// supervisor restarts it whenever it exits (killed, or stopped by a lost
+// leader election) until the replica is shut down.
+type replica struct {
+	name    string
+	group   string
+	bin     string
+	args    []string
+	logPath string
+	// Trace is the replica's trace file, kept across restarts.
+	trace   string
+	port    int
+	proxy   *proxy.Proxy
+	restart time.Duration
+
+	mu       sync.Mutex
+	cmd      *exec.Cmd
+	exited   chan struct{}
+	stopped  bool // SIGSTOPped, not yet continued
+	shutdown bool
+	starts   int
+	// exits are the times the process ended, for the trace analysis: a
+	// reconcile started and never ended ended by then at the latest.
+	exits []time.Time
+	// pauses are SIGSTOP..SIGCONT intervals.
+	pauses []interval
+
+	wg sync.WaitGroup
+}
+
+// interval is [From, To] in Unix nanoseconds.
+type interval struct{ From, To int64 }
+
+func freePort() (int, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer ln.Close()
+	return ln.Addr().(*net.TCPAddr).Port, nil
+}
+
+// start runs the process and keeps it running until stop.
+func (r *replica) start() error {
+	if err := r.spawn(); err != nil {
+		return err
+	}
+	r.wg.Go(r.supervise)
+	return nil
+}
+
+func (r *replica) spawn() error {
+	f, err := os.OpenFile(r.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(f, "=== %s: starting %s %q\n", time.Now().Format(time.RFC3339Nano), r.bin, r.args)
+	cmd := exec.Command(r.bin, r.args...)
+	cmd.Stdout, cmd.Stderr = f, f
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		f.Close()
+		return fmt.Errorf("replica %s: %w", r.name, err)
+	}
+	exited := make(chan struct{})
+	go func() {
+		_ = cmd.Wait()
+		f.Close()
+		r.mu.Lock()
+		r.exits = append(r.exits, time.Now())
+		r.mu.Unlock()
+		close(exited)
+	}()
+	r.mu.Lock()
+	r.cmd, r.exited = cmd, exited
+	r.starts++
+	shutdown := r.shutdown
+	r.mu.Unlock()
+	if shutdown {
+		// stop ran between the supervisor's check and this start: it
+		// signalled the previous process, so this one is the
+		// supervisor's to end.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	return nil
+}
+
+func (r *replica) supervise() {
+	for {
+		r.mu.Lock()
+		exited := r.exited
+		r.mu.Unlock()
+		<-exited
+		time.Sleep(r.restart)
+		r.mu.Lock()
+		shutdown := r.shutdown
+		r.mu.Unlock()
+		if shutdown {
+			return
+		}
+		if err := r.spawn(); err != nil {
+			fmt.Fprintf(os.Stderr, "soak: %v\n", err)
+			return
+		}
+	}
+}
+
+// signal sends sig to the current process, if it runs.
+func (r *replica) signal(sig syscall.Signal) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cmd == nil || r.cmd.Process == nil {
+		return
+	}
+	select {
+	case <-r.exited:
+		return
+	default:
+	}
+	now := time.Now().UnixNano()
+	switch sig {
+	case syscall.SIGSTOP:
+		if r.stopped {
+			return
+		}
+		r.stopped = true
+		r.pauses = append(r.pauses, interval{From: now})
+	case syscall.SIGCONT:
+		if !r.stopped {
+			return
+		}
+		r.stopped = false
+		r.pauses[len(r.pauses)-1].To = now
+	}
+	_ = syscall.Kill(r.cmd.Process.Pid, sig)
+}
+
+// kill SIGKILLs the current process; the supervisor starts a new one.
+func (r *replica) kill() { r.signal(syscall.SIGKILL) }
+
+// stop shuts the replica down for good (SIGTERM, then SIGKILL after 10s)
+// and waits for the supervisor.
+func (r *replica) stop() {
+	r.signal(syscall.SIGCONT)
+	r.mu.Lock()
+	r.shutdown = true
+	cmd, exited := r.cmd, r.exited
+	r.mu.Unlock()
+	if cmd != nil {
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			<-exited
+		}
+	}
+	r.wg.Wait()
+}
+
+// incarnation counts the processes started so far: a new one has a new
+// baseline for the leak checks.
+func (r *replica) incarnation() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.starts
+}
+
+// getJSON fetches one of the replica's debug endpoints.
+func (r *replica) getJSON(ctx context.Context, path string, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://127.0.0.1:"+strconv.Itoa(r.port)+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("replica %s %s: %w", r.name, path, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("replica %s %s: %s", r.name, path, resp.Status)
+	}
+	return json.NewDecoder(resp.Body).Decode(out)
+}
+
+// ready reports whether the replica's caches are synced.
+func (r *replica) ready(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://127.0.0.1:"+strconv.Itoa(r.port)+"/readyz", nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("replica %s: %w", r.name, err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("replica %s /readyz: %s", r.name, resp.Status)
+	}
+	return nil
+}
+
+func (r *replica) tracePath(dir string) string { return filepath.Join(dir, r.name+".trace.jsonl") }
