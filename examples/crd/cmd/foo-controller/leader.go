@@ -88,7 +88,9 @@ func leaderStatus(reg prometheus.Registerer) (*prometheus.GaugeVec, error) {
 // Lease is lost instead, run's context is cancelled, run drains, and
 // runElected returns errLeaderLost (wrapped with run's own error, if any).
 // status, when not nil, is set to 1 while leading and 0 otherwise.
-func runElected(ctx context.Context, le *leaderElection, kube kubernetes.Interface, gate chan<- struct{}, status *prometheus.GaugeVec, run func(ctx context.Context) error) error {
+// fence, when not nil, learns of every renewal of this replica's Lease the
+// server accepts (see leaseFence); its identity must be le.identity.
+func runElected(ctx context.Context, le *leaderElection, kube kubernetes.Interface, gate chan<- struct{}, status *prometheus.GaugeVec, fence *leaseFence, run func(ctx context.Context) error) error {
 	identity := le.identity
 	if identity == "" {
 		var err error
@@ -96,10 +98,16 @@ func runElected(ctx context.Context, le *leaderElection, kube kubernetes.Interfa
 			return err
 		}
 	}
-	lock := &resourcelock.LeaseLock{
+	var lock resourcelock.Interface = &resourcelock.LeaseLock{
 		LeaseMeta:  metav1.ObjectMeta{Namespace: le.namespace, Name: le.id},
 		Client:     kube.CoordinationV1(),
 		LockConfig: resourcelock.ResourceLockConfig{Identity: identity},
+	}
+	if fence != nil {
+		if fence.identity != identity {
+			return fmt.Errorf("--leader-elect: the lease fence is for %q, not this replica's identity %q", fence.identity, identity)
+		}
+		lock = fence.wrap(lock)
 	}
 	logger := klog.FromContext(ctx).WithValues("lease", le.namespace+"/"+le.id, "identity", identity)
 

@@ -95,7 +95,7 @@ func TestLeaderGracefulShutdown(t *testing.T) {
 	ctxA, stopA := context.WithCancel(context.Background())
 	defer stopA()
 	doneA := make(chan error, 1)
-	go func() { doneA <- runElected(ctxA, le("a"), kube, gateA, nil, a.c.Start) }()
+	go func() { doneA <- runElected(ctxA, le("a"), kube, gateA, nil, nil, a.c.Start) }()
 	waitClosed(t, "a leads", gateA, 30*time.Second)
 	select {
 	case <-a.started:
@@ -117,7 +117,7 @@ func TestLeaderGracefulShutdown(t *testing.T) {
 	cb.Queue().Add(runtimecontroller.Request{Namespace: "ns", Name: "y"})
 	ctxB, stopB := context.WithCancel(context.Background())
 	doneB := make(chan error, 1)
-	go func() { doneB <- runElected(ctxB, le("b"), kube, gateB, nil, cb.Start) }()
+	go func() { doneB <- runElected(ctxB, le("b"), kube, gateB, nil, nil, cb.Start) }()
 
 	stopA() // SIGTERM
 	select {
@@ -169,7 +169,7 @@ func TestLeaderLostDrainsAndFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)
-	go func() { done <- runElected(context.Background(), cfg, kube, gate, status, a.c.Start) }()
+	go func() { done <- runElected(context.Background(), cfg, kube, gate, status, nil, a.c.Start) }()
 	waitClosed(t, "a leads", gate, 30*time.Second)
 	<-a.started
 	if v := testutil.ToFloat64(status.WithLabelValues(testLeaseName)); v != 1 {

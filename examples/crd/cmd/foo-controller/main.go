@@ -122,6 +122,16 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		return err
 	}
 	r := controller.NewReconciler(kube, samples, inf)
+	var fence *leaseFence
+	if le.enabled {
+		if le.identity == "" {
+			if le.identity, err = newIdentity(); err != nil {
+				return err
+			}
+		}
+		fence = &leaseFence{identity: le.identity, renewDeadline: le.renewDeadline, now: time.Now}
+		r.Fence = fence.Check
+	}
 	tr.wrap(r)
 	if err := tr.watchEvents(inf.Samples.Samples().V1alpha1().Foos().Informer()); err != nil {
 		return err
@@ -152,7 +162,7 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		if err != nil {
 			return err
 		}
-		return runElected(ctx, le, kube, gate, status, c.Start)
+		return runElected(ctx, le, kube, gate, status, fence, c.Start)
 	}
 	return c.Start(ctx)
 }

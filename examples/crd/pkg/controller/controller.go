@@ -24,6 +24,12 @@ type ObserveFunc func(req controller.Request, outcome Outcome, err error)
 // factories and then the returned controller.
 func New(r *Reconciler, inf Informers, opts controller.Options, observe ObserveFunc) (*controller.Controller, error) {
 	reconcile := controller.ReconcilerFunc(func(ctx context.Context, req controller.Request) (controller.Result, error) {
+		if r.Fence != nil {
+			if err := r.Fence(); err != nil {
+				klog.FromContext(ctx).V(2).Info("Not reconciling", "reason", err)
+				return controller.Result{RequeueAfter: FenceRetry}, nil
+			}
+		}
 		outcome, err := r.Reconcile(ctx, req.Namespace, req.Name)
 		if observe != nil {
 			observe(req, outcome, err)

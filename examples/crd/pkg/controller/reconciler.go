@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -64,7 +65,15 @@ type Reconciler struct {
 	FooClasses sampleslisters.FooClassLister
 	Windows    opslisters.MaintenanceWindowLister
 	ConfigMaps corelisters.ConfigMapLister
+	// Fence, when set, is asked before every reconcile whether this replica
+	// may still write (e.g. whether its leader Lease is still its own). An
+	// error skips the reconcile; the request is retried after FenceRetry.
+	Fence func() error
 }
+
+// FenceRetry is how long a request a Fence turned away waits before it is
+// tried again: by then the replica either renewed its Lease or stopped.
+const FenceRetry = time.Second
 
 // Reconcile brings the ConfigMap of Foo namespace/name in line with the Foo
 // and records the result in the Foo's status. A returned error is retried
