@@ -13,14 +13,20 @@ K8S_NEWEST ?= v0.37.2
 NEWEST_DIR := bin/newest-k8s
 # The Prometheus adapter: its own module so the runtime never imports Prometheus.
 METRICS := metrics/prometheus
+# client-go's SharedIndexInformer over the runtime (controller-runtime,
+# client-go factories): its own module, since it imports client-go.
+CLIENTGO := clientgo
+# examples/crd's Foo controller as a controller-runtime manager on clientgo
+# (test/e2e runs it).
+CR_EXAMPLE := examples/controller-runtime
 # Modules besides the main one, each with its own go.mod.
-SUBMODULES := $(EXAMPLE) $(MIGRATION) $(METRICS) test/corpus test/e2e bench
+SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(METRICS) $(CLIENTGO) test/corpus test/e2e bench
 # golangci-lint at the version pinned in tools/go.mod (its own module, so the
 # main module never requires the linter's dependencies). `go tool` builds it
 # on first use and keeps the binary in the Go build cache.
 GOLANGCI_LINT := $(GO) tool -modfile=$(CURDIR)/tools/go.mod golangci-lint
 
-.PHONY: all help build test unit unit-newest examples metrics verify corpus e2e bench bench-smoke demo \
+.PHONY: all help build test unit unit-newest examples metrics clientgo crsuite verify corpus e2e bench bench-smoke demo \
         generate goldens lint vet clean
 
 ## all: the default target: build, then test.
@@ -43,7 +49,7 @@ build:
 ## repo's tests, the Prometheus adapter's tests, verify-codegen (stale
 ## generated code fails), the k8s.io/api corpus build, the real-apiserver
 ## e2e suite and one pass of every benchmark.
-test: lint unit unit-newest examples metrics verify corpus e2e bench-smoke
+test: lint unit unit-newest examples metrics clientgo crsuite verify corpus e2e bench-smoke
 
 ## unit: race-enabled unit tests of the main module.
 unit:
@@ -64,6 +70,17 @@ examples:
 ## metrics: the Prometheus adapter's tests (they scrape its registry).
 metrics:
 	cd $(METRICS) && $(GO) test -race -count=1 ./...
+
+## clientgo: the client-go-shaped informer's tests (transcripts side by side
+## with client-go's informer, a client-go SharedInformerFactory swapped over).
+clientgo:
+	cd $(CLIENTGO) && $(GO) test -race -count=1 ./...
+
+## crsuite: controller-runtime's own pkg/cache suite, downloaded and run twice
+## on the project's kube-apiserver and etcd: with client-go's informers and
+## with clientgo.NewSharedIndexInformer as its default (~4 min).
+crsuite:
+	$(CLIENTGO)/crsuite/run.sh
 
 ## verify: fail with a diff if any generated file is out of date.
 verify:

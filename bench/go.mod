@@ -6,11 +6,13 @@ require (
 	github.com/go-logr/logr v1.4.3
 	github.com/prometheus/client_golang v1.24.0
 	github.com/typedinformer/typedinformer v0.0.0-00010101000000-000000000000
+	github.com/typedinformer/typedinformer/clientgo v0.0.0-00010101000000-000000000000
 	github.com/typedinformer/typedinformer/metrics/prometheus v0.0.0-00010101000000-000000000000
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
 	k8s.io/klog/v2 v2.140.0
+	sigs.k8s.io/controller-runtime v0.25.2
 )
 
 require (
@@ -18,6 +20,7 @@ require (
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/davecgh/go-spew v1.1.2-0.20180830191138-d8f796af33cc // indirect
 	github.com/emicklei/go-restful/v3 v3.13.0 // indirect
+	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.1 // indirect
 	github.com/go-openapi/jsonpointer v1.0.0 // indirect
 	github.com/go-openapi/jsonreference v1.0.0 // indirect
@@ -77,3 +80,5 @@ tool (
 replace github.com/typedinformer/typedinformer => ..
 
 replace github.com/typedinformer/typedinformer/metrics/prometheus => ../metrics/prometheus
+
+replace github.com/typedinformer/typedinformer/clientgo => ../clientgo

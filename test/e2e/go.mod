@@ -6,6 +6,8 @@ replace github.com/typedinformer/typedinformer => ../..
 
 require (
 	github.com/typedinformer/typedinformer v0.0.0-00010101000000-000000000000
+	github.com/typedinformer/typedinformer/clientgo v0.0.0-00010101000000-000000000000
+	github.com/typedinformer/typedinformer/examples/controller-runtime v0.0.0-00010101000000-000000000000
 	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -16,10 +18,22 @@ require (
 require (
 	cel.dev/expr v0.25.1 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
+	github.com/beorn7/perks v1.0.1 // indirect
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/evanphx/json-patch/v5 v5.9.11 // indirect
+	github.com/fsnotify/fsnotify v1.9.0 // indirect
 	github.com/google/cel-go v0.29.2 // indirect
+	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
+	github.com/prometheus/client_golang v1.24.0 // indirect
+	github.com/prometheus/client_model v0.6.2 // indirect
+	github.com/prometheus/common v0.70.0 // indirect
+	github.com/prometheus/procfs v0.21.1 // indirect
 	golang.org/x/exp v0.0.0-20260410095643-746e56fc9e2f // indirect
+	golang.org/x/sync v0.24.0 // indirect
+	gomodules.xyz/jsonpatch/v2 v2.4.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260526163538-3dc84a4a5aaa // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260526163538-3dc84a4a5aaa // indirect
+	sigs.k8s.io/controller-runtime v0.25.2 // indirect
 )
 
 require (
@@ -71,3 +85,7 @@ require (
 )
 
 replace github.com/typedinformer/typedinformer/examples/crd => ../../examples/crd
+
+replace github.com/typedinformer/typedinformer/examples/controller-runtime => ../../examples/controller-runtime
+
+replace github.com/typedinformer/typedinformer/clientgo => ../../clientgo

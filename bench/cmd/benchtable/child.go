@@ -86,6 +86,8 @@ func runChild(args []string) (err error) {
 		res, err = scenario.Shard(*n, *shards)
 	case "decode":
 		res, err = scenario.Decode(side, *mode, *n, *fixtureFile)
+	case "crcache":
+		res, err = scenario.CRCache(*mode, *n, *fixtureFile)
 	default:
 		return fmt.Errorf("child: unknown scenario %q", name)
 	}
