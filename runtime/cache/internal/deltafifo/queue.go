@@ -47,8 +47,8 @@ var ErrClosed = errors.New("DeltaFIFO: queue closed")
 //     store before it calls the handlers).
 //   - Resync queues Sync only for known keys with nothing queued.
 //   - The deltas a PopBatch is processing count as queued until its process
-//     function returns: the store may not reflect them yet, so Delete,
-//     Replace and Resync do not trust it for those keys.
+//     function returns: the store may not reflect them yet, so Replace
+//     and Resync do not trust it for those keys.
 //   - HasSynced turns true once every delta queued by the first Replace has
 //     been popped and its process function has returned (or once an Add,
 //     Update or Delete came before any Replace). Those deltas, and only
