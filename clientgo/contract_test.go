@@ -276,9 +276,9 @@ func podList(rv string, pods ...*corev1.Pod) *corev1.PodList {
 }
 
 // scriptedScenario: an initial list, watch events (including an update that
-// keeps the resourceVersion and a delete of an unknown key), a 410 Gone,
-// and a relist that misses a delete (a tombstone) and finds one object
-// unchanged.
+// keeps the resourceVersion), a 410 Gone, a relist that misses a delete (a
+// tombstone) and finds one object unchanged, and a watch delete of a key the
+// cache never held.
 func scriptedScenario(t *testing.T, im impl) map[string][]string {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
@@ -311,32 +311,18 @@ func scriptedScenario(t *testing.T, im impl) map[string][]string {
 	w2 := <-lw.watches
 	untypedT.waitLen(t, 11)
 	w2.Delete(pod("b", "e", "21", "1"))
-	untypedT.waitLen(t, 12)
-	typedT.waitLen(t, 12)
+	w2.Delete(pod("b", "never-cached", "22", "1"))
+	w2.Add(pod("a", "sentinel", "23", "1"))
+	untypedT.waitLen(t, 14)
+	typedT.waitLen(t, 14)
+	keys := inf.GetStore().ListKeys()
+	slices.Sort(keys)
 	return map[string][]string{
-		"untyped": tombstonesFirst(untypedT.snapshot(), 7, 11),
-		"typed":   tombstonesFirst(typedT.snapshot(), 7, 11),
+		"untyped": untypedT.snapshot(),
+		"typed":   typedT.snapshot(),
+		"store":   keys,
 		"rv":      {inf.LastSyncResourceVersion()},
 	}
-}
-
-// tombstonesFirst moves the deletes of lines[from:to] (one relist) before
-// its adds and updates, keeping the order within each group. client-go
-// v0.37 hands a relist's tombstones to handlers before the listed objects;
-// the runtime hands them after (see docs/controller-runtime.md). Each group
-// keeps its order, which both must match.
-func tombstonesFirst(lines []string, from, to int) []string {
-	out := slices.Clone(lines[:from])
-	var rest []string
-	for _, l := range lines[from:to] {
-		if strings.HasPrefix(l, "delete ") {
-			out = append(out, l)
-		} else {
-			rest = append(rest, l)
-		}
-	}
-	out = append(out, rest...)
-	return append(out, lines[to:]...)
 }
 
 func TestScriptedTranscriptsMatchClientGo(t *testing.T) {

@@ -42,9 +42,11 @@ import (
 //     server that sets none; then oldObj and newObj carry the same
 //     resourceVersion, and whether this handler gets it follows the rule
 //     above).
-//   - OnDelete: obj was removed. finalStateUnknown is true when the informer
-//     missed the delete (it found out on a relist); obj is then the last state
-//     the informer knew, which may be stale. An object that left the
+//   - OnDelete: obj was removed, or the server reported the deletion of an
+//     object the cache did not hold. finalStateUnknown is true when the
+//     informer missed the delete (it found out on a relist, and tells of it
+//     before the relist's adds and updates); obj is then the last state the
+//     informer knew, which may be stale. An object that left the
 //     informer's scope also arrives as OnDelete(obj, true), unless the handler
 //     implements ScopeExitHandler.
 type ResourceEventHandler[T Object] interface {

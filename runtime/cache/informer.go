@@ -39,7 +39,7 @@ import (
 //     takes it to enqueue and to remove; remove reads the informer's
 //     HasSynced under it, which takes fifo.mu.
 //   - fifo.mu (deltafifo.Queue, the DeltaFIFO) guards the queue. PopBatch
-//     releases it before it calls processBatch. Delete, Replace and Resync
+//     releases it before it calls processBatch. Replace and Resync
 //     read the store's keys and objects under it (the queue's KnownObjects),
 //     taking indexer.mu.
 //   - indexer.mu (store.Indexer, an RWMutex) is innermost: nothing here
@@ -56,7 +56,9 @@ import (
 const minimumResyncPeriod = time.Second
 
 // maxPopBatch bounds how many keys the informer applies under one store lock,
-// keeping readers' waits short during an initial sync.
+// keeping readers' waits short during an initial sync. A relist that
+// implies deletions is applied under one lock whatever its size (see
+// deltafifo.Queue), as client-go replaces its store.
 const maxPopBatch = 256
 
 type sharedIndexInformer[T Object] struct {

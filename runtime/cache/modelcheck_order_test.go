@@ -3,8 +3,10 @@ package cache_test
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"sync"
+	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -20,9 +22,10 @@ import (
 // server changes the informer was handed: each complete list (or watch-list
 // initial state) as one snapshot, and each watch event. Every handler's
 // calls must then be explainable, one after the other, by that sequence read
-// forwards: a handler may skip changes (an unchanged object, a delete of an
-// unknown key), but never receives one change after a later one. That is
-// "per-handler order = server order" across keys.
+// forwards: a handler may skip changes (an unchanged object), but never
+// receives one change after a later one, and a list's tombstones come before
+// its listed objects. That is "per-handler order = server order" across
+// keys.
 
 // segment is one thing the reflector consumed: a list snapshot or a watch
 // event.
@@ -262,7 +265,8 @@ func (s *segment) explains(c hcall) bool {
 //   - every other call is explained by a segment after the first list, at
 //     or after the one that explained the previous call (a watch event
 //     explains one call, a list several): the handler never receives a
-//     change after a later one;
+//     change after a later one, nor a list's tombstone after one of its
+//     listed objects;
 //   - consequently the resourceVersions handed to it, counting a list's
 //     items at the list's resourceVersion, never decrease, and strictly
 //     increase from one watch event to the next.
@@ -278,6 +282,7 @@ func checkOrder(segs []*segment, calls []hcall, late bool) error {
 	var lastRV uint64
 	lastWasEvent := false
 	seenLive := false
+	listedSeen := false // a listed object of segs[pos], a list, was delivered
 	for i, c := range calls {
 		if c.kind == "update" && c.old == c.rv {
 			continue // resync
@@ -296,7 +301,7 @@ func checkOrder(segs []*segment, calls []hcall, late bool) error {
 		}
 		seenLive = true
 		j := pos
-		for ; j < len(segs) && !segs[j].explains(c); j++ {
+		for ; j < len(segs) && (!segs[j].explains(c) || (j == pos && listedSeen && c.kind == "delete")); j++ {
 		}
 		if j == len(segs) {
 			if firstList >= 0 && c.kind == "add" && segs[firstList].explains(c) {
@@ -313,8 +318,10 @@ func checkOrder(segs []*segment, calls []hcall, late bool) error {
 		}
 		lastRV, lastWasEvent = s.rv, !s.list
 		if s.list {
+			listedSeen = (j == pos && listedSeen) || c.kind != "delete"
 			pos = j
 		} else {
+			listedSeen = false
 			pos = j + 1
 		}
 	}
@@ -326,4 +333,27 @@ func describe(segs []*segment, pos int) string {
 		return "the end of the recorded changes"
 	}
 	return fmt.Sprintf("change #%d (%s)", pos, segs[pos])
+}
+
+// checkOrder itself: a relist's tombstone after one of its listed objects
+// is out of order; before them, or after a later list's, it is not.
+func TestCheckOrderTombstonesBeforeListed(t *testing.T) {
+	first := &segment{list: true, rv: 10, items: map[string]uint64{"a/x": 1, "a/y": 2}}
+	relist := &segment{list: true, rv: 20, items: map[string]uint64{"a/x": 1, "a/z": 15}}
+	initial := []hcall{{kind: "add", key: "a/x", rv: 1, initial: true}, {kind: "add", key: "a/y", rv: 2, initial: true}}
+	tomb := hcall{kind: "delete", key: "a/y", rv: 2, unknown: true}
+	addZ := hcall{kind: "add", key: "a/z", rv: 15}
+	for _, tc := range []struct {
+		name  string
+		calls []hcall
+		ok    bool
+	}{
+		{"tombstone first", []hcall{tomb, addZ}, true},
+		{"tombstone after a listed object", []hcall{addZ, tomb}, false},
+	} {
+		err := checkOrder([]*segment{first, relist}, append(slices.Clone(initial), tc.calls...), false)
+		if (err == nil) != tc.ok {
+			t.Errorf("%s: checkOrder = %v, want ok=%t", tc.name, err, tc.ok)
+		}
+	}
 }

@@ -212,7 +212,8 @@ func TestShardScopeChange(t *testing.T) {
 				"add a/p0@2 initial=true", "add a/p1@3 initial=true", "add b/p0@4 initial=true", "add b/p1@5 initial=true",
 				"add a/sentinel@9 initial=false",
 			}
-			// The new list brings b's Pods again: with no resync period
+			// The new list's deletions (a's Pods left the scope) come
+			// first; then it brings b's Pods again: with no resync period
 			// every handler is syncing and gets the unchanged ones as
 			// updates with equal resourceVersions (client-go's rule).
 			// b/p0's is @4->4 or @10->10 as its change came after or
@@ -221,9 +222,9 @@ func TestShardScopeChange(t *testing.T) {
 			after := []string{"add c/sentinel2@11 initial=false", "add b/sentinel3@13 initial=false"}
 			join := slices.Concat[[]string]
 			want := map[string][]string{
-				"default": join(initial, entered, []string{"delete a/p0@2 unknown=true", "delete a/p1@3 unknown=true", "delete a/sentinel@9 unknown=true"}, after),
+				"default": join(initial, []string{"delete a/p0@2 unknown=true", "delete a/p1@3 unknown=true", "delete a/sentinel@9 unknown=true"}, entered, after),
 				"opted":   join(initial, entered, after),
-				"exits":   join(initial, entered, []string{"exit a/p0@2", "exit a/p1@3", "exit a/sentinel@9"}, after),
+				"exits":   join(initial, []string{"exit a/p0@2", "exit a/p1@3", "exit a/sentinel@9"}, entered, after),
 			}
 			for name, r := range map[string]*recorder{"default": def, "opted": opted, "exits": exits} {
 				const changedB = "update b/p0@4->10"

@@ -90,17 +90,23 @@ type SharedInformer[T Object] interface {
 //
 // Order. Every handler receives notifications in the order the informer
 // received the changes from the server, across keys: the first list's
-// objects in list order, then the deletions that list implied, then watch
-// events in stream order; a relist's changes likewise. So a key's
-// notifications arrive in the order of its changes, and a later change of
-// one key never overtakes an earlier change of another. Different handlers
+// objects in list order, then watch events in stream order. A relist (after
+// a 410 Gone, a restarted list or watch-list, or a scope change) is applied
+// to the store as a whole first; then its handlers get the deletions it
+// implied (tombstones: those of keys with changes still queued first, in the
+// order of their first change, then the store's other keys in key order),
+// then its objects in list order, as client-go v0.37 (AtomicFIFO) does. So a
+// key's notifications arrive in the order of its changes, and a later change
+// of one key never overtakes an earlier change of another. Different handlers
 // are not synchronised with each other: one may be ahead of another.
 //
 // Exactly once. Each change the store applies reaches each handler
 // registered at the time exactly once: OnAdd for a key new to the store,
 // OnUpdate(old, new) for a key it held (old is the object it held), OnDelete
-// for a removed key. A delete of a key the store does not hold notifies
-// nobody. The one exception is an unchanged update, below.
+// for a removed key. A watch deletion of a key the store does not hold
+// leaves the store as it is and still reaches every handler as OnDelete with
+// the event's object (no tombstone), as in client-go. The one exception is
+// an unchanged update, below.
 //
 // Unchanged updates (client-go's rule, which ports rely on). An update
 // whose new object has the same resourceVersion as the object the store held

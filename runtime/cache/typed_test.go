@@ -139,12 +139,12 @@ func TestAddTypedEventHandlerDeliversDeletedObjects(t *testing.T) {
 	if !strings.HasPrefix(got[3], "update a/p1 ") || !strings.HasSuffix(got[3], "->"+p1.ResourceVersion) {
 		t.Fatalf("call 3 = %q, want the update of a/p1 to %s", got[3], p1.ResourceVersion)
 	}
-	// The relist re-delivers the unchanged objects (as client-go does to a
-	// handler with no resync period), then the tombstone.
+	// The relist delivers the tombstone, then re-delivers the unchanged
+	// objects (as client-go does to a handler with no resync period).
 	wantPlain = append(wantPlain,
+		"delete a/p2@"+p2.ResourceVersion+" tombstone key=a/p2 obj-same=true",
 		"update a/p1 "+p1.ResourceVersion+"->"+p1.ResourceVersion,
 		"update a/p3 "+p3.ResourceVersion+"->"+p3.ResourceVersion,
-		"delete a/p2@"+p2.ResourceVersion+" tombstone key=a/p2 obj-same=true",
 		"delete a/p3@"+deleteRV,
 	)
 	if !slices.Equal(got, wantPlain) {

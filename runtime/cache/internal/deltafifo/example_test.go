@@ -11,8 +11,8 @@ import (
 )
 
 // A Queue queues every change in arrival order, across keys; a relist
-// (Replace) queues its items in list order, then tombstones for the deletes
-// it implies. The known objects here are a runtime/cache store, as in an
+// (Replace) queues tombstones for the deletes it implies, then its items in
+// list order. The known objects here are a runtime/cache store, as in an
 // informer.
 func ExampleQueue() {
 	store := cache.NewStore[*corev1.Pod]()
@@ -35,9 +35,9 @@ func ExampleQueue() {
 	// ns/a Added finalStateUnknown=false
 	// ns/b Added finalStateUnknown=false
 	// ns/a Updated finalStateUnknown=false
+	// ns/old Deleted finalStateUnknown=true
 	// ns/a Replaced finalStateUnknown=false
 	// ns/b Replaced finalStateUnknown=false
-	// ns/old Deleted finalStateUnknown=true
 }
 
 func examplePod(ns, name string) *corev1.Pod {

@@ -17,7 +17,7 @@ func pod(ns, name, rv string) *corev1.Pod {
 }
 
 // knownStore is the store a Queue feeds, reduced to what the queue asks of
-// it (KnownObjects and KeyIndex) and what the tests apply to it. It is not
+// it (KnownObjects) and what the tests apply to it. It is not
 // safe for concurrent use: the tests apply popped deltas on the goroutine
 // that pops them.
 type knownStore struct{ objs map[keys.Key]*corev1.Pod }
@@ -37,7 +37,6 @@ func knownWith(t *testing.T, objs ...*corev1.Pod) *knownStore {
 func (s *knownStore) Update(obj *corev1.Pod) { s.objs[keys.Of(obj)] = obj }
 func (s *knownStore) Delete(obj *corev1.Pod) { delete(s.objs, keys.Of(obj)) }
 func (s *knownStore) Len() int               { return len(s.objs) }
-func (s *knownStore) HasKey(k keys.Key) bool { _, ok := s.objs[k]; return ok }
 
 func (s *knownStore) ListKeys() []string {
 	out := make([]string, 0, len(s.objs))
@@ -55,15 +54,6 @@ func (s *knownStore) GetByKey(key string) (*corev1.Pod, bool, error) {
 	}
 	obj, ok := s.objs[k]
 	return obj, ok, nil
-}
-
-// byKeyString hides a store's KeyIndex, so that the queue falls back to
-// GetByKey.
-type byKeyString struct{ s *knownStore }
-
-func (b byKeyString) ListKeys() []string { return b.s.ListKeys() }
-func (b byKeyString) GetByKey(key string) (*corev1.Pod, bool, error) {
-	return b.s.GetByKey(key)
 }
 
 func deltaString(d Delta[*corev1.Pod]) string {

@@ -20,15 +20,6 @@ type KnownObjects[T keys.Object] interface {
 	GetByKey(key string) (T, bool, error)
 }
 
-// KeyIndex is implemented by known objects that can tell whether they hold a
-// key without building its string (the informer's store does). Delete of a
-// key uses it when the known objects have it, GetByKey otherwise; both must
-// agree.
-type KeyIndex interface {
-	// HasKey reports whether the object with key k has been applied.
-	HasKey(k keys.Key) bool
-}
-
 // ErrClosed is returned by Pop and PopBatch once the queue has been closed.
 var ErrClosed = errors.New("DeltaFIFO: queue closed")
 
@@ -39,16 +30,25 @@ var ErrClosed = errors.New("DeltaFIFO: queue closed")
 // single consumer is expected to call Pop or PopBatch.
 //
 // Semantics:
-//   - Delete of a key that is neither queued (nor being processed) nor known
-//     is ignored.
-//   - Replace(list) queues Replaced for every listed object in list order,
-//     then a tombstone (Deleted with FinalStateUnknown, carrying the last
-//     state queued or known) for every queued or known key the list lacks,
-//     unless that key's last queued delta is already a Deleted.
+//   - Delete queues a Deleted delta whether or not the key is queued or
+//     known: the consumer tells its handlers of every watch deletion, as
+//     client-go does.
+//   - Replace(list) queues a tombstone (Deleted with FinalStateUnknown,
+//     carrying the last state queued or known) for every queued or known
+//     key the list lacks, unless that key's last queued delta is already a
+//     Deleted, then Replaced for every listed object in list order: the
+//     deletions come before the listed objects, as with client-go's
+//     AtomicFIFO. The tombstones of queued keys come first, in the order of
+//     each key's first queued delta, then those of known keys in sorted key
+//     order (client-go's order among them is its store's map order).
+//   - The deltas of a Replace that queued a tombstone are popped as one
+//     batch, whatever maxBatch is, so that the consumer applies the whole
+//     list before its handlers hear of any of them (client-go replaces its
+//     store before it calls the handlers).
 //   - Resync queues Sync only for known keys with nothing queued.
 //   - The deltas a PopBatch is processing count as queued until its process
-//     function returns: the store may not reflect them yet, so Delete,
-//     Replace and Resync do not trust it for those keys.
+//     function returns: the store may not reflect them yet, so Replace
+//     and Resync do not trust it for those keys.
 //   - HasSynced turns true once every delta queued by the first Replace has
 //     been popped and its process function has returned (or once an Add,
 //     Update or Delete came before any Replace). Those deltas, and only
@@ -74,6 +74,11 @@ type Queue[T keys.Object] struct {
 	initialRemaining int
 	closed           bool
 
+	// atomic are the [start, end) spans, counted in deltas ever queued
+	// (see popped), of Replaces whose deltas PopBatch hands over as one
+	// batch, oldest first.
+	atomic []span
+
 	// obs, when set (SetObserver), is told the queue's depth and the
 	// resourceVersions the consumer's store reaches. popped counts the
 	// deltas ever taken by PopBatch; marks are the resourceVersions of
@@ -97,6 +102,9 @@ type Observer interface {
 	// store is past it). On an idle queue it is called at once.
 	Reached(resourceVersion string)
 }
+
+// span is a range of deltas counted from the first ever queued.
+type span struct{ start, end uint64 }
 
 // rvMark is a resourceVersion that the store reaches once the first at
 // deltas ever queued have been processed.
@@ -154,9 +162,8 @@ func (f *Queue[T]) reachedLocked() {
 	f.marks = append(f.marks[:0], f.marks[i:]...)
 }
 
-// New returns an empty queue. known may be nil: then Delete of an unqueued
-// key is ignored, Replace only tombstones queued keys and Resync does
-// nothing.
+// New returns an empty queue. known may be nil: then Replace only
+// tombstones queued keys and Resync does nothing.
 func New[T keys.Object](known KnownObjects[T]) *Queue[T] {
 	f := &Queue[T]{known: known}
 	f.cond.L = &f.mu
@@ -181,50 +188,14 @@ func (f *Queue[T]) Update(obj T) error {
 	return nil
 }
 
-// Delete queues a Deleted delta for obj, unless its key is neither queued
-// (nor being processed) nor known.
+// Delete queues a Deleted delta for obj, whether or not its key is queued
+// or known.
 func (f *Queue[T]) Delete(obj T) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.populated = true
-	k := keys.Of(obj)
-	known, err := f.isKnownLocked(k)
-	if err != nil {
-		return fmt.Errorf("DeltaFIFO delete %s: %w", k, err)
-	}
-	if !known && !f.isQueuedLocked(k) {
-		return nil
-	}
 	f.queueLocked(Delta[T]{Type: Deleted, Object: obj})
 	return nil
-}
-
-// isKnownLocked reports whether the known objects hold k.
-func (f *Queue[T]) isKnownLocked(k keys.Key) (bool, error) {
-	switch known := f.known.(type) {
-	case nil:
-		return false, nil
-	case KeyIndex:
-		return known.HasKey(k), nil
-	default:
-		_, exists, err := known.GetByKey(k.String())
-		return exists, err
-	}
-}
-
-// isQueuedLocked reports whether a delta of k is queued or being processed,
-// searching from the newest. It runs only for a Delete of an unknown key,
-// whose add is then usually among the newest deltas.
-func (f *Queue[T]) isQueuedLocked(k keys.Key) bool {
-	has := func(ds []Delta[T]) bool {
-		for i := len(ds) - 1; i >= 0; i-- {
-			if o := ds[i].Object; o.GetName() == k.Name && o.GetNamespace() == k.Namespace {
-				return true
-			}
-		}
-		return false
-	}
-	return has(f.items[f.head:]) || has(f.inflight)
 }
 
 // queuedKeysLocked returns the keys with a delta queued or being processed.
@@ -269,9 +240,10 @@ func (f *Queue[T]) reserveLocked(n int) {
 // a 10k list) does not stay allocated.
 const shrinkAbove = 1 << 10
 
-// Replace queues Replaced for every object in list, in list order, then a
-// tombstone for every queued or known key missing from it. The first Replace
-// defines the initial population that HasSynced waits for.
+// Replace queues a tombstone for every queued or known key missing from
+// list, then Replaced for every object in list, in list order (see Queue for
+// the tombstones' order and batching). The first Replace defines the initial
+// population that HasSynced waits for.
 func (f *Queue[T]) Replace(list []T, rv string) error {
 	return f.ReplaceInScope(list, rv, nil)
 }
@@ -348,9 +320,6 @@ func (f *Queue[T]) ReplaceInScope(list []T, rv string, inScope func(obj T) bool)
 
 	before := len(f.items) - f.head
 	f.reserveLocked(len(list) + len(pendingKeys) + len(knownObjs))
-	for _, obj := range list {
-		f.items = append(f.items, Delta[T]{Type: Replaced, Object: obj})
-	}
 	for _, k := range pendingKeys {
 		if _, ok := listed[k]; ok {
 			continue
@@ -364,8 +333,17 @@ func (f *Queue[T]) ReplaceInScope(list []T, rv string, inScope func(obj T) bool)
 	for _, obj := range knownObjs {
 		f.items = append(f.items, Delta[T]{Type: Deleted, Object: obj, FinalStateUnknown: true, LeftScope: inScope != nil && !inScope(obj)})
 	}
-	if len(f.items)-f.head > before {
+	tombstones := len(f.items) - f.head - before
+	for _, obj := range list {
+		f.items = append(f.items, Delta[T]{Type: Replaced, Object: obj})
+	}
+	queued := len(f.items) - f.head
+	if queued > before {
 		f.cond.Signal()
+	}
+	if tombstones > 0 {
+		start := f.popped + uint64(before)
+		f.atomic = append(f.atomic, span{start: start, end: start + uint64(queued-before)})
 	}
 	if !f.populated {
 		f.populated = true
@@ -447,15 +425,24 @@ func (f *Queue[T]) IsClosed() bool {
 }
 
 // Pop waits for a delta and hands it to process, outside the queue's lock.
-// See PopBatch.
+// The deltas of a Replace that PopBatch pops as one batch are all handed
+// over, one call each, before Pop returns their errors joined. See
+// PopBatch.
 func (f *Queue[T]) Pop(process func(d Delta[T], isInInitialList bool) error) error {
 	return f.PopBatch(1, func(batch []Delta[T], initial bool) error {
-		return process(batch[0], initial)
+		var errs []error
+		for _, d := range batch {
+			if err := process(d, initial); err != nil {
+				errs = append(errs, err)
+			}
+		}
+		return errors.Join(errs...)
 	})
 }
 
 // PopBatch waits until at least one delta is queued, takes up to maxBatch of them
-// in queue order, and hands them to process outside the queue's lock, so that
+// in queue order (all the deltas of a Replace that queued a tombstone, however
+// many, and never part of them), and hands them to process outside the queue's lock, so that
 // the caller can apply them to its store under one lock, in order.
 // isInInitialList is true when the batch belongs to the first Replace; a
 // batch never mixes such deltas with later ones. process must not keep batch
@@ -478,6 +465,16 @@ func (f *Queue[T]) PopBatch(maxBatch int, process func(batch []Delta[T], isInIni
 	initial := f.initialRemaining > 0
 	if initial {
 		n = min(n, f.initialRemaining)
+	}
+	if len(f.atomic) > 0 {
+		// A Replace with tombstones is one batch; a batch before it stops
+		// where it starts.
+		if sp := f.atomic[0]; sp.start == f.popped {
+			n = int(sp.end - sp.start)
+			f.atomic = f.atomic[1:]
+		} else {
+			n = min(n, int(sp.start-f.popped))
+		}
 	}
 	// The batch aliases the queue's array: producers only append past it,
 	// and compaction happens only here, after processing.

@@ -10,7 +10,7 @@ import (
 )
 
 // A list queued while a batch is being processed lands behind the deltas
-// still queued, in list order, even when queueing it moves the queue to a
+// still queued and its tombstones, in list order, even when queueing it moves the queue to a
 // new array; the batch being processed is not queued again.
 func TestDeltaFIFOReplaceDuringABatchKeepsTheQueuedDeltasAheadOfTheList(t *testing.T) {
 	store := knownWith(t)
@@ -27,13 +27,13 @@ func TestDeltaFIFOReplaceDuringABatchKeepsTheQueuedDeltasAheadOfTheList(t *testi
 	for i := 16; i < 20; i++ {
 		want = append(want, fmt.Sprintf("ns/a%02d=Added:%d", i, i))
 	}
-	for i := range list {
-		want = append(want, fmt.Sprintf("ns/b%03d=Replaced:%d", i, 100+i))
-	}
 	// a00..a15 being processed and a16..a19 queued all count as queued:
-	// each is tombstoned, in order of first appearance.
+	// each is tombstoned, in order of first appearance, before the list.
 	for i := range 20 {
 		want = append(want, fmt.Sprintf("ns/a%02d=Deleted(tombstone):%d", i, i))
+	}
+	for i := range list {
+		want = append(want, fmt.Sprintf("ns/b%03d=Replaced:%d", i, 100+i))
 	}
 	if got := popAll(t, f); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %v\nwant %v", got, want)

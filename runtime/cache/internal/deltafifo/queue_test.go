@@ -51,40 +51,28 @@ func TestDeltaFIFOWatchEventsDuringTheFirstListStayBehindItAndAreNotInitial(t *t
 	}
 }
 
-// The known objects are asked through KeyIndex when they have it (the
-// informer's store) and through GetByKey otherwise; both must give the same
-// answers.
-func TestDeltaFIFODeleteOfUnknownUnqueuedKeyIsIgnored(t *testing.T) {
-	for name, known := range map[string]func(*knownStore) KnownObjects[*corev1.Pod]{
-		"KeyIndex": func(s *knownStore) KnownObjects[*corev1.Pod] { return s },
-		"GetByKey": func(s *knownStore) KnownObjects[*corev1.Pod] { return byKeyString{s} },
-	} {
-		t.Run(name, func(t *testing.T) {
-			f := New(known(knownWith(t, pod("ns", "known", "1"))))
-			f.Delete(pod("ns", "ghost", "2"))
-			if f.Len() != 0 {
-				t.Fatalf("delete of unknown key queued something: %v", f.Queued())
-			}
-			f.Delete(pod("ns", "known", "3"))
-			if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/known=Deleted:3"}) {
-				t.Fatalf("got %v", got)
-			}
-			// Queued but not known: the delete is kept.
-			f.Add(pod("ns", "new", "4"))
-			f.Delete(pod("ns", "new", "5"))
-			if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/new=Added:4", "ns/new=Deleted:5"}) {
-				t.Fatalf("got %v", got)
-			}
-			// Popped and processed: no longer queued, and not known.
-			f.Delete(pod("ns", "new", "6"))
-			if f.Len() != 0 {
-				t.Fatalf("delete of a processed, unknown key queued %v", f.Queued())
-			}
-		})
+// A delete is queued whether or not its key is known or queued: the
+// informer tells its handlers of every watch deletion, as client-go does.
+func TestDeltaFIFODeleteOfUnknownKeyIsQueued(t *testing.T) {
+	f := New[*corev1.Pod](knownWith(t, pod("ns", "known", "1")))
+	f.Delete(pod("ns", "ghost", "2"))
+	f.Delete(pod("ns", "known", "3"))
+	f.Add(pod("ns", "new", "4"))
+	f.Delete(pod("ns", "new", "5"))
+	want := []string{"ns/ghost=Deleted:2", "ns/known=Deleted:3", "ns/new=Added:4", "ns/new=Deleted:5"}
+	if got := popAll(t, f); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %v\nwant %v", got, want)
+	}
+	// Popped and processed, and not known: still queued.
+	f.Delete(pod("ns", "new", "6"))
+	if got := popAll(t, f); !reflect.DeepEqual(got, []string{"ns/new=Deleted:6"}) {
+		t.Fatalf("got %v", got)
 	}
 }
 
-func TestDeltaFIFOReplaceQueuesItemsInListOrderThenTombstones(t *testing.T) {
+// Tombstones come first: those of queued keys in order of first appearance,
+// then those of known keys in key order; then the list, in list order.
+func TestDeltaFIFOReplaceQueuesTombstonesThenItemsInListOrder(t *testing.T) {
 	known := knownWith(t, pod("ns", "stays", "1"), pod("ns", "gone", "2"), pod("ns", "also-gone", "3"))
 	f := New[*corev1.Pod](known)
 	f.Add(pod("ns", "queued-only", "4")) // queued, never reached the store
@@ -93,11 +81,11 @@ func TestDeltaFIFOReplaceQueuesItemsInListOrderThenTombstones(t *testing.T) {
 	}
 	want := []string{
 		"ns/queued-only=Added:4",
-		"ns/stays=Replaced:5",
-		"ns/new=Replaced:6",
 		"ns/queued-only=Deleted(tombstone):4",
 		"ns/also-gone=Deleted(tombstone):3",
 		"ns/gone=Deleted(tombstone):2",
+		"ns/stays=Replaced:5",
+		"ns/new=Replaced:6",
 	}
 	if got := popAll(t, f); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %v\nwant %v", got, want)
@@ -313,5 +301,36 @@ func TestDeltaFIFODrainedQueueDropsTheArraysOfABurst(t *testing.T) {
 	f.Add(pod("ns", "late", "2"))
 	if got := popAll(t, f); len(got) != 1 || got[0] != "ns/late=Added:2" {
 		t.Fatalf("after shrinking: %v", got)
+	}
+}
+
+// A Replace that queued a tombstone pops as one batch, however large, and
+// the batch before it stops where it starts; one without tombstones is
+// popped maxBatch at a time.
+func TestDeltaFIFOReplaceWithTombstonesPopsAsOneBatch(t *testing.T) {
+	known := knownWith(t, pod("ns", "gone", "1"))
+	f := New[*corev1.Pod](known)
+	f.Add(pod("ns", "x", "2"))
+	f.Replace([]*corev1.Pod{pod("ns", "a", "3"), pod("ns", "b", "4"), pod("ns", "c", "5")}, "5")
+	f.Replace([]*corev1.Pod{pod("ns", "a", "3"), pod("ns", "b", "4"), pod("ns", "c", "5")}, "5")
+	var got [][]string
+	for f.Len() > 0 {
+		f.PopBatch(2, func(batch []Delta[*corev1.Pod], _ bool) error {
+			var b []string
+			for _, d := range batch {
+				b = append(b, d.Key()+"="+deltaString(d))
+			}
+			got = append(got, b)
+			return nil
+		})
+	}
+	want := [][]string{
+		{"ns/x=Added:2"},
+		{"ns/x=Deleted(tombstone):2", "ns/gone=Deleted(tombstone):1", "ns/a=Replaced:3", "ns/b=Replaced:4", "ns/c=Replaced:5"},
+		{"ns/a=Replaced:3", "ns/b=Replaced:4"},
+		{"ns/c=Replaced:5"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("batches %v\nwant %v", got, want)
 	}
 }

@@ -12,7 +12,7 @@ const maxIndexErrors = 10
 
 // ApplyDeltas applies a batch of popped deltas to the store in order, under
 // one write lock, and appends to notes the handler notification each one
-// produces (a Deleted delta of a key the store does not hold produces none).
+// produces, one per delta, in batch order.
 // initial marks the first list's deltas: their adds carry isInInitialList.
 // Objects an index function fails on are stored anyway (see putLocked); up
 // to maxIndexErrors of those errors are returned.
@@ -43,10 +43,12 @@ func (s *Indexer[T]) ApplyDeltas(batch []deltafifo.Delta[T], initial bool, notes
 				notes = append(notes, processor.Notification[T]{Kind: processor.Add, Obj: d.Object, Initial: initial})
 			}
 		case deltafifo.Deleted:
-			if _, existed := s.getLocked(k); !existed {
-				continue
+			// A deletion of a key the store does not hold still reaches the
+			// handlers (client-go's informers call OnDelete for every
+			// watch deletion); the store stays as it is.
+			if _, existed := s.getLocked(k); existed {
+				s.deleteLocked(k)
 			}
-			s.deleteLocked(k)
 			notes = append(notes, processor.Notification[T]{Kind: processor.Delete, Obj: d.Object, FinalStateUnknown: d.FinalStateUnknown, LeftScope: d.LeftScope})
 		}
 	}
