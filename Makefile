@@ -13,15 +13,20 @@ K8S_NEWEST ?= v0.37.2
 NEWEST_DIR := bin/newest-k8s
 # The Prometheus adapter: its own module so the runtime never imports Prometheus.
 METRICS := metrics/prometheus
+# Typed informers and listers for every k8s.io/api group-version (own module).
+KUBE := kube
+# The k8s.io/api version `make kube` regenerates kube/ for; empty keeps the
+# version kube/go.mod requires.
+KUBE_API_VERSION ?=
 # Modules besides the main one, each with its own go.mod.
-SUBMODULES := $(EXAMPLE) $(MIGRATION) $(METRICS) test/corpus test/e2e bench
+SUBMODULES := $(EXAMPLE) $(MIGRATION) $(METRICS) $(KUBE) test/corpus test/e2e bench
 # golangci-lint at the version pinned in tools/go.mod (its own module, so the
 # main module never requires the linter's dependencies). `go tool` builds it
 # on first use and keeps the binary in the Go build cache.
 GOLANGCI_LINT := $(GO) tool -modfile=$(CURDIR)/tools/go.mod golangci-lint
 
-.PHONY: all help build test unit unit-newest examples metrics verify corpus e2e bench bench-smoke demo \
-        generate goldens lint vet clean
+.PHONY: all help build test unit unit-newest examples metrics kube-test verify corpus e2e bench bench-smoke demo \
+        generate kube goldens lint vet clean
 
 ## all: the default target: build, then test.
 all: build test
@@ -43,7 +48,7 @@ build:
 ## repo's tests, the Prometheus adapter's tests, verify-codegen (stale
 ## generated code fails), the k8s.io/api corpus build, the real-apiserver
 ## e2e suite and one pass of every benchmark.
-test: lint unit unit-newest examples metrics verify corpus e2e bench-smoke
+test: lint unit unit-newest examples metrics kube-test verify corpus e2e bench-smoke
 
 ## unit: race-enabled unit tests of the main module.
 unit:
@@ -65,10 +70,17 @@ examples:
 metrics:
 	cd $(METRICS) && $(GO) test -race -count=1 ./...
 
+## kube-test: the tests of kube/ (its informers on client-go's fake clientset,
+## and its factory against client-go's group-versions).
+kube-test:
+	cd $(KUBE) && $(GO) test -race -count=1 ./...
+
 ## verify: fail with a diff if any generated file is out of date.
 verify:
 	$(EXAMPLE)/hack/verify-codegen.sh
 	$(EXAMPLE)/hack/test-verify-detects-drift.sh
+	hack/kube-codegen.sh verify
+	hack/test-kube-verify-detects-drift.sh
 	$(GO) test -count=1 -run 'Golden' ./generators/
 
 ## corpus: informer-gen over all of k8s.io/api, built and vetted against client-go.
@@ -94,6 +106,11 @@ demo:
 ## generate: regenerate the example repo's code.
 generate:
 	$(EXAMPLE)/hack/update-codegen.sh
+
+## kube: regenerate kube/ (KUBE_API_VERSION=v0.38.0 first moves its
+## k8s.io/api, apimachinery and client-go to that version).
+kube:
+	hack/kube-codegen.sh update $(KUBE_API_VERSION)
 
 ## goldens: regenerate informer-gen's golden files (review the diff!).
 goldens:
