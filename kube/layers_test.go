@@ -94,10 +94,14 @@ func TestFactoryInformers(t *testing.T) {
 		{"resource.k8s.io/v1 resourceclaims", func(t *testing.T, c *watchedClient, f informers.SharedInformerFactory) {
 			i := f.Resource().V1().ResourceClaims()
 			lifecycle[*resourcev1.ResourceClaim]{
-				gvr:       resourcev1.SchemeGroupVersion.WithResource("resourceclaims"),
-				newObject: func(ns, name string) *resourcev1.ResourceClaim { return &resourcev1.ResourceClaim{ObjectMeta: meta(ns, name)} },
-				get:       func(ns, name string) (*resourcev1.ResourceClaim, error) { return i.Lister().ResourceClaims(ns).Get(name) },
-				list:      func() ([]*resourcev1.ResourceClaim, error) { return i.Lister().List(labels.Everything()) },
+				gvr: resourcev1.SchemeGroupVersion.WithResource("resourceclaims"),
+				newObject: func(ns, name string) *resourcev1.ResourceClaim {
+					return &resourcev1.ResourceClaim{ObjectMeta: meta(ns, name)}
+				},
+				get: func(ns, name string) (*resourcev1.ResourceClaim, error) {
+					return i.Lister().ResourceClaims(ns).Get(name)
+				},
+				list: func() ([]*resourcev1.ResourceClaim, error) { return i.Lister().List(labels.Everything()) },
 			}.run(t, c, i.Informer(), f.Start)
 		}},
 	} {
@@ -241,4 +245,3 @@ func runInBackground(t *testing.T, inf cache.AnyInformer) func(context.Context) 
 		})
 	}
 }
-

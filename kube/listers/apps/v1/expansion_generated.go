@@ -28,11 +28,6 @@ type ControllerRevisionListerExpansion interface{}
 // (for example controllerrevision_expansion.go) and the next run leaves it out here.
 type ControllerRevisionNamespaceListerExpansion interface{}
 
-// DaemonSetListerExpansion holds the hand-written methods of DaemonSetLister.
-// To add some, declare this interface in a file of your own in this package
-// (for example daemonset_expansion.go) and the next run leaves it out here.
-type DaemonSetListerExpansion interface{}
-
 // DaemonSetNamespaceListerExpansion holds the hand-written methods of DaemonSetNamespaceLister.
 // To add some, declare this interface in a file of your own in this package
 // (for example daemonset_expansion.go) and the next run leaves it out here.
@@ -48,20 +43,10 @@ type DeploymentListerExpansion interface{}
 // (for example deployment_expansion.go) and the next run leaves it out here.
 type DeploymentNamespaceListerExpansion interface{}
 
-// ReplicaSetListerExpansion holds the hand-written methods of ReplicaSetLister.
-// To add some, declare this interface in a file of your own in this package
-// (for example replicaset_expansion.go) and the next run leaves it out here.
-type ReplicaSetListerExpansion interface{}
-
 // ReplicaSetNamespaceListerExpansion holds the hand-written methods of ReplicaSetNamespaceLister.
 // To add some, declare this interface in a file of your own in this package
 // (for example replicaset_expansion.go) and the next run leaves it out here.
 type ReplicaSetNamespaceListerExpansion interface{}
-
-// StatefulSetListerExpansion holds the hand-written methods of StatefulSetLister.
-// To add some, declare this interface in a file of your own in this package
-// (for example statefulset_expansion.go) and the next run leaves it out here.
-type StatefulSetListerExpansion interface{}
 
 // StatefulSetNamespaceListerExpansion holds the hand-written methods of StatefulSetNamespaceLister.
 // To add some, declare this interface in a file of your own in this package

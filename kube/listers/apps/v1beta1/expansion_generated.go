@@ -38,11 +38,6 @@ type DeploymentListerExpansion interface{}
 // (for example deployment_expansion.go) and the next run leaves it out here.
 type DeploymentNamespaceListerExpansion interface{}
 
-// StatefulSetListerExpansion holds the hand-written methods of StatefulSetLister.
-// To add some, declare this interface in a file of your own in this package
-// (for example statefulset_expansion.go) and the next run leaves it out here.
-type StatefulSetListerExpansion interface{}
-
 // StatefulSetNamespaceListerExpansion holds the hand-written methods of StatefulSetNamespaceLister.
 // To add some, declare this interface in a file of your own in this package
 // (for example statefulset_expansion.go) and the next run leaves it out here.

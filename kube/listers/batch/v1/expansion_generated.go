@@ -28,11 +28,6 @@ type CronJobListerExpansion interface{}
 // (for example cronjob_expansion.go) and the next run leaves it out here.
 type CronJobNamespaceListerExpansion interface{}
 
-// JobListerExpansion holds the hand-written methods of JobLister.
-// To add some, declare this interface in a file of your own in this package
-// (for example job_expansion.go) and the next run leaves it out here.
-type JobListerExpansion interface{}
-
 // JobNamespaceListerExpansion holds the hand-written methods of JobNamespaceLister.
 // To add some, declare this interface in a file of your own in this package
 // (for example job_expansion.go) and the next run leaves it out here.

@@ -108,11 +108,6 @@ type PodTemplateListerExpansion interface{}
 // (for example podtemplate_expansion.go) and the next run leaves it out here.
 type PodTemplateNamespaceListerExpansion interface{}
 
-// ReplicationControllerListerExpansion holds the hand-written methods of ReplicationControllerLister.
-// To add some, declare this interface in a file of your own in this package
-// (for example replicationcontroller_expansion.go) and the next run leaves it out here.
-type ReplicationControllerListerExpansion interface{}
-
 // ReplicationControllerNamespaceListerExpansion holds the hand-written methods of ReplicationControllerNamespaceLister.
 // To add some, declare this interface in a file of your own in this package
 // (for example replicationcontroller_expansion.go) and the next run leaves it out here.

@@ -18,11 +18,6 @@ limitations under the License.
 
 package v1beta1
 
-// DaemonSetListerExpansion holds the hand-written methods of DaemonSetLister.
-// To add some, declare this interface in a file of your own in this package
-// (for example daemonset_expansion.go) and the next run leaves it out here.
-type DaemonSetListerExpansion interface{}
-
 // DaemonSetNamespaceListerExpansion holds the hand-written methods of DaemonSetNamespaceLister.
 // To add some, declare this interface in a file of your own in this package
 // (for example daemonset_expansion.go) and the next run leaves it out here.
@@ -57,11 +52,6 @@ type NetworkPolicyListerExpansion interface{}
 // To add some, declare this interface in a file of your own in this package
 // (for example networkpolicy_expansion.go) and the next run leaves it out here.
 type NetworkPolicyNamespaceListerExpansion interface{}
-
-// ReplicaSetListerExpansion holds the hand-written methods of ReplicaSetLister.
-// To add some, declare this interface in a file of your own in this package
-// (for example replicaset_expansion.go) and the next run leaves it out here.
-type ReplicaSetListerExpansion interface{}
 
 // ReplicaSetNamespaceListerExpansion holds the hand-written methods of ReplicaSetNamespaceLister.
 // To add some, declare this interface in a file of your own in this package

@@ -18,11 +18,6 @@ limitations under the License.
 
 package v1beta1
 
-// PodDisruptionBudgetListerExpansion holds the hand-written methods of PodDisruptionBudgetLister.
-// To add some, declare this interface in a file of your own in this package
-// (for example poddisruptionbudget_expansion.go) and the next run leaves it out here.
-type PodDisruptionBudgetListerExpansion interface{}
-
 // PodDisruptionBudgetNamespaceListerExpansion holds the hand-written methods of PodDisruptionBudgetNamespaceLister.
 // To add some, declare this interface in a file of your own in this package
 // (for example poddisruptionbudget_expansion.go) and the next run leaves it out here.
