@@ -49,8 +49,11 @@ func LabelSelector(s *metav1.LabelSelector) (labels.Selector, error) {
 
 // Labeled is what the lookups need of the object they select for.
 type Labeled interface {
+	// GetNamespace returns the object's namespace.
 	GetNamespace() string
+	// GetName returns the object's name.
 	GetName() string
+	// GetLabels returns the object's labels.
 	GetLabels() map[string]string
 }
 

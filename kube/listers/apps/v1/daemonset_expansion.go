@@ -28,7 +28,9 @@ import (
 // DaemonSetListerExpansion holds the lookups client-go's DaemonSetLister has beyond
 // List and Get, with the same signatures and results.
 type DaemonSetListerExpansion interface {
+	// GetPodDaemonSets returns the controllers whose selector matches the pod's labels.
 	GetPodDaemonSets(pod *corev1.Pod) ([]*appsv1.DaemonSet, error)
+	// GetHistoryDaemonSets returns the controllers whose selector matches the history's labels.
 	GetHistoryDaemonSets(history *appsv1.ControllerRevision) ([]*appsv1.DaemonSet, error)
 }
 

@@ -28,6 +28,7 @@ import (
 // ReplicaSetListerExpansion holds the lookups client-go's ReplicaSetLister has beyond
 // List and Get, with the same signatures and results.
 type ReplicaSetListerExpansion interface {
+	// GetPodReplicaSets returns the controllers whose selector matches the pod's labels.
 	GetPodReplicaSets(pod *corev1.Pod) ([]*appsv1beta2.ReplicaSet, error)
 }
 

@@ -28,6 +28,7 @@ import (
 // StatefulSetListerExpansion holds the lookups client-go's StatefulSetLister has beyond
 // List and Get, with the same signatures and results.
 type StatefulSetListerExpansion interface {
+	// GetPodStatefulSets returns the controllers whose selector matches the pod's labels.
 	GetPodStatefulSets(pod *corev1.Pod) ([]*appsv1beta2.StatefulSet, error)
 }
 

@@ -28,6 +28,7 @@ import (
 // JobListerExpansion holds the lookups client-go's JobLister has beyond
 // List and Get, with the same signatures and results.
 type JobListerExpansion interface {
+	// GetPodJobs returns the controllers whose selector matches the pod's labels.
 	GetPodJobs(pod *corev1.Pod) ([]batchv1.Job, error)
 }
 

@@ -27,6 +27,7 @@ import (
 // ReplicationControllerListerExpansion holds the lookups client-go's ReplicationControllerLister has beyond
 // List and Get, with the same signatures and results.
 type ReplicationControllerListerExpansion interface {
+	// GetPodControllers returns the controllers whose selector matches the pod's labels.
 	GetPodControllers(pod *corev1.Pod) ([]*corev1.ReplicationController, error)
 }
 

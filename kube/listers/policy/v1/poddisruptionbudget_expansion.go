@@ -28,6 +28,7 @@ import (
 // PodDisruptionBudgetListerExpansion holds the lookups client-go's PodDisruptionBudgetLister has beyond
 // List and Get, with the same signatures and results.
 type PodDisruptionBudgetListerExpansion interface {
+	// GetPodPodDisruptionBudgets returns the controllers whose selector matches the pod's labels.
 	GetPodPodDisruptionBudgets(pod *corev1.Pod) ([]*policyv1.PodDisruptionBudget, error)
 }
 
