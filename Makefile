@@ -19,8 +19,13 @@ CLIENTGO := clientgo
 # examples/crd's Foo controller as a controller-runtime manager on clientgo
 # (test/e2e runs it).
 CR_EXAMPLE := examples/controller-runtime
+# Typed informers and listers for every k8s.io/api group-version (own module).
+KUBE := kube
+# The k8s.io/api version `make kube` regenerates kube/ for; empty keeps the
+# version kube/go.mod requires.
+KUBE_API_VERSION ?=
 # Modules besides the main one, each with its own go.mod.
-SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(METRICS) $(CLIENTGO) test/corpus test/e2e test/soak bench
+SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(METRICS) $(CLIENTGO) $(KUBE) test/corpus test/e2e test/soak bench
 # make soak: time under load and faults, and the seed (0 picks one; a failing
 # run prints its seed to replay).
 DURATION ?= 10m
@@ -32,8 +37,8 @@ SMOKE_SEED ?= 4
 # on first use and keeps the binary in the Go build cache.
 GOLANGCI_LINT := $(GO) tool -modfile=$(CURDIR)/tools/go.mod golangci-lint
 
-.PHONY: all help build test unit unit-newest examples metrics clientgo crsuite verify corpus e2e soak soak-smoke bench bench-smoke demo \
-        generate goldens lint vet clean
+.PHONY: all help build test unit unit-newest examples metrics clientgo crsuite kube-test verify corpus e2e soak soak-smoke bench bench-smoke demo \
+        generate kube goldens lint vet clean
 
 ## all: the default target: build, then test.
 all: build test
@@ -54,10 +59,8 @@ build:
 ## test: everything CI runs. Lint, race-enabled unit tests, the example CRD
 ## repo's tests, the Prometheus adapter's tests, verify-codegen (stale
 ## generated code fails), the k8s.io/api corpus build, the real-apiserver
-## e2e suite and one pass of every benchmark. (soak-smoke joins it once the
-## example's leader-elected pair fences itself: today its 60 seconds catch
-## that pair reconciling after losing its Lease on some runs.)
-test: lint unit unit-newest examples metrics clientgo crsuite verify corpus e2e bench-smoke
+## e2e suite, a 60-second soak under faults and one pass of every benchmark.
+test: lint unit unit-newest examples metrics clientgo crsuite kube-test verify corpus e2e soak-smoke bench-smoke
 
 ## unit: race-enabled unit tests of the main module.
 unit:
@@ -90,10 +93,17 @@ clientgo:
 crsuite:
 	$(CLIENTGO)/crsuite/run.sh
 
+## kube-test: the tests of kube/ (its informers on client-go's fake clientset,
+## and its factory against client-go's group-versions).
+kube-test:
+	cd $(KUBE) && $(GO) test -race -count=1 ./...
+
 ## verify: fail with a diff if any generated file is out of date.
 verify:
 	$(EXAMPLE)/hack/verify-codegen.sh
 	$(EXAMPLE)/hack/test-verify-detects-drift.sh
+	hack/kube-codegen.sh verify
+	hack/test-kube-verify-detects-drift.sh
 	$(GO) test -count=1 -run 'Golden' ./generators/
 
 ## corpus: informer-gen over all of k8s.io/api, built and vetted against client-go.
@@ -131,6 +141,11 @@ demo:
 ## generate: regenerate the example repo's code.
 generate:
 	$(EXAMPLE)/hack/update-codegen.sh
+
+## kube: regenerate kube/ (KUBE_API_VERSION=v0.38.0 first moves its
+## k8s.io/api, apimachinery and client-go to that version).
+kube:
+	hack/kube-codegen.sh update $(KUBE_API_VERSION)
 
 ## goldens: regenerate informer-gen's golden files (review the diff!).
 goldens:

@@ -5,11 +5,13 @@ go 1.26.0
 replace (
 	github.com/typedinformer/typedinformer => ../..
 	github.com/typedinformer/typedinformer/examples/crd => ../crd
+	github.com/typedinformer/typedinformer/kube => ../../kube
 )
 
 require (
 	github.com/typedinformer/typedinformer v0.0.0-00010101000000-000000000000
 	github.com/typedinformer/typedinformer/examples/crd v0.0.0-00010101000000-000000000000
+	github.com/typedinformer/typedinformer/kube v0.0.0-00010101000000-000000000000
 	golang.org/x/time v0.15.0
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2

@@ -118,8 +118,8 @@ func compareObservations(t *testing.T, want, got []string) {
 var v037ControllerSwaps = map[string]string{
 	`informers "github.com/typedinformer/typedinformer/examples/migration/before/generated/informers/externalversions/samples/v1alpha1"`: `informers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions/samples/v1alpha1"`,
 	`listers "github.com/typedinformer/typedinformer/examples/migration/before/generated/listers/samples/v1alpha1"`:                      `listers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/listers/samples/v1alpha1"`,
-	`coreinformers "k8s.io/client-go/informers/core/v1"`:                                                                                 `coreinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions/core/v1"`,
-	`corelisters "k8s.io/client-go/listers/core/v1"`:                                                                                     `corelisters "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/listers/core/v1"`,
+	`coreinformers "k8s.io/client-go/informers/core/v1"`:                                                                                 `coreinformers "github.com/typedinformer/typedinformer/kube/informers/core/v1"`,
+	`corelisters "k8s.io/client-go/listers/core/v1"`:                                                                                     `corelisters "github.com/typedinformer/typedinformer/kube/listers/core/v1"`,
 	`"k8s.io/client-go/tools/cache"`:                                                                                                     `"github.com/typedinformer/typedinformer/runtime/cache"`,
 	`"k8s.io/client-go/util/workqueue"`:                                                                                                  `"github.com/typedinformer/typedinformer/runtime/workqueue"`,
 }

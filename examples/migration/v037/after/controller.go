@@ -32,8 +32,8 @@ import (
 	// The imports the port swaps.
 	informers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions/samples/v1alpha1"
 	listers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/listers/samples/v1alpha1"
-	coreinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions/core/v1"
-	corelisters "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/listers/core/v1"
+	coreinformers "github.com/typedinformer/typedinformer/kube/informers/core/v1"
+	corelisters "github.com/typedinformer/typedinformer/kube/listers/core/v1"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/workqueue"
 )

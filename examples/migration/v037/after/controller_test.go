@@ -10,8 +10,8 @@ import (
 	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
 	informers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions"
-	kubeinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions"
 	"github.com/typedinformer/typedinformer/examples/migration/internal/porttest"
+	kubeinformers "github.com/typedinformer/typedinformer/kube/informers"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
 

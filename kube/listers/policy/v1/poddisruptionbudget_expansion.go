@@ -1,0 +1,52 @@
+/*
+Copyright 2026 The typedinformer Authors.
+
+Licensed under the Apache License, Version 2.0 (the "License");
+you may not use this file except in compliance with the License.
+You may obtain a copy of the License at
+
+    http://www.apache.org/licenses/LICENSE-2.0
+
+Unless required by applicable law or agreed to in writing, software
+distributed under the License is distributed on an "AS IS" BASIS,
+WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+See the License for the specific language governing permissions and
+limitations under the License.
+*/
+
+package v1
+
+import (
+	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/typedinformer/typedinformer/kube/internal/selection"
+
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+)
+
+// PodDisruptionBudgetListerExpansion holds the lookups client-go's PodDisruptionBudgetLister has beyond
+// List and Get, with the same signatures and results.
+type PodDisruptionBudgetListerExpansion interface {
+	// GetPodPodDisruptionBudgets returns the controllers whose selector matches the pod's labels.
+	GetPodPodDisruptionBudgets(pod *corev1.Pod) ([]*policyv1.PodDisruptionBudget, error)
+}
+
+// GetPodPodDisruptionBudgets returns the PodDisruptionBudgets of the pod's
+// namespace whose selector matches the pod's labels: an empty selector
+// selects every pod, and one that does not parse selects nothing. Only the
+// one named by the pod's controller reference, if any, manages the pod. It
+// returns an error when none matches.
+func (s *podDisruptionBudgetLister) GetPodPodDisruptionBudgets(pod *corev1.Pod) ([]*policyv1.PodDisruptionBudget, error) {
+	candidates, err := s.PodDisruptionBudgets(pod.Namespace).List(labels.Everything())
+	if err != nil {
+		return nil, err
+	}
+	matched := selection.Selecting(candidates, labels.Set(pod.Labels), selection.EmptyMatchesEverything, func(o *policyv1.PodDisruptionBudget) (labels.Selector, error) {
+		return selection.LabelSelector(o.Spec.Selector)
+	})
+	if len(matched) == 0 {
+		return nil, selection.NoneFound("Pod", pod, "PodDisruptionBudgets")
+	}
+	return matched, nil
+}
