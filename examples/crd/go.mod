@@ -79,6 +79,7 @@ require (
 
 tool (
 	github.com/typedinformer/typedinformer/cmd/informer-gen
+	k8s.io/code-generator/cmd/applyconfiguration-gen
 	k8s.io/code-generator/cmd/client-gen
 	k8s.io/code-generator/cmd/deepcopy-gen
 )
