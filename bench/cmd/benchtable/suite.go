@@ -110,7 +110,7 @@ type suite struct {
 }
 
 // partNames are the suite's parts in table order, as -only names them.
-var partNames = []string{"sync", "shard", "decode", "events", "events-metrics", "index", "queue", "generator"}
+var partNames = []string{"sync", "shard", "decode", "events", "events-metrics", "index", "queue", "generator", "genclient"}
 
 // parseParts parses -only: a comma-separated subset of partNames, or ""
 // for all of them.
@@ -523,7 +523,7 @@ func (s *suite) run(ctx context.Context) {
 		run  func(context.Context)
 	}{
 		{"sync", s.runSync}, {"shard", s.runShard}, {"decode", s.runDecode}, {"events", s.runEvents}, {"events-metrics", s.runEventsMetrics},
-		{"index", s.runIndex}, {"queue", s.runQueue}, {"generator", s.runGenerator},
+		{"index", s.runIndex}, {"queue", s.runQueue}, {"generator", s.runGenerator}, {"genclient", s.runGenClient},
 	} {
 		if s.parts != nil && !slices.Contains(s.parts, p.name) {
 			continue
