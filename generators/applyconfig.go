@@ -376,6 +376,13 @@ func planApplyConfigurations(ctx context.Context, bctx *build.Context, workDir s
 	for _, p := range parsed {
 		g.inputs[p.ImportPath] = p
 	}
+	g.res.declares = func(pkg, name string) bool {
+		p := g.inputs[pkg]
+		if p == nil {
+			p = g.others[pkg]
+		}
+		return p != nil && p.Decls[name] != nil
+	}
 	for _, p := range parsed {
 		tags := extractTags(p.Tags)
 		if v, ok := tags["k8s:applyconfiguration-gen"]; ok && strings.TrimSpace(v[len(v)-1].Value) == "false" {

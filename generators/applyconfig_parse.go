@@ -8,6 +8,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -250,6 +251,10 @@ var builtinTypes = map[string]bool{
 // acResolver resolves type expressions of a package's files to acTypes.
 type acResolver struct {
 	f *follower // locates and reads packages imported without a name
+	// declares reports whether the package with import path pkg declares
+	// name (in the files the run read); with dot imports in a file, a name
+	// it does not declare may come from one of them.
+	declares func(pkg, name string) bool
 }
 
 // resolve turns expr, written in decl's file, into an acType.
@@ -261,7 +266,7 @@ func (r *acResolver) resolve(expr ast.Expr, pkgPath, dir string, file *acFile) (
 		if builtinTypes[x.Name] {
 			return &acType{Kind: acBuiltin, Name: x.Name}, nil
 		}
-		if len(file.Dot) > 0 {
+		if len(file.Dot) > 0 && (r.declares == nil || !r.declares(pkgPath, x.Name)) {
 			return nil, inputErrorf(position(file.fset, x.Pos()), "type %s may come from a dot import (%s), which apply configurations cannot resolve without type-checking: import the package by name", x.Name, strings.Join(file.Dot, ", "))
 		}
 		return &acType{Kind: acNamed, Pkg: pkgPath, Name: x.Name}, nil
@@ -309,7 +314,7 @@ func (r *acResolver) resolve(expr ast.Expr, pkgPath, dir string, file *acFile) (
 			return &acType{Kind: acOther, Src: "interface{}"}, nil
 		}
 	}
-	return nil, inputErrorf(position(file.fset, expr.Pos()), "type %s: apply configurations support named types, pointers, slices, arrays, maps and interface{} as member types", exprString(expr))
+	return nil, inputErrorf(position(file.fset, expr.Pos()), "member type %s: apply configurations support named types, pointers, slices, arrays, maps and interface{} as member types", exprString(expr))
 }
 
 // importPath is the import path the qualifier q stands for in file: its
@@ -437,28 +442,7 @@ func lookupJSON(m acMember) (jsonTags, bool) {
 }
 
 // exprString prints an expression for messages.
-func exprString(e ast.Expr) string {
-	var b bytes.Buffer
-	switch x := e.(type) {
-	case *ast.Ident:
-		return x.Name
-	case *ast.SelectorExpr:
-		return exprString(x.X) + "." + x.Sel.Name
-	case *ast.StarExpr:
-		return "*" + exprString(x.X)
-	case *ast.ArrayType:
-		if x.Len == nil {
-			return "[]" + exprString(x.Elt)
-		}
-		return "[" + exprString(x.Len) + "]" + exprString(x.Elt)
-	case *ast.MapType:
-		return "map[" + exprString(x.Key) + "]" + exprString(x.Value)
-	case *ast.BasicLit:
-		return x.Value
-	}
-	fmt.Fprintf(&b, "%T", e)
-	return b.String()
-}
+func exprString(e ast.Expr) string { return types.ExprString(e) }
 
 // sortedDeclNames returns a package's declared names sorted as upstream
 // orders a package's apply configurations: by lower-cased name.
