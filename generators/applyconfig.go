@@ -49,10 +49,12 @@ var excludedApplyTypes = map[string]bool{
 type acGen struct {
 	inputs map[string]*acPackage // by import path
 	others map[string]*acPackage // packages read on demand (meta/v1 when it is no input)
-	res    *acResolver
-	bctx   *build.Context
-	outPkg string
-	outDir string
+	// located are directories of packages found ahead of need.
+	located map[string]string
+	res     *acResolver
+	bctx    *build.Context
+	outPkg  string
+	outDir  string
 	// refs maps "<pkg>.<Type>" to the package of its apply configuration.
 	refs    map[string]string
 	structs map[string]*acStruct
@@ -80,9 +82,12 @@ func (g *acGen) load(ip, fromDir string) (*acPackage, error) {
 	if p, ok := g.others[ip]; ok {
 		return p, nil
 	}
-	dir, err := g.res.f.locate(ip, fromDir)
-	if err != nil {
-		return nil, err
+	dir, ok := g.located[ip]
+	if !ok {
+		var err error
+		if dir, err = g.res.f.locate(ip, fromDir); err != nil {
+			return nil, err
+		}
 	}
 	files, err := packageFiles(g.bctx, dir)
 	if err != nil {
@@ -354,7 +359,27 @@ func parseExternals(entries []string) (map[string]string, error) {
 // lays out their files. schema, when not nil, is the OpenAPI document given
 // with --openapi-schema.
 func planApplyConfigurations(ctx context.Context, bctx *build.Context, workDir string, inputs []inputPackage, o *Options, l layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
+	// meta/v1, whose embedded members every applied type's builder needs,
+	// is located (a go list run when it is outside the inputs' module) while
+	// the inputs are parsed.
+	res := &acResolver{f: newFollower(ctx, bctx, workDir, inputs)}
+	type located struct {
+		dir string
+		err error
+	}
+	var metaDir chan located
+	if _, isInput := res.f.inputs[metav1Pkg]; !isInput && len(inputs) > 0 {
+		metaDir = make(chan located, 1)
+		go func() {
+			d, err := res.f.locate(metav1Pkg, inputs[0].Dir)
+			metaDir <- located{d, err}
+		}()
+	}
 	parsed, err := parseACPackages(ctx, inputs)
+	var meta located
+	if metaDir != nil {
+		meta = <-metaDir
+	}
 	if err != nil {
 		return err
 	}
@@ -362,9 +387,10 @@ func planApplyConfigurations(ctx context.Context, bctx *build.Context, workDir s
 	if err != nil {
 		return err
 	}
+
 	g := &acGen{
-		inputs: map[string]*acPackage{}, others: map[string]*acPackage{},
-		res:  &acResolver{f: newFollower(ctx, bctx, workDir, inputs)},
+		inputs: map[string]*acPackage{}, others: map[string]*acPackage{}, located: map[string]string{},
+		res:  res,
 		bctx: bctx, outPkg: l.applyPkg, outDir: l.applyDir,
 		refs: refs, structs: map[string]*acStruct{}, subPkg: map[string]string{},
 	}
@@ -375,6 +401,9 @@ func planApplyConfigurations(ctx context.Context, bctx *build.Context, workDir s
 	byOut := map[string]*acPlanned{}
 	for _, p := range parsed {
 		g.inputs[p.ImportPath] = p
+	}
+	if metaDir != nil && meta.err == nil {
+		g.located[metav1Pkg] = meta.dir
 	}
 	g.res.declares = func(pkg, name string) bool {
 		p := g.inputs[pkg]
