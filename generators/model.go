@@ -190,8 +190,11 @@ func filterTypes(ts []*Type, keep func(*Type) bool) []*Type {
 // With withClientset every +genclient type is also kept in its version's
 // ClientTypes, and a package whose types get neither informer nor lister
 // still makes a version (of the clientset only).
-func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string, listersOnly, withClientset bool) (*Model, error) {
-	b := &modelBuilder{n: n, m: &Model{}, groups: map[string]*Group{}, informed: map[string]parsedType{}, listersOnly: listersOnly, withClientset: withClientset}
+//
+// With clientsetOnly (which needs withClientset) no type gets an informer or
+// a lister.
+func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string, listersOnly, withClientset, clientsetOnly bool) (*Model, error) {
+	b := &modelBuilder{n: n, m: &Model{}, groups: map[string]*Group{}, informed: map[string]parsedType{}, listersOnly: listersOnly, withClientset: withClientset, clientsetOnly: clientsetOnly}
 	for _, p := range pkgs {
 		if err := b.addPackage(p); err != nil {
 			return nil, err
@@ -226,6 +229,8 @@ type modelBuilder struct {
 	listersOnly bool
 	// withClientset: every +genclient type is kept for the clientset.
 	withClientset bool
+	// clientsetOnly: no type gets an informer or a lister.
+	clientsetOnly bool
 }
 
 // displayGroup names a group in messages ("" is the core group).

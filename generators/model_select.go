@@ -14,6 +14,9 @@ func (b *modelBuilder) addPackage(p parsedPackage) error {
 	if err != nil {
 		return err
 	}
+	if b.clientsetOnly {
+		pt.InformerGen, pt.ListerGen = false, false
+	}
 	if !pt.InformerGen && !pt.ListerGen && !b.withClientset {
 		return nil
 	}

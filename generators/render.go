@@ -65,7 +65,10 @@ func renderFiles(ctx context.Context, files []plannedFile, h header, existing fu
 				return fmt.Errorf("pruning the imports of %s (rendered from %s): %w", f.Path, f.Template, err)
 			}
 		}
-		out[i] = src
+		// Every rendered file is held until the run writes them all: keep
+		// exactly its bytes, and let the template data go.
+		out[i] = bytes.Clone(src)
+		files[i].Data = templateData{}
 		return nil
 	})
 	if err != nil {

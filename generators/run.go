@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 
@@ -72,13 +73,31 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		err  error
 	}
 	scanned := make(chan scanResult, 1)
-	roots := []string{lay.listersDir}
-	if lay.informersDir != "" {
-		roots = append([]string{lay.informersDir}, roots...)
+	var roots []string
+	if !opts.ClientsetOnly {
+		// Without informers and listers their directories are left alone.
+		roots = append(roots, lay.listersDir)
+		if lay.informersDir != "" {
+			roots = append([]string{lay.informersDir}, roots...)
+		}
 	}
 	if lay.clientsetDir != "" {
 		roots = append(roots, lay.clientsetDir)
 	}
+	if lay.applyDir != "" {
+		roots = append(roots, lay.applyDir)
+	}
+	var schema *openAPIDoc
+	if opts.OpenAPISchema != "" {
+		file := opts.OpenAPISchema
+		if !filepath.IsAbs(file) {
+			file = filepath.Join(workDir, file)
+		}
+		if schema, err = readOpenAPI(file); err != nil {
+			return nil, relativize(err, workDir)
+		}
+	}
+	var applyFiles []plannedFile
 	go func() {
 		t, err := scanOutputs(bctx, roots...)
 		scanned <- scanResult{t, err}
@@ -95,7 +114,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		}
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
 		followDefinitions(ctx, bctx, workDir, pkgs, parsed)
-		model, err := buildModel(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset)
+		model, err := buildModel(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset, opts.ClientsetOnly)
 		if err != nil {
 			return nil, err
 		}
@@ -105,6 +124,15 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		// becomes stale.
 		if len(model.Groups) == 0 && model.clientPackages == 0 {
 			return nil, inputErrorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
+		}
+		if lay.applyDir != "" {
+			err := planApplyConfigurations(ctx, bctx, workDir, pkgs, &opts, lay, schema, func(p, tmpl string, d templateData) {
+				applyFiles = append(applyFiles, plannedFile{Path: p, Template: tmpl, Data: d})
+			})
+			if err != nil {
+				return nil, err
+			}
+			logger.V(1).Info("Planned apply configurations", "files", len(applyFiles), "elapsed", time.Since(start))
 		}
 		for _, g := range model.Groups {
 			for _, v := range g.Versions {
@@ -127,8 +155,18 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, relativize(err, workDir)
 	}
+	if len(applyFiles) > 0 {
+		planned = append(planned, applyFiles...)
+		sort.Slice(planned, func(i, j int) bool { return planned[i].Path < planned[j].Path })
+		for i := 1; i < len(planned); i++ {
+			if planned[i].Path == planned[i-1].Path {
+				return nil, inputErrorf("", "two generated files would be written to %s: rename one of the types behind them", planned[i].Path)
+			}
+		}
+	}
 	if opts.ReplaceClientGenOutput {
-		result.tree.adoptClientGen(lay.clientsetDir)
+		result.tree.adoptGenerated(lay.clientsetDir, clientGenMarker)
+		result.tree.adoptGenerated(lay.applyDir, applyConfigGenMarker)
 	}
 	if err := result.tree.checkOwned(planned, workDir); err != nil {
 		return nil, err

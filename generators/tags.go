@@ -55,6 +55,10 @@ type clientTags struct {
 	NonNamespaced  bool
 	// Verbs are the verbs the clientset has for the type.
 	Verbs []string
+	// TaggedVerbs are the verbs before +genclient:noVerbs: applyconfiguration-gen
+	// reads a type's apply verbs from them, so a noVerbs type (policy's
+	// Eviction) still gets its apply configuration.
+	TaggedVerbs []string
 	// InformerGen and ListerGen are false when +k8s:informer-gen=false or
 	// +k8s:lister-gen=false is set on the type.
 	InformerGen, ListerGen bool
@@ -240,6 +244,7 @@ func parseClientTags(t parsedType) (clientTags, error) {
 	default:
 		out.Verbs = slices.Clone(supportedVerbs)
 	}
+	out.TaggedVerbs = out.Verbs
 	if _, ok := tags["genclient:noVerbs"]; ok {
 		out.Verbs = nil
 		out.NoVerbs = true

@@ -11,58 +11,84 @@ import (
 )
 
 // TestGeneratedClientsetBehavesLikeClientGens generates this repository's
-// clientset with informer-gen --with-clientset (client-gen's --input-base and
-// --input, as hack/codegen-lib.sh gives them to client-gen) into a scratch
-// directory, checks that it has the files of the committed client-gen
-// clientset, and runs one program (create, get, update, update status,
+// clientset and apply configurations with upstream's client-gen and
+// applyconfiguration-gen (code-generator v0.37.2, as kube_codegen.sh's
+// gen_client runs them) into a scratch directory, checks that the committed
+// ones (written by typedinformer::codegen::gen_client) have the same files,
+// and runs each program against client-gen's fake clientset and against
+// ours: the clientset program (create, get, update, update status, patch,
 // list, watch, delete, reactors and the recorded actions, on a namespaced,
-// a cluster-scoped and an onlyVerbs type) against client-gen's fake
-// clientset and against ours: both must print the same transcript.
+// a cluster-scoped and an onlyVerbs type) and the apply program (Apply and
+// ApplyStatus through the fake's apply reactor, built with either side's
+// apply configurations). Both sides must print the same transcripts.
 func TestGeneratedClientsetBehavesLikeClientGens(t *testing.T) {
-	dir, err := os.MkdirTemp(".", "zz_cs_")
+	dir, err := os.MkdirTemp(".", "zz_up_")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	name := filepath.Base(dir)
-	out, err := exec.Command("go", "tool", "informer-gen",
-		"--go-header-file", "hack/boilerplate.go.txt",
-		"--output-dir", dir, "--output-pkg", module+"/"+name,
-		"--with-clientset", "--plural-exceptions", "",
-		"--input-base", module+"/apis", "--input", "ops/v1,samples/v1alpha1").CombinedOutput()
+	apis, err := filepath.Abs("apis")
 	if err != nil {
-		t.Fatalf("informer-gen: %v\n%s", err, out)
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"applyconfiguration-gen", "-v", "0", "--go-header-file", "hack/boilerplate.go.txt",
+			"--output-dir", filepath.Join(dir, "applyconfiguration"), "--output-pkg", module + "/" + name + "/applyconfiguration",
+			"--external-applyconfigurations", "", "--openapi-schema", "hack/openapi-schema.json",
+			module + "/apis/ops/v1", module + "/apis/samples/v1alpha1"},
+		{"client-gen", "-v", "0", "--go-header-file", "hack/boilerplate.go.txt",
+			"--output-dir", filepath.Join(dir, "clientset"), "--output-pkg", module + "/" + name + "/clientset",
+			"--clientset-name", "versioned", "--apply-configuration-package", module + "/" + name + "/applyconfiguration",
+			"--input-base", apis, "--plural-exceptions", "", "--prefers-protobuf=false",
+			"--input", "ops/v1", "--input", "samples/v1alpha1"},
+	} {
+		if out, err := exec.Command("go", append([]string{"tool"}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("%s: %v\n%s", args[0], err, out)
+		}
 	}
 
-	upstream := filepath.Join("pkg", "generated", "clientset", "versioned")
-	ours := filepath.Join(dir, "clientset", "versioned")
-	if u, o := relFiles(t, upstream), relFiles(t, ours); !slices.Equal(u, o) {
-		t.Errorf("clientset files differ from client-gen's:\nclient-gen: %v\nours:       %v", u, o)
+	for _, tree := range []struct{ theirs, ours string }{
+		{filepath.Join(dir, "clientset", "versioned"), filepath.Join("pkg", "generated", "clientset", "versioned")},
+		{filepath.Join(dir, "applyconfiguration"), filepath.Join("pkg", "generated", "applyconfiguration")},
+	} {
+		if u, o := relFiles(t, tree.theirs), relFiles(t, tree.ours); !slices.Equal(u, o) {
+			t.Errorf("%s: files differ from upstream's:\nupstream: %v\nours:     %v", tree.ours, u, o)
+		}
 	}
 
-	transcript := func(fakePkg string) string {
+	transcript := func(program, fakePkg, applyPkg string) string {
 		t.Helper()
-		prog := filepath.Join(dir, "run"+strings.ReplaceAll(filepath.Base(filepath.Dir(fakePkg)), ".", ""))
+		prog := filepath.Join(dir, "run", program+strings.ReplaceAll(filepath.Base(filepath.Dir(filepath.Dir(fakePkg))), ".", ""))
 		if err := os.MkdirAll(prog, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(prog, "main.go"), []byte(strings.ReplaceAll(scenario, "FAKE", fakePkg)), 0o644); err != nil {
+		src := map[string]string{"clientset": scenario, "apply": applyScenario}[program]
+		src = strings.ReplaceAll(strings.ReplaceAll(src, "FAKE", fakePkg), "APPLY", applyPkg)
+		if err := os.WriteFile(filepath.Join(prog, "main.go"), []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		out, err := exec.Command("go", "run", "./"+filepath.ToSlash(prog)).CombinedOutput()
 		if err != nil {
-			t.Fatalf("running the scenario against %s: %v\n%s", fakePkg, err, out)
+			t.Fatalf("running the %s program against %s: %v\n%s", program, fakePkg, err, out)
 		}
 		return string(out)
 	}
-	theirs := transcript(module + "/pkg/generated/clientset/versioned/fake")
-	mine := transcript(module + "/" + name + "/clientset/versioned/fake")
-	if theirs != mine {
-		t.Errorf("transcripts differ\nclient-gen's fake:\n%s\nours:\n%s", theirs, mine)
-	}
-	t.Logf("%d lines of transcript, the same for both fakes", strings.Count(mine, "\n"))
-	if !strings.Contains(mine, "watch DELETED web") {
-		t.Errorf("the scenario did not see its own watch events:\n%s", mine)
+	for _, program := range []string{"clientset", "apply"} {
+		theirs := transcript(program, module+"/"+name+"/clientset/versioned/fake", module+"/"+name+"/applyconfiguration")
+		mine := transcript(program, module+"/pkg/generated/clientset/versioned/fake", module+"/pkg/generated/applyconfiguration")
+		if theirs != mine {
+			t.Errorf("%s transcripts differ\nupstream's:\n%s\nours:\n%s", program, theirs, mine)
+		}
+		t.Logf("%s: %d lines of transcript, the same for both", program, strings.Count(mine, "\n"))
+		for _, want := range map[string][]string{
+			"clientset": {"watch DELETED web"},
+			"apply":     {"apply web cm map[app:web]", "apply status Ready 3"},
+		}[program] {
+			if !strings.Contains(mine, want) {
+				t.Errorf("the %s program did not print %q:\n%s", program, want, mine)
+			}
+		}
 	}
 }
 
@@ -166,6 +192,76 @@ func main() {
 		}
 	}
 	w.Stop()
+
+	for _, a := range cs.Actions() {
+		fmt.Println("action", a.GetVerb(), a.GetResource().Resource, a.GetSubresource(), a.GetNamespace())
+	}
+}
+`
+
+// applyScenario is the apply program run against both fakes, each with its
+// own apply configurations: FAKE is the fake clientset's import path, APPLY
+// the apply configurations'.
+const applyScenario = `package main
+
+import (
+	"context"
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	acsamples "APPLY/samples/v1alpha1"
+	applyconfiguration "APPLY"
+	fake "FAKE"
+)
+
+func main() {
+	ctx := context.Background()
+	cs := fake.NewClientset()
+	foos := cs.SamplesV1alpha1().Foos("shop")
+	opts := metav1.ApplyOptions{FieldManager: "tester", Force: true}
+
+	cfg := acsamples.Foo("web", "shop").
+		WithLabels(map[string]string{"app": "web"}).
+		WithSpec(acsamples.FooSpec().WithConfigMapName("cm").WithData(map[string]string{"k": "v"}))
+	fmt.Println("config", *cfg.GetName(), *cfg.GetNamespace(), *cfg.Kind, *cfg.APIVersion)
+	foo, err := foos.Apply(ctx, cfg, opts)
+	if err != nil {
+		fmt.Println("apply", err)
+	} else {
+		fmt.Println("apply", foo.Name, foo.Spec.ConfigMapName, foo.Labels, foo.Spec.Data, err)
+	}
+	foo, err = foos.Apply(ctx, acsamples.Foo("web", "shop").WithSpec(acsamples.FooSpec().WithConfigMapName("cm2")), opts)
+	if err != nil {
+		fmt.Println("apply again", err)
+	} else {
+		fmt.Println("apply again", foo.Spec.ConfigMapName, foo.Spec.Data, foo.Labels, err)
+	}
+	st, err := foos.ApplyStatus(ctx, acsamples.Foo("web", "shop").WithStatus(acsamples.FooStatus().WithPhase("Ready").WithObservedGeneration(3)), opts)
+	if err != nil {
+		fmt.Println("apply status", err)
+	} else {
+		fmt.Println("apply status", st.Status.Phase, st.Status.ObservedGeneration, st.Spec.ConfigMapName)
+	}
+	got, err := foos.Get(ctx, "web", metav1.GetOptions{})
+	fmt.Println("get", got.Spec.ConfigMapName, got.Status.Phase, err)
+	_, err = foos.Apply(ctx, acsamples.Foo("web", "shop"), metav1.ApplyOptions{})
+	fmt.Println("apply without a field manager", err)
+	_, err = foos.Apply(ctx, nil, opts)
+	fmt.Println("apply nil", err)
+
+	classes := cs.SamplesV1alpha1().FooClasses()
+	c, err := classes.Apply(ctx, acsamples.FooClass("gold").WithSpec(acsamples.FooClassSpec().WithDefaults(map[string]string{"tier": "gold"})), opts)
+	if err != nil {
+		fmt.Println("apply class", err)
+	} else {
+		fmt.Println("apply class", c.Name, c.Namespace == "", c.Spec.Defaults)
+	}
+
+	kind := schema.GroupVersionKind{Group: "samples.typedinformer.dev", Version: "v1alpha1", Kind: "Foo"}
+	fmt.Printf("for kind %T\n", applyconfiguration.ForKind(kind))
+	fmt.Println("for unknown kind", applyconfiguration.ForKind(schema.GroupVersionKind{Kind: "Nope"}))
 
 	for _, a := range cs.Actions() {
 		fmt.Println("action", a.GetVerb(), a.GetResource().Resource, a.GetSubresource(), a.GetNamespace())

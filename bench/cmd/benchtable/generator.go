@@ -19,6 +19,8 @@ type genTools struct {
 	Ours             string // our informer-gen (informers and listers in one run)
 	UpstreamInformer string // k8s.io/code-generator/cmd/informer-gen
 	UpstreamLister   string // k8s.io/code-generator/cmd/lister-gen
+	UpstreamClient   string // k8s.io/code-generator/cmd/client-gen
+	UpstreamApply    string // k8s.io/code-generator/cmd/applyconfiguration-gen
 	// Dir is the working directory of every run: a module that requires
 	// k8s.io/api, so that both loaders resolve the same packages.
 	Dir string

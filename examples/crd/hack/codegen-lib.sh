@@ -2,8 +2,13 @@
 # for this repository, so the two scripts can never disagree. Source it, then
 # call the functions with the repository root as the working directory.
 
+source "$(dirname "${BASH_SOURCE[0]}")/typedinformer-codegen.sh"
+
 MODULE=github.com/typedinformer/typedinformer/examples/crd
 HEADER=hack/boilerplate.go.txt
+# The OpenAPI v2 definitions of our API types (what openapi-gen's
+# models-schema would print), from which the apply configurations' schema
+# and Extract functions come.
 # group/version packages under apis/, relative to it.
 GROUP_VERSIONS=(samples/v1alpha1 ops/v1)
 
@@ -13,25 +18,22 @@ codegen::deepcopy() {
   go tool deepcopy-gen --go-header-file "${HEADER}" --output-file zz_generated.deepcopy.go "${pkgs[@]}"
 }
 
-codegen::clientset() {
-  rm -rf pkg/generated/clientset
-  go tool client-gen --go-header-file "${HEADER}" \
-    --clientset-name versioned \
-    --input-base "${MODULE}/apis" \
-    --input "$(IFS=,; echo "${GROUP_VERSIONS[*]}")" \
-    --output-dir pkg/generated/clientset \
-    --output-pkg "${MODULE}/pkg/generated/clientset"
-}
-
-# codegen::informers generate|verify — informers and listers for our own
-# API and, with client-go's clientset, for the built-in core/v1 API.
-codegen::informers() {
-  local mode=$1 rc=0
-  go tool informer-gen "${mode}" --go-header-file "${HEADER}" \
+# codegen::client generate|verify — kube_codegen.sh's gen_client for our
+# own API, in one informer-gen run (typedinformer-codegen.sh): the clientset
+# and its fake, the apply configurations, the listers and the informers under
+# pkg/generated; and, with client-go's clientset, informers and listers for
+# the built-in core/v1 API under pkg/kube.
+codegen::client() {
+  local mode=$1 rc=0 verify=()
+  [[ "${mode}" == verify ]] && verify=(--verify)
+  typedinformer::codegen::gen_client "${verify[@]+"${verify[@]}"}" \
+    --with-watch --with-applyconfig \
+    --applyconfig-openapi-schema hack/openapi-schema.json \
     --output-dir pkg/generated \
     --output-pkg "${MODULE}/pkg/generated" \
-    --versioned-clientset-package "${MODULE}/pkg/generated/clientset/versioned" \
-    ./apis/... || rc=$?
+    --boilerplate "${HEADER}" \
+    --plural-exceptions "" \
+    ./apis || rc=$?
   go tool informer-gen "${mode}" --go-header-file "${HEADER}" \
     --output-dir pkg/kube \
     --output-pkg "${MODULE}/pkg/kube" \

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// This file measures all of kube_codegen.sh's gen_client (--with-watch
+// --with-applyconfig): the clientset and its fake, the apply
+// configurations, the listers and the informers of the k8s.io/api packages
+// with +genclient. Ours is one informer-gen run; upstream is gen_client's
+// four generators (applyconfiguration-gen, client-gen, lister-gen,
+// informer-gen) with the arguments gen_client gives them, one after the
+// other, as the script runs them.
+
+// genClientPlurals are the plural exceptions both sides are given.
+const genClientPlurals = "Endpoints:Endpoints"
+
+// apiModuleDir is the directory of k8s.io/api as resolved in dir: the
+// --input-base gen_client gives client-gen is a directory.
+func apiModuleDir(ctx context.Context, dir string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "list", "-m", "-json", "k8s.io/api")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	if err != nil {
+		return "", fmt.Errorf("go list -m k8s.io/api in %s: %w", dir, err)
+	}
+	var mod struct{ Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
+		return "", fmt.Errorf("go list -m k8s.io/api in %s: no module directory (run go mod download): %v", dir, err) //nolint:errorlint // err may be nil here
+	}
+	return mod.Dir, nil
+}
+
+// runOursGenClient runs our informer-gen once, with the arguments
+// typedinformer::codegen::gen_client gives it, into a fresh directory.
+func runOursGenClient(ctx context.Context, t genTools, header string, pkgs []string) (genRun, error) {
+	out, err := os.MkdirTemp("", "bench-genclient-ours-")
+	if err != nil {
+		return genRun{}, err
+	}
+	defer os.RemoveAll(out)
+	args := append([]string{
+		"-v", "0",
+		"--go-header-file", header,
+		"--with-applyconfig",
+		"--apply-configuration-package", genOutputPkg + "/applyconfiguration",
+		"--applyconfig-output-dir", filepath.Join(out, "applyconfiguration"),
+		"--output-dir", filepath.Join(out, "informers"),
+		"--output-pkg", genOutputPkg + "/informers",
+		"--listers-package", genOutputPkg + "/listers",
+		"--listers-output-dir", filepath.Join(out, "listers"),
+		"--with-clientset",
+		"--clientset-package", genOutputPkg + "/clientset",
+		"--clientset-output-dir", filepath.Join(out, "clientset"),
+		"--clientset-name", "versioned",
+		"--replace-client-gen-output",
+		"--plural-exceptions", genClientPlurals,
+	}, pkgs...)
+	p, err := runProc(ctx, t.Dir, 10*time.Minute, t.Ours, args...)
+	if err != nil {
+		return genRun{}, fmt.Errorf("our informer-gen (gen_client): %w", err)
+	}
+	return genRun{Wall: p.Wall, MaxRSS: p.MaxRSS, SumRSS: p.MaxRSS, Files: countGoFiles(out)}, nil
+}
+
+// runUpstreamGenClient runs gen_client's four upstream generators over pkgs,
+// each in its own process, into a fresh directory.
+func runUpstreamGenClient(ctx context.Context, t genTools, header, apiDir string, pkgs []string) (genRun, error) {
+	out, err := os.MkdirTemp("", "bench-genclient-upstream-")
+	if err != nil {
+		return genRun{}, err
+	}
+	defer os.RemoveAll(out)
+	var inputs []string
+	for _, p := range pkgs {
+		inputs = append(inputs, "--input", strings.TrimPrefix(p, "k8s.io/api/"))
+	}
+	steps := []struct {
+		name, bin string
+		args      []string
+	}{
+		{"applyconfiguration-gen", t.UpstreamApply, append([]string{
+			"-v", "0", "--go-header-file", header,
+			"--output-dir", filepath.Join(out, "applyconfiguration"),
+			"--output-pkg", genOutputPkg + "/applyconfiguration",
+			"--external-applyconfigurations", "", "--openapi-schema", "",
+		}, pkgs...)},
+		{"client-gen", t.UpstreamClient, append([]string{
+			"-v", "0", "--go-header-file", header,
+			"--output-dir", filepath.Join(out, "clientset"),
+			"--output-pkg", genOutputPkg + "/clientset",
+			"--clientset-name", "versioned",
+			"--apply-configuration-package", genOutputPkg + "/applyconfiguration",
+			"--input-base", apiDir,
+			"--plural-exceptions", genClientPlurals,
+			"--prefers-protobuf=false",
+		}, inputs...)},
+		{"lister-gen", t.UpstreamLister, append([]string{
+			"-v", "0", "--go-header-file", header,
+			"--output-dir", filepath.Join(out, "listers"),
+			"--output-pkg", genOutputPkg + "/listers",
+			"--plural-exceptions", genClientPlurals,
+		}, pkgs...)},
+		{"informer-gen", t.UpstreamInformer, append([]string{
+			"-v", "0", "--go-header-file", header,
+			"--output-dir", filepath.Join(out, "informers"),
+			"--output-pkg", genOutputPkg + "/informers",
+			"--versioned-clientset-package", genOutputPkg + "/clientset/versioned",
+			"--listers-package", genOutputPkg + "/listers",
+			"--plural-exceptions", genClientPlurals,
+		}, pkgs...)},
+	}
+	var g genRun
+	for _, s := range steps {
+		p, err := runProc(ctx, t.Dir, 10*time.Minute, s.bin, s.args...)
+		if err != nil {
+			return genRun{}, fmt.Errorf("upstream %s: %w", s.name, err)
+		}
+		g.Wall += p.Wall
+		g.MaxRSS = max(g.MaxRSS, p.MaxRSS)
+		g.SumRSS += p.MaxRSS
+	}
+	g.Files = countGoFiles(out)
+	return g, nil
+}
+
+// runGenClient adds rows 5b: one gen_client, ours against upstream's.
+func (s *suite) runGenClient(ctx context.Context) {
+	pkgs, err := genClientPackages(ctx, s.tools.Dir)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	if s.cfg.GenPackages > 0 && len(pkgs) > s.cfg.GenPackages {
+		pkgs = pkgs[:s.cfg.GenPackages]
+	}
+	bench := fmt.Sprintf("gen_client (clientset + fake + apply configurations + listers + informers), %d k8s.io/api group-versions", len(pkgs))
+	if s.tools.Ours == "" || s.tools.UpstreamInformer == "" || s.tools.UpstreamLister == "" || s.tools.UpstreamClient == "" || s.tools.UpstreamApply == "" {
+		why := "anchor not built"
+		if s.tools.Ours == "" {
+			why = "not built"
+		}
+		s.rows = append(s.rows,
+			row{Num: "5b", Bench: bench, Metric: "wall time", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(0.05).String(), Result: "not measured"},
+			row{Num: "5b", Bench: bench, Metric: "peak RSS", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(0.05).String(), Result: "not measured"})
+		return
+	}
+	apiDir, err := apiModuleDir(ctx, s.tools.Dir)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	header, err := os.CreateTemp("", "bench-boilerplate-*.txt")
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	header.Close()
+	defer os.Remove(header.Name())
+
+	wall := map[string]*series{"ours": {}, "upstream": {}}
+	rss := map[string]*series{"ours": {}, "upstream": {}}
+	var sumRSS series
+	files := map[string]int{}
+	for run := 0; run < s.cfg.GenRuns; run++ {
+		order := []string{"ours", "upstream"}
+		if run%2 == 1 {
+			order = []string{"upstream", "ours"}
+		}
+		for _, who := range order {
+			var g genRun
+			var err error
+			if who == "ours" {
+				g, err = runOursGenClient(ctx, s.tools, header.Name(), pkgs)
+			} else {
+				g, err = runUpstreamGenClient(ctx, s.tools, header.Name(), apiDir, pkgs)
+			}
+			if err != nil {
+				s.fail(err)
+				continue
+			}
+			wall[who].add(g.Wall.Seconds())
+			rss[who].add(float64(g.MaxRSS))
+			if who == "upstream" {
+				sumRSS.add(float64(g.SumRSS))
+			}
+			files[who] = g.Files
+			s.logf("gen_client %-8s run %d/%d: %.2fs, peak rss %.0f MB, %d files", who, run+1, s.cfg.GenRuns, g.Wall.Seconds(), float64(g.MaxRSS)/1e6, g.Files)
+		}
+	}
+	s.rows = append(s.rows,
+		compareRow("5b", bench, "wall time (upstream: its four generators, summed)", *wall["ours"], *wall["upstream"], fmtSecs, atMost(0.05)),
+		compareRow("5b", bench, "peak RSS (upstream: the largest of its four processes)", *rss["ours"], *rss["upstream"], fmtMB, atMost(0.05)),
+	)
+	if sumRSS.ok() {
+		s.notes = append(s.notes, fmt.Sprintf("gen_client: upstream's four processes' peak RSS summed is %s (the table uses the largest); files written: ours %d, upstream %d.",
+			fmtMB(sumRSS.median()), files["ours"], files["upstream"]))
+	}
+}

@@ -1,0 +1,462 @@
+package generators
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// This file reads what apply configurations need from the input packages:
+// every type declaration with its tags, doc comment and, for structs, the
+// members with their types, struct tags and doc comments. Syntax only, as
+// for the informers: types are resolved through the imports of the file
+// that names them.
+
+// acPackage is one input package as the apply configurations see it.
+type acPackage struct {
+	inputPackage
+	Name       string
+	PackagePos string
+	// Tags are the package's tag lines (doc.go's comments, or the package
+	// doc comments of its files without a doc.go).
+	Tags  []commentLine
+	Decls map[string]*acDecl
+}
+
+// acDecl is one type declaration.
+type acDecl struct {
+	Name string
+	Pos  string
+	// Tags are the comment block before the doc comment and the doc
+	// comment, as client-gen reads +genclient tags.
+	Tags []commentLine
+	// Expr is the declared type; Alias is set for "type A = B".
+	Expr  ast.Expr
+	Alias bool
+	file  *acFile
+	pkg   *acPackage
+}
+
+// acFile is what resolving a type name needs from the file naming it.
+type acFile struct {
+	fset    *token.FileSet
+	Named   map[string]string // import name → path
+	Unnamed []string
+	Dot     []string
+}
+
+// acMember is one struct member.
+type acMember struct {
+	// Name is the field's name, or for an embedded field its type's name.
+	Name     string
+	Embedded bool
+	// Tag is the raw struct tag.
+	Tag  string
+	Doc  []string
+	Type *acType
+	Pos  string
+}
+
+// acTypeKind is the shape of a member type.
+type acTypeKind int
+
+const (
+	acNamed acTypeKind = iota // a declared type: Pkg.Name
+	acBuiltin
+	acPointer
+	acSlice
+	acMap
+	acArray
+	acOther // interface{}, func, chan, an anonymous struct: kept as written
+)
+
+// acType is a resolved type expression.
+type acType struct {
+	Kind      acTypeKind
+	Pkg, Name string // acNamed: import path and name; acBuiltin: Name
+	Elem, Key *acType
+	Len       string // acArray
+	Src       string // acOther: the expression's source
+}
+
+// acRelevant reports whether a file may declare a type apply configurations
+// need: only struct members with json tags make one.
+func acRelevant(base string, src []byte) bool {
+	return base == "doc.go" || bytes.Contains(src, []byte(`json:"`)) || bytes.Contains(src, []byte("+genclient"))
+}
+
+// parseACPackages reads every input package for the apply configurations,
+// concurrently, one job per file.
+func parseACPackages(ctx context.Context, pkgs []inputPackage) ([]*acPackage, error) {
+	type job struct{ pkg, file int }
+	type fileResult struct {
+		name, pkgName, pkgPos string
+		comments              []commentLine
+		decls                 []*acDecl
+	}
+	results := make([][]*fileResult, len(pkgs))
+	var jobs []job
+	for i, p := range pkgs {
+		results[i] = make([]*fileResult, len(p.Files))
+		for j := range p.Files {
+			jobs = append(jobs, job{i, j})
+		}
+	}
+	errs, err := forEachParallel(ctx, len(jobs), runtime.GOMAXPROCS(0)*2, token.NewFileSet, func(fset *token.FileSet, k int) error {
+		jb := jobs[k]
+		filename := pkgs[jb.pkg].Files[jb.file]
+		src, err := os.ReadFile(filename)
+		if err != nil {
+			return fmt.Errorf("reading %s: %w", filename, err)
+		}
+		base := filepath.Base(filename)
+		if !acRelevant(base, src) {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
+		if err != nil {
+			var list interface{ Len() int }
+			if errors.As(err, &list) && list.Len() > 0 {
+				return syntaxError(err)
+			}
+			return inputErrorf(filename, "%v", err)
+		}
+		r := &fileResult{name: base, pkgName: f.Name.Name, pkgPos: position(fset, f.Package)}
+		if base == "doc.go" {
+			for _, cg := range f.Comments {
+				r.comments = append(r.comments, commentLines(fset, cg)...)
+			}
+		} else if f.Doc != nil {
+			r.comments = commentLines(fset, f.Doc)
+		}
+		r.decls = typeDecls(fset, f)
+		results[jb.pkg][jb.file] = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := firstError(errs); err != nil {
+		return nil, err
+	}
+	out := make([]*acPackage, 0, len(pkgs))
+	for i, p := range pkgs {
+		ap := &acPackage{inputPackage: p, Decls: map[string]*acDecl{}}
+		var doc *fileResult
+		for _, r := range results[i] {
+			if r == nil {
+				continue
+			}
+			if ap.Name == "" {
+				ap.Name, ap.PackagePos = r.pkgName, r.pkgPos
+			}
+			if r.name == "doc.go" {
+				doc = r
+			}
+			for _, d := range r.decls {
+				d.pkg = ap
+				ap.Decls[d.Name] = d
+			}
+		}
+		if doc != nil {
+			ap.Tags, ap.PackagePos = doc.comments, doc.pkgPos
+		} else {
+			for _, r := range results[i] {
+				if r != nil {
+					ap.Tags = append(ap.Tags, r.comments...)
+				}
+			}
+		}
+		out = append(out, ap)
+	}
+	return out, nil
+}
+
+// typeDecls returns the file's top-level type declarations with their tags.
+func typeDecls(fset *token.FileSet, f *ast.File) []*acDecl {
+	file := &acFile{fset: fset, Named: map[string]string{}}
+	for _, imp := range f.Imports {
+		p, err := strconv.Unquote(imp.Path.Value)
+		if err != nil {
+			continue
+		}
+		switch {
+		case imp.Name == nil:
+			file.Unnamed = append(file.Unnamed, p)
+		case imp.Name.Name == ".":
+			file.Dot = append(file.Dot, p)
+		case imp.Name.Name != "_":
+			file.Named[imp.Name.Name] = p
+		}
+	}
+	var endLines map[int]*ast.CommentGroup
+	var out []*acDecl
+	for _, decl := range f.Decls {
+		gd, ok := decl.(*ast.GenDecl)
+		if !ok || gd.Tok != token.TYPE {
+			continue
+		}
+		for _, spec := range gd.Specs {
+			ts := spec.(*ast.TypeSpec)
+			if ts.TypeParams != nil && len(ts.TypeParams.List) > 0 {
+				continue // generic types get no apply configuration
+			}
+			if endLines == nil {
+				endLines = make(map[int]*ast.CommentGroup, len(f.Comments))
+				for _, cg := range f.Comments {
+					endLines[fset.Position(cg.End()).Line] = cg
+				}
+			}
+			line := fset.Position(ts.Name.Pos()).Line
+			closest := endLines[line-1]
+			var second *ast.CommentGroup
+			if closest != nil {
+				second = endLines[fset.Position(closest.Pos()).Line-2]
+			} else {
+				second = endLines[line-2]
+			}
+			out = append(out, &acDecl{
+				Name:  ts.Name.Name,
+				Pos:   position(fset, ts.Name.Pos()),
+				Tags:  append(commentLines(fset, second), commentLines(fset, closest)...),
+				Expr:  ts.Type,
+				Alias: ts.Assign.IsValid(),
+				file:  file,
+			})
+		}
+	}
+	return out
+}
+
+// builtinTypes are the predeclared type names.
+var builtinTypes = map[string]bool{
+	"bool": true, "string": true, "byte": true, "rune": true, "error": true, "any": true,
+	"int": true, "int8": true, "int16": true, "int32": true, "int64": true,
+	"uint": true, "uint8": true, "uint16": true, "uint32": true, "uint64": true, "uintptr": true,
+	"float32": true, "float64": true, "complex64": true, "complex128": true,
+}
+
+// acResolver resolves type expressions of a package's files to acTypes.
+type acResolver struct {
+	f *follower // locates and reads packages imported without a name
+	// declares reports whether the package with import path pkg declares
+	// name (in the files the run read); with dot imports in a file, a name
+	// it does not declare may come from one of them.
+	declares func(pkg, name string) bool
+}
+
+// resolve turns expr, written in decl's file, into an acType.
+func (r *acResolver) resolve(expr ast.Expr, pkgPath, dir string, file *acFile) (*acType, error) {
+	switch x := expr.(type) {
+	case *ast.ParenExpr:
+		return r.resolve(x.X, pkgPath, dir, file)
+	case *ast.Ident:
+		if builtinTypes[x.Name] {
+			return &acType{Kind: acBuiltin, Name: x.Name}, nil
+		}
+		if len(file.Dot) > 0 && (r.declares == nil || !r.declares(pkgPath, x.Name)) {
+			return nil, inputErrorf(position(file.fset, x.Pos()), "type %s may come from a dot import (%s), which apply configurations cannot resolve without type-checking: import the package by name", x.Name, strings.Join(file.Dot, ", "))
+		}
+		return &acType{Kind: acNamed, Pkg: pkgPath, Name: x.Name}, nil
+	case *ast.SelectorExpr:
+		q, ok := x.X.(*ast.Ident)
+		if !ok {
+			break
+		}
+		ip, err := r.importPath(q.Name, x.Sel.Name, dir, file)
+		if err != nil {
+			return nil, inputErrorf(position(file.fset, x.Pos()), "%v", err)
+		}
+		return &acType{Kind: acNamed, Pkg: ip, Name: x.Sel.Name}, nil
+	case *ast.StarExpr:
+		e, err := r.resolve(x.X, pkgPath, dir, file)
+		if err != nil {
+			return nil, err
+		}
+		return &acType{Kind: acPointer, Elem: e}, nil
+	case *ast.ArrayType:
+		e, err := r.resolve(x.Elt, pkgPath, dir, file)
+		if err != nil {
+			return nil, err
+		}
+		if x.Len == nil {
+			return &acType{Kind: acSlice, Elem: e}, nil
+		}
+		lit, ok := x.Len.(*ast.BasicLit)
+		if !ok {
+			return nil, inputErrorf(position(file.fset, x.Pos()), "array length %s: apply configurations need a literal length", exprString(x.Len))
+		}
+		return &acType{Kind: acArray, Elem: e, Len: lit.Value}, nil
+	case *ast.MapType:
+		k, err := r.resolve(x.Key, pkgPath, dir, file)
+		if err != nil {
+			return nil, err
+		}
+		v, err := r.resolve(x.Value, pkgPath, dir, file)
+		if err != nil {
+			return nil, err
+		}
+		return &acType{Kind: acMap, Key: k, Elem: v}, nil
+	case *ast.InterfaceType:
+		if x.Methods == nil || len(x.Methods.List) == 0 {
+			return &acType{Kind: acOther, Src: "interface{}"}, nil
+		}
+	}
+	return nil, inputErrorf(position(file.fset, expr.Pos()), "member type %s: apply configurations support named types, pointers, slices, arrays, maps and interface{} as member types", exprString(expr))
+}
+
+// importPath is the import path the qualifier q stands for in file: its
+// named import, else the unnamed import whose package is called q (read
+// from the package itself only when the path does not say it).
+func (r *acResolver) importPath(q, name, dir string, file *acFile) (string, error) {
+	if p, ok := file.Named[q]; ok {
+		return p, nil
+	}
+	var guessed []string
+	for _, p := range file.Unnamed {
+		if guessPackageName(p) == q {
+			guessed = append(guessed, p)
+		}
+	}
+	if len(guessed) == 1 {
+		return guessed[0], nil
+	}
+	return r.f.qualifierPath(dir, &typeRef{Qualifier: q, Name: name, Named: file.Named, Unnamed: file.Unnamed})
+}
+
+// guessPackageName is the package name an import path usually has: its last
+// element, skipping a major-version element ("…/v2") and dropping a
+// ".vN" suffix and a "go-" prefix.
+func guessPackageName(p string) string {
+	parts := strings.Split(p, "/")
+	last := parts[len(parts)-1]
+	if len(parts) > 1 && len(last) > 1 && last[0] == 'v' && isDigits(last[1:]) {
+		last = parts[len(parts)-2]
+	}
+	if i := strings.Index(last, ".v"); i > 0 && isDigits(last[i+2:]) {
+		last = last[:i]
+	}
+	last = strings.TrimPrefix(last, "go-")
+	return strings.ReplaceAll(last, "-", "_")
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// members resolves the members of a struct declaration.
+func (r *acResolver) members(d *acDecl, st *ast.StructType) ([]acMember, error) {
+	var out []acMember
+	for _, field := range st.Fields.List {
+		t, err := r.resolve(field.Type, d.pkg.ImportPath, d.pkg.Dir, d.file)
+		if err != nil {
+			return nil, err
+		}
+		tag := ""
+		if field.Tag != nil {
+			if s, err := strconv.Unquote(field.Tag.Value); err == nil {
+				tag = s
+			}
+		}
+		var doc []string
+		if field.Doc != nil {
+			for _, l := range commentLines(d.file.fset, field.Doc) {
+				doc = append(doc, l.Text)
+			}
+		}
+		pos := position(d.file.fset, field.Pos())
+		if len(field.Names) == 0 {
+			base := t
+			if base.Kind == acPointer {
+				base = base.Elem
+			}
+			if base.Kind != acNamed {
+				return nil, inputErrorf(pos, "embedded field %s is not a named type", exprString(field.Type))
+			}
+			out = append(out, acMember{Name: base.Name, Embedded: true, Tag: tag, Doc: doc, Type: t, Pos: pos})
+			continue
+		}
+		for _, n := range field.Names {
+			out = append(out, acMember{Name: n.Name, Tag: tag, Doc: doc, Type: t, Pos: pos})
+		}
+	}
+	return out, nil
+}
+
+// jsonTags is a member's json tag as applyconfiguration-gen reads it.
+type jsonTags struct {
+	name      string
+	inline    bool
+	omitempty bool
+}
+
+// String is the json tag the apply configuration's field carries.
+func (t jsonTags) String() string {
+	s := ""
+	if !t.inline {
+		s = t.name
+	}
+	if t.omitempty {
+		s += ",omitempty"
+	}
+	return s
+}
+
+// lookupJSON reads m's json tag; ok is false when it has none or "-".
+func lookupJSON(m acMember) (jsonTags, bool) {
+	tag, ok := reflect.StructTag(m.Tag).Lookup("json")
+	if !ok || tag == "-" {
+		return jsonTags{}, false
+	}
+	name, opts, _ := strings.Cut(tag, ",")
+	t := jsonTags{name: name, inline: m.Embedded && name == ""}
+	if name == "" {
+		t.name = m.Name
+	}
+	for _, o := range strings.Split(opts, ",") {
+		if o == "omitempty" {
+			t.omitempty = true
+		}
+	}
+	return t, true
+}
+
+// exprString prints an expression for messages.
+func exprString(e ast.Expr) string { return types.ExprString(e) }
+
+// sortedDeclNames returns a package's declared names sorted as upstream
+// orders a package's apply configurations: by lower-cased name.
+func sortedDeclNames(p *acPackage) []string {
+	names := make([]string, 0, len(p.Decls))
+	for n := range p.Decls {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		a, b := strings.ToLower(names[i]), strings.ToLower(names[j])
+		if a != b {
+			return a < b
+		}
+		return names[i] < names[j]
+	})
+	return names
+}
