@@ -81,3 +81,5 @@ require (
 )
 
 replace github.com/typedinformer/typedinformer/clientgo => ../../clientgo
+
+replace github.com/typedinformer/typedinformer/kube => ../../kube

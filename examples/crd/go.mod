@@ -7,6 +7,7 @@ replace github.com/typedinformer/typedinformer => ../..
 require (
 	github.com/prometheus/client_golang v1.24.0
 	github.com/typedinformer/typedinformer v0.0.0-00010101000000-000000000000
+	github.com/typedinformer/typedinformer/kube v0.0.0-00010101000000-000000000000
 	k8s.io/api v0.37.2
 	k8s.io/apimachinery v0.37.2
 	k8s.io/client-go v0.37.2
@@ -85,3 +86,5 @@ tool (
 )
 
 replace github.com/typedinformer/typedinformer/metrics/prometheus => ../../metrics/prometheus
+
+replace github.com/typedinformer/typedinformer/kube => ../../kube

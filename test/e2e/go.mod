@@ -8,6 +8,7 @@ require (
 	github.com/typedinformer/typedinformer v0.0.0-00010101000000-000000000000
 	github.com/typedinformer/typedinformer/clientgo v0.0.0-00010101000000-000000000000
 	github.com/typedinformer/typedinformer/examples/controller-runtime v0.0.0-00010101000000-000000000000
+	github.com/typedinformer/typedinformer/kube v0.0.0-00010101000000-000000000000
 	k8s.io/api v0.37.2
 	k8s.io/apiextensions-apiserver v0.37.2
 	k8s.io/apimachinery v0.37.2
@@ -89,3 +90,5 @@ replace github.com/typedinformer/typedinformer/examples/crd => ../../examples/cr
 replace github.com/typedinformer/typedinformer/examples/controller-runtime => ../../examples/controller-runtime
 
 replace github.com/typedinformer/typedinformer/clientgo => ../../clientgo
+
+replace github.com/typedinformer/typedinformer/kube => ../../kube

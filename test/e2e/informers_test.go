@@ -20,7 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	samplesinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions"
-	kubeinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions"
+	kubeinformers "github.com/typedinformer/typedinformer/kube/informers"
 	"github.com/typedinformer/typedinformer/internal/testutil/informertest"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"

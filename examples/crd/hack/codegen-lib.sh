@@ -21,8 +21,8 @@ codegen::deepcopy() {
 # codegen::client generate|verify — kube_codegen.sh's gen_client for our
 # own API, in one informer-gen run (typedinformer-codegen.sh): the clientset
 # and its fake, the apply configurations, the listers and the informers under
-# pkg/generated; and, with client-go's clientset, informers and listers for
-# the built-in core/v1 API under pkg/kube.
+# pkg/generated. Informers and listers of the built-in types come from the
+# project's kube module, generated once for all of k8s.io/api.
 codegen::client() {
   local mode=$1 rc=0 verify=()
   [[ "${mode}" == verify ]] && verify=(--verify)
@@ -34,10 +34,5 @@ codegen::client() {
     --boilerplate "${HEADER}" \
     --plural-exceptions "" \
     ./apis || rc=$?
-  go tool informer-gen "${mode}" --go-header-file "${HEADER}" \
-    --output-dir pkg/kube \
-    --output-pkg "${MODULE}/pkg/kube" \
-    --versioned-clientset-package k8s.io/client-go/kubernetes \
-    k8s.io/api/core/v1 || rc=$?
   return "${rc}"
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned"
 	samplesinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions"
-	kubeinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/informers/externalversions"
+	kubeinformers "github.com/typedinformer/typedinformer/kube/informers"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	runtimecontroller "github.com/typedinformer/typedinformer/runtime/controller"
 	"github.com/typedinformer/typedinformer/runtime/informers"

@@ -24,7 +24,7 @@ import (
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned"
 	opslisters "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/listers/ops/v1"
 	sampleslisters "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/listers/samples/v1alpha1"
-	corelisters "github.com/typedinformer/typedinformer/examples/crd/pkg/kube/listers/core/v1"
+	corelisters "github.com/typedinformer/typedinformer/kube/listers/core/v1"
 )
 
 // FooLabel marks a ConfigMap with the name of the Foo that owns it, so that a
