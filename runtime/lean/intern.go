@@ -13,14 +13,16 @@ import (
 type InternFunc[T cache.Object] func(obj T, intern func(string) string)
 
 // Intern returns a transform that interns the repeated strings of an
-// object's metadata through in (DefaultInterner when nil): namespace,
-// generateName, label keys and values, annotation keys and values (values
-// up to the Interner's maxLen), finalizers, owner references' apiVersion,
-// kind, name and uid, and managedFields' manager, operation and
-// apiVersion. Each extra function then interns type-specific fields.
+// object's metadata through in: namespace, generateName, label keys and
+// values, annotation keys and values (values up to the Interner's maxLen),
+// finalizers, owner references' apiVersion, kind, name and uid, and
+// managedFields' manager, operation and apiVersion. Each extra function
+// then interns type-specific fields. A nil in gives the transform an
+// Interner of its own: informers share strings only through an Interner
+// given to each of them.
 func Intern[T cache.Object](in *Interner, extra ...InternFunc[T]) cache.TransformFunc[T] {
 	if in == nil {
-		in = defaultInterner
+		in = NewInterner(0, 0)
 	}
 	return func(obj T) (T, error) {
 		internMeta(in, obj)

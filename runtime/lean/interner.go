@@ -55,13 +55,6 @@ func NewInterner(maxEntries, maxLen int) *Interner {
 	return &Interner{maxEntries: maxEntries, maxLen: maxLen}
 }
 
-// defaultInterner backs the transforms given a nil Interner.
-var defaultInterner = NewInterner(0, 0)
-
-// DefaultInterner returns the process-wide Interner the transforms use when
-// given nil.
-func DefaultInterner() *Interner { return defaultInterner }
-
 // Intern returns a string equal to s, shared with every earlier caller that
 // interned an equal string while it was remembered. The empty string and
 // strings longer than the Interner's maxLen are returned unchanged.

@@ -24,8 +24,10 @@ type Options struct {
 	// with equal containers, volumes, tolerations or node selectors) share
 	// one copy: see ShareMaps and SharePodSpec for what it breaks.
 	Share bool
-	// Interner is the Interner used when Intern or Share is set; nil means
-	// DefaultInterner.
+	// Interner is the Interner used when Intern or Share is set; nil gives
+	// each transform built from these Options an Interner of its own (one
+	// per informer). Pass one Interner to several informers to share
+	// strings and parts between their objects.
 	Interner *Interner
 }
 
@@ -59,7 +61,7 @@ func Transform[T cache.Object](o Options) cache.TransformFunc[T] {
 func ObjectTransform(o Options) func(runtime.Object) (runtime.Object, error) {
 	in := o.Interner
 	if in == nil {
-		in = defaultInterner
+		in = NewInterner(0, 0)
 	}
 	return func(obj runtime.Object) (runtime.Object, error) {
 		m, ok := obj.(metav1.Object)

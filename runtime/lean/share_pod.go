@@ -12,15 +12,16 @@ import (
 
 // ShareMaps returns a transform that makes objects with equal labels (and
 // equal annotations) use one shared map, interning keys and values through
-// in (DefaultInterner when nil). Pods of one ReplicaSet or Job typically
-// carry identical label maps; a small map costs a few hundred bytes.
+// in (nil: an Interner of the transform's own). Pods of one ReplicaSet or
+// Job typically carry identical label maps; a small map costs a few
+// hundred bytes.
 //
 // Breaks: objects share those maps. Mutating a cached object was always
 // forbidden (copy first); with sharing, a handler that does it anyway
 // changes every object sharing the map.
 func ShareMaps[T cache.Object](in *Interner) cache.TransformFunc[T] {
 	if in == nil {
-		in = defaultInterner
+		in = NewInterner(0, 0)
 	}
 	return func(obj T) (T, error) {
 		shareMeta(in, obj)
@@ -45,7 +46,7 @@ func shareMeta(in *Interner, obj metav1.Object) {
 // comparison per Pod and event; breaks what ShareMaps breaks.
 func SharePodSpec(in *Interner) cache.TransformFunc[*corev1.Pod] {
 	if in == nil {
-		in = defaultInterner
+		in = NewInterner(0, 0)
 	}
 	return func(p *corev1.Pod) (*corev1.Pod, error) {
 		shareMeta(in, p)
