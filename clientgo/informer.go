@@ -47,7 +47,7 @@ func NewSharedIndexInformer(lw toolscache.ListerWatcher, exampleObject runtime.O
 
 // NewInformerFunc returns NewSharedIndexInformer with the runtime's options
 // opts, for controller-runtime's cache.Options.NewInformer, e.g.
-// NewInformerFunc(WithLean(lean.Default)).
+// NewInformerFunc(WithLean(lean.Default())).
 func NewInformerFunc(opts ...Option) func(toolscache.ListerWatcher, runtime.Object, time.Duration, toolscache.Indexers) toolscache.SharedIndexInformer {
 	return func(lw toolscache.ListerWatcher, exampleObject runtime.Object, resync time.Duration, indexers toolscache.Indexers) toolscache.SharedIndexInformer {
 		return NewSharedIndexInformerWithOptions(lw, exampleObject, toolscache.SharedIndexInformerOptions{

@@ -107,7 +107,7 @@ func TestLeanOption(t *testing.T) {
 	p := pod("a", "p1", "1", "1")
 	p.ManagedFields = []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationApply}}
 	lw := &scriptedLW{lists: []runtime.Object{podList("1", p)}, watches: make(chan *watch.RaceFreeFakeWatcher, 4)}
-	inf := clientgo.NewInformerFunc(clientgo.WithLean(lean.Default))(lw, &corev1.Pod{}, 0, nil)
+	inf := clientgo.NewInformerFunc(clientgo.WithLean(lean.Default()))(lw, &corev1.Pod{}, 0, nil)
 	if err := inf.SetTransform(func(obj any) (any, error) {
 		o := obj.(*corev1.Pod)
 		if len(o.ManagedFields) == 0 {

@@ -5,38 +5,24 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"maps"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 )
 
-// allowedVars are the package-level vars of runtime/ that exist today and
-// break the rule TestNoPackageLevelVars enforces, keyed by "path:name"
-// (path relative to runtime/, slash-separated) with the reason each one is
-// still there. Remove an entry in the commit that removes its var (the
-// test fails while a stale entry remains); never add one to make a new var
-// pass.
-var allowedVars = map[string]string{
-	"lean/options.go:Default": "exported preset Options (API); a struct cannot be a const",
-	"sharding/ranges.go:Full": "exported Range over the whole hash space (API); a struct cannot be a const",
-}
-
 // TestNoPackageLevelVars fails, naming file:line (relative to runtime/)
 // and the variable, for every package-level var in runtime/'s non-test Go
 // files that is neither an error value (every value an errors.New or
 // fmt.Errorf call, or an Err* var of another package of the module exported
-// again) nor an interface assertion (`var _ I = ...`), unless
-// allowedVars lists it. State held in package vars is shared by every
-// informer, queue and controller of a process (and by parallel tests); it
-// belongs in the value that uses it. It also fails for an allowedVars
-// entry that no longer names an offender, so that the list only shrinks.
+// again) nor an interface assertion (`var _ I = ...`). State held in
+// package vars is shared by every informer, queue and controller of a
+// process (and by parallel tests); it belongs in the value that uses it. A
+// preset value is a function returning it.
 func TestNoPackageLevelVars(t *testing.T) {
 	type offender struct {
-		key   string // "path:name", as in allowedVars
+		key   string // "path:name"
 		where token.Position
 	}
 	var offenders []offender
@@ -72,20 +58,10 @@ func TestNoPackageLevelVars(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	found := map[string]bool{}
 	for _, o := range offenders {
-		found[o.key] = true
-		if _, ok := allowedVars[o.key]; ok {
-			continue
-		}
 		_, name, _ := strings.Cut(o.key, ":")
 		t.Errorf("%s:%d: package-level var %s (allowed: errors.New or fmt.Errorf values, and `var _ I = ...`); keep state in the value that uses it",
 			filepath.ToSlash(o.where.Filename), o.where.Line, name)
-	}
-	for _, key := range slices.Sorted(maps.Keys(allowedVars)) {
-		if !found[key] {
-			t.Errorf("allowedVars lists %s, which is no longer a package-level var: remove the entry", key)
-		}
 	}
 }
 

@@ -182,7 +182,7 @@ func TestShardedAcquiredRangeEnqueuesEveryCachedObject(t *testing.T) {
 		}
 		return true
 	})
-	if err := f.ring.set(sharding.Full); err != nil {
+	if err := f.ring.set(sharding.Full()); err != nil {
 		t.Fatal(err)
 	}
 	testutil.Eventually(t, "every key reconciled", func() bool {
@@ -254,7 +254,7 @@ func TestShardedReleaseWaitsForInFlightReconciles(t *testing.T) {
 		}
 	}
 	unblock := b.block(t, lost)
-	f := newShardedFixture(t, b.wrap, 2, sharding.Full)
+	f := newShardedFixture(t, b.wrap, 2, sharding.Full())
 	if got := <-b.started; got != lost {
 		t.Fatalf("blocked reconcile of %s, want %s", got, lost)
 	}
@@ -292,7 +292,7 @@ func TestShardedAbandonCancelsInFlightReconciles(t *testing.T) {
 			return rec.Reconcile(ctx, req)
 		})
 	}
-	f := newShardedFixture(t, wrap, 1, sharding.Full)
+	f := newShardedFixture(t, wrap, 1, sharding.Full())
 	<-started
 	if err := f.ring.held.Set(nil); err != nil {
 		t.Fatal(err)
@@ -306,7 +306,7 @@ func TestShardedAbandonCancelsInFlightReconciles(t *testing.T) {
 
 func TestShardedDropsQueuedKeysOfALostRangeAtDequeue(t *testing.T) {
 	b := newBlocker()
-	f := newShardedFixture(t, b.wrap, 1, sharding.Full)
+	f := newShardedFixture(t, b.wrap, 1, sharding.Full())
 	testutil.Eventually(t, "every key reconciled once", func() bool {
 		for _, req := range f.reqs {
 			if f.rec.count(req) == 0 {

@@ -123,7 +123,7 @@ type notSharded struct {
 }
 
 func TestFactoryWithShardScopeRefusesAnInformerThatCannotShard(t *testing.T) {
-	scope, err := sharding.NewScope(sharding.FieldUID, []sharding.Range{sharding.Full})
+	scope, err := sharding.NewScope(sharding.FieldUID, []sharding.Range{sharding.Full()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@
 //     first) now corrupts every object sharing them. Cost: building a key
 //     and one deep comparison per shared part per event.
 //
-// lean.Default is StripManagedFields + Intern + Share.
+// lean.Default() is StripManagedFields + Intern + Share.
 //
 // The objects a transform receives are freshly decoded and owned by the
 // informer, so these transforms modify them in place; they are idempotent.

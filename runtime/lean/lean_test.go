@@ -218,7 +218,7 @@ func TestChainAppliesInOrderAndStopsAtFirstError(t *testing.T) {
 }
 
 func TestObjectTransformRejectsObjectsWithoutMetadata(t *testing.T) {
-	_, err := lean.ObjectTransform(lean.Default)(&metav1.Status{})
+	_, err := lean.ObjectTransform(lean.Default())(&metav1.Status{})
 	if err == nil || !strings.Contains(err.Error(), "*v1.Status") {
 		t.Fatalf("err = %v, want one naming *v1.Status", err)
 	}

@@ -31,12 +31,12 @@ type Options struct {
 	Interner *Interner
 }
 
-// Default is the lean mode for controllers that treat cached objects as
+// Default returns the lean mode for controllers that treat cached objects as
 // read-only, as they must: managedFields dropped, repeated strings interned
 // and equal maps and Pod containers shared. The last-applied annotation is
 // kept because dropping it is unsafe for controllers that Update whole
 // objects.
-var Default = Options{StripManagedFields: true, Intern: true, Share: true}
+func Default() Options { return Options{StripManagedFields: true, Intern: true, Share: true} }
 
 // Transform returns the transform o describes for T, or nil when o selects
 // nothing. For *corev1.Pod interning covers spec and status as InternPod

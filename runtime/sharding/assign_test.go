@@ -148,7 +148,7 @@ func TestAssignCoversSpaceExactlyOnce(t *testing.T) {
 			}
 		}
 	}
-	if a := mustAssign(t, []string{"only"}, DefaultVNodes); !reflect.DeepEqual(a["only"], []Range{Full}) {
+	if a := mustAssign(t, []string{"only"}, DefaultVNodes); !reflect.DeepEqual(a["only"], []Range{Full()}) {
 		t.Errorf("single member got %v, want the full space", a["only"])
 	}
 }

@@ -116,7 +116,7 @@ func TestRingRunLeavesNoGoroutine(t *testing.T) {
 				go func() { done <- r.Run(ctx) }()
 				time.Sleep(time.Second)
 				synctest.Wait()
-				if h := r.Held().Ranges(); len(h) != 1 || h[0] != Full {
+				if h := r.Held().Ranges(); len(h) != 1 || h[0] != Full() {
 					t.Fatalf("alone, the ring holds %v; want the whole space", h)
 				}
 				close(cut)

@@ -44,7 +44,7 @@ func TestRingJoinAssignsAndRecordsHeldRanges(t *testing.T) {
 	store := shardingtest.NewLeases()
 	a := ungated(t, store, base, "a")
 	round(t, a)
-	if got := a.effective(); len(got) != 1 || got[0] != Full {
+	if got := a.effective(); len(got) != 1 || got[0] != Full() {
 		t.Fatalf("alone, a holds %v, want the whole space", got)
 	}
 	b := ungated(t, store, base, "b")
@@ -103,7 +103,7 @@ func TestRingLossByExpiryMovesRangesWithinDurationPlusPeriod(t *testing.T) {
 			}
 		}
 	}
-	if got := a.effective(); len(got) != 1 || got[0] != Full {
+	if got := a.effective(); len(got) != 1 || got[0] != Full() {
 		t.Fatalf("a holds %.3f of the space after b expired, want all", SpaceOf(got))
 	}
 	if d := movedAt.Sub(crashed); d > testD+testP {
@@ -138,7 +138,7 @@ func TestRingFencesItselfWhenItCannotRenew(t *testing.T) {
 	// Healed: a renews with nothing held, then acquires through the protocol.
 	a.leases.cut = false
 	round(t, a)
-	if got := a.effective(); len(got) != 1 || got[0] != Full {
+	if got := a.effective(); len(got) != 1 || got[0] != Full() {
 		t.Fatalf("after healing a holds %v", got)
 	}
 }
@@ -160,20 +160,20 @@ func TestRingRestartWaitsForItsEarlierIncarnation(t *testing.T) {
 	}
 	// The old incarnation's claims stay recorded, so that no other replica
 	// acquires what it may still be working on.
-	if got, want := recorded(), FormatRanges([]Range{Full}); got != want {
+	if got, want := recorded(), FormatRanges([]Range{Full()}); got != want {
 		t.Fatalf("after the restart the Lease records %q, want the earlier incarnation's claims %q", got, want)
 	}
 	round(t, again)
 	if got := again.effective(); len(got) != 0 {
 		t.Fatalf("the new incarnation acquired %v while the old one's Lease was live", got)
 	}
-	if got, want := recorded(), FormatRanges([]Range{Full}); got != want {
+	if got, want := recorded(), FormatRanges([]Range{Full()}); got != want {
 		t.Fatalf("within the old Lease's term the Lease records %q, want %q", got, want)
 	}
 	base.Step(testD)
 	round(t, again)
 	round(t, again)
-	if got := again.effective(); len(got) != 1 || got[0] != Full {
+	if got := again.effective(); len(got) != 1 || got[0] != Full() {
 		t.Fatalf("after the old Lease's term the new incarnation holds %v", got)
 	}
 }
@@ -243,7 +243,7 @@ func TestRingRunJoinsAndLeaves(t *testing.T) {
 			t.Fatal("b's Lease still exists after a graceful stop")
 		}
 		settle()
-		if h := a.Held().Ranges(); len(h) != 1 || h[0] != Full {
+		if h := a.Held().Ranges(); len(h) != 1 || h[0] != Full() {
 			t.Fatalf("a holds %v after b left, want the whole space", h)
 		}
 		cancel()

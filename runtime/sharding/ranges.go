@@ -18,10 +18,8 @@ type Range struct {
 	Last uint64
 }
 
-// Full is the range covering the whole 64-bit hash space. It is a
-// variable only because Go has no struct constants: never assign to it
-// (the package itself does not read it).
-var Full = Range{First: 0, Last: math.MaxUint64}
+// Full returns the range covering the whole 64-bit hash space.
+func Full() Range { return Range{First: 0, Last: math.MaxUint64} }
 
 // Contains reports whether h lies in r.
 func (r Range) Contains(h uint64) bool { return r.First <= h && h <= r.Last }

@@ -13,11 +13,11 @@ func TestRangeContainsIsInclusive(t *testing.T) {
 			t.Errorf("%v.Contains(%d) = %v, want %v", r, h, got, want)
 		}
 	}
-	if !Full.Contains(0) || !Full.Contains(math.MaxUint64) {
-		t.Errorf("Full does not contain both ends of the space")
+	if !Full().Contains(0) || !Full().Contains(math.MaxUint64) {
+		t.Errorf("Full() does not contain both ends of the space")
 	}
-	if got := Full.Size(); got != math.Pow(2, 64) {
-		t.Errorf("Full.Size() = %g, want 2^64", got)
+	if got := Full().Size(); got != math.Pow(2, 64) {
+		t.Errorf("Full().Size() = %g, want 2^64", got)
 	}
 	if got := (Range{First: 5, Last: 4}).Size(); got != 0 {
 		t.Errorf("invalid range Size() = %g, want 0", got)
@@ -25,8 +25,8 @@ func TestRangeContainsIsInclusive(t *testing.T) {
 }
 
 func TestRangeStringIsHalfOpen(t *testing.T) {
-	if got, want := Full.String(), "[0x0000000000000000, 0x10000000000000000)"; got != want {
-		t.Errorf("Full.String() = %q, want %q", got, want)
+	if got, want := Full().String(), "[0x0000000000000000, 0x10000000000000000)"; got != want {
+		t.Errorf("Full().String() = %q, want %q", got, want)
 	}
 	if got, want := (Range{First: 0xa, Last: 0xff}).String(), "[0x000000000000000a, 0x0000000000000100)"; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
@@ -62,7 +62,7 @@ func TestContainsAndOwns(t *testing.T) {
 	if !Owns(FieldUID, only(hu), ns, uid) || Owns(FieldUID, only(hn), ns, uid) {
 		t.Errorf("Owns on uid does not hash the uid")
 	}
-	if Owns(Field("object.metadata.name"), []Range{Full}, ns, uid) {
+	if Owns(Field("object.metadata.name"), []Range{Full()}, ns, uid) {
 		t.Errorf("Owns accepted an unsupported field")
 	}
 	if Contains(nil, 0) {

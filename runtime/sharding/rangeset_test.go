@@ -51,17 +51,17 @@ func TestRangeSetOperationsAgainstMembership(t *testing.T) {
 
 func TestRangeSetEdgesOfTheSpace(t *testing.T) {
 	top := Range{First: math.MaxUint64 - 1, Last: math.MaxUint64}
-	if got := Subtract([]Range{Full}, []Range{top}); len(got) != 1 || got[0] != (Range{0, math.MaxUint64 - 2}) {
-		t.Fatalf("Full minus the top two values = %v", got)
+	if got := Subtract([]Range{Full()}, []Range{top}); len(got) != 1 || got[0] != (Range{0, math.MaxUint64 - 2}) {
+		t.Fatalf("Full() minus the top two values = %v", got)
 	}
-	if got := Subtract([]Range{Full}, []Range{{0, 0}}); len(got) != 1 || got[0] != (Range{1, math.MaxUint64}) {
-		t.Fatalf("Full minus 0 = %v", got)
+	if got := Subtract([]Range{Full()}, []Range{{0, 0}}); len(got) != 1 || got[0] != (Range{1, math.MaxUint64}) {
+		t.Fatalf("Full() minus 0 = %v", got)
 	}
-	if got := Subtract([]Range{top}, []Range{Full}); len(got) != 0 {
-		t.Fatalf("anything minus Full = %v", got)
+	if got := Subtract([]Range{top}, []Range{Full()}); len(got) != 0 {
+		t.Fatalf("anything minus Full() = %v", got)
 	}
-	if s := SpaceOf([]Range{Full, Full}); s != 1 {
-		t.Fatalf("SpaceOf(Full, Full) = %v", s)
+	if s := SpaceOf([]Range{Full(), Full()}); s != 1 {
+		t.Fatalf("SpaceOf(Full(), Full()) = %v", s)
 	}
 }
 

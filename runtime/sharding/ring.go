@@ -415,7 +415,7 @@ func (r *Ring) join(ctx context.Context) error {
 		if until, ok := expiry(cur); ok && r.clock.Now().Before(until) {
 			claims, err := ParseRanges(cur.Annotations[HeldAnnotation])
 			if err != nil {
-				claims = []Range{Full} // unreadable: assume the worst
+				claims = []Range{Full()} // unreadable: assume the worst
 			}
 			if len(claims) > 0 {
 				r.mu.Lock()
@@ -600,7 +600,7 @@ func (r *Ring) read(ctx context.Context) (ringView, error) {
 		claims, err := ParseRanges(l.Annotations[HeldAnnotation])
 		if err != nil {
 			r.logger.Info("Unreadable claims on a live Lease; treating them as the whole space", "lease", l.Name, "err", err)
-			claims = []Range{Full}
+			claims = []Range{Full()}
 		}
 		v.claims = Union(v.claims, claims)
 		if !slices.Contains(v.members, *l.Spec.HolderIdentity) {

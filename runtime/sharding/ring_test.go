@@ -265,7 +265,7 @@ func TestRingHandoffNeverOverlaps(t *testing.T) {
 				}
 				union = Union(union, got)
 			}
-			if len(union) != 1 || union[0] != Full {
+			if len(union) != 1 || union[0] != Full() {
 				t.Fatalf("after settling the live replicas hold %.3f of the space, want all", SpaceOf(union))
 			}
 		})

@@ -21,7 +21,7 @@ func TestScopeSetWakesWaitersOnlyOnChange(t *testing.T) {
 		t.Fatal("Set with equal ranges woke the waiter")
 	default:
 	}
-	if err := s.Set([]Range{Full}); err != nil {
+	if err := s.Set([]Range{Full()}); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -30,8 +30,8 @@ func TestScopeSetWakesWaitersOnlyOnChange(t *testing.T) {
 		t.Fatal("Set with new ranges did not wake the waiter")
 	}
 	r, gen1, _ := s.Snapshot()
-	if gen1 != gen0+1 || len(r) != 1 || r[0] != Full {
-		t.Fatalf("after Set(Full): ranges %v generation %d, want [Full] and %d", r, gen1, gen0+1)
+	if gen1 != gen0+1 || len(r) != 1 || r[0] != Full() {
+		t.Fatalf("after Set(Full()): ranges %v generation %d, want [Full()] and %d", r, gen1, gen0+1)
 	}
 	if !s.Owns("any", "uid") {
 		t.Fatal("full scope does not own an object")

@@ -16,12 +16,12 @@ func TestSelectorFormat(t *testing.T) {
 	if got != want {
 		t.Errorf("Selector =\n %s\nwant\n %s", got, want)
 	}
-	got, err = Selector(FieldNamespace, []Range{Full})
+	got, err = Selector(FieldNamespace, []Range{Full()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "shardRange(object.metadata.namespace, '0x0000000000000000', '0x10000000000000000')"; got != want {
-		t.Errorf("Selector(Full) = %s, want %s", got, want)
+		t.Errorf("Selector(Full()) = %s, want %s", got, want)
 	}
 	// Adjacent ranges merge into one clause.
 	got, err = Selector(FieldUID, []Range{{0, 9}, {10, 19}})
@@ -39,7 +39,7 @@ func TestSelectorErrors(t *testing.T) {
 		ranges []Range
 		want   string
 	}{
-		"field":    {Field("object.metadata.name"), []Range{Full}, "object.metadata.name"},
+		"field":    {Field("object.metadata.name"), []Range{Full()}, "object.metadata.name"},
 		"empty":    {FieldUID, nil, "no ranges"},
 		"inverted": {FieldUID, []Range{{First: 3, Last: 2}}, "range 0"},
 	} {

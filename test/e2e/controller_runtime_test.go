@@ -25,7 +25,7 @@ var crBackends = []struct {
 }{
 	{"client-go", nil},
 	{"typedinformer", clientgo.NewSharedIndexInformer},
-	{"typedinformer-lean", clientgo.NewInformerFunc(clientgo.WithLean(lean.Default))},
+	{"typedinformer-lean", clientgo.NewInformerFunc(clientgo.WithLean(lean.Default()))},
 }
 
 // TestControllerRuntimeExample runs examples/controller-runtime's manager

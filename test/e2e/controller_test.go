@@ -17,8 +17,8 @@ import (
 	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
 	excontroller "github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
 	samplesinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions"
-	kubeinformers "github.com/typedinformer/typedinformer/kube/informers"
 	"github.com/typedinformer/typedinformer/internal/testutil"
+	kubeinformers "github.com/typedinformer/typedinformer/kube/informers"
 	"github.com/typedinformer/typedinformer/runtime/controller"
 )
 

@@ -20,8 +20,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	samplesinformers "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/informers/externalversions"
-	kubeinformers "github.com/typedinformer/typedinformer/kube/informers"
 	"github.com/typedinformer/typedinformer/internal/testutil/informertest"
+	kubeinformers "github.com/typedinformer/typedinformer/kube/informers"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 	"github.com/typedinformer/typedinformer/test/e2e/framework"

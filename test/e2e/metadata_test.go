@@ -96,7 +96,7 @@ func TestMetadataInformerLean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := metadatainformer.NewFactory(metadataClient{mc}, 0, withLabel(label), informers.WithLean(lean.Default))
+	f := metadatainformer.NewFactory(metadataClient{mc}, 0, withLabel(label), informers.WithLean(lean.Default()))
 	cms := f.ForResource(corev1.SchemeGroupVersion.WithResource("configmaps"))
 	runFactory(t, f)
 	eventually(t, time.Minute, "the lean metadata cache", func() error {

@@ -30,7 +30,7 @@ const (
 	ModeCRDefault = "cr-default"
 	// ModeCROurs is clientgo.NewSharedIndexInformer as cache.Options.NewInformer.
 	ModeCROurs = "cr-ours"
-	// ModeCROursLean is ModeCROurs with clientgo.WithLean(lean.Default).
+	// ModeCROursLean is ModeCROurs with clientgo.WithLean(lean.Default()).
 	ModeCROursLean = "cr-ours-lean"
 )
 
@@ -92,7 +92,7 @@ func CRCache(mode string, n int, path string) (CRCacheResult, error) {
 		}
 	case ModeCROursLean:
 		newInformer = func(*rest.Config) (cache.Options, error) {
-			return cache.Options{NewInformer: clientgo.NewInformerFunc(clientgo.WithLean(lean.Default))}, nil
+			return cache.Options{NewInformer: clientgo.NewInformerFunc(clientgo.WithLean(lean.Default()))}, nil
 		}
 	default:
 		return res, fmt.Errorf("crcache: no mode %q (want %s, %s or %s)", mode, ModeCRDefault, ModeCROurs, ModeCROursLean)

@@ -32,13 +32,13 @@ const (
 	ModeList = "list"
 	// ModeWatchList streams the initial state (both sides' default).
 	ModeWatchList = "watchlist"
-	// ModeLean is ours streaming with lean.Default (managedFields stripped,
+	// ModeLean is ours streaming with lean.Default() (managedFields stripped,
 	// strings interned).
 	ModeLean = "lean"
 	// ModeMetadata is ours: a metadata-only informer (runtime/metadatainformer)
 	// fed by client-go's metadata client, streaming.
 	ModeMetadata = "metadata"
-	// ModeMetadataLean is ModeMetadata with lean.Default.
+	// ModeMetadataLean is ModeMetadata with lean.Default().
 	ModeMetadataLean = "metadata-lean"
 )
 
@@ -121,7 +121,7 @@ func Decode(side Side, mode string, n int, path string) (DecodeResult, error) {
 			},
 		}, corev1.SchemeGroupVersion.WithResource("pods"), metav1.NamespaceAll, 0, nil, nil)
 		if mode == ModeMetadataLean {
-			if err := inf.SetTransform(lean.Transform[*metav1.PartialObjectMetadata](lean.Default)); err != nil {
+			if err := inf.SetTransform(lean.Transform[*metav1.PartialObjectMetadata](lean.Default())); err != nil {
 				return res, err
 			}
 		}
@@ -140,7 +140,7 @@ func Decode(side Side, mode string, n int, path string) (DecodeResult, error) {
 			},
 		}, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: cache.ReflectorOptions{DisableWatchList: mode == ModeList}})
 		if mode == ModeLean {
-			if err := inf.SetTransform(lean.Transform[*corev1.Pod](lean.Default)); err != nil {
+			if err := inf.SetTransform(lean.Transform[*corev1.Pod](lean.Default())); err != nil {
 				return res, err
 			}
 		}

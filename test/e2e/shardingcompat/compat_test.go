@@ -147,7 +147,7 @@ func TestBoundariesMeanTheSameToApiserver(t *testing.T) {
 			h := sharding.Hash(field.Value(ns, uid))
 			candidates := [][]sharding.Range{
 				{{First: h, Last: h}},
-				{sharding.Full},
+				{sharding.Full()},
 				{{First: 0, Last: h}},
 				{{First: h, Last: math.MaxUint64}},
 			}

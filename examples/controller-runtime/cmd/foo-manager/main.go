@@ -22,7 +22,7 @@ func main() {
 	var leanCache bool
 	flag.StringVar(&namespaces, "namespaces", "", "comma-separated namespaces to cache and reconcile (empty: all)")
 	flag.StringVar(&informers, "informers", "typedinformer", "the cache's informers: typedinformer or client-go")
-	flag.BoolVar(&leanCache, "lean", false, "with --informers=typedinformer: cache lean objects (lean.Default: no managedFields, interned strings)")
+	flag.BoolVar(&leanCache, "lean", false, "with --informers=typedinformer: cache lean objects (lean.Default(): no managedFields, interned strings)")
 	opts := zap.Options{}
 	opts.BindFlags(flag.CommandLine)
 	flag.Parse()
@@ -42,7 +42,7 @@ func main() {
 	case "typedinformer":
 		var opts []clientgo.Option
 		if leanCache {
-			opts = append(opts, clientgo.WithLean(lean.Default))
+			opts = append(opts, clientgo.WithLean(lean.Default()))
 		}
 		newInformer = clientgo.NewInformerFunc(opts...)
 	case "client-go":

@@ -19,8 +19,8 @@ import (
 
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/fakecluster"
 	samplesfake "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
-	kubeinformers "github.com/typedinformer/typedinformer/kube/informers"
 	"github.com/typedinformer/typedinformer/internal/testutil"
+	kubeinformers "github.com/typedinformer/typedinformer/kube/informers"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/controller"
 	"github.com/typedinformer/typedinformer/runtime/fake"
