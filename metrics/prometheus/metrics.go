@@ -80,7 +80,7 @@ func (m *Metrics) NewStoreResourceVersionMetric(id cache.InformerNameAndResource
 }
 
 // Workqueues returns the provider to give work queues
-// (workqueue.Options.MetricsProvider, controller.Options.QueueMetricsProvider).
+// (workqueue.TypedQueueConfig.MetricsProvider, controller.Options.QueueMetricsProvider).
 func (m *Metrics) Workqueues() workqueue.MetricsProvider { return m.workqueues }
 
 // Controllers returns the controller.Metrics to give controllers

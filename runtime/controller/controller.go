@@ -21,7 +21,7 @@ type Controller struct {
 	opts       Options
 	logger     klog.Logger
 	clock      clock.PassiveClock
-	queue      workqueue.PriorityInterface[Request]
+	queue      workqueue.TypedPriorityInterface[Request]
 	metrics    Metrics
 	recover    bool
 	lowInitial bool
@@ -75,7 +75,7 @@ func New(name string, r Reconciler, opts Options) (*Controller, error) {
 	if opts.NewQueue != nil {
 		c.queue = opts.NewQueue(name, opts.RateLimiter)
 	} else {
-		c.queue = workqueue.New(workqueue.Options[Request]{
+		c.queue = workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[Request]{
 			Name:            name,
 			Clock:           opts.Clock,
 			RateLimiter:     opts.RateLimiter,
@@ -98,7 +98,7 @@ func (c *Controller) Name() string { return c.name }
 
 // Queue returns the controller's work queue, e.g. to enqueue a Request from
 // outside any watch. Callers must not Get from it or shut it down.
-func (c *Controller) Queue() workqueue.PriorityInterface[Request] { return c.queue }
+func (c *Controller) Queue() workqueue.TypedPriorityInterface[Request] { return c.queue }
 
 // Start registers the watches' handlers, waits up to CacheSyncTimeout for
 // their informers to sync (it does not start informers: the caller starts

@@ -54,7 +54,7 @@ func TestControllerAgainstFakeServer(t *testing.T) {
 		mu.Unlock()
 		return rec.Reconcile(ctx, req)
 	})
-	limiter := workqueue.NewItemExponentialFailureRateLimiter[Request](time.Second, time.Minute)
+	limiter := workqueue.NewTypedItemExponentialFailureRateLimiter[Request](time.Second, time.Minute)
 	c, err := New("configmaps", r, Options{Clock: clk, RateLimiter: limiter})
 	if err != nil {
 		t.Fatal(err)

@@ -118,7 +118,7 @@ func TestHandlers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := workqueue.New(workqueue.Options[Request]{})
+			q := workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[Request]{})
 			defer q.ShutDown()
 			tt.fire(tt.handler, q)
 			if got := drain(q); !slices.Equal(got, tt.want) {

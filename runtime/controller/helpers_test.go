@@ -128,4 +128,4 @@ func settle(t *testing.T, c *Controller, rec *recorder, probe *int) {
 	testutil.Eventually(t, "probe reconcile", func() bool { return rec.count(req) > before })
 }
 
-var _ workqueue.RateLimiter[Request] = (*workqueue.ItemExponentialFailureRateLimiter[Request])(nil)
+var _ workqueue.TypedRateLimiter[Request] = (*workqueue.TypedItemExponentialFailureRateLimiter[Request])(nil)

@@ -23,9 +23,9 @@ type Options struct {
 	// less) DefaultMaxConcurrentReconciles (1).
 	MaxConcurrentReconciles int
 	// RateLimiter paces retries of failed and Requeue'd requests. Default
-	// workqueue.DefaultControllerRateLimiter (5ms doubling to 1000s per
+	// workqueue.DefaultTypedControllerRateLimiter (5ms doubling to 1000s per
 	// request, 10 qps / 100 burst overall).
-	RateLimiter workqueue.RateLimiter[Request]
+	RateLimiter workqueue.TypedRateLimiter[Request]
 	// CacheSyncTimeout bounds how long Start waits for the watched
 	// informers to sync. Default (0 or less) DefaultCacheSyncTimeout (2
 	// minutes).
@@ -53,9 +53,9 @@ type Options struct {
 	// Clock drives the queue's delays and reconcile durations. Default: the
 	// real clock.
 	Clock clock.WithTicker
-	// NewQueue builds the work queue instead of workqueue.New. It is given
+	// NewQueue builds the work queue instead of workqueue.NewTypedWithConfig. It is given
 	// the controller's name and the rate limiter (after defaulting).
-	NewQueue func(name string, rateLimiter workqueue.RateLimiter[Request]) workqueue.PriorityInterface[Request]
+	NewQueue func(name string, rateLimiter workqueue.TypedRateLimiter[Request]) workqueue.TypedPriorityInterface[Request]
 	// Sharding, when set, makes the controller reconcile only the keys its
 	// ring holds; see Sharding and ShardingFor. Default: every key.
 	Sharding *Sharding
@@ -75,7 +75,7 @@ func (o Options) withDefaults() Options {
 		o.Clock = clock.RealClock{}
 	}
 	if o.RateLimiter == nil {
-		o.RateLimiter = workqueue.DefaultControllerRateLimiter[Request]()
+		o.RateLimiter = workqueue.DefaultTypedControllerRateLimiter[Request]()
 	}
 	if o.RecoverPanic == nil {
 		o.RecoverPanic = ptrTo(DefaultRecoverPanic)

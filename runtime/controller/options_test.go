@@ -18,7 +18,7 @@ import (
 // applies them.
 func TestOptionsDefaults(t *testing.T) {
 	fc := testingclock.NewFakeClock(time.Unix(0, 0))
-	limiter := workqueue.NewItemExponentialFailureRateLimiter[Request](time.Millisecond, time.Second)
+	limiter := workqueue.NewTypedItemExponentialFailureRateLimiter[Request](time.Millisecond, time.Second)
 	no := false
 	for _, tc := range []struct {
 		name           string
@@ -26,7 +26,7 @@ func TestOptionsDefaults(t *testing.T) {
 		wantWorkers    int
 		wantTimeout    time.Duration
 		wantClock      clock.WithTicker
-		wantLimiter    workqueue.RateLimiter[Request] // nil: the default one
+		wantLimiter    workqueue.TypedRateLimiter[Request] // nil: the default one
 		wantRecover    bool
 		wantPrioritize bool
 	}{
@@ -48,7 +48,7 @@ func TestOptionsDefaults(t *testing.T) {
 				t.Errorf("withDefaults() = RecoverPanic %s, PrioritizeLiveEvents %s; want %t, %t",
 					boolPtr(got.RecoverPanic), boolPtr(got.PrioritizeLiveEvents), tc.wantRecover, tc.wantPrioritize)
 			}
-			testutil.CheckDefaulted(t, "RateLimiter", got.RateLimiter, tc.wantLimiter, func(l workqueue.RateLimiter[Request]) {
+			testutil.CheckDefaulted(t, "RateLimiter", got.RateLimiter, tc.wantLimiter, func(l workqueue.TypedRateLimiter[Request]) {
 				// The default is DefaultControllerRateLimiter: 5ms doubling
 				// per request.
 				if d := l.When(Request{}); d != workqueue.DefaultBaseDelay {

@@ -40,7 +40,7 @@ func TestReconcileOutcomes(t *testing.T) {
 			clk := newFakeClock()
 			rec := newRecorder()
 			met := &metricsRecorder{}
-			limiter := workqueue.NewItemExponentialFailureRateLimiter[Request](time.Second, time.Hour)
+			limiter := workqueue.NewTypedItemExponentialFailureRateLimiter[Request](time.Second, time.Hour)
 			c, err := New("test", rec, Options{Clock: clk, RateLimiter: limiter, Metrics: met})
 			if err != nil {
 				t.Fatal(err)

@@ -9,7 +9,7 @@ import (
 )
 
 // Queue is what event handlers add Requests to.
-type Queue = workqueue.PriorityInterface[Request]
+type Queue = workqueue.TypedPriorityInterface[Request]
 
 // CreateEvent is an object added to an informer's cache.
 type CreateEvent[T cache.Object] struct {

@@ -35,7 +35,7 @@ func BenchmarkQueueRepeatedKeys(b *testing.B) {
 				var sink atomic.Uint64
 				b.ReportAllocs()
 				for b.Loop() {
-					q := New(Options[string]{})
+					q := NewTypedWithConfig(TypedQueueConfig[string]{})
 					var n atomic.Int64
 					var wg sync.WaitGroup
 					for range workers {
@@ -78,7 +78,7 @@ func BenchmarkQueueRepeatedKeys(b *testing.B) {
 // the workers fall behind.
 func BenchmarkQueueAddQueued(b *testing.B) {
 	keys := benchKeys(10_000)
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	for _, k := range keys {
 		q.Add(k)
 	}

@@ -24,7 +24,7 @@ func BenchmarkQueue(b *testing.B) {
 	for _, workers := range []int{1, 4, 16} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			keys := benchKeys(b.N)
-			q := New(Options[string]{})
+			q := NewTypedWithConfig(TypedQueueConfig[string]{})
 			b.ReportAllocs()
 			b.ResetTimer()
 			wg := startWorkers(q, workers, q.Done)
@@ -44,7 +44,7 @@ func BenchmarkQueueLoop(b *testing.B) {
 	for _, workers := range []int{1, 4, 16} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			keys := benchKeys(b.N)
-			q := New(Options[string]{})
+			q := NewTypedWithConfig(TypedQueueConfig[string]{})
 			per := b.N / workers
 			b.ReportAllocs()
 			b.ResetTimer()
@@ -72,7 +72,7 @@ func BenchmarkQueueBacklog(b *testing.B) {
 	for _, backlog := range []int{256, 4096, 65536} {
 		b.Run(fmt.Sprintf("backlog=%d", backlog), func(b *testing.B) {
 			keys := benchKeys(1 << 20)
-			q := New(Options[string]{})
+			q := NewTypedWithConfig(TypedQueueConfig[string]{})
 			b.ReportAllocs()
 			b.ResetTimer()
 			next := 0

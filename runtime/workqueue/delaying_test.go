@@ -95,7 +95,7 @@ func TestAddAfterOrdersByDeadlineWithOneTimer(t *testing.T) {
 
 func TestAddAfterNonPositiveIsImmediate(t *testing.T) {
 	for _, d := range []time.Duration{0, -time.Second} {
-		q := New(Options[string]{Clock: newFakeClock()})
+		q := NewTypedWithConfig(TypedQueueConfig[string]{Clock: newFakeClock()})
 		q.AddAfter("a", d)
 		wantLen(t, q, 1, fmt.Sprintf("AddAfter(%v)", d))
 		q.ShutDown()
@@ -104,7 +104,7 @@ func TestAddAfterNonPositiveIsImmediate(t *testing.T) {
 
 func TestAddAfterDroppedOnShutDown(t *testing.T) {
 	clk := newFakeClock()
-	q := New(Options[string]{Clock: clk})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{Clock: clk})
 	q.AddAfter("a", time.Second)
 	waitArmed(t, q, clk)
 	q.ShutDown() // waits for the delay goroutine to end
@@ -146,7 +146,7 @@ func step(clk *testingclock.FakeClock, d time.Duration) {
 // ends (inside the synctest bubble t belongs to, if any).
 func newClockedQueue[T comparable](t *testing.T) (*testingclock.FakeClock, *Typed[T]) {
 	clk := newFakeClock()
-	q := New(Options[T]{Clock: clk})
+	q := NewTypedWithConfig(TypedQueueConfig[T]{Clock: clk})
 	t.Cleanup(q.ShutDown)
 	return clk, q
 }

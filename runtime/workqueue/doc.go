@@ -4,15 +4,15 @@
 //
 // One concrete type, [Typed], implements every layer:
 //
-//   - [Interface]: Add/Get/Done with the dirty/processing guarantees (an item
+//   - [TypedInterface]: Add/Get/Done with the dirty/processing guarantees (an item
 //     is never handed to two workers at once; an Add while it is being
 //     processed is held and re-queued on Done; duplicates while queued
 //     collapse to one).
-//   - [DelayingInterface]: AddAfter, served by one timer goroutine over a
+//   - [TypedDelayingInterface]: AddAfter, served by one timer goroutine over a
 //     min-heap; for the same item the earlier deadline wins.
-//   - [RateLimitingInterface]: AddRateLimited/Forget/NumRequeues over a
-//     [RateLimiter] (per-item exponential backoff, token bucket, max-of).
-//   - [PriorityInterface]: AddWithOpts with a priority; higher priorities are
+//   - [TypedRateLimitingInterface]: AddRateLimited/Forget/NumRequeues over a
+//     [TypedRateLimiter] (per-item exponential backoff, token bucket, max-of).
+//   - [TypedPriorityInterface]: AddWithOpts with a priority; higher priorities are
 //     handed out first, FIFO within a priority. Controllers add the objects
 //     of an informer's initial list at [PriorityLow] so that live events go
 //     first.

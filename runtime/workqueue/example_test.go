@@ -11,7 +11,7 @@ import (
 // time and mark them done. Objects from an informer's initial list are added
 // at PriorityLow, so a live event added later is still handed out first.
 func Example() {
-	q := workqueue.New(workqueue.Options[string]{})
+	q := workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[string]{})
 
 	q.AddWithOpts(workqueue.AddOpts{Priority: workqueue.PriorityLow}, "shop/listed-1", "shop/listed-2")
 	q.Add("shop/live")

@@ -2,7 +2,7 @@ package workqueue
 
 import "time"
 
-// Interface is a work queue of comparable items. It is safe for concurrent
+// TypedInterface is a work queue of comparable items. It is safe for concurrent
 // use. Its guarantees:
 //
 //   - an item handed out by Get is "processing" until Done(item); it is never
@@ -11,8 +11,8 @@ import "time"
 //     collapse); Add of an item that is processing marks it dirty and it is
 //     queued again when Done is called;
 //   - items are handed out in the order they were first added (within one
-//     priority, see [PriorityInterface]).
-type Interface[T comparable] interface {
+//     priority, see [TypedPriorityInterface]).
+type TypedInterface[T comparable] interface {
 	// Add queues item unless it is already queued. After ShutDown, Add does
 	// nothing.
 	Add(item T)
@@ -37,19 +37,19 @@ type Interface[T comparable] interface {
 	ShuttingDown() bool
 }
 
-// DelayingInterface is an Interface that can add an item after a delay.
-type DelayingInterface[T comparable] interface {
-	Interface[T]
+// TypedDelayingInterface is a TypedInterface that can add an item after a delay.
+type TypedDelayingInterface[T comparable] interface {
+	TypedInterface[T]
 	// AddAfter adds item once duration has passed (at once if duration <=
 	// 0). While an item waits, a second AddAfter keeps the earlier deadline.
 	// Waiting items are dropped on shutdown.
 	AddAfter(item T, duration time.Duration)
 }
 
-// RateLimitingInterface is a DelayingInterface that asks a RateLimiter how
+// TypedRateLimitingInterface is a TypedDelayingInterface that asks a TypedRateLimiter how
 // long an item must wait.
-type RateLimitingInterface[T comparable] interface {
-	DelayingInterface[T]
+type TypedRateLimitingInterface[T comparable] interface {
+	TypedDelayingInterface[T]
 	// AddRateLimited adds item after the delay the rate limiter gives it.
 	AddRateLimited(item T)
 	// Forget tells the rate limiter that item is done with retries (it
@@ -61,11 +61,11 @@ type RateLimitingInterface[T comparable] interface {
 	NumRequeues(item T) int
 }
 
-// PriorityInterface is a RateLimitingInterface whose items carry a priority:
+// TypedPriorityInterface is a TypedRateLimitingInterface whose items carry a priority:
 // Get hands out the highest priority first, and items of equal priority in
 // the order they became ready.
-type PriorityInterface[T comparable] interface {
-	RateLimitingInterface[T]
+type TypedPriorityInterface[T comparable] interface {
+	TypedRateLimitingInterface[T]
 	// AddWithOpts adds items with the options o. An item that is already
 	// queued keeps the higher of its priority and o.Priority; an item being
 	// processed is re-queued on Done with the highest priority it was added

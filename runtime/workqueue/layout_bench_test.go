@@ -44,7 +44,7 @@ func BenchmarkQueueLayout(b *testing.B) {
 		}
 		b.Logf("%-12s offset %3d size %2d lines %d..%d%s", f.name, f.off, f.size, first, last, note)
 	}
-	nq := New(Options[string]{})
+	nq := NewTypedWithConfig(TypedQueueConfig[string]{})
 	defer nq.ShutDown()
 	misalign := uintptr(unsafe.Pointer(nq)) % lineSize
 	b.Logf("Typed[string] is %d bytes; a new one starts %d bytes into a line", unsafe.Sizeof(q), misalign)

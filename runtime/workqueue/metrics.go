@@ -31,7 +31,7 @@ type HistogramMetric interface {
 // MetricsProvider creates the metrics of a named queue. Its method set is the
 // one Kubernetes' workqueue metrics adapters implement, so an existing
 // Prometheus adapter can be passed as is. Each method is called once per
-// queue, from New.
+// queue, from its constructor.
 type MetricsProvider interface {
 	// NewDepthMetric returns the gauge of items queued (Len).
 	NewDepthMetric(name string) GaugeMetric

@@ -68,7 +68,7 @@ func (r *recorder) observed(k string) []float64 {
 func TestMetrics(t *testing.T) {
 	clk := newFakeClock()
 	rec := &recorder{gauges: map[string]float64{}, obs: map[string][]float64{}}
-	q := New(Options[string]{Name: "q", Clock: clk, MetricsProvider: rec, UnfinishedWorkUpdatePeriod: time.Second})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{Name: "q", Clock: clk, MetricsProvider: rec, UnfinishedWorkUpdatePeriod: time.Second})
 	defer q.ShutDown()
 
 	q.Add("a")

@@ -14,7 +14,7 @@ import (
 )
 
 // refQueue is the reference the model test compares Typed with: the
-// contract of Interface, DelayingInterface and RateLimitingInterface written
+// contract of TypedInterface, TypedDelayingInterface and TypedRateLimitingInterface written
 // as plainly as possible, one map or slice per concept and no concurrency.
 type refQueue struct {
 	queue      []string             // queued items, in the order they must come out
@@ -140,7 +140,7 @@ var modelKeys = []string{"ns/a", "ns/b", "ns/c", "ns/d", "ns/e", "other/a"}
 func runModel(t *testing.T, ops []byte) {
 	clk := newFakeClock()
 	lim := &scriptedLimiter{requeues: map[string]int{}}
-	q := New(Options[string]{Clock: clk, RateLimiter: lim})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{Clock: clk, RateLimiter: lim})
 	defer q.ShutDown()
 	ref := newRefQueue()
 	var dueTotal uint64
@@ -323,7 +323,7 @@ func FuzzQueueModel(f *testing.F) {
 // goroutine at once and checks the invariants from another goroutine while
 // they run, and that no item is ever processed by two workers at once.
 func TestQueueConcurrentInvariants(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	var mu sync.Mutex
 	busy := map[string]bool{}
 	var twice []string

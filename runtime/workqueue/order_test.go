@@ -14,7 +14,7 @@ import (
 func TestQueueKeepsOrderAndCollapsesRepeatedAdds(t *testing.T) {
 	for _, n := range []int{1, 63, 64, 65, 323, 5000} {
 		t.Run(strconv.Itoa(n), func(t *testing.T) {
-			q := New(Options[string]{})
+			q := NewTypedWithConfig(TypedQueueConfig[string]{})
 			defer q.ShutDown()
 			var want []string
 			for i := range n {
@@ -52,7 +52,7 @@ func firstDiff(a, b []string) int {
 // Add of the item it processes is held until its Done: the item is then
 // queued again once, behind an item added after it.
 func TestQueueAddBeforeDoneRequeuesBehindLaterAdds(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	defer q.ShutDown()
 	q.Add("a")
 	item, _ := q.Get()
@@ -72,7 +72,7 @@ func TestQueueAddBeforeDoneRequeuesBehindLaterAdds(t *testing.T) {
 func TestQueueAddWakesBlockedGet(t *testing.T) {
 	for _, workers := range []int{1, 3} {
 		t.Run(strconv.Itoa(workers), func(t *testing.T) {
-			q := New(Options[string]{})
+			q := NewTypedWithConfig(TypedQueueConfig[string]{})
 			got := make(chan string)
 			wg := startWorkers(q, workers, func(item string) {
 				q.Done(item)
@@ -100,7 +100,7 @@ func TestQueueAddWakesBlockedGet(t *testing.T) {
 // queue shuts down are still handed out, and that Adds after ShutDown are
 // dropped.
 func TestQueueShutDownHandsOutQueuedItems(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	q.Add("a")
 	q.Add("b")
 	q.ShutDown()

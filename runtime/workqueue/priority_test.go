@@ -56,7 +56,7 @@ func TestPriorityOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := New(Options[string]{DisablePriority: tt.noPrio})
+			q := NewTypedWithConfig(TypedQueueConfig[string]{DisablePriority: tt.noPrio})
 			defer q.ShutDown()
 			for _, a := range tt.adds {
 				q.AddWithOpts(AddOpts{Priority: a.prio}, a.item)
@@ -77,7 +77,7 @@ func TestPriorityOrder(t *testing.T) {
 }
 
 func TestPriorityWhileProcessing(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	defer q.ShutDown()
 	q.AddWithOpts(AddOpts{Priority: PriorityLow}, "a")
 	item, p, _ := q.GetWithPriority()
@@ -97,7 +97,7 @@ func TestPriorityWhileProcessing(t *testing.T) {
 func TestAddWithOptsDelayAndRateLimit(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		clk := newFakeClock()
-		q := New(Options[string]{Clock: clk, RateLimiter: NewItemExponentialFailureRateLimiter[string](3*time.Second, time.Minute)})
+		q := NewTypedWithConfig(TypedQueueConfig[string]{Clock: clk, RateLimiter: NewTypedItemExponentialFailureRateLimiter[string](3*time.Second, time.Minute)})
 		defer q.ShutDown()
 		q.AddWithOpts(AddOpts{After: time.Second, Priority: PriorityLow}, "after", "after2")
 		q.AddWithOpts(AddOpts{RateLimited: true, After: time.Second}, "limited") // 3s from the limiter wins
@@ -127,7 +127,7 @@ func TestAddWithOptsDelayAndRateLimit(t *testing.T) {
 // TestPriorityConcurrent checks that raising priorities while workers run
 // neither loses nor duplicates items.
 func TestPriorityConcurrent(t *testing.T) {
-	q := New(Options[int]{})
+	q := NewTypedWithConfig(TypedQueueConfig[int]{})
 	const n = 500
 	var mu sync.Mutex
 	seen := map[int]int{}

@@ -102,8 +102,8 @@ type slotTimes struct {
 }
 
 // Typed is the typed work queue (client-go's name for the concrete queue);
-// it implements [PriorityInterface] and so every narrower interface of this
-// package. Create it with New or NewTyped; it must not be copied. All
+// it implements [TypedPriorityInterface] and so every narrower interface of this
+// package. Create it with NewTyped, NewTypedWithConfig or another NewTyped* constructor; it must not be copied. All
 // methods are safe for concurrent use.
 //
 // Typed keeps one mutex for the ready queue (a hash table from item to
@@ -150,7 +150,7 @@ type Typed[T comparable] struct {
 	drained  sync.Cond // ShutDownWithDrain waits here for processing == 0
 
 	clock   clock.WithTicker
-	limiter RateLimiter[T]
+	limiter TypedRateLimiter[T]
 	period  time.Duration
 
 	delay delayed[T]
@@ -160,10 +160,9 @@ type Typed[T comparable] struct {
 	bg       sync.WaitGroup
 }
 
-// New returns an empty queue configured by opts (see Options for defaults).
-// With a MetricsProvider it starts one goroutine that updates the
-// unfinished-work gauges; it and the delay goroutine end on ShutDown.
-func New[T comparable](opts Options[T]) *Typed[T] {
+// newQueue returns an empty queue configured by opts; every constructor of
+// the package ends here.
+func newQueue[T comparable](opts TypedQueueConfig[T]) *Typed[T] {
 	opts = opts.withDefaults()
 	q := &Typed[T]{
 		seed:    maphash.MakeSeed(),
@@ -184,7 +183,7 @@ func New[T comparable](opts Options[T]) *Typed[T] {
 	return q
 }
 
-// Add queues item at PriorityDefault; see Interface.
+// Add queues item at PriorityDefault; see TypedInterface.
 func (q *Typed[T]) Add(item T) {
 	q.add(item, PriorityDefault)
 }
@@ -377,7 +376,7 @@ func (q *Typed[T]) wakeOne() {
 	}
 }
 
-// Len returns the number of queued items; see Interface.
+// Len returns the number of queued items; see TypedInterface.
 func (q *Typed[T]) Len() int {
 	q.mu.Lock()
 	n := q.queued
@@ -385,14 +384,14 @@ func (q *Typed[T]) Len() int {
 	return n
 }
 
-// Get returns the next item; see Interface.
+// Get returns the next item; see TypedInterface.
 func (q *Typed[T]) Get() (item T, shutdown bool) {
 	item, _, shutdown = q.GetWithPriority()
 	return item, shutdown
 }
 
 // GetWithPriority returns the next item and its priority; see
-// PriorityInterface.
+// TypedPriorityInterface.
 func (q *Typed[T]) GetWithPriority() (item T, priority int, shutdown bool) {
 	q.mu.Lock()
 	for q.queued == 0 && !q.shuttingDown {
@@ -429,7 +428,7 @@ func (q *Typed[T]) GetWithPriority() (item T, priority int, shutdown bool) {
 	return item, priority, false
 }
 
-// Done marks item as processed; see Interface.
+// Done marks item as processed; see TypedInterface.
 func (q *Typed[T]) Done(item T) {
 	h := q.hash(item)
 	q.mu.Lock()
@@ -477,7 +476,7 @@ func (q *Typed[T]) metricDone(i int32) {
 	q.metrics.workDuration.Observe(seconds(q.clock.Since(q.times(i).started)))
 }
 
-// ShutDown stops the queue; see Interface.
+// ShutDown stops the queue; see TypedInterface.
 func (q *Typed[T]) ShutDown() {
 	q.mu.Lock()
 	q.markShutDown()
@@ -488,7 +487,7 @@ func (q *Typed[T]) ShutDown() {
 }
 
 // ShutDownWithDrain stops the queue and waits for items being processed;
-// see Interface.
+// see TypedInterface.
 func (q *Typed[T]) ShutDownWithDrain() {
 	q.mu.Lock()
 	q.markShutDown()
@@ -508,7 +507,7 @@ func (q *Typed[T]) markShutDown() {
 	q.notEmpty.Broadcast()
 }
 
-// ShuttingDown reports whether the queue was shut down; see Interface.
+// ShuttingDown reports whether the queue was shut down; see TypedInterface.
 func (q *Typed[T]) ShuttingDown() bool {
 	return q.closed.Load()
 }

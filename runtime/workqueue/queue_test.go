@@ -21,7 +21,7 @@ func TestQueueOrderAndCollapse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := New(Options[string]{})
+			q := NewTypedWithConfig(TypedQueueConfig[string]{})
 			defer q.ShutDown()
 			for _, a := range tt.adds {
 				q.Add(a)
@@ -38,7 +38,7 @@ func TestQueueOrderAndCollapse(t *testing.T) {
 }
 
 func TestQueueAddWhileProcessingIsHeldUntilDone(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	defer q.ShutDown()
 	q.Add("a")
 	item, _ := q.Get()
@@ -61,7 +61,7 @@ func TestQueueAddWhileProcessingIsHeldUntilDone(t *testing.T) {
 }
 
 func TestQueueDoneOfQueuedItemIsIgnored(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	defer q.ShutDown()
 	q.Add("a")
 	q.Done("a") // not processing: must not drop it
@@ -71,7 +71,7 @@ func TestQueueDoneOfQueuedItemIsIgnored(t *testing.T) {
 }
 
 func TestQueueShutDown(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	q.Add("a")
 	q.Add("b")
 	q.ShutDown()
@@ -89,7 +89,7 @@ func TestQueueShutDown(t *testing.T) {
 }
 
 func TestQueueShutDownWakesBlockedGets(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	const n = 4
 	results := make(chan bool, n)
 	for range n {
@@ -112,7 +112,7 @@ func TestQueueShutDownWakesBlockedGets(t *testing.T) {
 }
 
 func TestQueueShutDownWithDrainWaitsForDone(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	q.Add("a")
 	item, _ := q.Get()
 	returned := make(chan struct{})
@@ -131,7 +131,7 @@ func TestQueueShutDownWithDrainWaitsForDone(t *testing.T) {
 }
 
 func TestQueueShutDownReleasesDrain(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	q.Add("a")
 	q.Get()
 	returned := make(chan struct{})
@@ -149,7 +149,7 @@ func TestQueueShutDownReleasesDrain(t *testing.T) {
 }
 
 func TestQueueShutDownWithDrainEmpty(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	q.ShutDownWithDrain() // nothing processing: returns at once
 	if !q.ShuttingDown() {
 		t.Fatal("not shutting down")
@@ -160,7 +160,7 @@ func TestQueueShutDownWithDrainEmpty(t *testing.T) {
 // workers and checks that no item is ever processed by two workers at once
 // and that every item added is processed at least once after its last Add.
 func TestQueueNeverConcurrent(t *testing.T) {
-	q := New(Options[int]{})
+	q := NewTypedWithConfig(TypedQueueConfig[int]{})
 	const (
 		items     = 50
 		producers = 4
@@ -204,7 +204,7 @@ func TestQueueNeverConcurrent(t *testing.T) {
 }
 
 func TestQueueReusesSlots(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	defer q.ShutDown()
 	for range 3 {
 		for _, k := range []string{"a", "b", "c"} {
@@ -218,7 +218,7 @@ func TestQueueReusesSlots(t *testing.T) {
 }
 
 func TestQueueAllocsPerItem(t *testing.T) {
-	q := New(Options[string]{})
+	q := NewTypedWithConfig(TypedQueueConfig[string]{})
 	defer q.ShutDown()
 	keys := benchKeys(64)
 	cycle := func() {

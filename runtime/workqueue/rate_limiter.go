@@ -5,12 +5,14 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/time/rate"
 	"k8s.io/utils/clock"
 )
 
-// RateLimiter decides how long an item waits before it is retried. All
-// implementations in this package are safe for concurrent use.
-type RateLimiter[T comparable] interface {
+// TypedRateLimiter decides how long an item waits before it is retried.
+// All implementations in this package are safe for concurrent use; every
+// constructor returns this interface, as client-go's do.
+type TypedRateLimiter[T comparable] interface {
 	// When returns how long item must wait now, and records the attempt.
 	When(item T) time.Duration
 	// Forget clears item's history: its next When starts from scratch.
@@ -20,25 +22,34 @@ type RateLimiter[T comparable] interface {
 	NumRequeues(item T) int
 }
 
-// Defaults of DefaultControllerRateLimiter.
+// Defaults of DefaultTypedControllerRateLimiter and
+// DefaultTypedItemBasedRateLimiter.
 const (
-	DefaultBaseDelay = 5 * time.Millisecond
-	DefaultMaxDelay  = 1000 * time.Second
-	DefaultQPS       = 10
-	DefaultBurst     = 100
+	DefaultBaseDelay     = 5 * time.Millisecond
+	DefaultItemBaseDelay = time.Millisecond
+	DefaultMaxDelay      = 1000 * time.Second
+	DefaultQPS           = 10
+	DefaultBurst         = 100
 )
 
-// DefaultControllerRateLimiter is the limiter controllers use unless told
-// otherwise: per item, DefaultBaseDelay doubling on every failure up to
-// DefaultMaxDelay; overall, a token bucket of DefaultQPS with DefaultBurst;
-// an item waits for the longer of the two.
-func DefaultControllerRateLimiter[T comparable]() RateLimiter[T] {
+// DefaultTypedControllerRateLimiter is the limiter controllers use unless
+// told otherwise: per item, DefaultBaseDelay (5ms) doubling on every failure
+// up to DefaultMaxDelay (1000s); overall, a token bucket of DefaultQPS (10)
+// with DefaultBurst (100); an item waits for the longer of the two.
+func DefaultTypedControllerRateLimiter[T comparable]() TypedRateLimiter[T] {
 	return newDefaultControllerRateLimiter[T](clock.RealClock{})
 }
 
-func newDefaultControllerRateLimiter[T comparable](c clock.PassiveClock) RateLimiter[T] {
-	return NewMaxOfRateLimiter[T](
-		NewItemExponentialFailureRateLimiter[T](DefaultBaseDelay, DefaultMaxDelay),
+// DefaultTypedItemBasedRateLimiter is a per-item exponential limiter from
+// DefaultItemBaseDelay (1ms) doubling up to DefaultMaxDelay (1000s), with no
+// overall bucket.
+func DefaultTypedItemBasedRateLimiter[T comparable]() TypedRateLimiter[T] {
+	return NewTypedItemExponentialFailureRateLimiter[T](DefaultItemBaseDelay, DefaultMaxDelay)
+}
+
+func newDefaultControllerRateLimiter[T comparable](c clock.PassiveClock) TypedRateLimiter[T] {
+	return NewTypedMaxOfRateLimiter[T](
+		NewTypedItemExponentialFailureRateLimiter[T](DefaultBaseDelay, DefaultMaxDelay),
 		newBucketRateLimiter[T](DefaultQPS, DefaultBurst, c),
 	)
 }
@@ -76,24 +87,24 @@ func (c *itemCounts[T]) NumRequeues(item T) int {
 	return c.counts[item]
 }
 
-// ItemExponentialFailureRateLimiter delays an item base*2^n, where n is the
+// TypedItemExponentialFailureRateLimiter delays an item base*2^n, where n is the
 // number of When calls for it since its last Forget, capped at maxDelay.
 // Forget and NumRequeues act on that per-item count.
-type ItemExponentialFailureRateLimiter[T comparable] struct {
+type TypedItemExponentialFailureRateLimiter[T comparable] struct {
 	itemCounts[T]
 	baseDelay time.Duration
 	maxDelay  time.Duration
 }
 
-// NewItemExponentialFailureRateLimiter returns a per-item exponential
-// limiter: the first When returns baseDelay, then 2*baseDelay, 4*baseDelay,
-// ... up to maxDelay.
-func NewItemExponentialFailureRateLimiter[T comparable](baseDelay, maxDelay time.Duration) *ItemExponentialFailureRateLimiter[T] {
-	return &ItemExponentialFailureRateLimiter[T]{baseDelay: baseDelay, maxDelay: maxDelay}
+// NewTypedItemExponentialFailureRateLimiter returns a per-item exponential
+// limiter: the first When since the last Forget returns baseDelay, then
+// 2*baseDelay, 4*baseDelay, ... up to maxDelay.
+func NewTypedItemExponentialFailureRateLimiter[T comparable](baseDelay, maxDelay time.Duration) TypedRateLimiter[T] {
+	return &TypedItemExponentialFailureRateLimiter[T]{baseDelay: baseDelay, maxDelay: maxDelay}
 }
 
 // When returns item's next backoff and counts the failure.
-func (r *ItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
+func (r *TypedItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
 	n := r.next(item)
 	if r.baseDelay <= 0 {
 		return 0
@@ -106,43 +117,45 @@ func (r *ItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
 	return time.Duration(d)
 }
 
-// ItemFastSlowRateLimiter retries an item after fast for its first
+// TypedItemFastSlowRateLimiter retries an item after fast for its first
 // maxFast attempts and after slow from then on. Forget and NumRequeues act
 // on the per-item attempt count.
-type ItemFastSlowRateLimiter[T comparable] struct {
+type TypedItemFastSlowRateLimiter[T comparable] struct {
 	itemCounts[T]
 	fast    time.Duration
 	slow    time.Duration
 	maxFast int
 }
 
-// NewItemFastSlowRateLimiter returns a fast/slow limiter.
-func NewItemFastSlowRateLimiter[T comparable](fast, slow time.Duration, maxFast int) *ItemFastSlowRateLimiter[T] {
-	return &ItemFastSlowRateLimiter[T]{fast: fast, slow: slow, maxFast: maxFast}
+// NewTypedItemFastSlowRateLimiter returns a per-item limiter that returns
+// fast for the first maxFast Whens since the last Forget and slow
+// afterwards.
+func NewTypedItemFastSlowRateLimiter[T comparable](fast, slow time.Duration, maxFast int) TypedRateLimiter[T] {
+	return &TypedItemFastSlowRateLimiter[T]{fast: fast, slow: slow, maxFast: maxFast}
 }
 
 // When returns fast for the first maxFast attempts, then slow.
-func (r *ItemFastSlowRateLimiter[T]) When(item T) time.Duration {
+func (r *TypedItemFastSlowRateLimiter[T]) When(item T) time.Duration {
 	if r.next(item) < r.maxFast {
 		return r.fast
 	}
 	return r.slow
 }
 
-// MaxOfRateLimiter combines limiters: When asks every one of them (so each
+// TypedMaxOfRateLimiter combines limiters: When asks every one of them (so each
 // records the attempt) and returns the longest delay.
-type MaxOfRateLimiter[T comparable] struct {
-	limiters []RateLimiter[T]
+type TypedMaxOfRateLimiter[T comparable] struct {
+	limiters []TypedRateLimiter[T]
 }
 
-// NewMaxOfRateLimiter returns a limiter that waits for the longest of
-// limiters.
-func NewMaxOfRateLimiter[T comparable](limiters ...RateLimiter[T]) *MaxOfRateLimiter[T] {
-	return &MaxOfRateLimiter[T]{limiters: limiters}
+// NewTypedMaxOfRateLimiter returns a limiter that waits for the longest of
+// limiters; NumRequeues is the largest count among them.
+func NewTypedMaxOfRateLimiter[T comparable](limiters ...TypedRateLimiter[T]) TypedRateLimiter[T] {
+	return &TypedMaxOfRateLimiter[T]{limiters: limiters}
 }
 
 // When returns the longest of the limiters' delays.
-func (r *MaxOfRateLimiter[T]) When(item T) time.Duration {
+func (r *TypedMaxOfRateLimiter[T]) When(item T) time.Duration {
 	var longest time.Duration
 	for _, l := range r.limiters {
 		longest = max(longest, l.When(item))
@@ -151,14 +164,14 @@ func (r *MaxOfRateLimiter[T]) When(item T) time.Duration {
 }
 
 // Forget forgets item in every limiter.
-func (r *MaxOfRateLimiter[T]) Forget(item T) {
+func (r *TypedMaxOfRateLimiter[T]) Forget(item T) {
 	for _, l := range r.limiters {
 		l.Forget(item)
 	}
 }
 
 // NumRequeues returns the largest count among the limiters.
-func (r *MaxOfRateLimiter[T]) NumRequeues(item T) int {
+func (r *TypedMaxOfRateLimiter[T]) NumRequeues(item T) int {
 	n := 0
 	for _, l := range r.limiters {
 		n = max(n, l.NumRequeues(item))
@@ -166,25 +179,61 @@ func (r *MaxOfRateLimiter[T]) NumRequeues(item T) int {
 	return n
 }
 
-// WithMaxWaitRateLimiter caps the delay of another limiter.
-type WithMaxWaitRateLimiter[T comparable] struct {
-	limiter RateLimiter[T]
+// TypedWithMaxWaitRateLimiter caps the delay of another limiter.
+type TypedWithMaxWaitRateLimiter[T comparable] struct {
+	limiter TypedRateLimiter[T]
 	maxWait time.Duration
 }
 
-// NewWithMaxWaitRateLimiter returns limiter with every delay capped at
+// NewTypedWithMaxWaitRateLimiter returns limiter with every delay capped at
 // maxWait.
-func NewWithMaxWaitRateLimiter[T comparable](limiter RateLimiter[T], maxWait time.Duration) *WithMaxWaitRateLimiter[T] {
-	return &WithMaxWaitRateLimiter[T]{limiter: limiter, maxWait: maxWait}
+func NewTypedWithMaxWaitRateLimiter[T comparable](limiter TypedRateLimiter[T], maxWait time.Duration) TypedRateLimiter[T] {
+	return &TypedWithMaxWaitRateLimiter[T]{limiter: limiter, maxWait: maxWait}
 }
 
 // When returns the wrapped delay, at most maxWait.
-func (r *WithMaxWaitRateLimiter[T]) When(item T) time.Duration {
+func (r *TypedWithMaxWaitRateLimiter[T]) When(item T) time.Duration {
 	return min(r.limiter.When(item), r.maxWait)
 }
 
 // Forget forgets item in the wrapped limiter.
-func (r *WithMaxWaitRateLimiter[T]) Forget(item T) { r.limiter.Forget(item) }
+func (r *TypedWithMaxWaitRateLimiter[T]) Forget(item T) { r.limiter.Forget(item) }
 
 // NumRequeues returns the wrapped limiter's count.
-func (r *WithMaxWaitRateLimiter[T]) NumRequeues(item T) int { return r.limiter.NumRequeues(item) }
+func (r *TypedWithMaxWaitRateLimiter[T]) NumRequeues(item T) int { return r.limiter.NumRequeues(item) }
+
+// TypedBucketRateLimiter adapts a golang.org/x/time/rate token bucket to a
+// RateLimiter, with client-go's shape: build it as
+// &TypedBucketRateLimiter[T]{Limiter: rate.NewLimiter(qps, burst)}. Every
+// When reserves one token and returns how long until it is available
+// (tokens are borrowed from the future, so successive callers queue up
+// behind each other); the bucket is not per item, so Forget does nothing
+// and NumRequeues is 0. Concurrency safety is the rate.Limiter's.
+type TypedBucketRateLimiter[T comparable] struct {
+	*rate.Limiter
+	// clock, when set (only inside this package, for tests of the
+	// default limiter), is the time the bucket is read at; nil is the
+	// real clock.
+	clock clock.PassiveClock
+}
+
+// newBucketRateLimiter returns a full bucket of burst tokens refilled at qps
+// per second, read at c's time.
+func newBucketRateLimiter[T comparable](qps float64, burst int, c clock.PassiveClock) *TypedBucketRateLimiter[T] {
+	return &TypedBucketRateLimiter[T]{Limiter: rate.NewLimiter(rate.Limit(qps), burst), clock: c}
+}
+
+// When reserves a token and returns the wait until it is available.
+func (r *TypedBucketRateLimiter[T]) When(T) time.Duration {
+	if r.clock == nil {
+		return r.Reserve().Delay()
+	}
+	now := r.clock.Now()
+	return r.ReserveN(now, 1).DelayFrom(now)
+}
+
+// NumRequeues is always 0: the bucket is not per item.
+func (r *TypedBucketRateLimiter[T]) NumRequeues(T) int { return 0 }
+
+// Forget does nothing: the bucket is not per item.
+func (r *TypedBucketRateLimiter[T]) Forget(T) {}

@@ -8,7 +8,7 @@ import (
 )
 
 func TestItemExponentialFailureRateLimiter(t *testing.T) {
-	r := NewItemExponentialFailureRateLimiter[string](5*time.Millisecond, 40*time.Millisecond)
+	r := NewTypedItemExponentialFailureRateLimiter[string](5*time.Millisecond, 40*time.Millisecond)
 	want := []time.Duration{5, 10, 20, 40, 40, 40}
 	for i, w := range want {
 		if got := r.When("a"); got != w*time.Millisecond {
@@ -31,7 +31,7 @@ func TestItemExponentialFailureRateLimiter(t *testing.T) {
 }
 
 func TestItemExponentialFailureRateLimiterOverflow(t *testing.T) {
-	r := NewItemExponentialFailureRateLimiter[string](time.Millisecond, 1000*time.Second)
+	r := NewTypedItemExponentialFailureRateLimiter[string](time.Millisecond, 1000*time.Second)
 	var last time.Duration
 	for range 200 {
 		last = r.When("a")
@@ -97,7 +97,7 @@ func TestMaxOfAndDefaultRateLimiter(t *testing.T) {
 }
 
 func TestItemFastSlowAndMaxWait(t *testing.T) {
-	fs := NewItemFastSlowRateLimiter[string](time.Millisecond, time.Minute, 2)
+	fs := NewTypedItemFastSlowRateLimiter[string](time.Millisecond, time.Minute, 2)
 	got := []time.Duration{fs.When("a"), fs.When("a"), fs.When("a")}
 	if got[0] != time.Millisecond || got[1] != time.Millisecond || got[2] != time.Minute {
 		t.Fatalf("fast/slow = %v", got)
@@ -109,7 +109,7 @@ func TestItemFastSlowAndMaxWait(t *testing.T) {
 	if fs.When("a") != time.Millisecond {
 		t.Fatal("Forget did not reset")
 	}
-	capped := NewWithMaxWaitRateLimiter[string](NewItemFastSlowRateLimiter[string](time.Hour, time.Hour, 0), time.Second)
+	capped := NewTypedWithMaxWaitRateLimiter[string](NewTypedItemFastSlowRateLimiter[string](time.Hour, time.Hour, 0), time.Second)
 	if d := capped.When("a"); d != time.Second {
 		t.Fatalf("capped delay = %v", d)
 	}
@@ -125,7 +125,7 @@ func TestItemFastSlowAndMaxWait(t *testing.T) {
 func TestQueueAddRateLimited(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		clk := newFakeClock()
-		q := New(Options[string]{Clock: clk, RateLimiter: NewItemExponentialFailureRateLimiter[string](time.Second, time.Minute)})
+		q := NewTypedWithConfig(TypedQueueConfig[string]{Clock: clk, RateLimiter: NewTypedItemExponentialFailureRateLimiter[string](time.Second, time.Minute)})
 		defer q.ShutDown()
 		for attempt, delay := range []time.Duration{time.Second, 2 * time.Second, 4 * time.Second} {
 			q.AddRateLimited("a")

@@ -13,7 +13,7 @@ func (q *Typed[T]) Forget(item T) { q.limiter.Forget(item) }
 func (q *Typed[T]) NumRequeues(item T) int { return q.limiter.NumRequeues(item) }
 
 // AddWithOpts adds items with a priority, a delay and/or a rate limit; see
-// PriorityInterface. With neither After nor RateLimited the items are added
+// TypedPriorityInterface. With neither After nor RateLimited the items are added
 // at once (no retry is counted), each exactly as Add adds it.
 func (q *Typed[T]) AddWithOpts(o AddOpts, items ...T) {
 	if o.After <= 0 && !o.RateLimited {
@@ -32,4 +32,4 @@ func (q *Typed[T]) AddWithOpts(o AddOpts, items ...T) {
 }
 
 // Compile-time checks that Typed implements every interface.
-var _ PriorityInterface[string] = (*Typed[string])(nil)
+var _ TypedPriorityInterface[string] = (*Typed[string])(nil)

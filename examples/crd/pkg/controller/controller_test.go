@@ -67,13 +67,13 @@ func (r *recorder) waitOutcome(t *testing.T, key string, outcome Outcome) {
 // recordingLimiter wraps a rate limiter and records the delays it hands
 // out, so retries can be checked without timing anything.
 type recordingLimiter struct {
-	workqueue.RateLimiter[controller.Request]
+	workqueue.TypedRateLimiter[controller.Request]
 	mu     sync.Mutex
 	delays []time.Duration
 }
 
 func (l *recordingLimiter) When(item controller.Request) time.Duration {
-	d := l.RateLimiter.When(item)
+	d := l.TypedRateLimiter.When(item)
 	l.mu.Lock()
 	l.delays = append(l.delays, d)
 	l.mu.Unlock()
@@ -148,7 +148,7 @@ func TestControllerFailuresRetryWithGrowingDelays(t *testing.T) {
 		}
 		return false, nil, nil
 	})
-	limiter := &recordingLimiter{RateLimiter: workqueue.NewItemExponentialFailureRateLimiter[controller.Request](time.Millisecond, time.Second)}
+	limiter := &recordingLimiter{TypedRateLimiter: workqueue.NewTypedItemExponentialFailureRateLimiter[controller.Request](time.Millisecond, time.Second)}
 	rec := runController(t, kube, samples, NewInformers(kube, samples, 0), controller.Options{RateLimiter: limiter})
 
 	rec.waitOutcome(t, "shop/web", Created)
@@ -169,7 +169,7 @@ func TestControllerFailuresRetryWithGrowingDelays(t *testing.T) {
 func TestControllerConflictIsNotRetried(t *testing.T) {
 	foreign := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "shop", Name: "web"}}
 	kube, samples := kubefake.NewClientset(foreign), samplesfake.NewSimpleClientset(foo("shop", "web", nil))
-	limiter := &recordingLimiter{RateLimiter: workqueue.NewItemExponentialFailureRateLimiter[controller.Request](time.Millisecond, time.Second)}
+	limiter := &recordingLimiter{TypedRateLimiter: workqueue.NewTypedItemExponentialFailureRateLimiter[controller.Request](time.Millisecond, time.Second)}
 	rec := runController(t, kube, samples, NewInformers(kube, samples, 0), controller.Options{RateLimiter: limiter})
 	testutil.Eventually(t, "the conflict", func() bool {
 		for _, e := range rec.snapshot() {

@@ -10,47 +10,47 @@ import (
 	"github.com/typedinformer/typedinformer/internal/testutil"
 )
 
-// TestOptionsDefaults checks that each unset field of Options gets the
-// default its doc comment names, that set fields are kept, and that New
+// TestOptionsDefaults checks that each unset field of TypedQueueConfig gets the
+// default its doc comment names, that set fields are kept, and that NewTypedWithConfig
 // applies them.
 func TestOptionsDefaults(t *testing.T) {
 	fc := testingclock.NewFakeClock(time.Unix(0, 0))
-	limiter := NewItemExponentialFailureRateLimiter[string](time.Millisecond, time.Second)
+	limiter := NewTypedItemExponentialFailureRateLimiter[string](time.Millisecond, time.Second)
 	for _, tc := range []struct {
 		name        string
-		in          Options[string]
+		in          TypedQueueConfig[string]
 		wantClock   clock.WithTicker
-		wantLimiter RateLimiter[string] // nil: the default one
+		wantLimiter TypedRateLimiter[string] // nil: the default one
 		wantPeriod  time.Duration
 	}{
-		{"zero value gets the documented defaults", Options[string]{}, clock.RealClock{}, nil, 500 * time.Millisecond},
-		{"negative period gets the default", Options[string]{UnfinishedWorkUpdatePeriod: -1}, clock.RealClock{}, nil, 500 * time.Millisecond},
-		{"explicit values are kept", Options[string]{Clock: fc, RateLimiter: limiter, UnfinishedWorkUpdatePeriod: time.Second}, fc, limiter, time.Second},
-		{"the default limiter runs on the given clock", Options[string]{Clock: fc}, fc, nil, 500 * time.Millisecond},
+		{"zero value gets the documented defaults", TypedQueueConfig[string]{}, clock.RealClock{}, nil, 500 * time.Millisecond},
+		{"negative period gets the default", TypedQueueConfig[string]{UnfinishedWorkUpdatePeriod: -1}, clock.RealClock{}, nil, 500 * time.Millisecond},
+		{"explicit values are kept", TypedQueueConfig[string]{Clock: fc, RateLimiter: limiter, UnfinishedWorkUpdatePeriod: time.Second}, fc, limiter, time.Second},
+		{"the default limiter runs on the given clock", TypedQueueConfig[string]{Clock: fc}, fc, nil, 500 * time.Millisecond},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got := tc.in.withDefaults()
 			if got.Clock != tc.wantClock || got.UnfinishedWorkUpdatePeriod != tc.wantPeriod {
 				t.Errorf("withDefaults() = clock %T, period %v; want %T, %v", got.Clock, got.UnfinishedWorkUpdatePeriod, tc.wantClock, tc.wantPeriod)
 			}
-			testutil.CheckDefaulted(t, "RateLimiter", got.RateLimiter, tc.wantLimiter, func(l RateLimiter[string]) {
+			testutil.CheckDefaulted(t, "RateLimiter", got.RateLimiter, tc.wantLimiter, func(l TypedRateLimiter[string]) {
 				checkDefaultLimiterClock(t, l, got.Clock)
 			})
-			q := New(tc.in)
+			q := NewTypedWithConfig(tc.in)
 			defer q.ShutDown()
 			if q.clock != tc.wantClock || q.period != tc.wantPeriod || q.limiter == nil ||
 				(tc.wantLimiter != nil && q.limiter != tc.wantLimiter) {
-				t.Errorf("New kept clock %T, period %v, limiter %T", q.clock, q.period, q.limiter)
+				t.Errorf("NewTypedWithConfig kept clock %T, period %v, limiter %T", q.clock, q.period, q.limiter)
 			}
 		})
 	}
 }
 
-// checkDefaultLimiterClock checks that l is DefaultControllerRateLimiter's
+// checkDefaultLimiterClock checks that l is DefaultTypedControllerRateLimiter's
 // shape (per item 5ms doubling, overall 10 qps / 100 burst) and that its
 // bucket reads c: after a burst of 100, the 101st request waits 100ms, and
 // on a fake clock that does not move the next waits 100ms more.
-func checkDefaultLimiterClock(t *testing.T, l RateLimiter[string], c clock.WithTicker) {
+func checkDefaultLimiterClock(t *testing.T, l TypedRateLimiter[string], c clock.WithTicker) {
 	t.Helper()
 	if d := l.When("first"); d != DefaultBaseDelay {
 		t.Errorf("default limiter's first delay = %v, want %v", d, DefaultBaseDelay)
