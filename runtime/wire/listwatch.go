@@ -78,16 +78,6 @@ type Options struct {
 	// DisableChunking makes every list one request, ignoring the Limit
 	// the reflector asks for (as cache.ListWatch.DisableChunking does).
 	DisableChunking bool
-	// DecodeWorkers is how many goroutines decode a list's items at once.
-	// 0 or 1 decodes on the calling goroutine (the default). With more,
-	// one goroutine cuts the response into runs of items, the workers
-	// decode them, and ListItems still hands the items on in the
-	// response's order, holding a bounded number of runs in memory. It
-	// spends more CPU time in all (the items are scanned once more to be
-	// cut out, and goroutines hand work over) to finish sooner when cores
-	// are idle; on a machine whose cores are busy it finishes later than
-	// one goroutine does.
-	DecodeWorkers int
 }
 
 // ListWatch lists and watches one resource through a Fetch, decoding
@@ -102,7 +92,6 @@ type ListWatch[E any, T Object[E]] struct {
 	accept          string
 	proto           bool // T has protobuf methods
 	disableChunking bool
-	workers         int // list decoders; 1 decodes on the caller's goroutine
 }
 
 // NewListWatch returns a ListWatch of T over fetch. It returns an error
@@ -113,8 +102,7 @@ func NewListWatch[E any, T Object[E]](fetch Fetch, opts Options) (*ListWatch[E, 
 		return nil, errors.New("wire.NewListWatch: fetch is nil")
 	}
 	_, proto := any(T(new(E))).(protoMessage)
-	workers := max(opts.DecodeWorkers, 1)
-	lw := &ListWatch[E, T]{fetch: fetch, proto: proto, disableChunking: opts.DisableChunking, workers: workers}
+	lw := &ListWatch[E, T]{fetch: fetch, proto: proto, disableChunking: opts.DisableChunking}
 	switch ct := strings.TrimSpace(opts.ContentType); {
 	case ct == "" && proto, ct == ContentTypeProtobuf && proto:
 		lw.accept = ContentTypeProtobuf + ", " + ContentTypeJSON
@@ -150,12 +138,7 @@ func (lw *ListWatch[E, T]) ListItems(ctx context.Context, opts metav1.ListOption
 	body := newReadAhead(resp)
 	defer body.Close()
 	d := newDecoder[E, T](body, ct, lw.proto)
-	var lm *metav1.ListMeta
-	if lw.workers > 1 {
-		lm, err = d.parallelList(lw.workers, yield, func() { body.Close() }) //nolint:errcheck // aborting
-	} else {
-		lm, err = d.list(yield)
-	}
+	lm, err := d.list(yield)
 	if err != nil {
 		var y yieldError
 		if errors.As(err, &y) {
