@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/typedinformer/typedinformer/runtime/wire/internal/jsondec"
 )
 
 // Content types a Fetch is asked for (the Accept header of the request).
@@ -92,6 +95,7 @@ type ListWatch[E any, T Object[E]] struct {
 	accept          string
 	proto           bool // T has protobuf methods
 	disableChunking bool
+	json            *jsondec.Decoder // decodes T from JSON; read-only
 }
 
 // NewListWatch returns a ListWatch of T over fetch. It returns an error
@@ -102,7 +106,7 @@ func NewListWatch[E any, T Object[E]](fetch Fetch, opts Options) (*ListWatch[E, 
 		return nil, errors.New("wire.NewListWatch: fetch is nil")
 	}
 	_, proto := any(T(new(E))).(protoMessage)
-	lw := &ListWatch[E, T]{fetch: fetch, proto: proto, disableChunking: opts.DisableChunking}
+	lw := &ListWatch[E, T]{fetch: fetch, proto: proto, disableChunking: opts.DisableChunking, json: jsondec.New(reflect.TypeFor[E]())}
 	switch ct := strings.TrimSpace(opts.ContentType); {
 	case ct == "" && proto, ct == ContentTypeProtobuf && proto:
 		lw.accept = ContentTypeProtobuf + ", " + ContentTypeJSON
@@ -137,7 +141,7 @@ func (lw *ListWatch[E, T]) ListItems(ctx context.Context, opts metav1.ListOption
 	}
 	body := newReadAhead(resp)
 	defer body.Close()
-	d := newDecoder[E, T](body, ct, lw.proto)
+	d := newDecoder[E, T](body, ct, lw.proto, lw.json)
 	lm, err := d.list(yield)
 	if err != nil {
 		var y yieldError
@@ -174,7 +178,7 @@ func (lw *ListWatch[E, T]) Watch(ctx context.Context, opts metav1.ListOptions) (
 	if err != nil {
 		return nil, err
 	}
-	d := newDecoder[E, T](body, ct, lw.proto)
+	d := newDecoder[E, T](body, ct, lw.proto, lw.json)
 	return newStreamWatcher(ctx, d.event, body, fmt.Sprintf("%T", T(nil))), nil
 }
 
