@@ -28,9 +28,15 @@ type decoder[E any, T Object[E]] struct {
 	s        streamReader     // protobuf
 	json     *jsonStream      // JSON, created on first use
 	item     *jsondec.Decoder // decodes T from JSON
+	strs     *jsondec.Strings // strings shared by the items of the body
 	frame    [4]byte          // a protobuf watch frame's length
 	items    int              // list items decoded so far, for errors
 }
+
+// sharedStrings is how many distinct strings the items of one JSON body
+// share (see jsondec.Strings): enough for what a list's objects repeat,
+// bounded for what they do not.
+const sharedStrings = 1 << 14
 
 const (
 	encJSON     = "json"
@@ -65,6 +71,7 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 		case '{':
 			d.encoding = encJSON
 			d.json = newJSONStream(d.br)
+			d.strs = jsondec.NewStrings(sharedStrings)
 			return nil
 		}
 		break
@@ -312,7 +319,7 @@ func (d *decoder[E, T]) jsonItems(yield func(T) error) error {
 			return fmt.Errorf("item %d: %w", d.items, err)
 		}
 		t := T(new(E))
-		if err := d.item.DecodeValue(v, t); err != nil {
+		if err := d.item.DecodeValue(v, t, d.strs); err != nil {
 			return fmt.Errorf("item %d: %w", d.items, err)
 		}
 		// As client-go's typed clients do: the kind is the Go type's.
@@ -471,7 +478,7 @@ func (d *decoder[E, T]) jsonEventObject(typ string, b []byte) (watch.Event, erro
 		return watch.Event{Type: et, Object: st}, nil
 	}
 	t := T(new(E))
-	if err := d.item.DecodeValue(b, t); err != nil {
+	if err := d.item.DecodeValue(b, t, d.strs); err != nil {
 		return watch.Event{}, fmt.Errorf("%s event object: %w", typ, err)
 	}
 	t.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})

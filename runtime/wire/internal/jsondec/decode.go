@@ -95,15 +95,51 @@ func (d *Decoder) Decode(data []byte, v any) error {
 }
 
 // DecodeValue is Decode for data that Skip accepted whole (one value and
-// nothing after it): it does not check the syntax again.
-func (d *Decoder) DecodeValue(data []byte, v any) error {
+// nothing after it): it does not check the syntax again. Strings it
+// decodes are shared through strs with those of earlier values decoded
+// with the same strs (nil shares none).
+func (d *Decoder) DecodeValue(data []byte, v any, strs *Strings) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != d.typ {
 		return fmt.Errorf("jsondec: Decode into %T, want a non-nil *%v", v, d.typ)
 	}
-	s := state{data: data}
+	s := state{data: data, strs: strs}
 	s.ws()
 	return d.root.dec(&s, rv.UnsafePointer())
+}
+
+// Strings holds one copy of each short string decoded with it, up to a
+// limit, so that the objects of one list share the strings they repeat
+// (namespaces, labels, images, condition types...) instead of each
+// holding its own. Strings are immutable, so sharing them changes no
+// value. A Strings is used by one goroutine.
+type Strings struct {
+	m     map[string]string
+	limit int
+}
+
+// maxSharedLen is the length up to which a string is looked up in
+// Strings: longer strings rarely repeat whole.
+const maxSharedLen = 64
+
+// NewStrings returns a Strings that keeps at most limit strings.
+func NewStrings(limit int) *Strings {
+	return &Strings{m: make(map[string]string), limit: limit}
+}
+
+// get returns b as a string, the copy held if there is one.
+func (t *Strings) get(b []byte) string {
+	if len(b) > maxSharedLen {
+		return string(b)
+	}
+	if v, ok := t.m[string(b)]; ok {
+		return v
+	}
+	v := string(b)
+	if len(t.m) < t.limit {
+		t.m[v] = v
+	}
+	return v
 }
 
 // TypeError is a JSON value of the wrong kind (or out of range) for the Go
@@ -215,6 +251,9 @@ func (b *builder) plan(t reflect.Type) decodeFunc {
 			return fallbackDec(t)
 		}
 		return ptrDec(t, b.node(et))
+	}
+	if dec := k8sDec(t); dec != nil {
+		return dec
 	}
 	if t.Name() != "" && pt.Implements(b.unmarshalerType) {
 		return unmarshalerDec(t)

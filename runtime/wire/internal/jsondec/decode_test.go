@@ -81,7 +81,7 @@ func (w *widget) DeepCopyObject() runtime.Object { panic("unused") }
 
 // both decodes data into a fresh value of t with sigs.k8s.io/json and
 // with a Decoder, and requires equal results or both failing.
-func both(t *testing.T, d *Decoder, typ reflect.Type, data []byte) (error, error) {
+func both(t *testing.T, d *Decoder, typ reflect.Type, data []byte, strs *Strings) (error, error) {
 	t.Helper()
 	want := reflect.New(typ).Interface()
 	got := reflect.New(typ).Interface()
@@ -92,6 +92,18 @@ func both(t *testing.T, d *Decoder, typ reflect.Type, data []byte) (error, error
 	}
 	if wantErr == nil && !reflect.DeepEqual(want, got) {
 		t.Fatalf("%s\ndecoded differently:\nsigs.k8s.io/json: %#v\njsondec:          %#v", clip(data), want, got)
+	}
+	// The same through Skip and DecodeValue, sharing strings with the
+	// documents decoded before, as runtime/wire decodes list items.
+	if n, err := Skip(data); err == nil && n == len(data) {
+		shared := reflect.New(typ).Interface()
+		err := d.DecodeValue(data, shared, strs)
+		if (wantErr == nil) != (err == nil) {
+			t.Fatalf("%s\nsigs.k8s.io/json: %v\njsondec.DecodeValue: %v", clip(data), wantErr, err)
+		}
+		if wantErr == nil && !reflect.DeepEqual(want, shared) {
+			t.Fatalf("%s\nDecodeValue decoded differently:\nsigs.k8s.io/json: %#v\njsondec:          %#v", clip(data), want, shared)
+		}
 	}
 	return wantErr, gotErr
 }
@@ -271,10 +283,20 @@ func TestDecodeAsSigsJSON(t *testing.T) {
 		{name: "nesting past the limit", typ: widgetT, doc: `{"spec":{"any":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}}`, wantErr: true},
 		{name: "nesting past the limit in an unknown field", typ: podT, doc: `{"x":` + strings.Repeat(`{"a":`, 10001) + "1" + strings.Repeat("}", 10001) + `}`, wantErr: true},
 		{name: "empty document", typ: podT, doc: ``, wantErr: true},
+		{name: "times", typ: widgetT, doc: `{"spec":{"at":"2026-01-01T00:00:00+02:00","since":"2026-01-01T00:00:00\u005a"}}`},
+		{name: "time null resets", typ: widgetT, doc: `{"spec":{"at":"2026-01-01T00:00:00Z","at":null,"since":"2026-01-01T00:00:00Z","since":null}}`},
+		{name: "time not a string", typ: widgetT, doc: `{"spec":{"at":5}}`, wantErr: true},
+		{name: "time not RFC 3339", typ: widgetT, doc: `{"spec":{"at":"2026-01-01"}}`, wantErr: true},
+		{name: "int-or-string", typ: widgetT, doc: `{"spec":{"target":"x","target":-2147483648}}`},
+		{name: "int-or-string null keeps the value, sets Int", typ: widgetT, doc: `{"spec":{"target":"x","target":null}}`},
+		{name: "int-or-string out of range", typ: widgetT, doc: `{"spec":{"target":2147483648}}`, wantErr: true},
+		{name: "int-or-string fraction", typ: widgetT, doc: `{"spec":{"target":1.5}}`, wantErr: true},
+		{name: "int-or-string bool", typ: widgetT, doc: `{"spec":{"target":true}}`, wantErr: true},
 	}
+	strs := NewStrings(1 << 10)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			wantErr, gotErr := both(t, decoders[tc.typ], tc.typ, []byte(tc.doc))
+			wantErr, gotErr := both(t, decoders[tc.typ], tc.typ, []byte(tc.doc), strs)
 			if tc.wantErr != (wantErr != nil) {
 				t.Fatalf("sigs.k8s.io/json: err %v, the case expects an error: %v", wantErr, tc.wantErr)
 			}
@@ -314,7 +336,7 @@ func FuzzJSONDecode(f *testing.F) {
 	d := New(reflect.TypeFor[corev1.Pod]())
 	typ := reflect.TypeFor[corev1.Pod]()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		both(t, d, typ, data)
+		both(t, d, typ, data, NewStrings(16))
 	})
 }
 

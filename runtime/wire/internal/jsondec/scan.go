@@ -17,7 +17,8 @@ type state struct {
 	data  []byte
 	i     int
 	depth int
-	buf   []byte // scratch for unquoting strings with escapes
+	buf   []byte   // scratch for unquoting strings with escapes
+	strs  *Strings // shares equal strings; nil: none
 }
 
 // SyntaxError is a malformed document: Msg says what was found, Offset
@@ -194,11 +195,14 @@ func (s *state) str() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !escaped {
-		return string(b), nil
+	if escaped {
+		s.buf = unquote(s.buf[:0], b)
+		b = s.buf
 	}
-	s.buf = unquote(s.buf[:0], b)
-	return string(s.buf), nil
+	if s.strs != nil {
+		return s.strs.get(b), nil
+	}
+	return string(b), nil
 }
 
 // strBytes is str for a caller that only looks at the result before the
