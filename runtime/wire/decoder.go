@@ -70,7 +70,11 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 			continue
 		case '{':
 			d.encoding = encJSON
-			d.json = newJSONStream(d.br)
+			size := jsonListBuffer
+			if watching {
+				size = jsonWatchBuffer
+			}
+			d.json = newJSONStream(d.br, size)
 			d.strs = jsondec.NewStrings(sharedStrings)
 			return nil
 		}

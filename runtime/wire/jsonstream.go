@@ -8,9 +8,13 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/wire/internal/jsondec"
 )
 
-// jsonStreamBuffer is the initial size of a jsonStream's buffer; it
-// doubles for a value that does not fit.
-const jsonStreamBuffer = 256 << 10
+// Initial sizes of a jsonStream's buffer, which doubles for a value that
+// does not fit: a list is read in large pieces while it lasts; a watch
+// stream lives as long as its watch and carries one event at a time.
+const (
+	jsonListBuffer  = 256 << 10
+	jsonWatchBuffer = 16 << 10
+)
 
 // jsonStream cuts a JSON text read from r into tokens and whole values.
 // The bytes a value is returned in are valid until the next call. It is
@@ -22,8 +26,8 @@ type jsonStream struct {
 	err error // why r ended; io.EOF at its end
 }
 
-func newJSONStream(r io.Reader) *jsonStream {
-	return &jsonStream{r: r, buf: make([]byte, 0, jsonStreamBuffer)}
+func newJSONStream(r io.Reader, size int) *jsonStream {
+	return &jsonStream{r: r, buf: make([]byte, 0, size)}
 }
 
 // more reads more bytes, keeping the unread ones; it returns false when r

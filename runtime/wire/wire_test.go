@@ -86,6 +86,32 @@ func TestListItemsDecodesAsClientGo(t *testing.T) {
 	}
 }
 
+// TestListItemsLargeItems lists JSON items larger than the stream's
+// initial buffer, between small ones, and requires what the codecs decode.
+func TestListItemsLargeItems(t *testing.T) {
+	c := newCodecs(t)
+	list := testPods(5, "3")
+	list.Items[1].Annotations = map[string]string{"big": strings.Repeat("x", 3*jsonListBuffer)}
+	list.Items[3].Annotations = map[string]string{"bigger": strings.Repeat("\u00e9", 5*jsonListBuffer)}
+	body := c.encodeList(t, encJSON, list)
+	want := c.decodeList(t, body)
+	var got []*corev1.Pod
+	if _, err := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch).ListItems(context.Background(), metav1.ListOptions{}, func(p *corev1.Pod) error {
+		got = append(got, p)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want.Items) {
+		t.Fatalf("got %d items, want %d", len(got), len(want.Items))
+	}
+	for i := range got {
+		if !reflect.DeepEqual(got[i], &want.Items[i]) {
+			t.Errorf("item %d differs from the codec's", i)
+		}
+	}
+}
+
 // TestListItemsStopsAtYieldError returns yield's error unchanged and
 // decodes no further item.
 func TestListItemsStopsAtYieldError(t *testing.T) {
@@ -253,8 +279,11 @@ func TestWatchDecodesEvents(t *testing.T) {
 	pod := func(i int, rv string) *corev1.Pod { p := testPod(i, rv); return &p }
 	bookmark := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "9", Annotations: map[string]string{"k8s.io/initial-events-end": "true"}}}
 	status := &metav1.Status{Status: metav1.StatusFailure, Code: 410, Reason: metav1.StatusReasonExpired, Message: "too old resource version"}
+	// An event larger than a JSON watch stream's initial buffer.
+	big := pod(2, "8")
+	big.Annotations = map[string]string{"big": strings.Repeat("b", 3*jsonWatchBuffer)}
 	events := []event{
-		{"ADDED", pod(0, "5")}, {"MODIFIED", pod(0, "6")}, {"ADDED", pod(1, "7")}, {"DELETED", pod(0, "8")},
+		{"ADDED", pod(0, "5")}, {"MODIFIED", pod(0, "6")}, {"ADDED", pod(1, "7")}, {"ADDED", big}, {"DELETED", pod(0, "8")},
 		{"BOOKMARK", bookmark}, {"ERROR", status},
 	}
 	for _, enc := range []string{encJSON, encProtobuf} {
