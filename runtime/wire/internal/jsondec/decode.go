@@ -44,8 +44,9 @@ import (
 // Decoder decodes JSON documents into values of one type. It holds no
 // mutable state and may be used by many goroutines at once.
 type Decoder struct {
-	typ  reflect.Type
-	root *node
+	typ       reflect.Type
+	root      *node
+	fallbacks []reflect.Type // the types left to sigs.k8s.io/json
 }
 
 // decodeFunc reads one value at the read position of s into the value of
@@ -67,7 +68,7 @@ func New(t reflect.Type) *Decoder {
 		textUnmarshalerType: reflect.TypeFor[encoding.TextUnmarshaler](),
 		numberType:          reflect.TypeFor[gojson.Number](),
 	}
-	return &Decoder{typ: t, root: b.node(t)}
+	return &Decoder{typ: t, root: b.node(t), fallbacks: b.fallbacks}
 }
 
 // Decode decodes the single JSON document data into v, which must be a
@@ -225,6 +226,8 @@ func (s *state) mismatch(t reflect.Type) error {
 // builder makes the nodes of one Decoder.
 type builder struct {
 	nodes map[reflect.Type]*node
+	// fallbacks are the types left to sigs.k8s.io/json, for tests.
+	fallbacks []reflect.Type
 	// The interfaces and types encoding/json treats specially.
 	unmarshalerType, textUnmarshalerType, numberType reflect.Type
 }
@@ -236,10 +239,15 @@ func (b *builder) node(t reflect.Type) *node {
 	n := &node{typ: t}
 	b.nodes[t] = n
 	n.dec = b.plan(t)
+	if n.dec == nil {
+		b.fallbacks = append(b.fallbacks, t)
+		n.dec = fallbackDec(t)
+	}
 	return n
 }
 
-// plan returns the decode function for t.
+// plan returns the decode function for t, or nil for a type left to
+// sigs.k8s.io/json.
 func (b *builder) plan(t reflect.Type) decodeFunc {
 	// encoding/json looks for UnmarshalJSON and UnmarshalText on a named
 	// value through its address, and on a pointer after allocating it.
@@ -248,7 +256,7 @@ func (b *builder) plan(t reflect.Type) decodeFunc {
 		et := t.Elem()
 		custom := t.Implements(b.unmarshalerType) || t.Implements(b.textUnmarshalerType)
 		if et.Kind() == reflect.Pointer || custom && et.Name() == "" {
-			return fallbackDec(t)
+			return nil
 		}
 		return ptrDec(t, b.node(et))
 	}
@@ -259,7 +267,7 @@ func (b *builder) plan(t reflect.Type) decodeFunc {
 		return unmarshalerDec(t)
 	}
 	if t.Name() != "" && pt.Implements(b.textUnmarshalerType) || t == b.numberType {
-		return fallbackDec(t)
+		return nil
 	}
 	switch t.Kind() {
 	case reflect.Bool:
@@ -287,7 +295,7 @@ func (b *builder) plan(t reflect.Type) decodeFunc {
 			return dec
 		}
 	}
-	return fallbackDec(t)
+	return nil
 }
 
 // fallbackDec hands the value's exact bytes to sigs.k8s.io/json.

@@ -49,11 +49,22 @@ type widgetSpec struct {
 	Since    *metav1.Time                              `json:"since,omitempty"`
 	At       metav1.Time                               `json:"at,omitempty"`
 	Fixed    [2]int                                    `json:"fixed,omitempty"`
-	Quoted   int                                       `json:"quoted,omitempty,string"`
+	Legacy   *legacy                                   `json:"legacy,omitempty"`
 	Skipped  string                                    `json:"-"`
 	Dash     string                                    `json:"-,"` //nolint:staticcheck // a field named "-"
 	NoTag    string
 	hidden   string //nolint:unused // never decoded: unexported
+}
+
+// legacy has what is left to sigs.k8s.io/json: a ",string" field and
+// fields promoted through an unexported embedded pointer.
+type legacy struct {
+	*inner
+	Quoted int `json:"quoted,omitempty,string"`
+}
+
+type inner struct {
+	Deep string `json:"deep"`
 }
 
 type base struct {
@@ -208,7 +219,7 @@ func realWidget() *widget {
 			Raw:    runtime.RawExtension{Raw: []byte(`{"kind":"Thing","n":1}`)},
 			Data:   []byte("binary\x00data\xff"), Target: intstr.FromInt32(7),
 			Ratio: 0.25, Small: 1.5, Tiny: -8, Count: 65535, Flags: []bool{true, false}, Nested: [][]string{{"a"}, {}, nil},
-			Since: ptr(metav1.Date(2026, 1, 2, 3, 4, 5, 0, time0())), Fixed: [2]int{1, 2}, Quoted: 5, NoTag: "plain",
+			Since: ptr(metav1.Date(2026, 1, 2, 3, 4, 5, 0, time0())), Fixed: [2]int{1, 2}, Legacy: &legacy{Quoted: 5}, NoTag: "plain",
 		},
 		Status: &widgetStatus{Ready: true, Conditions: []metav1.Condition{{Type: "Ready", Status: metav1.ConditionTrue, Reason: "Ok", LastTransitionTime: metav1.Date(2026, 1, 2, 3, 4, 5, 0, time0())}}},
 	}
@@ -256,7 +267,11 @@ func TestDecodeAsSigsJSON(t *testing.T) {
 		{name: "raw extension null", typ: widgetT, doc: `{"spec":{"raw":null,"data":null}}`},
 		{name: "bytes from an array", typ: widgetT, doc: `{"spec":{"data":[1,2,255]}}`},
 		{name: "embedded and promoted fields", typ: widgetT, doc: `{"kind":"W","apiVersion":"v","spec":{"name":"outer","level":4,"note":"promoted through a pointer"}}`},
-		{name: "fixed array and quoted field fall back", typ: widgetT, doc: `{"spec":{"fixed":[5,6,7],"quoted":"12","NoTag":"t","Skipped":"s","-":"dash","hidden":"h"}}`},
+		{name: "fixed array and quoted field fall back", typ: widgetT, doc: `{"spec":{"fixed":[5,6,7],"legacy":{"quoted":"12"},"NoTag":"t","Skipped":"s","-":"dash","hidden":"h"}}`},
+		{name: "null allocates an embedded pointer", typ: widgetT, doc: `{"spec":{"note":null}}`},
+		{name: "fixed array shorter", typ: widgetT, doc: `{"spec":{"fixed":[5,6],"fixed":[7]}}`},
+		{name: "unexported embedded pointer", typ: widgetT, doc: `{"spec":{"legacy":{"deep":"x"}}}`, wantErr: true},
+		{name: "quoted field not quoted", typ: widgetT, doc: `{"spec":{"legacy":{"quoted":12}}}`, wantErr: true},
 		{name: "numbers into small types", typ: widgetT, doc: `{"spec":{"tiny":-128,"count":65535,"small":3.4e38,"ratio":-1.5e-300}}`},
 		{name: "int8 overflow", typ: widgetT, doc: `{"spec":{"tiny":128}}`, wantErr: true},
 		{name: "uint16 negative", typ: widgetT, doc: `{"spec":{"count":-1}}`, wantErr: true},
@@ -304,6 +319,21 @@ func TestDecodeAsSigsJSON(t *testing.T) {
 				t.Logf("error: %v (sigs.k8s.io/json: %v)", gotErr, wantErr)
 			}
 		})
+	}
+}
+
+// TestPlanDecodesAPITypesItself requires the built-in types to be decoded
+// without sigs.k8s.io/json, and the widget to leave to it only what this
+// package does not handle.
+func TestPlanDecodesAPITypesItself(t *testing.T) {
+	for _, typ := range []reflect.Type{reflect.TypeFor[corev1.Pod](), reflect.TypeFor[appsv1.Deployment](), reflect.TypeFor[corev1.ConfigMap]()} {
+		if fb := New(typ).fallbacks; len(fb) != 0 {
+			t.Errorf("%v: left to sigs.k8s.io/json: %v", typ, fb)
+		}
+	}
+	want := []reflect.Type{reflect.TypeFor[[2]int](), reflect.TypeFor[legacy]()}
+	if fb := New(reflect.TypeFor[widget]()).fallbacks; !reflect.DeepEqual(fb, want) {
+		t.Errorf("widget: left to sigs.k8s.io/json: %v, want %v", fb, want)
 	}
 }
 

@@ -32,13 +32,13 @@ type candidate struct {
 	tagged bool
 	index  []int
 	quoted bool
-	hidden bool // reached through an unexported embedded field
+	hidden bool // reached through an unexported embedded pointer
 }
 
 // structFields lists the JSON members of struct type t by encoding/json's
 // rules; ok is false when t has a member this package leaves to
 // sigs.k8s.io/json (a ",string" option, or one reached through an
-// unexported embedded struct).
+// unexported embedded pointer).
 func structFields(t reflect.Type) ([]candidate, bool) {
 	type level struct {
 		typ    reflect.Type
@@ -96,7 +96,9 @@ func structFields(t reflect.Type) ([]candidate, bool) {
 						}
 					}
 				}
-				hidden := f.hidden || sf.Anonymous && !sf.IsExported()
+				// encoding/json cannot allocate an unexported embedded
+				// pointer; what is promoted through one is left to it.
+				hidden := f.hidden || sf.Anonymous && !sf.IsExported() && sf.Type.Kind() == reflect.Pointer
 				if name != "" || !sf.Anonymous || ft.Kind() != reflect.Struct {
 					c := candidate{name: name, tagged: name != "", index: index, quoted: quoted, hidden: hidden}
 					if c.name == "" {
