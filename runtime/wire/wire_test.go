@@ -86,6 +86,43 @@ func TestListItemsDecodesAsClientGo(t *testing.T) {
 	}
 }
 
+// TestListItemsShareStrings requires the items of one list to share the
+// strings they repeat (namespace, label values, image, container name),
+// in both encodings, and the items of another list not to share the
+// first list's.
+func TestListItemsShareStrings(t *testing.T) {
+	c := newCodecs(t)
+	for _, enc := range []string{encJSON, encProtobuf} {
+		t.Run(enc, func(t *testing.T) {
+			body := c.encodeList(t, enc, testPods(7, "1"))
+			lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch)
+			list := func() []*corev1.Pod {
+				var got []*corev1.Pod
+				if _, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(p *corev1.Pod) error {
+					got = append(got, p)
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				return got
+			}
+			same := func(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+			first, second := list(), list()
+			a, b := first[0], first[6] // same namespace, label value, image
+			if a.Namespace != b.Namespace || a.Labels["app"] != b.Labels["app"] {
+				t.Fatal("the fixture's Pods 0 and 6 should have equal namespaces and labels")
+			}
+			if !same(a.Namespace, b.Namespace) || !same(a.Labels["app"], b.Labels["app"]) ||
+				!same(a.Spec.Containers[0].Image, b.Spec.Containers[0].Image) || !same(a.Spec.Containers[0].Name, b.Spec.Containers[0].Name) {
+				t.Error("the items of one list hold separate copies of equal strings")
+			}
+			if same(a.Namespace, second[0].Namespace) {
+				t.Error("two lists share strings: the table outlives its response")
+			}
+		})
+	}
+}
+
 // TestListItemsLargeItems lists JSON items larger than the stream's
 // initial buffer, between small ones, and requires what the codecs decode.
 func TestListItemsLargeItems(t *testing.T) {
@@ -429,9 +466,10 @@ func TestListReturnsSeparateItems(t *testing.T) {
 // (the encoded list, more than the allowance) would exceed it.
 func TestListItemsAllocatesOnlyTheItems(t *testing.T) {
 	const n = 4000
-	// The read-ahead chunks; bufio and item buffers, decoder state; and a
+	// The read-ahead chunks; bufio and item buffers, decoder state; the
+	// table of shared strings (a map entry and a string each); and a
 	// margin for what the runtime allocates meanwhile.
-	const allowance = readAheadChunks*readAheadChunk + 1<<20
+	const allowance = readAheadChunks*readAheadChunk + sharedStrings*128 + 1<<20
 	c := newCodecs(t)
 	list := testPods(n, "3")
 	for i := range list.Items {
