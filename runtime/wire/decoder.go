@@ -323,12 +323,11 @@ func (d *decoder[E, T]) jsonItems(yield func(T) error) error {
 		if err != nil {
 			return fmt.Errorf("item %d: %w", d.items, err)
 		}
-		v, err := j.value()
-		if err != nil {
-			return fmt.Errorf("item %d: %w", d.items, err)
-		}
-		t := T(new(E))
-		if err := d.item.DecodeValue(v, t, d.strs); err != nil {
+		var t T
+		if err := j.decode(func(b []byte) (int, error) {
+			t = T(new(E))
+			return d.item.DecodeValue(b, t, d.strs)
+		}); err != nil {
 			return fmt.Errorf("item %d: %w", d.items, err)
 		}
 		// As client-go's typed clients do: the kind is the Go type's.
@@ -488,7 +487,7 @@ func (d *decoder[E, T]) jsonEventObject(typ string, b []byte) (watch.Event, erro
 		return watch.Event{Type: et, Object: st}, nil
 	}
 	t := T(new(E))
-	if err := d.item.DecodeValue(b, t, d.strs); err != nil {
+	if _, err := d.item.DecodeValue(b, t, d.strs); err != nil {
 		return watch.Event{}, fmt.Errorf("%s event object: %w", typ, err)
 	}
 	t.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})

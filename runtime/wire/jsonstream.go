@@ -124,6 +124,30 @@ func (j *jsonStream) value() ([]byte, error) {
 	}
 }
 
+// decode calls dec with the unread bytes, from the start of the next
+// value; dec decodes the value and returns how many bytes it took. While
+// dec finds the value cut off by the end of what was read, decode reads
+// more and calls dec again from the value's start.
+func (j *jsonStream) decode(dec func([]byte) (int, error)) error {
+	if _, err := j.peek(); err != nil {
+		return eofIsUnexpected(err)
+	}
+	for {
+		n, err := dec(j.buf[j.off:])
+		if err == nil {
+			j.off += n
+			return nil
+		}
+		var se *jsondec.SyntaxError
+		if !errors.As(err, &se) || !se.Truncated {
+			return err
+		}
+		if !j.more() {
+			return j.readErr()
+		}
+	}
+}
+
 // key reads an object's key and the colon after it.
 func (j *jsonStream) key() (string, error) {
 	c, err := j.peek()

@@ -82,31 +82,33 @@ func (d *Decoder) Decode(data []byte, v any) error {
 		return fmt.Errorf("jsondec: Decode into %T, want a non-nil *%v", v, d.typ)
 	}
 	s := state{data: data}
-	// Check the syntax first, as sigs.k8s.io/json does: a malformed
-	// document is a syntax error whatever the types say.
-	if _, err := s.skip(); err != nil {
+	s.ws()
+	if err := d.root.dec(&s, rv.UnsafePointer()); err != nil {
 		return err
 	}
 	if s.ws() != 0 {
 		return s.unexpected("after top-level value")
 	}
-	s.i, s.depth = 0, 0
-	s.ws()
-	return d.root.dec(&s, rv.UnsafePointer())
+	return nil
 }
 
-// DecodeValue is Decode for data that Skip accepted whole (one value and
-// nothing after it): it does not check the syntax again. Strings it
-// decodes are shared through strs with those of earlier values decoded
-// with the same strs (nil shares none).
-func (d *Decoder) DecodeValue(data []byte, v any, strs *Strings) error {
+// DecodeValue decodes the value at the start of data (after white space)
+// into v, a non-nil pointer to the Decoder's type, and returns how many
+// bytes of data it took; what follows is left unread. Its strings are
+// shared through strs with those of earlier values decoded with the same
+// strs (nil shares none). When data ends inside the value, the error is
+// a *SyntaxError with Truncated set, and v is partly written.
+func (d *Decoder) DecodeValue(data []byte, v any, strs *Strings) (int, error) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != d.typ {
-		return fmt.Errorf("jsondec: Decode into %T, want a non-nil *%v", v, d.typ)
+		return 0, fmt.Errorf("jsondec: Decode into %T, want a non-nil *%v", v, d.typ)
 	}
 	s := state{data: data, strs: strs}
 	s.ws()
-	return d.root.dec(&s, rv.UnsafePointer())
+	if err := d.root.dec(&s, rv.UnsafePointer()); err != nil {
+		return 0, err
+	}
+	return s.i, nil
 }
 
 // Strings holds one copy of each short string decoded with it, up to a
@@ -228,7 +230,10 @@ func (s *state) mismatch(t reflect.Type) error {
 	case 't', 'f':
 		e.Value = "bool"
 	default:
-		b, _ := s.skip()
+		b, err := s.skip()
+		if err != nil {
+			return err
+		}
 		e.Value = "number " + string(b)
 		return e
 	}
@@ -337,53 +342,45 @@ func unmarshalerDec(t reflect.Type) decodeFunc {
 	}
 }
 
-func isNull(s *state) bool {
-	return s.data[s.i] == 'n'
-}
-
 func boolDec(t reflect.Type) decodeFunc {
 	return func(s *state, p unsafe.Pointer) error {
-		switch s.data[s.i] {
+		switch s.cur() {
 		case 't':
-			s.i += 4
 			*(*bool)(p) = true
+			return s.literal("true")
 		case 'f':
-			s.i += 5
 			*(*bool)(p) = false
+			return s.literal("false")
 		case 'n':
-			s.i += 4
-		default:
-			return s.mismatch(t)
+			return s.null()
 		}
-		return nil
+		return s.mismatch(t)
 	}
 }
 
 func stringDec(t reflect.Type) decodeFunc {
 	return func(s *state, p unsafe.Pointer) error {
-		switch s.data[s.i] {
+		switch s.cur() {
 		case '"':
 			v, err := s.str()
 			if err != nil {
 				return err
 			}
 			*(*string)(p) = v
+			return nil
 		case 'n':
-			s.i += 4
-		default:
-			return s.mismatch(t)
+			return s.null()
 		}
-		return nil
+		return s.mismatch(t)
 	}
 }
 
 // numberOf reads a number for a field of type t; ok is false after a
 // null.
 func (s *state) numberOf(t reflect.Type) (b []byte, ok bool, err error) {
-	c := s.data[s.i]
+	c := s.cur()
 	if c == 'n' {
-		s.i += 4
-		return nil, false, nil
+		return nil, false, s.null()
 	}
 	if c != '-' && (c < '0' || c > '9') {
 		return nil, false, s.mismatch(t)
@@ -508,10 +505,9 @@ func ifaceDec(t reflect.Type) decodeFunc {
 				return fallback(s, p)
 			}
 		}
-		if isNull(s) {
-			s.i += 4
+		if s.cur() == 'n' {
 			*ip = nil
-			return nil
+			return s.null()
 		}
 		v, err := s.anyValue()
 		if err != nil {
@@ -527,74 +523,52 @@ func ifaceDec(t reflect.Type) decodeFunc {
 func (s *state) anyValue() (any, error) {
 	switch c := s.ws(); c {
 	case '{':
-		if err := s.push(); err != nil {
-			return nil, err
-		}
-		s.i++
 		m := map[string]any{}
-		if s.ws() == '}' {
-			s.i++
-			s.depth--
-			return m, nil
-		}
-		for {
-			s.ws()
-			k, err := s.str()
-			if err != nil {
-				return nil, err
+		more, err := s.open('}')
+		for more && err == nil {
+			var k string
+			if k, err = s.keyString(); err != nil {
+				break
 			}
-			s.ws()
-			s.i++ // ':'
-			v, err := s.anyValue()
-			if err != nil {
-				return nil, err
+			var v any
+			if v, err = s.anyValue(); err != nil {
+				break
 			}
 			m[k] = v
-			if s.ws() == ',' {
-				s.i++
-				continue
-			}
-			s.i++ // '}'
-			s.depth--
-			return m, nil
+			more, err = s.next('}')
 		}
-	case '[':
-		if err := s.push(); err != nil {
+		if err != nil {
 			return nil, err
 		}
-		s.i++
+		return m, nil
+	case '[':
 		a := make([]any, 0)
-		if s.ws() == ']' {
-			s.i++
-			s.depth--
-			return a, nil
-		}
-		for {
-			v, err := s.anyValue()
-			if err != nil {
-				return nil, err
+		more, err := s.open(']')
+		for more && err == nil {
+			var v any
+			if v, err = s.anyValue(); err != nil {
+				break
 			}
 			a = append(a, v)
-			if s.ws() == ',' {
-				s.i++
-				continue
-			}
-			s.i++ // ']'
-			s.depth--
-			return a, nil
+			more, err = s.next(']')
 		}
+		if err != nil {
+			return nil, err
+		}
+		return a, nil
 	case '"':
 		return s.str()
 	case 't':
-		s.i += 4
-		return true, nil
+		return true, s.literal("true")
 	case 'f':
-		s.i += 5
-		return false, nil
+		return false, s.literal("false")
 	case 'n':
-		s.i += 4
-		return nil, nil
+		return nil, s.null()
 	default:
+		if c != '-' && (c < '0' || c > '9') {
+			_, err := s.skip()
+			return nil, err
+		}
 		start := s.i
 		b, err := s.number()
 		if err != nil {
@@ -623,10 +597,9 @@ func ptrDec(t reflect.Type, elem *node) decodeFunc {
 	et := t.Elem()
 	return func(s *state, p unsafe.Pointer) error {
 		pp := (*unsafe.Pointer)(p)
-		if isNull(s) {
-			s.i += 4
+		if s.cur() == 'n' {
 			*pp = nil
-			return nil
+			return s.null()
 		}
 		if *pp == nil {
 			*pp = reflect.New(et).UnsafePointer()
@@ -639,11 +612,10 @@ func (b *builder) sliceDec(t reflect.Type) decodeFunc {
 	elem := b.node(t.Elem())
 	isBytes := t.Elem().Kind() == reflect.Uint8
 	return func(s *state, p unsafe.Pointer) error {
-		switch s.data[s.i] {
+		switch s.cur() {
 		case 'n':
-			s.i += 4
 			reflect.NewAt(t, p).Elem().SetZero()
-			return nil
+			return s.null()
 		case '"':
 			if !isBytes {
 				return s.mismatch(t)
@@ -665,34 +637,25 @@ func (b *builder) sliceDec(t reflect.Type) decodeFunc {
 		default:
 			return s.mismatch(t)
 		}
-		if err := s.push(); err != nil {
-			return err
-		}
-		s.i++
 		v := reflect.NewAt(t, p).Elem()
 		i := 0
-		if s.ws() != ']' {
-			for {
-				if i >= v.Cap() {
-					v.Grow(1)
-				}
-				if i >= v.Len() {
-					v.SetLen(i + 1)
-				}
-				s.ws()
-				if err := elem.dec(s, v.Index(i).Addr().UnsafePointer()); err != nil {
-					return err
-				}
-				i++
-				if s.ws() == ',' {
-					s.i++
-					continue
-				}
+		more, err := s.open(']')
+		for more && err == nil {
+			if i >= v.Cap() {
+				v.Grow(1)
+			}
+			if i >= v.Len() {
+				v.SetLen(i + 1)
+			}
+			if err = elem.dec(s, v.Index(i).Addr().UnsafePointer()); err != nil {
 				break
 			}
+			i++
+			more, err = s.next(']')
 		}
-		s.i++ // ']'
-		s.depth--
+		if err != nil {
+			return err
+		}
 		if i < v.Len() {
 			v.SetLen(i)
 		}
@@ -708,19 +671,14 @@ func (b *builder) mapDec(t reflect.Type) decodeFunc {
 	kt, et := t.Key(), t.Elem()
 	plain := t == reflect.TypeFor[map[string]string]()
 	return func(s *state, p unsafe.Pointer) error {
-		switch s.data[s.i] {
+		switch s.cur() {
 		case 'n':
-			s.i += 4
 			reflect.NewAt(t, p).Elem().SetZero()
-			return nil
+			return s.null()
 		case '{':
 		default:
 			return s.mismatch(t)
 		}
-		if err := s.push(); err != nil {
-			return err
-		}
-		s.i++
 		if plain {
 			return s.stringMap((*map[string]string)(p))
 		}
@@ -728,35 +686,24 @@ func (b *builder) mapDec(t reflect.Type) decodeFunc {
 		if v.IsNil() {
 			v.Set(reflect.MakeMap(t))
 		}
-		if s.ws() != '}' {
-			for {
-				s.ws()
-				k, err := s.str()
-				if err != nil {
-					return err
-				}
-				s.ws()
-				s.i++ // ':'
-				s.ws()
-				ev := reflect.New(et)
-				if err := elem.dec(s, ev.UnsafePointer()); err != nil {
-					return inKey(err, k)
-				}
-				kv := reflect.ValueOf(k)
-				if kt != kv.Type() {
-					kv = kv.Convert(kt)
-				}
-				v.SetMapIndex(kv, ev.Elem())
-				if s.ws() == ',' {
-					s.i++
-					continue
-				}
+		more, err := s.open('}')
+		for more && err == nil {
+			var k string
+			if k, err = s.keyString(); err != nil {
 				break
 			}
+			ev := reflect.New(et)
+			if err = elem.dec(s, ev.UnsafePointer()); err != nil {
+				return inKey(err, k)
+			}
+			kv := reflect.ValueOf(k)
+			if kt != kv.Type() {
+				kv = kv.Convert(kt)
+			}
+			v.SetMapIndex(kv, ev.Elem())
+			more, err = s.next('}')
 		}
-		s.i++ // '}'
-		s.depth--
-		return nil
+		return err
 	}
 }
 
@@ -775,42 +722,34 @@ func inKey(err error, k string) error {
 	return &FieldError{Path: []string{k}, Err: err}
 }
 
-// stringMap decodes the members of an object (its '{' read) into a
+// stringMap decodes an object (at the read position) into a
 // map[string]string.
 func (s *state) stringMap(m *map[string]string) error {
 	if *m == nil {
 		*m = map[string]string{}
 	}
-	if s.ws() != '}' {
-		for {
-			s.ws()
-			k, err := s.str()
-			if err != nil {
-				return err
-			}
-			s.ws()
-			s.i++ // ':'
-			switch s.ws() {
-			case '"':
-				v, err := s.str()
-				if err != nil {
-					return err
-				}
-				(*m)[k] = v
-			case 'n':
-				s.i += 4
-				(*m)[k] = ""
-			default:
-				return inKey(s.mismatch(reflect.TypeFor[string]()), k)
-			}
-			if s.ws() == ',' {
-				s.i++
-				continue
-			}
+	more, err := s.open('}')
+	for more && err == nil {
+		var k string
+		if k, err = s.keyString(); err != nil {
 			break
 		}
+		switch s.cur() {
+		case '"':
+			var v string
+			if v, err = s.str(); err != nil {
+				return err
+			}
+			(*m)[k] = v
+		case 'n':
+			if err = s.null(); err != nil {
+				return err
+			}
+			(*m)[k] = ""
+		default:
+			return inKey(s.mismatch(reflect.TypeFor[string]()), k)
+		}
+		more, err = s.next('}')
 	}
-	s.i++ // '}'
-	s.depth--
-	return nil
+	return err
 }

@@ -104,11 +104,11 @@ func both(t *testing.T, d *Decoder, typ reflect.Type, data []byte, strs *Strings
 	if wantErr == nil && !reflect.DeepEqual(want, got) {
 		t.Fatalf("%s\ndecoded differently:\nsigs.k8s.io/json: %#v\njsondec:          %#v", clip(data), want, got)
 	}
-	// The same through Skip and DecodeValue, sharing strings with the
+	// The same through DecodeValue, sharing strings with the
 	// documents decoded before, as runtime/wire decodes list items.
 	if n, err := Skip(data); err == nil && n == len(data) {
 		shared := reflect.New(typ).Interface()
-		err := d.DecodeValue(data, shared, strs)
+		_, err := d.DecodeValue(data, shared, strs)
 		if (wantErr == nil) != (err == nil) {
 			t.Fatalf("%s\nsigs.k8s.io/json: %v\njsondec.DecodeValue: %v", clip(data), wantErr, err)
 		}
@@ -288,6 +288,15 @@ func TestDecodeAsSigsJSON(t *testing.T) {
 		{name: "bad time", typ: podT, doc: `{"metadata":{"creationTimestamp":"yesterday"}}`, wantErr: true},
 		{name: "trailing data", typ: podT, doc: `{} {}`, wantErr: true},
 		{name: "trailing comma", typ: podT, doc: `{"metadata":{"name":"a",}}`, wantErr: true},
+		{name: "missing colon", typ: podT, doc: `{"metadata":{"name" "a"}}`, wantErr: true},
+		{name: "something else for a colon", typ: podT, doc: `{"metadata":{"name"x"a"}}`, wantErr: true},
+		{name: "missing comma", typ: podT, doc: `{"metadata":{"name":"a" "namespace":"b"}}`, wantErr: true},
+		{name: "mismatched brackets", typ: podT, doc: `{"metadata":{"name":"a"]}`, wantErr: true},
+		{name: "trailing comma in an array", typ: podT, doc: `{"spec":{"containers":[{},]}}`, wantErr: true},
+		{name: "bad literal in a free-form value", typ: widgetT, doc: `{"spec":{"any":[nul]}}`, wantErr: true},
+		{name: "bad literal in a bool", typ: podT, doc: `{"spec":{"hostNetwork":fals}}`, wantErr: true},
+		{name: "cut after a key", typ: podT, doc: `{"metadata":`, wantErr: true},
+		{name: "cut in a number", typ: podT, doc: `{"metadata":{"generation":-`, wantErr: true},
 		{name: "unterminated", typ: podT, doc: `{"metadata":{"name":"a"}`, wantErr: true},
 		{name: "bad escape", typ: podT, doc: `{"metadata":{"name":"\x"}}`, wantErr: true},
 		{name: "control character in string", typ: podT, doc: "{\"metadata\":{\"name\":\"a\tb\"}}", wantErr: true},

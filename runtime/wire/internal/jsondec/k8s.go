@@ -29,11 +29,10 @@ func k8sDec(t reflect.Type) decodeFunc {
 // RFC 3339 time in the local zone.
 func timeDec(s *state, p unsafe.Pointer) error {
 	t := (*metav1.Time)(p)
-	switch s.data[s.i] {
+	switch s.cur() {
 	case 'n':
-		s.i += 4
 		t.Time = time.Time{}
-		return nil
+		return s.null()
 	case '"':
 		start := s.i
 		b, err := s.strBytes()
@@ -59,7 +58,7 @@ func timeDec(s *state, p unsafe.Pointer) error {
 // StrVal, anything else sets Type to Int and a number sets IntVal.
 func intOrStringDec(s *state, p unsafe.Pointer) error {
 	v := (*intstr.IntOrString)(p)
-	switch c := s.data[s.i]; {
+	switch c := s.cur(); {
 	case c == '"':
 		str, err := s.str()
 		if err != nil {
@@ -68,9 +67,8 @@ func intOrStringDec(s *state, p unsafe.Pointer) error {
 		v.Type, v.StrVal = intstr.String, str
 		return nil
 	case c == 'n':
-		s.i += 4
 		v.Type = intstr.Int
-		return nil
+		return s.null()
 	case c == '-' || c >= '0' && c <= '9':
 		start := s.i
 		b, err := s.number()

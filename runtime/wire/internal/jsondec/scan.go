@@ -67,6 +67,88 @@ func (s *state) ws() byte {
 	return 0
 }
 
+// cur returns the byte at the read position, or 0 at the end (which no
+// value starts with).
+func (s *state) cur() byte {
+	if s.i < len(s.data) {
+		return s.data[s.i]
+	}
+	return 0
+}
+
+// null reads the literal null at the read position.
+func (s *state) null() error { return s.literal("null") }
+
+// open consumes the '{' or '[' at the read position and reports whether
+// a member or element follows (false after consuming the closing end).
+func (s *state) open(end byte) (bool, error) {
+	if err := s.push(); err != nil {
+		return false, err
+	}
+	s.i++
+	if s.ws() == end {
+		s.i++
+		s.depth--
+		return false, nil
+	}
+	return true, nil
+}
+
+// key reads an object's key and its colon, leaving the read position at
+// the value. The key is valid until the next read of a string.
+func (s *state) key() ([]byte, error) {
+	if s.ws() != '"' {
+		return nil, s.unexpected("looking for beginning of object key string")
+	}
+	k, err := s.strBytes()
+	if err != nil {
+		return nil, err
+	}
+	if s.ws() != ':' {
+		return nil, s.unexpected("after object key")
+	}
+	s.i++
+	s.ws()
+	return k, nil
+}
+
+// keyString is key returning a string of its own.
+func (s *state) keyString() (string, error) {
+	if s.ws() != '"' {
+		return "", s.unexpected("looking for beginning of object key string")
+	}
+	k, err := s.str()
+	if err != nil {
+		return "", err
+	}
+	if s.ws() != ':' {
+		return "", s.unexpected("after object key")
+	}
+	s.i++
+	s.ws()
+	return k, nil
+}
+
+// next reads what follows a member (end '}') or an element (end ']'):
+// true after a ',' (with the read position at what comes next), false
+// after the closing end.
+func (s *state) next(end byte) (bool, error) {
+	switch s.ws() {
+	case ',':
+		s.i++
+		s.ws()
+		return true, nil
+	case end:
+		s.i++
+		s.depth--
+		return false, nil
+	}
+	if end == '}' {
+		return false, s.unexpected("after object key:value pair")
+	}
+	return false, s.unexpected("after array element")
+}
+
 func (s *state) push() error {
 	s.depth++
 	if s.depth > maxDepth {

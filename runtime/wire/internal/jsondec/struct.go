@@ -204,55 +204,39 @@ func (b *builder) structDec(t reflect.Type) decodeFunc {
 		byName[c.name] = f
 	}
 	return func(s *state, p unsafe.Pointer) error {
-		switch s.data[s.i] {
+		switch s.cur() {
 		case 'n':
-			s.i += 4
-			return nil
+			return s.null()
 		case '{':
 		default:
 			return s.mismatch(t)
 		}
-		if err := s.push(); err != nil {
-			return err
-		}
-		s.i++
-		if s.ws() != '}' {
-			for {
-				s.ws()
-				k, err := s.strBytes()
-				if err != nil {
+		more, err := s.open('}')
+		for more && err == nil {
+			var k []byte
+			if k, err = s.key(); err != nil {
+				return err
+			}
+			f := byName[string(k)]
+			if f == nil {
+				if _, err = s.skip(); err != nil {
 					return err
 				}
-				f := byName[string(k)]
-				s.ws()
-				s.i++ // ':'
-				s.ws()
-				if f == nil {
-					if _, err := s.skip(); err != nil {
-						return err
+			} else {
+				fp := p
+				for _, h := range f.hops {
+					pp := (*unsafe.Pointer)(unsafe.Add(fp, h.offset))
+					if *pp == nil {
+						*pp = reflect.New(h.elem).UnsafePointer()
 					}
-				} else {
-					fp := p
-					for _, h := range f.hops {
-						pp := (*unsafe.Pointer)(unsafe.Add(fp, h.offset))
-						if *pp == nil {
-							*pp = reflect.New(h.elem).UnsafePointer()
-						}
-						fp = *pp
-					}
-					if err := f.node.dec(s, unsafe.Add(fp, f.offset)); err != nil {
-						return inField(err, t, f.name)
-					}
+					fp = *pp
 				}
-				if s.ws() == ',' {
-					s.i++
-					continue
+				if err = f.node.dec(s, unsafe.Add(fp, f.offset)); err != nil {
+					return inField(err, t, f.name)
 				}
-				break
 			}
+			more, err = s.next('}')
 		}
-		s.i++ // '}'
-		s.depth--
-		return nil
+		return err
 	}
 }
