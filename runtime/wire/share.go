@@ -20,7 +20,9 @@ type sharer struct {
 }
 
 // shareNode shares the strings of one type's values; share is nil for a
-// type that holds no string it reaches.
+// type that holds no string it reaches. Members are planned before the
+// type that holds them, so a type that holds itself (through a pointer
+// or slice) is not walked into again: its deeper strings stay unshared.
 type shareNode struct {
 	share func(p unsafe.Pointer, strs *jsondec.Strings)
 }
@@ -32,7 +34,7 @@ func newSharer(t reflect.Type) *sharer {
 
 // Share shares the strings of the value at p.
 func (s *sharer) Share(p unsafe.Pointer, strs *jsondec.Strings) {
-	if s.root.share != nil {
+	if s != nil && s.root.share != nil {
 		s.root.share(p, strs)
 	}
 }
@@ -50,10 +52,13 @@ func sharePlan(t reflect.Type, memo map[reflect.Type]*shareNode) *shareNode {
 			*sp = strs.Share(*sp)
 		}
 	case reflect.Pointer:
-		elem := sharePlan(t.Elem(), memo)
+		elem := sharePlan(t.Elem(), memo).share
+		if elem == nil {
+			break
+		}
 		n.share = func(p unsafe.Pointer, strs *jsondec.Strings) {
-			if e := *(*unsafe.Pointer)(p); e != nil && elem.share != nil {
-				elem.share(e, strs)
+			if e := *(*unsafe.Pointer)(p); e != nil {
+				elem(e, strs)
 			}
 		}
 	case reflect.Slice:
@@ -61,18 +66,18 @@ func sharePlan(t reflect.Type, memo map[reflect.Type]*shareNode) *shareNode {
 		if et.Kind() == reflect.Uint8 {
 			break
 		}
-		elem := sharePlan(et, memo)
+		elem := sharePlan(et, memo).share
+		if elem == nil {
+			break
+		}
 		size := et.Size()
 		n.share = func(p unsafe.Pointer, strs *jsondec.Strings) {
-			if elem.share == nil {
-				return
-			}
 			h := (*struct {
 				data     unsafe.Pointer
 				len, cap int
 			})(p)
 			for i := range h.len {
-				elem.share(unsafe.Add(h.data, uintptr(i)*size), strs)
+				elem(unsafe.Add(h.data, uintptr(i)*size), strs)
 			}
 		}
 	case reflect.Map:
@@ -90,7 +95,7 @@ func sharePlan(t reflect.Type, memo map[reflect.Type]*shareNode) *shareNode {
 	case reflect.Struct:
 		type member struct {
 			offset uintptr
-			node   *shareNode
+			share  func(p unsafe.Pointer, strs *jsondec.Strings)
 		}
 		var members []member
 		for i := range t.NumField() {
@@ -98,13 +103,16 @@ func sharePlan(t reflect.Type, memo map[reflect.Type]*shareNode) *shareNode {
 			if !f.IsExported() {
 				continue
 			}
-			members = append(members, member{f.Offset, sharePlan(f.Type, memo)})
+			if share := sharePlan(f.Type, memo).share; share != nil {
+				members = append(members, member{f.Offset, share})
+			}
+		}
+		if len(members) == 0 {
+			break
 		}
 		n.share = func(p unsafe.Pointer, strs *jsondec.Strings) {
 			for _, m := range members {
-				if m.node.share != nil {
-					m.node.share(unsafe.Add(p, m.offset), strs)
-				}
+				m.share(unsafe.Add(p, m.offset), strs)
 			}
 		}
 	}
