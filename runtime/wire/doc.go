@@ -27,8 +27,8 @@
 // through precomputed offsets instead of walking T by reflection, and
 // decodes exactly as sigs.k8s.io/json's UnmarshalCaseSensitivePreserveInts
 // (what apimachinery uses), to which it hands the values it does not
-// decode itself. The items of one response share the short strings they
-// repeat, in both encodings.
+// decode itself. The items of one JSON response share the short strings
+// they repeat.
 //
 // The package does not import k8s.io/client-go. It obtains bytes through a
 // Fetch function, which performs the GET and returns the response body;

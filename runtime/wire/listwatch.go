@@ -96,7 +96,6 @@ type ListWatch[E any, T Object[E]] struct {
 	proto           bool // T has protobuf methods
 	disableChunking bool
 	json            *jsondec.Decoder // decodes T from JSON; read-only
-	share           *sharer          // shares strings of protobuf items; read-only
 }
 
 // NewListWatch returns a ListWatch of T over fetch. It returns an error
@@ -108,9 +107,6 @@ func NewListWatch[E any, T Object[E]](fetch Fetch, opts Options) (*ListWatch[E, 
 	}
 	_, proto := any(T(new(E))).(protoMessage)
 	lw := &ListWatch[E, T]{fetch: fetch, proto: proto, disableChunking: opts.DisableChunking, json: jsondec.New(reflect.TypeFor[E]())}
-	if proto {
-		lw.share = newSharer(reflect.TypeFor[E]())
-	}
 	switch ct := strings.TrimSpace(opts.ContentType); {
 	case ct == "" && proto, ct == ContentTypeProtobuf && proto:
 		lw.accept = ContentTypeProtobuf + ", " + ContentTypeJSON
@@ -145,7 +141,7 @@ func (lw *ListWatch[E, T]) ListItems(ctx context.Context, opts metav1.ListOption
 	}
 	body := newReadAhead(resp)
 	defer body.Close()
-	d := newDecoder[E, T](body, ct, lw.proto, lw.json, lw.share)
+	d := newDecoder[E, T](body, ct, lw.proto, lw.json)
 	lm, err := d.list(yield)
 	if err != nil {
 		var y yieldError
@@ -182,7 +178,7 @@ func (lw *ListWatch[E, T]) Watch(ctx context.Context, opts metav1.ListOptions) (
 	if err != nil {
 		return nil, err
 	}
-	d := newDecoder[E, T](body, ct, lw.proto, lw.json, lw.share)
+	d := newDecoder[E, T](body, ct, lw.proto, lw.json)
 	return newStreamWatcher(ctx, d.event, body, fmt.Sprintf("%T", T(nil))), nil
 }
 

@@ -145,21 +145,6 @@ func (t *Strings) get(b []byte) string {
 	return v
 }
 
-// Share returns v, or the equal string held if there is one (keeping v
-// when there is none and the limit allows).
-func (t *Strings) Share(v string) string {
-	if len(v) > maxSharedLen {
-		return v
-	}
-	if h, ok := t.m[v]; ok {
-		return h
-	}
-	if len(t.m) < t.limit {
-		t.m[v] = v
-	}
-	return v
-}
-
 // TypeError is a JSON value of the wrong kind (or out of range) for the Go
 // value it is decoded into. Path is the JSON field path from the
 // document's root and Struct the innermost struct type's name, as
