@@ -2,7 +2,6 @@ package wire
 
 import (
 	"context"
-	"fmt"
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
@@ -18,22 +17,20 @@ func BenchmarkListDecode(b *testing.B) {
 	list := testPods(1000, "1")
 	for _, enc := range []string{encJSON, encProtobuf} {
 		body := c.encodeList(b, enc, list)
-		for _, workers := range []int{1, 2, 4} {
-			b.Run(fmt.Sprintf("%s/wire-%d-workers", enc, workers), func(b *testing.B) {
-				lw, err := NewListWatch[corev1.Pod]((&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, Options{DecodeWorkers: workers})
-				if err != nil {
-					b.Fatal(err)
+		b.Run(enc+"/wire", func(b *testing.B) {
+			lw, err := NewListWatch[corev1.Pod]((&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				n := 0
+				if _, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { n++; return nil }); err != nil || n != 1000 {
+					b.Fatal(err, n)
 				}
-				b.SetBytes(int64(len(body)))
-				b.ReportAllocs()
-				for b.Loop() {
-					n := 0
-					if _, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { n++; return nil }); err != nil || n != 1000 {
-						b.Fatal(err, n)
-					}
-				}
-			})
-		}
+			}
+		})
 		b.Run(enc+"/codec", func(b *testing.B) {
 			b.SetBytes(int64(len(body)))
 			b.ReportAllocs()

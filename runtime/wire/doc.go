@@ -21,6 +21,15 @@
 // recognised from its first bytes, so a server that answers JSON to a
 // protobuf request (a custom resource) is still read correctly.
 //
+// JSON items are decoded by a decoder built once per ListWatch for T (see
+// internal/jsondec): it reads each item's bytes once, straight from the
+// stream's buffer, checking their syntax as it goes, writes fields
+// through precomputed offsets instead of walking T by reflection, and
+// decodes exactly as sigs.k8s.io/json's UnmarshalCaseSensitivePreserveInts
+// (what apimachinery uses), to which it hands the values it does not
+// decode itself. The items of one JSON response share the short strings
+// they repeat.
+//
 // The package does not import k8s.io/client-go. It obtains bytes through a
 // Fetch function, which performs the GET and returns the response body;
 // with client-go it is a few lines over a clientset's RESTClient() (see

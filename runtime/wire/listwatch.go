@@ -5,11 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"reflect"
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/typedinformer/typedinformer/runtime/wire/internal/jsondec"
 )
 
 // Content types a Fetch is asked for (the Accept header of the request).
@@ -78,16 +81,6 @@ type Options struct {
 	// DisableChunking makes every list one request, ignoring the Limit
 	// the reflector asks for (as cache.ListWatch.DisableChunking does).
 	DisableChunking bool
-	// DecodeWorkers is how many goroutines decode a list's items at once.
-	// 0 or 1 decodes on the calling goroutine (the default). With more,
-	// one goroutine cuts the response into runs of items, the workers
-	// decode them, and ListItems still hands the items on in the
-	// response's order, holding a bounded number of runs in memory. It
-	// spends more CPU time in all (the items are scanned once more to be
-	// cut out, and goroutines hand work over) to finish sooner when cores
-	// are idle; on a machine whose cores are busy it finishes later than
-	// one goroutine does.
-	DecodeWorkers int
 }
 
 // ListWatch lists and watches one resource through a Fetch, decoding
@@ -102,7 +95,7 @@ type ListWatch[E any, T Object[E]] struct {
 	accept          string
 	proto           bool // T has protobuf methods
 	disableChunking bool
-	workers         int // list decoders; 1 decodes on the caller's goroutine
+	json            *jsondec.Decoder // decodes T from JSON; read-only
 }
 
 // NewListWatch returns a ListWatch of T over fetch. It returns an error
@@ -113,8 +106,7 @@ func NewListWatch[E any, T Object[E]](fetch Fetch, opts Options) (*ListWatch[E, 
 		return nil, errors.New("wire.NewListWatch: fetch is nil")
 	}
 	_, proto := any(T(new(E))).(protoMessage)
-	workers := max(opts.DecodeWorkers, 1)
-	lw := &ListWatch[E, T]{fetch: fetch, proto: proto, disableChunking: opts.DisableChunking, workers: workers}
+	lw := &ListWatch[E, T]{fetch: fetch, proto: proto, disableChunking: opts.DisableChunking, json: jsondec.New(reflect.TypeFor[E]())}
 	switch ct := strings.TrimSpace(opts.ContentType); {
 	case ct == "" && proto, ct == ContentTypeProtobuf && proto:
 		lw.accept = ContentTypeProtobuf + ", " + ContentTypeJSON
@@ -149,13 +141,8 @@ func (lw *ListWatch[E, T]) ListItems(ctx context.Context, opts metav1.ListOption
 	}
 	body := newReadAhead(resp)
 	defer body.Close()
-	d := newDecoder[E, T](body, ct, lw.proto)
-	var lm *metav1.ListMeta
-	if lw.workers > 1 {
-		lm, err = d.parallelList(lw.workers, yield, func() { body.Close() }) //nolint:errcheck // aborting
-	} else {
-		lm, err = d.list(yield)
-	}
+	d := newDecoder[E, T](body, ct, lw.proto, lw.json)
+	lm, err := d.list(yield)
 	if err != nil {
 		var y yieldError
 		if errors.As(err, &y) {
@@ -191,7 +178,7 @@ func (lw *ListWatch[E, T]) Watch(ctx context.Context, opts metav1.ListOptions) (
 	if err != nil {
 		return nil, err
 	}
-	d := newDecoder[E, T](body, ct, lw.proto)
+	d := newDecoder[E, T](body, ct, lw.proto, lw.json)
 	return newStreamWatcher(ctx, d.event, body, fmt.Sprintf("%T", T(nil))), nil
 }
 

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 )
 
 // protoMagic starts every message of Kubernetes' protobuf encoding: it is
@@ -106,17 +105,6 @@ func (s *streamReader) bytes(n int) ([]byte, error) {
 	}
 	s.n += int64(n)
 	return b, nil
-}
-
-// appendBytes reads n bytes and appends them to dst.
-func (s *streamReader) appendBytes(dst []byte, n int) ([]byte, error) {
-	l := len(dst)
-	dst = slices.Grow(dst, n)[:l+n]
-	if _, err := io.ReadFull(s.r, dst[l:]); err != nil {
-		return dst[:l], eofIsUnexpected(err)
-	}
-	s.n += int64(n)
-	return dst, nil
 }
 
 // skip discards a field of wire type wt, which must end by the stream

@@ -35,13 +35,9 @@ func (p *plain) DeepCopyObject() runtime.Object {
 	return &c
 }
 
-// listWorkers are the DecodeWorkers list tests run with: decoding on the
-// caller's goroutine, and the parallel pipeline.
-var listWorkers = []int{1, 3}
-
-func newPods(t *testing.T, f Fetch, workers int) *ListWatch[corev1.Pod, *corev1.Pod] {
+func newPods(t *testing.T, f Fetch) *ListWatch[corev1.Pod, *corev1.Pod] {
 	t.Helper()
-	lw, err := NewListWatch[corev1.Pod](f, Options{DecodeWorkers: workers})
+	lw, err := NewListWatch[corev1.Pod](f, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,38 +52,98 @@ func TestListItemsDecodesAsClientGo(t *testing.T) {
 	c := newCodecs(t)
 	for _, enc := range []string{encJSON, encProtobuf} {
 		for _, n := range []int{0, 1, 3, 257, 1000} {
-			for _, workers := range listWorkers {
-				t.Run(fmt.Sprintf("%s/%d items/%d workers", enc, n, workers), func(t *testing.T) {
-					list := testPods(n, "42")
-					list.Continue = "next-page"
-					body := c.encodeList(t, enc, list)
-					want := c.decodeList(t, body)
-					f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}
-					lw := newPods(t, f.fetch, workers)
-					var got []*corev1.Pod
-					lm, err := lw.ListItems(context.Background(), metav1.ListOptions{Limit: 500}, func(p *corev1.Pod) error {
-						got = append(got, p)
-						return nil
-					})
-					if err != nil {
-						t.Fatal(err)
-					}
-					if lm.ResourceVersion != "42" || lm.Continue != "next-page" {
-						t.Errorf("list metadata = %+v, want resourceVersion 42 and continue next-page", lm)
-					}
-					if len(got) != len(want.Items) {
-						t.Fatalf("got %d items, want %d", len(got), len(want.Items))
-					}
-					for i := range got {
-						if !reflect.DeepEqual(got[i], &want.Items[i]) {
-							t.Errorf("item %d differs from the codec's:\n got %+v\nwant %+v", i, got[i], &want.Items[i])
-						}
-					}
-					if len(f.calls) != 1 || f.calls[0].accept != ContentTypeProtobuf+", "+ContentTypeJSON || f.calls[0].opts.Limit != 500 || f.calls[0].opts.Watch {
-						t.Errorf("requests = %+v, want one list with Limit 500 accepting protobuf then JSON", f.calls)
-					}
+			t.Run(fmt.Sprintf("%s/%d items", enc, n), func(t *testing.T) {
+				list := testPods(n, "42")
+				list.Continue = "next-page"
+				body := c.encodeList(t, enc, list)
+				want := c.decodeList(t, body)
+				f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}
+				lw := newPods(t, f.fetch)
+				var got []*corev1.Pod
+				lm, err := lw.ListItems(context.Background(), metav1.ListOptions{Limit: 500}, func(p *corev1.Pod) error {
+					got = append(got, p)
+					return nil
 				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if lm.ResourceVersion != "42" || lm.Continue != "next-page" {
+					t.Errorf("list metadata = %+v, want resourceVersion 42 and continue next-page", lm)
+				}
+				if len(got) != len(want.Items) {
+					t.Fatalf("got %d items, want %d", len(got), len(want.Items))
+				}
+				for i := range got {
+					if !reflect.DeepEqual(got[i], &want.Items[i]) {
+						t.Errorf("item %d differs from the codec's:\n got %+v\nwant %+v", i, got[i], &want.Items[i])
+					}
+				}
+				if len(f.calls) != 1 || f.calls[0].accept != ContentTypeProtobuf+", "+ContentTypeJSON || f.calls[0].opts.Limit != 500 || f.calls[0].opts.Watch {
+					t.Errorf("requests = %+v, want one list with Limit 500 accepting protobuf then JSON", f.calls)
+				}
+			})
+		}
+	}
+}
+
+// TestListItemsShareStrings requires the items of one JSON list to share
+// the strings they repeat (namespace, label values, image, container
+// name), and the items of another list not to share the first list's.
+func TestListItemsShareStrings(t *testing.T) {
+	c := newCodecs(t)
+	for _, enc := range []string{encJSON} {
+		t.Run(enc, func(t *testing.T) {
+			body := c.encodeList(t, enc, testPods(7, "1"))
+			lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch)
+			list := func() []*corev1.Pod {
+				var got []*corev1.Pod
+				if _, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(p *corev1.Pod) error {
+					got = append(got, p)
+					return nil
+				}); err != nil {
+					t.Fatal(err)
+				}
+				return got
 			}
+			same := func(a, b string) bool { return unsafe.StringData(a) == unsafe.StringData(b) }
+			first, second := list(), list()
+			a, b := first[0], first[6] // same namespace, label value, image
+			if a.Namespace != b.Namespace || a.Labels["app"] != b.Labels["app"] {
+				t.Fatal("the fixture's Pods 0 and 6 should have equal namespaces and labels")
+			}
+			if !same(a.Namespace, b.Namespace) || !same(a.Labels["app"], b.Labels["app"]) ||
+				!same(a.Spec.Containers[0].Image, b.Spec.Containers[0].Image) || !same(a.Spec.Containers[0].Name, b.Spec.Containers[0].Name) {
+				t.Error("the items of one list hold separate copies of equal strings")
+			}
+			if same(a.Namespace, second[0].Namespace) {
+				t.Error("two lists share strings: the table outlives its response")
+			}
+		})
+	}
+}
+
+// TestListItemsLargeItems lists JSON items larger than the stream's
+// initial buffer, between small ones, and requires what the codecs decode.
+func TestListItemsLargeItems(t *testing.T) {
+	c := newCodecs(t)
+	list := testPods(5, "3")
+	list.Items[1].Annotations = map[string]string{"big": strings.Repeat("x", 3*jsonListBuffer)}
+	list.Items[3].Annotations = map[string]string{"bigger": strings.Repeat("\u00e9", 5*jsonListBuffer)}
+	body := c.encodeList(t, encJSON, list)
+	want := c.decodeList(t, body)
+	var got []*corev1.Pod
+	if _, err := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch).ListItems(context.Background(), metav1.ListOptions{}, func(p *corev1.Pod) error {
+		got = append(got, p)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want.Items) {
+		t.Fatalf("got %d items, want %d", len(got), len(want.Items))
+	}
+	for i := range got {
+		if !reflect.DeepEqual(got[i], &want.Items[i]) {
+			t.Errorf("item %d differs from the codec's", i)
 		}
 	}
 }
@@ -98,20 +154,18 @@ func TestListItemsStopsAtYieldError(t *testing.T) {
 	c := newCodecs(t)
 	stop := errors.New("stop here")
 	for _, enc := range []string{encJSON, encProtobuf} {
-		for _, workers := range listWorkers {
-			body := c.encodeList(t, enc, testPods(600, "1"))
-			lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, workers)
-			calls := 0
-			_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error {
-				calls++
-				if calls == 2 {
-					return stop
-				}
-				return nil
-			})
-			if err != stop || calls != 2 { //nolint:errorlint // yield's error must come back unwrapped
-				t.Errorf("%s, %d workers: err %v after %d calls, want %v after 2", enc, workers, err, calls, stop)
+		body := c.encodeList(t, enc, testPods(600, "1"))
+		lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch)
+		calls := 0
+		_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error {
+			calls++
+			if calls == 2 {
+				return stop
 			}
+			return nil
+		})
+		if err != stop || calls != 2 { //nolint:errorlint // yield's error must come back unwrapped
+			t.Errorf("%s: err %v after %d calls, want %v after 2", enc, err, calls, stop)
 		}
 	}
 }
@@ -147,22 +201,20 @@ func TestListItemsBadInput(t *testing.T) {
 		{name: "fetch fails", fetch: apierrors.NewResourceExpired("too old"), want: "too old"},
 	}
 	for _, tc := range cases {
-		for _, workers := range listWorkers {
-			t.Run(fmt.Sprintf("%s/%d workers", tc.name, workers), func(t *testing.T) {
-				lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return tc.body, tc.fetch }}).fetch, workers)
-				seen := 0
-				_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { seen++; return nil })
-				if err == nil || !strings.Contains(err.Error(), tc.want) {
-					t.Fatalf("err = %v, want one containing %q", err, tc.want)
-				}
-				if seen > tc.maxSeen {
-					t.Errorf("%d items delivered, want at most %d", seen, tc.maxSeen)
-				}
-			})
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return tc.body, tc.fetch }}).fetch)
+			seen := 0
+			_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { seen++; return nil })
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("err = %v, want one containing %q", err, tc.want)
+			}
+			if seen > tc.maxSeen {
+				t.Errorf("%d items delivered, want at most %d", seen, tc.maxSeen)
+			}
+		})
 	}
 	t.Run("protobuf Status is the server's error", func(t *testing.T) {
-		lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return statusProto.Bytes(), nil }}).fetch, 3)
+		lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return statusProto.Bytes(), nil }}).fetch)
 		_, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { return nil })
 		if !apierrors.IsResourceExpired(err) {
 			t.Errorf("err = %v, want the Status's Expired error", err)
@@ -263,15 +315,18 @@ func TestWatchDecodesEvents(t *testing.T) {
 	pod := func(i int, rv string) *corev1.Pod { p := testPod(i, rv); return &p }
 	bookmark := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "9", Annotations: map[string]string{"k8s.io/initial-events-end": "true"}}}
 	status := &metav1.Status{Status: metav1.StatusFailure, Code: 410, Reason: metav1.StatusReasonExpired, Message: "too old resource version"}
+	// An event larger than a JSON watch stream's initial buffer.
+	big := pod(2, "8")
+	big.Annotations = map[string]string{"big": strings.Repeat("b", 3*jsonWatchBuffer)}
 	events := []event{
-		{"ADDED", pod(0, "5")}, {"MODIFIED", pod(0, "6")}, {"ADDED", pod(1, "7")}, {"DELETED", pod(0, "8")},
+		{"ADDED", pod(0, "5")}, {"MODIFIED", pod(0, "6")}, {"ADDED", pod(1, "7")}, {"ADDED", big}, {"DELETED", pod(0, "8")},
 		{"BOOKMARK", bookmark}, {"ERROR", status},
 	}
 	for _, enc := range []string{encJSON, encProtobuf} {
 		t.Run(enc, func(t *testing.T) {
 			body := c.encodeWatch(t, enc, events)
 			f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}
-			w, err := newPods(t, f.fetch, 0).Watch(context.Background(), metav1.ListOptions{ResourceVersion: "4"})
+			w, err := newPods(t, f.fetch).Watch(context.Background(), metav1.ListOptions{ResourceVersion: "4"})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -327,7 +382,7 @@ func TestWatchBadStream(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return tc.body, nil }}
-			w, err := newPods(t, f.fetch, 0).Watch(context.Background(), metav1.ListOptions{})
+			w, err := newPods(t, f.fetch).Watch(context.Background(), metav1.ListOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -358,7 +413,7 @@ func TestWatchStopUnblocks(t *testing.T) {
 			pr, pw := io.Pipe()
 			defer pw.Close()
 			f := func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) { return pr, "", nil }
-			w, err := newPods(t, f, 0).Watch(context.Background(), metav1.ListOptions{})
+			w, err := newPods(t, f).Watch(context.Background(), metav1.ListOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -387,7 +442,7 @@ func TestWatchStopUnblocks(t *testing.T) {
 func TestListReturnsSeparateItems(t *testing.T) {
 	c := newCodecs(t)
 	body := c.encodeList(t, encProtobuf, testPods(3, "11"))
-	lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, 0)
+	lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch)
 	obj, err := lw.List(context.Background(), metav1.ListOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -410,65 +465,62 @@ func TestListReturnsSeparateItems(t *testing.T) {
 // (the encoded list, more than the allowance) would exceed it.
 func TestListItemsAllocatesOnlyTheItems(t *testing.T) {
 	const n = 4000
-	const workers = 2
-	// The read-ahead chunks; the pipeline's batches, each up to twice
-	// batchBytes; bufio and item buffers, decoder state; and a margin for
-	// what the runtime allocates meanwhile.
-	const allowance = readAheadChunks*readAheadChunk + (workers*batchesPerWorker+2)*2*batchBytes + 1<<20
+	// The read-ahead chunks; bufio and item buffers, decoder state; the
+	// table of shared strings (a map entry and a string each); and a
+	// margin for what the runtime allocates meanwhile.
+	const allowance = readAheadChunks*readAheadChunk + sharedStrings*128 + 1<<20
 	c := newCodecs(t)
 	list := testPods(n, "3")
 	for i := range list.Items {
 		list.Items[i].Annotations = map[string]string{"note": strings.Repeat("x", 1024)}
 	}
 	for _, enc := range []string{encJSON, encProtobuf} {
-		for _, workers := range []int{1, workers} {
-			t.Run(fmt.Sprintf("%s/%d workers", enc, workers), func(t *testing.T) {
-				body := c.encodeList(t, enc, list)
-				items := make([][]byte, n)
-				for i := range list.Items {
+		t.Run(enc, func(t *testing.T) {
+			body := c.encodeList(t, enc, list)
+			items := make([][]byte, n)
+			for i := range list.Items {
+				var err error
+				if enc == encProtobuf {
+					items[i], err = list.Items[i].Marshal()
+				} else {
+					items[i], err = json.Marshal(&list.Items[i])
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			alone := allocated(func() {
+				for _, b := range items {
+					p := &corev1.Pod{}
 					var err error
 					if enc == encProtobuf {
-						items[i], err = list.Items[i].Marshal()
+						err = p.Unmarshal(b)
 					} else {
-						items[i], err = json.Marshal(&list.Items[i])
+						err = kjson.UnmarshalCaseSensitivePreserveInts(b, p)
 					}
 					if err != nil {
 						t.Fatal(err)
 					}
 				}
-				alone := allocated(func() {
-					for _, b := range items {
-						p := &corev1.Pod{}
-						var err error
-						if enc == encProtobuf {
-							err = p.Unmarshal(b)
-						} else {
-							err = kjson.UnmarshalCaseSensitivePreserveInts(b, p)
-						}
-						if err != nil {
-							t.Fatal(err)
-						}
-					}
-				})
-				lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch, workers)
-				got := 0
-				listed := allocated(func() {
-					if _, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { got++; return nil }); err != nil {
-						t.Fatal(err)
-					}
-				})
-				if got != n {
-					t.Fatalf("%d items, want %d", got, n)
-				}
-				t.Logf("%s: ListItems allocated %d bytes for %d Pods (body %d bytes); decoding each alone %d", enc, listed, n, len(body), alone)
-				if itemsArray := n * int(unsafe.Sizeof(corev1.Pod{})); len(body) < allowance || itemsArray < allowance {
-					t.Fatalf("the body (%d bytes) or an Items array (%d) is smaller than the allowance (%d): keeping it would pass unnoticed", len(body), itemsArray, allowance)
-				}
-				if listed > alone+allowance {
-					t.Errorf("ListItems allocated %d bytes, more than decoding each Pod alone (%d) plus %d: a list or the body is being kept", listed, alone, allowance)
+			})
+			lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch)
+			got := 0
+			listed := allocated(func() {
+				if _, err := lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { got++; return nil }); err != nil {
+					t.Fatal(err)
 				}
 			})
-		}
+			if got != n {
+				t.Fatalf("%d items, want %d", got, n)
+			}
+			t.Logf("%s: ListItems allocated %d bytes for %d Pods (body %d bytes); decoding each alone %d", enc, listed, n, len(body), alone)
+			if itemsArray := n * int(unsafe.Sizeof(corev1.Pod{})); len(body) < allowance || itemsArray < allowance {
+				t.Fatalf("the body (%d bytes) or an Items array (%d) is smaller than the allowance (%d): keeping it would pass unnoticed", len(body), itemsArray, allowance)
+			}
+			if listed > alone+allowance {
+				t.Errorf("ListItems allocated %d bytes, more than decoding each Pod alone (%d) plus %d: a list or the body is being kept", listed, alone, allowance)
+			}
+		})
 	}
 }
 
@@ -481,7 +533,7 @@ func allocated(fn func()) uint64 {
 	return after.TotalAlloc - before.TotalAlloc
 }
 
-// TestListItemsStopsWhileTheServerStalls stops a parallel list at an error
+// TestListItemsStopsWhileTheServerStalls stops a list at an error
 // of yield while the server has sent only part of the response and sends
 // no more: ListItems must return (closing the body) instead of waiting for
 // bytes that never come.
@@ -491,21 +543,17 @@ func TestListItemsStopsWhileTheServerStalls(t *testing.T) {
 	for _, enc := range []string{encJSON, encProtobuf} {
 		t.Run(enc, func(t *testing.T) {
 			body := c.encodeList(t, enc, testPods(2000, "1"))
-			if len(body) < 2*batchBytes {
-				t.Fatalf("the body (%d bytes) is shorter than two batches", len(body))
-			}
 			pr, pw := io.Pipe()
 			sent := make(chan struct{})
 			go func() {
 				defer close(sent)
-				// More than a batch, so that items are handed on, and
-				// less than the response: the splitter waits inside the
-				// next batch.
-				pw.Write(body[:batchBytes+batchBytes/2]) //nolint:errcheck // ends when the reader closes
+				// Less than the response: the decoder would wait for
+				// the rest.
+				pw.Write(body[:len(body)/2]) //nolint:errcheck // ends when the reader closes
 			}()
 			f := func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) { return pr, "", nil }
 			calls := 0
-			_, err := newPods(t, f, 3).ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error {
+			_, err := newPods(t, f).ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error {
 				calls++
 				return stop
 			})
