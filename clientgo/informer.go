@@ -76,6 +76,7 @@ func NewSharedIndexInformerWithOptions(lw toolscache.ListerWatcher, exampleObjec
 		example:              exampleObject,
 		expected:             newExpectedType(exampleObject),
 		watcher:              newSyncWatcher(),
+		regs:                 map[*registration]struct{}{},
 	}
 	s.name = informerName(o.ObjectDescription, extra.name, exampleObject)
 	s.initErr = checkExample(lw, exampleObject, extra)
@@ -182,6 +183,9 @@ type sharedIndexInformer struct {
 	mu      sync.Mutex
 	started bool
 	stopped bool
+	// regs are the registrations neither removed nor ended by the
+	// informer's stop; nil once it has stopped.
+	regs map[*registration]struct{}
 	// resyncCheckPeriod is client-go's: how often the informer checks which
 	// handlers are due for a resync. It starts at the default handler
 	// resync period and is lowered, before Run, to any shorter handler
@@ -250,11 +254,12 @@ func (s *sharedIndexInformer) AddEventHandlerWithOptions(h toolscache.ResourceEv
 		return nil, fmt.Errorf("informer %s: nil event handler", s.name)
 	}
 	resync := s.handlerResync(options)
-	reg, err := s.inner.AddEventHandlerWithOptions(handler{h}, cache.HandlerOptions{Logger: options.Logger, ResyncPeriod: &resync})
+	c := newCalls()
+	reg, err := s.inner.AddEventHandlerWithOptions(handler{h, c}, cache.HandlerOptions{Logger: options.Logger, ResyncPeriod: &resync})
 	if err != nil {
 		return nil, err
 	}
-	return s.register(reg), nil
+	return s.register(reg, c), nil
 }
 
 // minimumResyncPeriod is client-go's lower bound of a handler's resync
@@ -299,12 +304,24 @@ func (s *sharedIndexInformer) handlerResync(options toolscache.HandlerOptions) t
 	return resync
 }
 
-func (s *sharedIndexInformer) register(reg cache.ResourceEventHandlerRegistration) *registration {
-	return &registration{
+// register wraps the runtime's registration of a handler whose calls c
+// tracks. If the informer has stopped meanwhile, the handler's calls end at
+// once.
+func (s *sharedIndexInformer) register(reg cache.ResourceEventHandlerRegistration, c *calls) *registration {
+	r := &registration{
 		inner:    reg,
 		informer: s,
 		done:     s.watcher.add(fmt.Sprintf("event handler of SharedIndexInformer %s", s.name), reg.HasSynced),
+		calls:    c,
 	}
+	s.mu.Lock()
+	if s.stopped {
+		c.end()
+	} else {
+		s.regs[r] = struct{}{}
+	}
+	s.mu.Unlock()
+	return r
 }
 
 // RemoveEventHandler stops delivering to handle. Once it returns, at most
@@ -322,6 +339,10 @@ func (s *sharedIndexInformer) RemoveEventHandler(handle toolscache.ResourceEvent
 	if err := s.inner.RemoveEventHandler(r.inner); err != nil {
 		return err
 	}
+	s.mu.Lock()
+	delete(s.regs, r)
+	s.mu.Unlock()
+	r.calls.end()
 	// A removed handler's HasSynced keeps its value: stop polling it.
 	s.watcher.remove(r.done)
 	return nil
@@ -368,10 +389,17 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 	s.started = true
 	onError := s.onError
 	s.mu.Unlock()
+	// Every goroutine of the runtime informer has returned: no handler
+	// call is under way or will start.
 	defer func() {
 		s.mu.Lock()
 		s.stopped = true
+		regs := s.regs
+		s.regs = nil
 		s.mu.Unlock()
+		for r := range regs {
+			r.calls.end()
+		}
 	}()
 	if s.initErr != nil {
 		logger.Error(s.initErr, "Informer cannot run; it stays unsynced", "informer", s.name)
@@ -402,6 +430,14 @@ func (s *sharedIndexInformer) reflector() *toolscache.Reflector {
 			toolscache.ReflectorOptions{Name: s.name, TypeDescription: s.expected.String()})
 	}
 	return s.refl
+}
+
+// HasStarted reports whether Run has been called, as client-go's informer
+// does (a method of its type, not of the SharedIndexInformer interface).
+func (s *sharedIndexInformer) HasStarted() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.started
 }
 
 // IsStopped reports whether Run has returned.

@@ -52,28 +52,42 @@ func (t *typedInformer[T]) AddTypedEventHandler(h toolscache.TypedResourceEventH
 		opts = options[0]
 	}
 	resync := s.handlerResync(opts)
-	reg, err := s.inner.AddTypedEventHandler(typedHandler[T]{h}, cache.HandlerOptions{Logger: opts.Logger, ResyncPeriod: &resync})
+	c := newCalls()
+	reg, err := s.inner.AddTypedEventHandler(typedHandler[T]{h, c}, cache.HandlerOptions{Logger: opts.Logger, ResyncPeriod: &resync})
 	if err != nil {
 		return nil, err
 	}
-	return s.register(reg), nil
+	return s.register(reg, c), nil
 }
 
 // typedHandler delivers the runtime's typed notifications to a client-go
 // typed handler.
 type typedHandler[T toolscache.Object] struct {
-	h toolscache.TypedResourceEventHandler[T]
+	h     toolscache.TypedResourceEventHandler[T]
+	calls *calls
 }
 
 func (a typedHandler[T]) OnAdd(obj cache.Object, isInInitialList bool) {
+	if !a.calls.enter() {
+		return
+	}
+	defer a.calls.exit()
 	a.h.OnAdd(any(obj).(T), isInInitialList)
 }
 
 func (a typedHandler[T]) OnUpdate(oldObj, newObj cache.Object) {
+	if !a.calls.enter() {
+		return
+	}
+	defer a.calls.exit()
 	a.h.OnUpdate(any(oldObj).(T), any(newObj).(T))
 }
 
 func (a typedHandler[T]) OnDelete(d cache.DeletedObject[cache.Object]) {
+	if !a.calls.enter() {
+		return
+	}
+	defer a.calls.exit()
 	out := toolscache.DeletedObject[T]{}
 	if d.OptionalObj != nil {
 		out.OptionalObj = any(d.OptionalObj).(T)

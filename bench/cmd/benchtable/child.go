@@ -90,6 +90,8 @@ func runChild(args []string) (err error) {
 		res, err = scenario.Wire(side, *mode, *n, *fixtureFile)
 	case "crcache":
 		res, err = scenario.CRCache(*mode, *n, *fixtureFile)
+	case "crevents":
+		res, err = scenario.CREvents(*mode, *keys, *handlers, *total)
 	default:
 		return fmt.Errorf("child: unknown scenario %q", name)
 	}

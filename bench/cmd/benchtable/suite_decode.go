@@ -30,6 +30,22 @@ func decodeConfigFor(cfg config) decodeConfig {
 	return decodeConfig{Sizes: []int{10_000, 100_000}, Runs: map[int]int{10_000: runs, 100_000: runs}}
 }
 
+// writeFixture writes n Pods with write into a file of a new temporary
+// directory and returns the file's path and a function that removes the
+// directory; what names the fixture in errors and in the directory's name.
+func writeFixture(what string, write func(path string, n int) error, n int) (path string, cleanup func(), err error) {
+	dir, err := os.MkdirTemp("", "bench-"+what+"-")
+	if err != nil {
+		return "", nil, fmt.Errorf("%s fixture: %w", what, err)
+	}
+	path = filepath.Join(dir, "pods.jsonl")
+	if err := write(path, n); err != nil {
+		os.RemoveAll(dir)
+		return "", nil, fmt.Errorf("%s fixture: %w", what, err)
+	}
+	return path, func() { os.RemoveAll(dir) }, nil
+}
+
 // decodeRun names one side in one mode.
 type decodeRun struct {
 	side scenario.Side
@@ -54,17 +70,12 @@ type decodeSeries struct{ synced, churned, growth, rss, secs series }
 // initial sync's peak RSS.
 func (s *suite) runDecode(ctx context.Context) {
 	dc := decodeConfigFor(s.cfg)
-	dir, err := os.MkdirTemp("", "bench-decode-")
+	path, cleanup, err := writeFixture("decode", scenario.WriteDecodeFixture, slices.Max(dc.Sizes))
 	if err != nil {
 		s.fail(err)
 		return
 	}
-	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "pods.jsonl")
-	if err := scenario.WriteDecodeFixture(path, slices.Max(dc.Sizes)); err != nil {
-		s.fail(fmt.Errorf("decode fixture: %w", err))
-		return
-	}
+	defer cleanup()
 	data := map[int]map[decodeRun]*decodeSeries{}
 	for _, n := range dc.Sizes {
 		data[n] = map[decodeRun]*decodeSeries{}

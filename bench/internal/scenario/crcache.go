@@ -10,8 +10,10 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	kruntime "k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -62,6 +64,39 @@ func (r CRCacheResult) SyncedPerObject() float64 {
 // EventsPerSecond is the rate at which update events reached the handler.
 func (r CRCacheResult) EventsPerSecond() float64 { return float64(r.Updates) / r.UpdateSeconds }
 
+// crInformerFunc is the type of cache.Options.NewInformer.
+type crInformerFunc = func(toolscache.ListerWatcher, kruntime.Object, time.Duration, toolscache.Indexers) toolscache.SharedIndexInformer
+
+// crNewInformer returns the informer constructor mode names: for
+// ModeCRDefault the one controller-runtime defaults to.
+func crNewInformer(mode string) (crInformerFunc, error) {
+	switch mode {
+	case ModeCRDefault:
+		return toolscache.NewSharedIndexInformer, nil
+	case ModeCROurs:
+		return clientgo.NewSharedIndexInformer, nil
+	case ModeCROursLean:
+		return clientgo.NewInformerFunc(clientgo.WithLean(lean.Default())), nil
+	}
+	return nil, fmt.Errorf("crcache: no mode %q (want %s, %s or %s)", mode, ModeCRDefault, ModeCROurs, ModeCROursLean)
+}
+
+// newCRCache builds a controller-runtime cache over Pods as a manager does,
+// its REST client talking to transport and its informers built by
+// newInformer (nil: controller-runtime's default). The RESTMapper is
+// static: transport answers Pods only, no discovery.
+func newCRCache(transport http.RoundTripper, newInformer crInformerFunc) (cache.Cache, error) {
+	cfg := &rest.Config{Host: "http://decode.invalid", Transport: transport, QPS: -1}
+	mapper := meta.NewDefaultRESTMapper(nil)
+	mapper.Add(corev1.SchemeGroupVersion.WithKind("Pod"), meta.RESTScopeNamespace)
+	return cache.New(cfg, cache.Options{
+		Scheme:      clientgoscheme.Scheme,
+		HTTPClient:  &http.Client{Transport: transport},
+		Mapper:      mapper,
+		NewInformer: newInformer,
+	})
+}
+
 // WriteTwoManagerFixture writes n Pods as WriteDecodeFixture does, but with
 // only the two managedFields entries every Pod of a ReplicaSet has in a
 // cluster: kube-controller-manager's (the same within a template) and the
@@ -82,37 +117,19 @@ func WriteTwoManagerFixture(path string, n int) error {
 // Pods as watch updates and times their delivery.
 func CRCache(mode string, n int, path string) (CRCacheResult, error) {
 	res := CRCacheResult{Mode: mode, N: n}
-	var newInformer func(*rest.Config) (cache.Options, error)
-	switch mode {
-	case ModeCRDefault:
-		newInformer = func(*rest.Config) (cache.Options, error) { return cache.Options{}, nil }
-	case ModeCROurs:
-		newInformer = func(*rest.Config) (cache.Options, error) {
-			return cache.Options{NewInformer: clientgo.NewSharedIndexInformer}, nil
-		}
-	case ModeCROursLean:
-		newInformer = func(*rest.Config) (cache.Options, error) {
-			return cache.Options{NewInformer: clientgo.NewInformerFunc(clientgo.WithLean(lean.Default()))}, nil
-		}
-	default:
-		return res, fmt.Errorf("crcache: no mode %q (want %s, %s or %s)", mode, ModeCRDefault, ModeCROurs, ModeCROursLean)
+	newInformer, err := crNewInformer(mode)
+	if err != nil {
+		return res, err
+	}
+	if mode == ModeCRDefault {
+		// Leave the choice to controller-runtime, as a manager does.
+		newInformer = nil
 	}
 	churn := n * DecodeChurnPercent / 100
 	srv := newPodServer(path, n, churn)
 
 	res.BaseHeap = liveHeap()
-	cfg := &rest.Config{Host: "http://decode.invalid", Transport: srv, QPS: -1}
-	opts, err := newInformer(cfg)
-	if err != nil {
-		return res, err
-	}
-	opts.Scheme = clientgoscheme.Scheme
-	opts.HTTPClient = &http.Client{Transport: srv}
-	// A static mapper: the served transport answers Pods only, no discovery.
-	mapper := meta.NewDefaultRESTMapper(nil)
-	mapper.Add(corev1.SchemeGroupVersion.WithKind("Pod"), meta.RESTScopeNamespace)
-	opts.Mapper = mapper
-	c, err := cache.New(cfg, opts)
+	c, err := newCRCache(srv, newInformer)
 	if err != nil {
 		return res, fmt.Errorf("crcache %s: %w", mode, err)
 	}

@@ -28,3 +28,24 @@ func TestCRCache(t *testing.T) {
 		t.Error("unknown mode: no error")
 	}
 }
+
+// TestCREvents runs every controller-runtime cache mode on row 2's
+// workload, scaled down: every handler behind source.Kind must see every
+// add and every update.
+func TestCREvents(t *testing.T) {
+	const keys, handlers, total = 200, 2, 1_000
+	for _, mode := range []string{ModeCRDefault, ModeCROurs, ModeCROursLean} {
+		t.Run(mode, func(t *testing.T) {
+			res, err := CREvents(mode, keys, handlers, total)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Mode != mode || res.Keys != keys || res.Handlers != handlers || res.Events != total || res.Seconds <= 0 {
+				t.Errorf("result %+v", res)
+			}
+		})
+	}
+	if _, err := CREvents("nope", keys, handlers, total); err == nil {
+		t.Error("unknown mode: no error")
+	}
+}
