@@ -131,8 +131,10 @@ func runUpstreamGenClient(ctx context.Context, t genTools, header, apiDir string
 	return g, nil
 }
 
-// runGenClient adds rows 5b: one gen_client, ours against upstream's.
+// runGenClient adds rows 5b: one gen_client, ours against upstream's; then
+// rows 5c (runCRDCodegen).
 func (s *suite) runGenClient(ctx context.Context) {
+	defer s.runCRDCodegen(ctx)
 	pkgs, err := genClientPackages(ctx, s.tools.Dir)
 	if err != nil {
 		s.fail(err)
@@ -157,50 +159,25 @@ func (s *suite) runGenClient(ctx context.Context) {
 		s.fail(err)
 		return
 	}
-	header, err := os.CreateTemp("", "bench-boilerplate-*.txt")
+	header, err := benchHeader()
 	if err != nil {
 		s.fail(err)
 		return
 	}
-	header.Close()
-	defer os.Remove(header.Name())
+	defer os.Remove(header)
 
-	wall := map[string]*series{"ours": {}, "upstream": {}}
-	rss := map[string]*series{"ours": {}, "upstream": {}}
-	var sumRSS series
-	files := map[string]int{}
-	for run := 0; run < s.cfg.GenRuns; run++ {
-		order := []string{"ours", "upstream"}
-		if run%2 == 1 {
-			order = []string{"upstream", "ours"}
-		}
-		for _, who := range order {
-			var g genRun
-			var err error
-			if who == "ours" {
-				g, err = runOursGenClient(ctx, s.tools, header.Name(), pkgs)
-			} else {
-				g, err = runUpstreamGenClient(ctx, s.tools, header.Name(), apiDir, pkgs)
-			}
-			if err != nil {
-				s.fail(err)
-				continue
-			}
-			wall[who].add(g.Wall.Seconds())
-			rss[who].add(float64(g.MaxRSS))
-			if who == "upstream" {
-				sumRSS.add(float64(g.SumRSS))
-			}
-			files[who] = g.Files
-			s.logf("gen_client %-8s run %d/%d: %.2fs, peak rss %.0f MB, %d files", who, run+1, s.cfg.GenRuns, g.Wall.Seconds(), float64(g.MaxRSS)/1e6, g.Files)
-		}
-	}
+	m := s.measureGen(ctx, "gen_client", 0, genSides{
+		Ours: func(ctx context.Context) (genRun, error) { return runOursGenClient(ctx, s.tools, header, pkgs) },
+		Upstream: func(ctx context.Context) (genRun, error) {
+			return runUpstreamGenClient(ctx, s.tools, header, apiDir, pkgs)
+		},
+	})
 	s.rows = append(s.rows,
-		compareRow("5b", bench, "wall time (upstream: its four generators, summed)", *wall["ours"], *wall["upstream"], fmtSecs, atMost(0.05)),
-		compareRow("5b", bench, "peak RSS (upstream: the largest of its four processes)", *rss["ours"], *rss["upstream"], fmtMB, atMost(0.05)),
+		compareRow("5b", bench, "wall time (upstream: its four generators, summed)", *m.Wall["ours"], *m.Wall["upstream"], fmtSecs, atMost(0.05)),
+		compareRow("5b", bench, "peak RSS (upstream: the largest of its four processes)", *m.RSS["ours"], *m.RSS["upstream"], fmtMB, atMost(0.05)),
 	)
-	if sumRSS.ok() {
+	if m.SumRSS.ok() {
 		s.notes = append(s.notes, fmt.Sprintf("gen_client: upstream's four processes' peak RSS summed is %s (the table uses the largest); files written: ours %d, upstream %d.",
-			fmtMB(sumRSS.median()), files["ours"], files["upstream"]))
+			fmtMB(m.SumRSS.median()), m.Files["ours"], m.Files["upstream"]))
 	}
 }
