@@ -135,49 +135,23 @@ func runUpstreamGenClient(ctx context.Context, t genTools, header, apiDir string
 // rows 5c (runCRDCodegen).
 func (s *suite) runGenClient(ctx context.Context) {
 	defer s.runCRDCodegen(ctx)
-	pkgs, err := genClientPackages(ctx, s.tools.Dir)
-	if err != nil {
-		s.fail(err)
-		return
-	}
-	if s.cfg.GenPackages > 0 && len(pkgs) > s.cfg.GenPackages {
-		pkgs = pkgs[:s.cfg.GenPackages]
-	}
-	bench := fmt.Sprintf("gen_client (clientset + fake + apply configurations + listers + informers), %d k8s.io/api group-versions", len(pkgs))
-	if s.tools.Ours == "" || s.tools.UpstreamInformer == "" || s.tools.UpstreamLister == "" || s.tools.UpstreamClient == "" || s.tools.UpstreamApply == "" {
-		why := "anchor not built"
-		if s.tools.Ours == "" {
-			why = "not built"
-		}
-		s.rows = append(s.rows,
-			row{Num: "5b", Bench: bench, Metric: "wall time", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(0.05).String(), Result: "not measured"},
-			row{Num: "5b", Bench: bench, Metric: "peak RSS", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(0.05).String(), Result: "not measured"})
-		return
-	}
-	apiDir, err := apiModuleDir(ctx, s.tools.Dir)
-	if err != nil {
-		s.fail(err)
-		return
-	}
-	header, err := benchHeader()
-	if err != nil {
-		s.fail(err)
-		return
-	}
-	defer os.Remove(header)
-
-	m := s.measureGen(ctx, "gen_client", 0, genSides{
-		Ours: func(ctx context.Context) (genRun, error) { return runOursGenClient(ctx, s.tools, header, pkgs) },
-		Upstream: func(ctx context.Context) (genRun, error) {
-			return runUpstreamGenClient(ctx, s.tools, header, apiDir, pkgs)
+	s.runKubeGenRow(ctx, kubeGenRow{
+		Num: "5b", Label: "gen_client", Bench: "gen_client (clientset + fake + apply configurations + listers + informers), %d k8s.io/api group-versions",
+		WallMetric: "wall time (upstream: its four generators, summed)", WallTarget: 0.05,
+		RSSMetric: "peak RSS (upstream: the largest of its four processes)", RSSTarget: 0.05,
+		Anchors: []string{s.tools.UpstreamInformer, s.tools.UpstreamLister, s.tools.UpstreamClient, s.tools.UpstreamApply},
+		Note:    "gen_client: upstream's four processes' peak RSS summed is %s (the table uses the largest); files written: ours %d, upstream %d.",
+		Sides: func(ctx context.Context, pkgs []string, header string) (genSides, error) {
+			apiDir, err := apiModuleDir(ctx, s.tools.Dir)
+			if err != nil {
+				return genSides{}, err
+			}
+			return genSides{
+				Ours: func(ctx context.Context) (genRun, error) { return runOursGenClient(ctx, s.tools, header, pkgs) },
+				Upstream: func(ctx context.Context) (genRun, error) {
+					return runUpstreamGenClient(ctx, s.tools, header, apiDir, pkgs)
+				},
+			}, nil
 		},
 	})
-	s.rows = append(s.rows,
-		compareRow("5b", bench, "wall time (upstream: its four generators, summed)", *m.Wall["ours"], *m.Wall["upstream"], fmtSecs, atMost(0.05)),
-		compareRow("5b", bench, "peak RSS (upstream: the largest of its four processes)", *m.RSS["ours"], *m.RSS["upstream"], fmtMB, atMost(0.05)),
-	)
-	if m.SumRSS.ok() {
-		s.notes = append(s.notes, fmt.Sprintf("gen_client: upstream's four processes' peak RSS summed is %s (the table uses the largest); files written: ours %d, upstream %d.",
-			fmtMB(m.SumRSS.median()), m.Files["ours"], m.Files["upstream"]))
-	}
 }

@@ -234,9 +234,27 @@ func benchHeader() (string, error) {
 	return header.Name(), header.Close()
 }
 
-// runGenerator adds rows 5: informers and listers, our one informer-gen run
-// against upstream's informer-gen and lister-gen.
-func (s *suite) runGenerator(ctx context.Context) {
+// kubeGenRow describes a row pair over the k8s.io/api +genclient packages.
+type kubeGenRow struct {
+	Num   string
+	Label string // names the row in the log
+	Bench string // with one %d: the number of group-versions
+	// WallMetric and RSSMetric name the rows; their targets are upper bounds
+	// of ours/upstream.
+	WallMetric, RSSMetric string
+	WallTarget, RSSTarget float64
+	// Anchors are the upstream binaries the row runs.
+	Anchors []string
+	// Note is printed with upstream's processes' peak RSS summed, then the
+	// files ours and upstream wrote.
+	Note string
+	// Sides makes the two sides' runs over pkgs with the header file.
+	Sides func(ctx context.Context, pkgs []string, header string) (genSides, error)
+}
+
+// runKubeGenRow measures r: our informer-gen against upstream's generators
+// over the +genclient packages of k8s.io/api (the first s.cfg.GenPackages).
+func (s *suite) runKubeGenRow(ctx context.Context, r kubeGenRow) {
 	pkgs, err := genClientPackages(ctx, s.tools.Dir)
 	if err != nil {
 		s.fail(err)
@@ -245,18 +263,18 @@ func (s *suite) runGenerator(ctx context.Context) {
 	if s.cfg.GenPackages > 0 && len(pkgs) > s.cfg.GenPackages {
 		pkgs = pkgs[:s.cfg.GenPackages]
 	}
-	bench := fmt.Sprintf("generator, %d k8s.io/api group-versions", len(pkgs))
+	bench := fmt.Sprintf(r.Bench, len(pkgs))
 	missing := func(why string) {
 		s.rows = append(s.rows,
-			row{Num: "5", Bench: bench, Metric: "wall time", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(0.10).String(), Result: "not measured"},
-			row{Num: "5", Bench: bench, Metric: "peak RSS", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(0.15).String(), Result: "not measured"})
+			row{Num: r.Num, Bench: bench, Metric: "wall time", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(r.WallTarget).String(), Result: "not measured"},
+			row{Num: r.Num, Bench: bench, Metric: "peak RSS", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(r.RSSTarget).String(), Result: "not measured"})
 	}
 	if s.tools.Ours == "" {
 		missing("not built")
-		s.notes = append(s.notes, "Row 5 is missing: cmd/informer-gen did not build, so there was nothing to compare.")
+		s.notes = append(s.notes, fmt.Sprintf("Row %s is missing: cmd/informer-gen did not build, so there was nothing to compare.", r.Num))
 		return
 	}
-	if s.tools.UpstreamInformer == "" || s.tools.UpstreamLister == "" {
+	if slices.Contains(r.Anchors, "") {
 		missing("anchor not built")
 		return
 	}
@@ -266,17 +284,35 @@ func (s *suite) runGenerator(ctx context.Context) {
 		return
 	}
 	defer os.Remove(header)
-
-	m := s.measureGen(ctx, "generator", 0, genSides{
-		Ours:     func(ctx context.Context) (genRun, error) { return runOursGen(ctx, s.tools, header, pkgs) },
-		Upstream: func(ctx context.Context) (genRun, error) { return runUpstreamGen(ctx, s.tools, header, pkgs) },
-	})
+	sides, err := r.Sides(ctx, pkgs, header)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	m := s.measureGen(ctx, r.Label, 0, sides)
 	s.rows = append(s.rows,
-		compareRow("5", bench, "wall time (upstream: informer-gen + lister-gen, summed)", *m.Wall["ours"], *m.Wall["upstream"], fmtSecs, atMost(0.10)),
-		compareRow("5", bench, "peak RSS (upstream: the larger of its two processes)", *m.RSS["ours"], *m.RSS["upstream"], fmtMB, atMost(0.15)),
+		compareRow(r.Num, bench, r.WallMetric, *m.Wall["ours"], *m.Wall["upstream"], fmtSecs, atMost(r.WallTarget)),
+		compareRow(r.Num, bench, r.RSSMetric, *m.RSS["ours"], *m.RSS["upstream"], fmtMB, atMost(r.RSSTarget)),
 	)
 	if m.SumRSS.ok() {
-		s.notes = append(s.notes, fmt.Sprintf("Generator: upstream's two processes' peak RSS summed is %s (the table uses the larger one); files written: ours %d, upstream %d.",
-			fmtMB(m.SumRSS.median()), m.Files["ours"], m.Files["upstream"]))
+		s.notes = append(s.notes, fmt.Sprintf(r.Note, fmtMB(m.SumRSS.median()), m.Files["ours"], m.Files["upstream"]))
 	}
+}
+
+// runGenerator adds rows 5: informers and listers, our one informer-gen run
+// against upstream's informer-gen and lister-gen.
+func (s *suite) runGenerator(ctx context.Context) {
+	s.runKubeGenRow(ctx, kubeGenRow{
+		Num: "5", Label: "generator", Bench: "generator, %d k8s.io/api group-versions",
+		WallMetric: "wall time (upstream: informer-gen + lister-gen, summed)", WallTarget: 0.10,
+		RSSMetric: "peak RSS (upstream: the larger of its two processes)", RSSTarget: 0.15,
+		Anchors: []string{s.tools.UpstreamInformer, s.tools.UpstreamLister},
+		Note:    "Generator: upstream's two processes' peak RSS summed is %s (the table uses the larger one); files written: ours %d, upstream %d.",
+		Sides: func(_ context.Context, pkgs []string, header string) (genSides, error) {
+			return genSides{
+				Ours:     func(ctx context.Context) (genRun, error) { return runOursGen(ctx, s.tools, header, pkgs) },
+				Upstream: func(ctx context.Context) (genRun, error) { return runUpstreamGen(ctx, s.tools, header, pkgs) },
+			}, nil
+		},
+	})
 }
