@@ -10,12 +10,8 @@ import (
 // Parameter names are left out of signatures: they are no part of a type.
 func describeAPI(pkg *types.Package, qualifier types.Qualifier) []string {
 	var out []string
-	scope := pkg.Scope()
-	for _, name := range scope.Names() {
-		obj := scope.Lookup(name)
-		if !obj.Exported() {
-			continue
-		}
+	for _, obj := range exported(pkg) {
+		name := obj.Name()
 		switch o := obj.(type) {
 		case *types.Const:
 			out = append(out, "const "+name+" "+typeString(o.Type(), qualifier))
@@ -111,12 +107,8 @@ func unnamedParams(t types.Type) types.Type {
 // import swap while their types are the runtime's own.
 func describeNames(pkg *types.Package) []string {
 	var out []string
-	scope := pkg.Scope()
-	for _, name := range scope.Names() {
-		obj := scope.Lookup(name)
-		if !obj.Exported() {
-			continue
-		}
+	for _, obj := range exported(pkg) {
+		name := obj.Name()
 		switch o := obj.(type) {
 		case *types.Func:
 			out = append(out, "call "+name)
@@ -143,5 +135,17 @@ func describeNames(pkg *types.Package) []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// exported returns the exported objects of pkg's scope, by name.
+func exported(pkg *types.Package) []types.Object {
+	var out []types.Object
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		if obj := scope.Lookup(name); obj.Exported() {
+			out = append(out, obj)
+		}
+	}
 	return out
 }
