@@ -3,16 +3,10 @@ package generators
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
-	"os"
-	"path/filepath"
 	"reflect"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -100,85 +94,35 @@ func acRelevant(base string, src []byte) bool {
 // parseACPackages reads every input package for the apply configurations,
 // concurrently, one job per file.
 func parseACPackages(ctx context.Context, pkgs []inputPackage) ([]*acPackage, error) {
-	type job struct{ pkg, file int }
 	type fileResult struct {
-		name, pkgName, pkgPos string
-		comments              []commentLine
-		decls                 []*acDecl
+		head  *fileHead
+		decls []*acDecl
 	}
-	results := make([][]*fileResult, len(pkgs))
-	var jobs []job
-	for i, p := range pkgs {
-		results[i] = make([]*fileResult, len(p.Files))
-		for j := range p.Files {
-			jobs = append(jobs, job{i, j})
+	results, err := parseFiles(ctx, pkgs, func(fset *token.FileSet, filename string) (*fileResult, error) {
+		f, head, err := parseRelevant(fset, filename, acRelevant)
+		if f == nil || err != nil {
+			return nil, err
 		}
-	}
-	errs, err := forEachParallel(ctx, len(jobs), runtime.GOMAXPROCS(0)*2, token.NewFileSet, func(fset *token.FileSet, k int) error {
-		jb := jobs[k]
-		filename := pkgs[jb.pkg].Files[jb.file]
-		src, err := os.ReadFile(filename)
-		if err != nil {
-			return fmt.Errorf("reading %s: %w", filename, err)
-		}
-		base := filepath.Base(filename)
-		if !acRelevant(base, src) {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			var list interface{ Len() int }
-			if errors.As(err, &list) && list.Len() > 0 {
-				return syntaxError(err)
-			}
-			return inputErrorf(filename, "%v", err)
-		}
-		r := &fileResult{name: base, pkgName: f.Name.Name, pkgPos: position(fset, f.Package)}
-		if base == "doc.go" {
-			for _, cg := range f.Comments {
-				r.comments = append(r.comments, commentLines(fset, cg)...)
-			}
-		} else if f.Doc != nil {
-			r.comments = commentLines(fset, f.Doc)
-		}
-		r.decls = typeDecls(fset, f)
-		results[jb.pkg][jb.file] = r
-		return nil
+		return &fileResult{head: head, decls: typeDecls(fset, f)}, nil
 	})
 	if err != nil {
-		return nil, err
-	}
-	if err := firstError(errs); err != nil {
 		return nil, err
 	}
 	out := make([]*acPackage, 0, len(pkgs))
 	for i, p := range pkgs {
 		ap := &acPackage{inputPackage: p, Decls: map[string]*acDecl{}}
-		var doc *fileResult
-		for _, r := range results[i] {
+		heads := make([]*fileHead, len(results[i]))
+		for j, r := range results[i] {
 			if r == nil {
 				continue
 			}
-			if ap.Name == "" {
-				ap.Name, ap.PackagePos = r.pkgName, r.pkgPos
-			}
-			if r.name == "doc.go" {
-				doc = r
-			}
+			heads[j] = r.head
 			for _, d := range r.decls {
 				d.pkg = ap
 				ap.Decls[d.Name] = d
 			}
 		}
-		if doc != nil {
-			ap.Tags, ap.PackagePos = doc.comments, doc.pkgPos
-		} else {
-			for _, r := range results[i] {
-				if r != nil {
-					ap.Tags = append(ap.Tags, r.comments...)
-				}
-			}
-		}
+		ap.Name, ap.PackagePos, ap.Tags = packageHead(heads)
 		out = append(out, ap)
 	}
 	return out, nil
@@ -201,7 +145,7 @@ func typeDecls(fset *token.FileSet, f *ast.File) []*acDecl {
 			file.Named[imp.Name.Name] = p
 		}
 	}
-	var endLines map[int]*ast.CommentGroup
+	tags := &declTags{fset: fset, f: f}
 	var out []*acDecl
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
@@ -213,24 +157,10 @@ func typeDecls(fset *token.FileSet, f *ast.File) []*acDecl {
 			if ts.TypeParams != nil && len(ts.TypeParams.List) > 0 {
 				continue // generic types get no apply configuration
 			}
-			if endLines == nil {
-				endLines = make(map[int]*ast.CommentGroup, len(f.Comments))
-				for _, cg := range f.Comments {
-					endLines[fset.Position(cg.End()).Line] = cg
-				}
-			}
-			line := fset.Position(ts.Name.Pos()).Line
-			closest := endLines[line-1]
-			var second *ast.CommentGroup
-			if closest != nil {
-				second = endLines[fset.Position(closest.Pos()).Line-2]
-			} else {
-				second = endLines[line-2]
-			}
 			out = append(out, &acDecl{
 				Name:  ts.Name.Name,
 				Pos:   position(fset, ts.Name.Pos()),
-				Tags:  append(commentLines(fset, second), commentLines(fset, closest)...),
+				Tags:  tags.of(ts),
 				Expr:  ts.Type,
 				Alias: ts.Assign.IsValid(),
 				file:  file,

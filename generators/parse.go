@@ -78,15 +78,21 @@ type stringConst struct {
 	Pos   string
 }
 
-// parsedFile is what the generator needs from one file: syntax and comments
-// only, never types.
-type parsedFile struct {
+// fileHead is what every reading of a file takes from it for its package:
+// its name, package clause and the comment lines that may carry package tags.
+type fileHead struct {
 	Name        string // base name
 	PackageName string
 	PackagePos  string
 	// Comments are every comment line of the file when it is doc.go, else the
 	// lines of the package doc comment.
-	Comments  []commentLine
+	Comments []commentLine
+}
+
+// parsedFile is what the generator needs from one file: syntax and comments
+// only, never types.
+type parsedFile struct {
+	fileHead
 	GroupName *stringConst // const GroupName = "..."
 	Types     []parsedType
 }
@@ -147,43 +153,20 @@ func isIdentByte(c byte) bool {
 // the packages that declare at least one +genclient type. Files that mention
 // neither +genclient nor a group name are read but never parsed.
 func parsePackages(ctx context.Context, pkgs []inputPackage) ([]parsedPackage, error) {
-	type job struct{ pkg, file int }
-	results := make([][]*parsedFile, len(pkgs))
-	var jobs []job
-	for i, p := range pkgs {
-		results[i] = make([]*parsedFile, len(p.Files))
-		for j := range p.Files {
-			jobs = append(jobs, job{i, j})
-		}
-	}
-	// One FileSet per worker: no lock contention.
-	errs, err := forEachParallel(ctx, len(jobs), runtime.GOMAXPROCS(0)*2, token.NewFileSet, func(fset *token.FileSet, k int) error {
-		jb := jobs[k]
-		var err error
-		results[jb.pkg][jb.file], err = parseFile(fset, pkgs[jb.pkg].Files[jb.file])
-		return err
-	})
+	results, err := parseFiles(ctx, pkgs, parseFile)
 	if err != nil {
-		return nil, err
-	}
-	if err := firstError(errs); err != nil {
 		return nil, err
 	}
 
 	var out []parsedPackage
 	for i, p := range pkgs {
 		pp := parsedPackage{inputPackage: p}
-		var docFile *parsedFile
-		for _, f := range results[i] {
+		heads := make([]*fileHead, len(results[i]))
+		for j, f := range results[i] {
 			if f == nil {
 				continue
 			}
-			if pp.Name == "" {
-				pp.Name, pp.PackagePos = f.PackageName, f.PackagePos
-			}
-			if f.Name == "doc.go" {
-				docFile = f
-			}
+			heads[j] = &f.fileHead
 			if f.GroupName != nil && pp.GroupName == nil {
 				pp.GroupName = f.GroupName
 			}
@@ -192,20 +175,40 @@ func parsePackages(ctx context.Context, pkgs []inputPackage) ([]parsedPackage, e
 		if len(pp.Types) == 0 {
 			continue // no type carries a +genclient tag
 		}
-		if docFile != nil {
-			pp.Tags = docFile.Comments
-			pp.PackagePos = docFile.PackagePos
-		} else {
-			for _, f := range results[i] {
-				if f != nil {
-					pp.Tags = append(pp.Tags, f.Comments...)
-				}
-			}
-		}
+		pp.Name, pp.PackagePos, pp.Tags = packageHead(heads)
 		sort.Slice(pp.Types, func(a, b int) bool { return pp.Types[a].Name < pp.Types[b].Name })
 		out = append(out, pp)
 	}
 	return out, nil
+}
+
+// parseFiles runs parse over every file of every package concurrently, one
+// FileSet per worker (no lock contention), and returns the results by package
+// and file, in input order; of the files that failed, the error firstError
+// picks.
+func parseFiles[T any](ctx context.Context, pkgs []inputPackage, parse func(fset *token.FileSet, filename string) (T, error)) ([][]T, error) {
+	type job struct{ pkg, file int }
+	results := make([][]T, len(pkgs))
+	var jobs []job
+	for i, p := range pkgs {
+		results[i] = make([]T, len(p.Files))
+		for j := range p.Files {
+			jobs = append(jobs, job{i, j})
+		}
+	}
+	errs, err := forEachParallel(ctx, len(jobs), runtime.GOMAXPROCS(0)*2, token.NewFileSet, func(fset *token.FileSet, k int) error {
+		jb := jobs[k]
+		var err error
+		results[jb.pkg][jb.file], err = parse(fset, pkgs[jb.pkg].Files[jb.file])
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if err := firstError(errs); err != nil {
+		return nil, err
+	}
+	return results, nil
 }
 
 // firstError returns the InputError with the smallest position, else the
@@ -229,39 +232,108 @@ func firstError(errs []error) error {
 	return found[0]
 }
 
-// parseFile reads one file and extracts package tags, the GroupName constant
-// and the +genclient types. It returns nil, nil for a file that holds none.
-func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
+// parseRelevant reads filename and, when keep says its bytes may matter,
+// parses it with comments and returns the syntax with the file's head; it
+// returns nil, nil, nil for a file keep skips. Syntax errors are InputErrors
+// at their file:line.
+func parseRelevant(fset *token.FileSet, filename string, keep func(base string, src []byte) bool) (*ast.File, *fileHead, error) {
 	src, err := os.ReadFile(filename)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", filename, err)
+		return nil, nil, fmt.Errorf("reading %s: %w", filename, err)
 	}
 	base := filepath.Base(filename)
-	if !relevant(base, src) {
-		return nil, nil
+	if !keep(base, src) {
+		return nil, nil, nil
 	}
 	f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
 		var list interface{ Len() int }
 		if errors.As(err, &list) && list.Len() > 0 {
-			return nil, syntaxError(err)
+			return nil, nil, syntaxError(err)
 		}
-		return nil, inputErrorf(filename, "%v", err)
+		return nil, nil, inputErrorf(filename, "%v", err)
 	}
-	pf := &parsedFile{
+	head := &fileHead{
 		Name:        base,
 		PackageName: f.Name.Name,
 		PackagePos:  position(fset, f.Package),
 	}
 	if base == "doc.go" {
 		for _, cg := range f.Comments {
-			pf.Comments = append(pf.Comments, commentLines(fset, cg)...)
+			head.Comments = append(head.Comments, commentLines(fset, cg)...)
 		}
 	} else if f.Doc != nil {
-		pf.Comments = commentLines(fset, f.Doc)
+		head.Comments = commentLines(fset, f.Doc)
 	}
+	return f, head, nil
+}
 
-	var endLines map[int]*ast.CommentGroup // lazily: most files have no tagged type
+// packageHead combines the heads of a package's files read (nil for a file
+// skipped), in file order: the package name and position of the first one,
+// and the package tags: all comments of doc.go (whose package clause is then
+// the position), or without a doc.go the package doc comments of every file.
+func packageHead(files []*fileHead) (name, pos string, tags []commentLine) {
+	var doc *fileHead
+	for _, f := range files {
+		if f == nil {
+			continue
+		}
+		if name == "" {
+			name, pos = f.PackageName, f.PackagePos
+		}
+		if f.Name == "doc.go" {
+			doc = f
+		}
+	}
+	if doc != nil {
+		return name, doc.PackagePos, doc.Comments
+	}
+	for _, f := range files {
+		if f != nil {
+			tags = append(tags, f.Comments...)
+		}
+	}
+	return name, pos, tags
+}
+
+// declTags reads the tags of a file's type declarations: the comment group
+// ending on the line above the type's name, and the one ending two lines
+// above that group (or above the name, when none is adjacent), as gengo
+// reads them. The index of comment groups is built on first use.
+type declTags struct {
+	fset     *token.FileSet
+	f        *ast.File
+	endLines map[int]*ast.CommentGroup
+}
+
+// of returns the tag lines of ts, the farther group first.
+func (d *declTags) of(ts *ast.TypeSpec) []commentLine {
+	if d.endLines == nil {
+		d.endLines = make(map[int]*ast.CommentGroup, len(d.f.Comments))
+		for _, cg := range d.f.Comments {
+			d.endLines[d.fset.Position(cg.End()).Line] = cg
+		}
+	}
+	line := d.fset.Position(ts.Name.Pos()).Line
+	closest := d.endLines[line-1]
+	var second *ast.CommentGroup
+	if closest != nil {
+		second = d.endLines[d.fset.Position(closest.Pos()).Line-2]
+	} else {
+		second = d.endLines[line-2]
+	}
+	return append(commentLines(d.fset, second), commentLines(d.fset, closest)...)
+}
+
+// parseFile reads one file and extracts package tags, the GroupName constant
+// and the +genclient types. It returns nil, nil for a file that holds none.
+func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
+	f, head, err := parseRelevant(fset, filename, relevant)
+	if f == nil || err != nil {
+		return nil, err
+	}
+	pf := &parsedFile{fileHead: *head}
+	tags := &declTags{fset: fset, f: f} // indexed lazily: most files have no tagged type
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok {
@@ -275,28 +347,14 @@ func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
 		case token.TYPE:
 			for _, spec := range gd.Specs {
 				ts := spec.(*ast.TypeSpec)
-				if endLines == nil {
-					endLines = make(map[int]*ast.CommentGroup, len(f.Comments))
-					for _, cg := range f.Comments {
-						endLines[fset.Position(cg.End()).Line] = cg
-					}
-				}
-				line := fset.Position(ts.Name.Pos()).Line
-				closest := endLines[line-1]
-				var second *ast.CommentGroup
-				if closest != nil {
-					second = endLines[fset.Position(closest.Pos()).Line-2]
-				} else {
-					second = endLines[line-2]
-				}
-				tags := append(commentLines(fset, second), commentLines(fset, closest)...)
-				if !anyGenclient(tags) {
+				tl := tags.of(ts)
+				if !anyGenclient(tl) {
 					continue
 				}
 				pt := parsedType{
 					Name:       ts.Name.Name,
 					Pos:        position(fset, ts.Name.Pos()),
-					Tags:       tags,
+					Tags:       tl,
 					ObjectMeta: embedsObjectMeta(ts.Type),
 					Generic:    ts.TypeParams != nil && len(ts.TypeParams.List) > 0,
 				}

@@ -10,12 +10,8 @@ import (
 // Parameter names are left out of signatures: they are no part of a type.
 func describeAPI(pkg *types.Package, qualifier types.Qualifier) []string {
 	var out []string
-	scope := pkg.Scope()
-	for _, name := range scope.Names() {
-		obj := scope.Lookup(name)
-		if !obj.Exported() {
-			continue
-		}
+	for _, obj := range exported(pkg) {
+		name := obj.Name()
 		switch o := obj.(type) {
 		case *types.Const:
 			out = append(out, "const "+name+" "+typeString(o.Type(), qualifier))
@@ -100,4 +96,56 @@ func unnamedParams(t types.Type) types.Type {
 		return types.NewTuple(vars...)
 	}
 	return types.NewSignatureType(nil, nil, nil, strip(sig.Params()), strip(sig.Results()), sig.Variadic())
+}
+
+// describeNames lists what code calling pkg can name, one line each, sorted:
+// every exported function or variable of function type as "call N", other
+// variables and constants as "value N", and every exported type as "type N"
+// with a "type N method M" line for each exported method of its pointer's
+// method set (an interface's own methods; an alias's target's methods).
+// Signatures are left out: it is for packages whose names must port by an
+// import swap while their types are the runtime's own.
+func describeNames(pkg *types.Package) []string {
+	var out []string
+	for _, obj := range exported(pkg) {
+		name := obj.Name()
+		switch o := obj.(type) {
+		case *types.Func:
+			out = append(out, "call "+name)
+		case *types.Var:
+			if _, ok := o.Type().Underlying().(*types.Signature); ok {
+				out = append(out, "call "+name)
+			} else {
+				out = append(out, "value "+name)
+			}
+		case *types.Const:
+			out = append(out, "value "+name)
+		case *types.TypeName:
+			out = append(out, "type "+name)
+			t := types.Unalias(o.Type())
+			if _, isIface := t.Underlying().(*types.Interface); !isIface {
+				t = types.NewPointer(t)
+			}
+			ms := types.NewMethodSet(t)
+			for i := 0; i < ms.Len(); i++ {
+				if m := ms.At(i).Obj(); m.Exported() {
+					out = append(out, "type "+name+" method "+m.Name())
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// exported returns the exported objects of pkg's scope, by name.
+func exported(pkg *types.Package) []types.Object {
+	var out []types.Object
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		if obj := scope.Lookup(name); obj.Exported() {
+			out = append(out, obj)
+		}
+	}
+	return out
 }

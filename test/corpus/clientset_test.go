@@ -151,18 +151,35 @@ func copyHandWritten(t *testing.T, from, to, pkg string) int {
 // paths are written as theirs, so that identical APIs describe identically.
 func compareAPIs(t *testing.T, ourPattern, ourRoot, theirPattern, theirRoot string) []string {
 	t.Helper()
-	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes}
-	pkgs, err := packages.Load(cfg, ourPattern, theirPattern)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ours, theirs := map[string][]string{}, map[string][]string{}
 	qualifier := func(p *types.Package) string {
 		if rest, ok := strings.CutPrefix(p.Path(), ourRoot); ok {
 			return theirRoot + rest
 		}
 		return p.Path()
 	}
+	described := describePackages(t, "", qualifier, []string{ourPattern, theirPattern}, []string{ourRoot, theirRoot})
+	return diffAPIs(described[ourRoot], described[theirRoot], "kubernetes", "client-go")
+}
+
+// describePackages loads patterns in dir (the current directory when empty)
+// and returns the API of every package (describeAPI with qualifier) whose
+// import path lies under one of roots, keyed by that root and then by its
+// path below it ("" for the root itself).
+func describePackages(t *testing.T, dir string, qualifier types.Qualifier, patterns, roots []string) map[string]map[string][]string {
+	t.Helper()
+	return describePackagesWith(t, dir, func(p *types.Package) []string { return describeAPI(p, qualifier) }, patterns, roots)
+}
+
+// describePackagesWith is describePackages with describe in place of
+// describeAPI.
+func describePackagesWith(t *testing.T, dir string, describe func(*types.Package) []string, patterns, roots []string) map[string]map[string][]string {
+	t.Helper()
+	cfg := &packages.Config{Mode: packages.NeedName | packages.NeedTypes, Dir: dir}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[string][]string{}
 	for _, p := range pkgs {
 		for _, e := range p.Errors {
 			t.Errorf("loading %s: %v", p.PkgPath, e)
@@ -170,12 +187,24 @@ func compareAPIs(t *testing.T, ourPattern, ourRoot, theirPattern, theirRoot stri
 		if p.Types == nil {
 			continue
 		}
-		if rest, ok := strings.CutPrefix(p.PkgPath, ourRoot); ok {
-			ours[rest] = describeAPI(p.Types, qualifier)
-		} else if rest, ok := strings.CutPrefix(p.PkgPath, theirRoot); ok {
-			theirs[rest] = describeAPI(p.Types, qualifier)
+		for _, root := range roots {
+			if rest, ok := strings.CutPrefix(p.PkgPath, root); ok && (rest == "" || rest[0] == '/') {
+				if out[root] == nil {
+					out[root] = map[string][]string{}
+				}
+				out[root][rest] = describe(p.Types)
+				break
+			}
 		}
 	}
+	return out
+}
+
+// diffAPIs compares two sets of package APIs keyed by package path below
+// their roots and returns every package or exported declaration that only one
+// side has (an API described differently is on both lists), each line naming
+// the package as where/path and the other side as theirName.
+func diffAPIs(ours, theirs map[string][]string, where, theirName string) []string {
 	var diffs []string
 	keys := map[string]bool{}
 	for k := range ours {
@@ -192,18 +221,18 @@ func compareAPIs(t *testing.T, ourPattern, ourRoot, theirPattern, theirRoot stri
 	for _, k := range sorted {
 		o, ok1 := ours[k]
 		th, ok2 := theirs[k]
-		where := path.Join("kubernetes", k)
+		at := path.Join(where, k)
 		switch {
 		case !ok1:
-			diffs = append(diffs, fmt.Sprintf("%s: package only in client-go", where))
+			diffs = append(diffs, fmt.Sprintf("%s: package only in %s", at, theirName))
 		case !ok2:
-			diffs = append(diffs, fmt.Sprintf("%s: package only in ours", where))
+			diffs = append(diffs, fmt.Sprintf("%s: package only in ours", at))
 		case !reflect.DeepEqual(o, th):
 			for _, l := range minus(o, th) {
-				diffs = append(diffs, fmt.Sprintf("%s: only ours:      %s", where, l))
+				diffs = append(diffs, fmt.Sprintf("%s: only ours: %s", at, l))
 			}
 			for _, l := range minus(th, o) {
-				diffs = append(diffs, fmt.Sprintf("%s: only client-go: %s", where, l))
+				diffs = append(diffs, fmt.Sprintf("%s: only %s: %s", at, theirName, l))
 			}
 		}
 	}

@@ -4,6 +4,9 @@
 // same for public CRD API modules (sigs.k8s.io/gateway-api, whose v1alpha2
 // types are definitions of v1's, the external-snapshotter client, istio.io
 // client-go) against each module's own client-gen clientset.
+// Besides, examples/crd's generated clientset, fake and apply configurations
+// have the exported API upstream's gen_client gives them (go/types), and its
+// listers and informers every name upstream's have.
 //
 // It is a separate module so that the main module never depends on client-go.
 package corpus

@@ -131,76 +131,27 @@ func runUpstreamGenClient(ctx context.Context, t genTools, header, apiDir string
 	return g, nil
 }
 
-// runGenClient adds rows 5b: one gen_client, ours against upstream's.
+// runGenClient adds rows 5b: one gen_client, ours against upstream's; then
+// rows 5c (runCRDCodegen).
 func (s *suite) runGenClient(ctx context.Context) {
-	pkgs, err := genClientPackages(ctx, s.tools.Dir)
-	if err != nil {
-		s.fail(err)
-		return
-	}
-	if s.cfg.GenPackages > 0 && len(pkgs) > s.cfg.GenPackages {
-		pkgs = pkgs[:s.cfg.GenPackages]
-	}
-	bench := fmt.Sprintf("gen_client (clientset + fake + apply configurations + listers + informers), %d k8s.io/api group-versions", len(pkgs))
-	if s.tools.Ours == "" || s.tools.UpstreamInformer == "" || s.tools.UpstreamLister == "" || s.tools.UpstreamClient == "" || s.tools.UpstreamApply == "" {
-		why := "anchor not built"
-		if s.tools.Ours == "" {
-			why = "not built"
-		}
-		s.rows = append(s.rows,
-			row{Num: "5b", Bench: bench, Metric: "wall time", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(0.05).String(), Result: "not measured"},
-			row{Num: "5b", Bench: bench, Metric: "peak RSS", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(0.05).String(), Result: "not measured"})
-		return
-	}
-	apiDir, err := apiModuleDir(ctx, s.tools.Dir)
-	if err != nil {
-		s.fail(err)
-		return
-	}
-	header, err := os.CreateTemp("", "bench-boilerplate-*.txt")
-	if err != nil {
-		s.fail(err)
-		return
-	}
-	header.Close()
-	defer os.Remove(header.Name())
-
-	wall := map[string]*series{"ours": {}, "upstream": {}}
-	rss := map[string]*series{"ours": {}, "upstream": {}}
-	var sumRSS series
-	files := map[string]int{}
-	for run := 0; run < s.cfg.GenRuns; run++ {
-		order := []string{"ours", "upstream"}
-		if run%2 == 1 {
-			order = []string{"upstream", "ours"}
-		}
-		for _, who := range order {
-			var g genRun
-			var err error
-			if who == "ours" {
-				g, err = runOursGenClient(ctx, s.tools, header.Name(), pkgs)
-			} else {
-				g, err = runUpstreamGenClient(ctx, s.tools, header.Name(), apiDir, pkgs)
-			}
+	defer s.runCRDCodegen(ctx)
+	s.runKubeGenRow(ctx, kubeGenRow{
+		Num: "5b", Label: "gen_client", Bench: "gen_client (clientset + fake + apply configurations + listers + informers), %d k8s.io/api group-versions",
+		WallMetric: "wall time (upstream: its four generators, summed)", WallTarget: 0.05,
+		RSSMetric: "peak RSS (upstream: the largest of its four processes)", RSSTarget: 0.05,
+		Anchors: []string{s.tools.UpstreamInformer, s.tools.UpstreamLister, s.tools.UpstreamClient, s.tools.UpstreamApply},
+		Note:    "gen_client: upstream's four processes' peak RSS summed is %s (the table uses the largest); files written: ours %d, upstream %d.",
+		Sides: func(ctx context.Context, pkgs []string, header string) (genSides, error) {
+			apiDir, err := apiModuleDir(ctx, s.tools.Dir)
 			if err != nil {
-				s.fail(err)
-				continue
+				return genSides{}, err
 			}
-			wall[who].add(g.Wall.Seconds())
-			rss[who].add(float64(g.MaxRSS))
-			if who == "upstream" {
-				sumRSS.add(float64(g.SumRSS))
-			}
-			files[who] = g.Files
-			s.logf("gen_client %-8s run %d/%d: %.2fs, peak rss %.0f MB, %d files", who, run+1, s.cfg.GenRuns, g.Wall.Seconds(), float64(g.MaxRSS)/1e6, g.Files)
-		}
-	}
-	s.rows = append(s.rows,
-		compareRow("5b", bench, "wall time (upstream: its four generators, summed)", *wall["ours"], *wall["upstream"], fmtSecs, atMost(0.05)),
-		compareRow("5b", bench, "peak RSS (upstream: the largest of its four processes)", *rss["ours"], *rss["upstream"], fmtMB, atMost(0.05)),
-	)
-	if sumRSS.ok() {
-		s.notes = append(s.notes, fmt.Sprintf("gen_client: upstream's four processes' peak RSS summed is %s (the table uses the largest); files written: ours %d, upstream %d.",
-			fmtMB(sumRSS.median()), files["ours"], files["upstream"]))
-	}
+			return genSides{
+				Ours: func(ctx context.Context) (genRun, error) { return runOursGenClient(ctx, s.tools, header, pkgs) },
+				Upstream: func(ctx context.Context) (genRun, error) {
+					return runUpstreamGenClient(ctx, s.tools, header, apiDir, pkgs)
+				},
+			}, nil
+		},
+	})
 }

@@ -166,3 +166,153 @@ func countGoFiles(dir string) int {
 	})
 	return n
 }
+
+// genSides are the two sides of a generator row: each function makes one
+// measured run into a fresh directory of its own.
+type genSides struct {
+	Ours, Upstream func(context.Context) (genRun, error)
+}
+
+// genMeasured are a generator row's measurements per side ("ours",
+// "upstream"): wall seconds, peak RSS bytes, upstream's summed RSS and the
+// files each side wrote in its last run.
+type genMeasured struct {
+	Wall, RSS map[string]*series
+	SumRSS    series
+	Files     map[string]int
+}
+
+// measureGen runs both sides s.cfg.GenRuns times, alternating which goes
+// first, after warmup unmeasured runs of each (which build or install what
+// the sides' scripts build on first use). A failed run is reported and left
+// out; label names the row in the log.
+func (s *suite) measureGen(ctx context.Context, label string, warmup int, sides genSides) genMeasured {
+	m := genMeasured{
+		Wall:  map[string]*series{"ours": {}, "upstream": {}},
+		RSS:   map[string]*series{"ours": {}, "upstream": {}},
+		Files: map[string]int{},
+	}
+	run := map[string]func(context.Context) (genRun, error){"ours": sides.Ours, "upstream": sides.Upstream}
+	for i := 0; i < warmup; i++ {
+		for _, who := range []string{"ours", "upstream"} {
+			if _, err := run[who](ctx); err != nil {
+				s.fail(fmt.Errorf("%s %s warm-up: %w", label, who, err))
+				return m
+			}
+		}
+	}
+	for i := 0; i < s.cfg.GenRuns; i++ {
+		order := []string{"ours", "upstream"}
+		if i%2 == 1 {
+			order = []string{"upstream", "ours"}
+		}
+		for _, who := range order {
+			g, err := run[who](ctx)
+			if err != nil {
+				s.fail(err)
+				continue
+			}
+			m.Wall[who].add(g.Wall.Seconds())
+			m.RSS[who].add(float64(g.MaxRSS))
+			if who == "upstream" {
+				m.SumRSS.add(float64(g.SumRSS))
+			}
+			m.Files[who] = g.Files
+			s.logf("%s %-8s run %d/%d: %.2fs, peak rss %.0f MB, %d files", label, who, i+1, s.cfg.GenRuns, g.Wall.Seconds(), float64(g.MaxRSS)/1e6, g.Files)
+		}
+	}
+	return m
+}
+
+// benchHeader creates an empty boilerplate file for the generators' header;
+// the caller removes it.
+func benchHeader() (string, error) {
+	header, err := os.CreateTemp("", "bench-boilerplate-*.txt")
+	if err != nil {
+		return "", err
+	}
+	return header.Name(), header.Close()
+}
+
+// kubeGenRow describes a row pair over the k8s.io/api +genclient packages.
+type kubeGenRow struct {
+	Num   string
+	Label string // names the row in the log
+	Bench string // with one %d: the number of group-versions
+	// WallMetric and RSSMetric name the rows; their targets are upper bounds
+	// of ours/upstream.
+	WallMetric, RSSMetric string
+	WallTarget, RSSTarget float64
+	// Anchors are the upstream binaries the row runs.
+	Anchors []string
+	// Note is printed with upstream's processes' peak RSS summed, then the
+	// files ours and upstream wrote.
+	Note string
+	// Sides makes the two sides' runs over pkgs with the header file.
+	Sides func(ctx context.Context, pkgs []string, header string) (genSides, error)
+}
+
+// runKubeGenRow measures r: our informer-gen against upstream's generators
+// over the +genclient packages of k8s.io/api (the first s.cfg.GenPackages).
+func (s *suite) runKubeGenRow(ctx context.Context, r kubeGenRow) {
+	pkgs, err := genClientPackages(ctx, s.tools.Dir)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	if s.cfg.GenPackages > 0 && len(pkgs) > s.cfg.GenPackages {
+		pkgs = pkgs[:s.cfg.GenPackages]
+	}
+	bench := fmt.Sprintf(r.Bench, len(pkgs))
+	missing := func(why string) {
+		s.rows = append(s.rows,
+			row{Num: r.Num, Bench: bench, Metric: "wall time", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(r.WallTarget).String(), Result: "not measured"},
+			row{Num: r.Num, Bench: bench, Metric: "peak RSS", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(r.RSSTarget).String(), Result: "not measured"})
+	}
+	if s.tools.Ours == "" {
+		missing("not built")
+		s.notes = append(s.notes, fmt.Sprintf("Row %s is missing: cmd/informer-gen did not build, so there was nothing to compare.", r.Num))
+		return
+	}
+	if slices.Contains(r.Anchors, "") {
+		missing("anchor not built")
+		return
+	}
+	header, err := benchHeader()
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	defer os.Remove(header)
+	sides, err := r.Sides(ctx, pkgs, header)
+	if err != nil {
+		s.fail(err)
+		return
+	}
+	m := s.measureGen(ctx, r.Label, 0, sides)
+	s.rows = append(s.rows,
+		compareRow(r.Num, bench, r.WallMetric, *m.Wall["ours"], *m.Wall["upstream"], fmtSecs, atMost(r.WallTarget)),
+		compareRow(r.Num, bench, r.RSSMetric, *m.RSS["ours"], *m.RSS["upstream"], fmtMB, atMost(r.RSSTarget)),
+	)
+	if m.SumRSS.ok() {
+		s.notes = append(s.notes, fmt.Sprintf(r.Note, fmtMB(m.SumRSS.median()), m.Files["ours"], m.Files["upstream"]))
+	}
+}
+
+// runGenerator adds rows 5: informers and listers, our one informer-gen run
+// against upstream's informer-gen and lister-gen.
+func (s *suite) runGenerator(ctx context.Context) {
+	s.runKubeGenRow(ctx, kubeGenRow{
+		Num: "5", Label: "generator", Bench: "generator, %d k8s.io/api group-versions",
+		WallMetric: "wall time (upstream: informer-gen + lister-gen, summed)", WallTarget: 0.10,
+		RSSMetric: "peak RSS (upstream: the larger of its two processes)", RSSTarget: 0.15,
+		Anchors: []string{s.tools.UpstreamInformer, s.tools.UpstreamLister},
+		Note:    "Generator: upstream's two processes' peak RSS summed is %s (the table uses the larger one); files written: ours %d, upstream %d.",
+		Sides: func(_ context.Context, pkgs []string, header string) (genSides, error) {
+			return genSides{
+				Ours:     func(ctx context.Context) (genRun, error) { return runOursGen(ctx, s.tools, header, pkgs) },
+				Upstream: func(ctx context.Context) (genRun, error) { return runUpstreamGen(ctx, s.tools, header, pkgs) },
+			}, nil
+		},
+	})
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -441,78 +440,6 @@ func (s *suite) runQueue(ctx context.Context) {
 				s.chart.queueNoWork = append(s.chart.queueNoWork, point(float64(w), *rate[scenario.Ours], *rate[scenario.ClientGo]))
 			}
 		}
-	}
-}
-
-func (s *suite) runGenerator(ctx context.Context) {
-	pkgs, err := genClientPackages(ctx, s.tools.Dir)
-	if err != nil {
-		s.fail(err)
-		return
-	}
-	if s.cfg.GenPackages > 0 && len(pkgs) > s.cfg.GenPackages {
-		pkgs = pkgs[:s.cfg.GenPackages]
-	}
-	bench := fmt.Sprintf("generator, %d k8s.io/api group-versions", len(pkgs))
-	missing := func(why string) {
-		s.rows = append(s.rows,
-			row{Num: "5", Bench: bench, Metric: "wall time", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(0.10).String(), Result: "not measured"},
-			row{Num: "5", Bench: bench, Metric: "peak RSS", Ours: why, Anchor: "not run", Ratio: "—", Target: atMost(0.15).String(), Result: "not measured"})
-	}
-	if s.tools.Ours == "" {
-		missing("not built")
-		s.notes = append(s.notes, "Row 5 is missing: cmd/informer-gen did not build, so there was nothing to compare.")
-		return
-	}
-	if s.tools.UpstreamInformer == "" || s.tools.UpstreamLister == "" {
-		missing("anchor not built")
-		return
-	}
-	header, err := os.CreateTemp("", "bench-boilerplate-*.txt")
-	if err != nil {
-		s.fail(err)
-		return
-	}
-	header.Close()
-	defer os.Remove(header.Name())
-
-	wall := map[string]*series{"ours": {}, "upstream": {}}
-	rss := map[string]*series{"ours": {}, "upstream": {}}
-	var sumRSS series
-	files := map[string]int{}
-	for run := 0; run < s.cfg.GenRuns; run++ {
-		order := []string{"ours", "upstream"}
-		if run%2 == 1 {
-			order = []string{"upstream", "ours"}
-		}
-		for _, who := range order {
-			var g genRun
-			var err error
-			if who == "ours" {
-				g, err = runOursGen(ctx, s.tools, header.Name(), pkgs)
-			} else {
-				g, err = runUpstreamGen(ctx, s.tools, header.Name(), pkgs)
-			}
-			if err != nil {
-				s.fail(err)
-				continue
-			}
-			wall[who].add(g.Wall.Seconds())
-			rss[who].add(float64(g.MaxRSS))
-			if who == "upstream" {
-				sumRSS.add(float64(g.SumRSS))
-			}
-			files[who] = g.Files
-			s.logf("generator %-8s run %d/%d: %.2fs, peak rss %.0f MB, %d files", who, run+1, s.cfg.GenRuns, g.Wall.Seconds(), float64(g.MaxRSS)/1e6, g.Files)
-		}
-	}
-	s.rows = append(s.rows,
-		compareRow("5", bench, "wall time (upstream: informer-gen + lister-gen, summed)", *wall["ours"], *wall["upstream"], fmtSecs, atMost(0.10)),
-		compareRow("5", bench, "peak RSS (upstream: the larger of its two processes)", *rss["ours"], *rss["upstream"], fmtMB, atMost(0.15)),
-	)
-	if sumRSS.ok() {
-		s.notes = append(s.notes, fmt.Sprintf("Generator: upstream's two processes' peak RSS summed is %s (the table uses the larger one); files written: ours %d, upstream %d.",
-			fmtMB(sumRSS.median()), files["ours"], files["upstream"]))
 	}
 }
 

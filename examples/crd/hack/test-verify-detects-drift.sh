@@ -9,13 +9,8 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 MAIN_ROOT=$(cd "${ROOT}/../.." && pwd)
 SCRATCH=$(mktemp -d)
 trap 'rm -rf "${SCRATCH}"' EXIT
-cp -a "${ROOT}/." "${SCRATCH}/"
+"${ROOT}/hack/scratch-copy.sh" "${SCRATCH}"
 cd "${SCRATCH}"
-# Every relative replace (the runtime, the metrics adapter, ...) points back
-# into this checkout, seen from the scratch copy's place.
-while read -r mod dir; do
-  go mod edit -replace "${mod}=$(cd "${ROOT}/${dir}" && pwd)"
-done < <(go mod edit -json | jq -r '.Replace[]? | select(.New.Path | startswith(".")) | "\(.Old.Path) \(.New.Path)"')
 export TYPEDINFORMER_ROOT="${MAIN_ROOT}"
 
 expect_stale() { # $1: what must appear in verify's output
