@@ -28,6 +28,14 @@ const (
 	// the buffers of one HTTP/2 connection a reset replaced are of the
 	// order of 10%.
 	heapFloor = 1 << 20
+	// connSlack is the number of connections to the API server a replica
+	// may hold beyond its first quiescent level: client-go's HTTP/2
+	// transport dials a new connection when the one it holds stops taking
+	// new streams (a GOAWAY, a failed ping) and closes the old one only once
+	// its last stream (a watch) has ended, so one extra connection can be
+	// open at any instant without a leak. A leak of one per fault grows past
+	// it after the second fault.
+	connSlack = 1
 )
 
 // QuiescentPoint is the outcome of the checks after one round.
@@ -52,6 +60,9 @@ type runtimeStats struct {
 	HeapAlloc  uint64 `json:"heapAlloc"`
 	// Cached counts the objects in the replica's Foo and ConfigMap caches.
 	Cached int `json:"cached"`
+	// Conns counts the replica's open connections to the API server (see
+	// replica.apiConns).
+	Conns int `json:"conns"`
 }
 
 // cacheDump mirrors the controller's /debug/cache.
@@ -98,6 +109,12 @@ func (r *run) quiesce(ctx context.Context) {
 		for _, objs := range d.Informers {
 			st.Cached += len(objs)
 		}
+		conns, err := rep.apiConns()
+		if err != nil {
+			qp.Leaks = append(qp.Leaks, err.Error())
+			continue
+		}
+		st.Conns = conns
 		qp.Runtime[rep.name] = st
 		key := fmt.Sprintf("%s#%d", rep.name, rep.incarnation())
 		base, ok := r.baselines[key]
@@ -107,6 +124,9 @@ func (r *run) quiesce(ctx context.Context) {
 		}
 		if st.Goroutines > base.Goroutines+goroutineSlack {
 			qp.Leaks = append(qp.Leaks, fmt.Sprintf("%s: %d goroutines, %d at its first quiescent point", key, st.Goroutines, base.Goroutines))
+		}
+		if st.Conns > base.Conns+connSlack {
+			qp.Leaks = append(qp.Leaks, fmt.Sprintf("%s: %d connections to the API server, %d at its first quiescent point", key, st.Conns, base.Conns))
 		}
 		// A sharded replica's caches grow and shrink with the ranges it
 		// holds: the heap may grow with them.

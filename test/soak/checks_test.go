@@ -221,3 +221,33 @@ func requireLines(t *testing.T, got, want []string) {
 		}
 	}
 }
+
+func TestCountConns(t *testing.T) {
+	// Two rows to port 0x1F90 (8080) in the process's inodes, one in
+	// another process, one to another port; a header; a short row.
+	const table = `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+   0: 0100007F:A000 0100007F:1F90 01 00000000:00000000 00:00000000 00000000  1000        0 111 1 0000000000000000 20 4 30 10 -1
+   1: 0100007F:A001 0100007F:1F90 08 00000000:00000000 00:00000000 00000000  1000        0 112 1 0000000000000000 20 4 30 10 -1
+   2: 0100007F:A002 0100007F:1F90 01 00000000:00000000 00:00000000 00000000  1000        0 999 1 0000000000000000 20 4 30 10 -1
+   3: 0100007F:A003 0100007F:1F91 01 00000000:00000000 00:00000000 00000000  1000        0 113 1 0000000000000000 20 4 30 10 -1
+   4: 0100007F:A004
+`
+	mine := map[string]bool{"111": true, "112": true, "113": true}
+	for _, tc := range []struct {
+		name   string
+		inodes map[string]bool
+		port   uint64
+		want   int
+	}{
+		{"established and close-wait to the port", mine, 8080, 2},
+		{"other port", mine, 8081, 1},
+		{"no sockets of the process", map[string]bool{}, 8080, 0},
+		{"unused port", mine, 9000, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := countConns(table, tc.inodes, tc.port); got != tc.want {
+				t.Errorf("countConns = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}

@@ -239,10 +239,11 @@ type runtimeStats struct {
 	HeapAlloc uint64 `json:"heapAlloc"`
 }
 
-// addDebugHandlers serves /debug/cache (the Foo and ConfigMap caches) and
-// /debug/runtime (goroutines, heap after GC) on mux. ring is nil unless
-// the replica is sharded.
-func addDebugHandlers(mux *http.ServeMux, inf controller.Informers, ring *sharding.Ring) {
+// addDebugHandlers serves /debug/cache (the Foo and ConfigMap caches),
+// /debug/runtime (goroutines, heap after GC) and /debug/slow (see
+// slowdown) on mux. ring is nil unless the replica is sharded.
+func addDebugHandlers(mux *http.ServeMux, inf controller.Informers, ring *sharding.Ring, slow *slowdown) {
+	mux.HandleFunc("/debug/slow", slow.serveHTTP)
 	mux.HandleFunc("/debug/cache", func(w http.ResponseWriter, _ *http.Request) {
 		d := cacheDump{Informers: map[string]map[string]string{
 			"foos":       keysAndVersions(inf.Samples.Samples().V1alpha1().Foos().Informer().GetStore().List()),
