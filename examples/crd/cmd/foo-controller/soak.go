@@ -94,7 +94,9 @@ type traceRecord struct {
 	End     int64  `json:"end,omitempty"`
 	Outcome string `json:"outcome,omitempty"`
 	Error   string `json:"error,omitempty"`
-	// ResourceVersion and LatencyNanos are set on events.
+	// At, ResourceVersion and LatencyNanos are set on events: when the
+	// handler saw it, and how long after the load generator's write.
+	At              int64  `json:"at,omitempty"`
 	ResourceVersion string `json:"resourceVersion,omitempty"`
 	LatencyNanos    int64  `json:"latencyNanos,omitempty"`
 }
@@ -183,10 +185,11 @@ func (t *tracer) watchEvents(inf cache.SharedIndexInformer[*samplesv1alpha1.Foo]
 		if err != nil {
 			return
 		}
+		now := time.Now()
 		t.mu.Lock()
 		defer t.mu.Unlock()
-		t.write(traceRecord{Kind: "event", Op: op, Key: foo.Namespace + "/" + foo.Name, ResourceVersion: foo.ResourceVersion,
-			LatencyNanos: time.Since(at).Nanoseconds()})
+		t.write(traceRecord{Kind: "event", Op: op, Key: foo.Namespace + "/" + foo.Name, At: now.UnixNano(), ResourceVersion: foo.ResourceVersion,
+			LatencyNanos: now.Sub(at).Nanoseconds()})
 	}
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*samplesv1alpha1.Foo]{
 		AddFunc: func(foo *samplesv1alpha1.Foo, initial bool) {
