@@ -65,6 +65,10 @@ func TestSabotagedControllerFailsTheSoak(t *testing.T) {
 		{tags: "soak_nofence", faults: []string{FaultReplicaPause}, group: groupElected,
 			want: "unfenced: ", also: []string{"double reconcile: "},
 			duration: 30 * time.Second, round: 15 * time.Second},
+		// Connections to the API server opened and never closed: no
+		// goroutine reads them, only the connection count sees them.
+		{tags: "soak_connleak", faults: []string{FaultConnReset}, want: "connections to the API server",
+			duration: 20 * time.Second, round: 10 * time.Second},
 		// The ConfigMap cache keeps an object deleted on the server; resets
 		// resume the watches without the relist that would mend it.
 		{tags: "soak_dropdelete", faults: []string{FaultConnReset}, want: "not on the server in its scope",

@@ -139,7 +139,7 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 			return err
 		}
 	}
-	if err := sabotageCache(inf); err != nil {
+	if err := sabotageInformers(inf, cfg); err != nil {
 		return err
 	}
 	tr.wrap(r)

@@ -1,8 +1,12 @@
-//go:build !soak_leak && !soak_nofence && !soak_dropdelete
+//go:build !soak_leak && !soak_nofence && !soak_dropdelete && !soak_connleak
 
 package main
 
-import "github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
+import (
+	"k8s.io/client-go/rest"
+
+	"github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
+)
 
 // The sabotage hooks. This build has none of them; each soak_* build
 // breaks one thing on purpose, for a test that requires the soak's check
@@ -16,6 +20,7 @@ func sabotageReconcileEnd() {}
 // one that always lets the reconcile through).
 func sabotageFence(check func() error) func() error { return check }
 
-// sabotageCache may tamper with the informers' caches (soak_dropdelete
-// makes the ConfigMap cache drop one delete).
-func sabotageCache(controller.Informers) error { return nil }
+// sabotageInformers may tamper with the informers (soak_dropdelete makes
+// the ConfigMap cache drop one delete; soak_connleak opens connections to
+// the API server it never closes).
+func sabotageInformers(controller.Informers, *rest.Config) error { return nil }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/client-go/rest"
 
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
 	"github.com/typedinformer/typedinformer/runtime/cache"
@@ -15,12 +16,12 @@ func sabotageReconcileEnd() {}
 
 func sabotageFence(check func() error) func() error { return check }
 
-// sabotageCache makes the ConfigMap cache drop the first delete it sees:
+// sabotageInformers makes the ConfigMap cache drop the first delete it sees:
 // the object goes back into the store right after the informer removed it,
 // and stays there until a relist replaces the store. Only the
 // soak_dropdelete build has it, to prove that the soak's comparison of the
 // caches with the server fires.
-func sabotageCache(inf controller.Informers) error {
+func sabotageInformers(inf controller.Informers, _ *rest.Config) error {
 	cms := inf.Kube.Core().V1().ConfigMaps().Informer()
 	var once sync.Once
 	_, err := cms.AddEventHandler(cache.ResourceEventHandlerFuncs[*corev1.ConfigMap]{

@@ -2,7 +2,11 @@
 
 package main
 
-import "github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
+import (
+	"k8s.io/client-go/rest"
+
+	"github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
+)
 
 // sabotageReconcileEnd leaks one goroutine per reconcile: it blocks
 // forever on a channel nothing ever closes. Only the soak_leak build has
@@ -14,4 +18,4 @@ func sabotageReconcileEnd() {
 
 func sabotageFence(check func() error) func() error { return check }
 
-func sabotageCache(controller.Informers) error { return nil }
+func sabotageInformers(controller.Informers, *rest.Config) error { return nil }

@@ -2,7 +2,11 @@
 
 package main
 
-import "github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
+import (
+	"k8s.io/client-go/rest"
+
+	"github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
+)
 
 func sabotageReconcileEnd() {}
 
@@ -12,4 +16,4 @@ func sabotageReconcileEnd() {}
 // reconciles started without a valid Lease fires.
 func sabotageFence(func() error) func() error { return func() error { return nil } }
 
-func sabotageCache(controller.Informers) error { return nil }
+func sabotageInformers(controller.Informers, *rest.Config) error { return nil }
