@@ -189,7 +189,7 @@ func draw(w io.Writer, rep *report, events []event) {
 	linePanel(w, y0, "heap after GC per replica, MiB", sorted, heap, span)
 	y0 += panelH + gap
 	latencyPanel(w, y0, events, t0, span, x)
-	faultStrip(w, y0+panelH+22, rep, x)
+	faultStrip(w, y0+panelH+24, rep, x)
 	fmt.Fprintln(w, "</svg>")
 }
 
@@ -245,7 +245,7 @@ func linePanel(w io.Writer, y0 float64, title string, names []string, s map[stri
 		}
 	}
 	fmt.Fprintf(w, `<text x="%.0f" y="%.0f" text-anchor="end" fill="#d95f02">elected-0</text><text x="%.0f" y="%.0f" text-anchor="end" fill="#e6ab02">elected-1</text><text x="%.0f" y="%.0f" text-anchor="end" fill="#1b9e77">sharded-* (joining and leaving)</text>`+"\n",
-		width-right-230, y0-6, width-right-170, y0-6, width-right, y0-6)
+		width-right-250, y0-6, width-right-190, y0-6, width-right, y0-6)
 }
 
 // latencyPanel draws p50 and p99 per minute on a log scale.
