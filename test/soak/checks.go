@@ -306,9 +306,12 @@ func cacheDivergences(replica string, d cacheDump, foos []samplesv1alpha1.Foo, c
 	return out
 }
 
-// leaseRecord is one observed state of a Lease.
+// leaseRecord is one observed state of a Lease. Acquire is the start of
+// the holder's tenure (the Renew of the first record when the Lease has no
+// acquireTime).
 type leaseRecord struct {
 	Holder   string
+	Acquire  time.Time
 	Renew    time.Time
 	Duration time.Duration
 }
@@ -339,7 +342,11 @@ func startLeaseLog(kube kubernetes.Interface, namespace string) *leaseLog {
 					if s.HolderIdentity == nil || s.RenewTime == nil || s.LeaseDurationSeconds == nil {
 						continue
 					}
-					l.records[leaseRecord{Holder: *s.HolderIdentity, Renew: s.RenewTime.Time,
+					acquire := s.RenewTime.Time
+					if s.AcquireTime != nil {
+						acquire = s.AcquireTime.Time
+					}
+					l.records[leaseRecord{Holder: *s.HolderIdentity, Acquire: acquire, Renew: s.RenewTime.Time,
 						Duration: time.Duration(*s.LeaseDurationSeconds) * time.Second}] = true
 				}
 				l.mu.Unlock()
@@ -359,13 +366,21 @@ func (l *leaseLog) stop() {
 	<-l.done
 }
 
-// heldAt reports whether holder's Lease, by the renewals seen, was valid
-// at t: some renewal at or before t whose duration reaches t.
+// heldAt reports whether holder's Lease, by the records seen, was valid
+// at t: some record of holder renewed at or before t whose duration
+// reaches t. A record renewed within one duration of its acquisition also
+// covers the time since the acquisition (no lapse fits in between):
+// client-go's elector renews at once after acquiring, so the 250 ms poll
+// seldom sees the acquiring record itself.
 func (l *leaseLog) heldAt(holder string, t time.Time) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for rec := range l.records {
-		if rec.Holder == holder && !rec.Renew.After(t) && !t.After(rec.Renew.Add(rec.Duration)) {
+		from := rec.Renew
+		if rec.Renew.Sub(rec.Acquire) <= rec.Duration {
+			from = rec.Acquire
+		}
+		if rec.Holder == holder && !from.After(t) && !t.After(rec.Renew.Add(rec.Duration)) {
 			return true
 		}
 	}

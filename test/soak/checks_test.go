@@ -153,6 +153,10 @@ func TestLeaseLogHeldAt(t *testing.T) {
 		{Holder: "a", Renew: t0, Duration: 5 * time.Second}:                       true,
 		{Holder: "a", Renew: t0.Add(4 * time.Second), Duration: 5 * time.Second}:  true,
 		{Holder: "b", Renew: t0.Add(20 * time.Second), Duration: 5 * time.Second}: true,
+		// Only the renewal right after the acquisition was seen.
+		{Holder: "d", Acquire: t0.Add(30 * time.Second), Renew: t0.Add(30*time.Second + 10*time.Millisecond), Duration: 5 * time.Second}: true,
+		// Acquired long before this renewal: a lapse may lie in between.
+		{Holder: "e", Acquire: t0.Add(40 * time.Second), Renew: t0.Add(50 * time.Second), Duration: 5 * time.Second}: true,
 	}}
 	for _, tc := range []struct {
 		holder string
@@ -166,7 +170,11 @@ func TestLeaseLogHeldAt(t *testing.T) {
 		{"a", 10 * time.Second, false}, // expired
 		{"b", 10 * time.Second, false}, // not yet acquired
 		{"b", 21 * time.Second, true},
-		{"c", 21 * time.Second, false}, // never held
+		{"c", 21 * time.Second, false},                   // never held
+		{"d", 30*time.Second + 5*time.Millisecond, true}, // between the acquisition and the renewal seen
+		{"d", 30*time.Second - time.Millisecond, false},  // before the acquisition
+		{"e", 42 * time.Second, false},                   // the renewal seen is too far from the acquisition
+		{"e", 52 * time.Second, true},
 	} {
 		if got := l.heldAt(tc.holder, t0.Add(tc.at)); got != tc.want {
 			t.Errorf("heldAt(%s, t0+%v) = %v, want %v", tc.holder, tc.at, got, tc.want)
