@@ -99,6 +99,7 @@ func (r *run) quiesce(ctx context.Context) {
 	if err != nil {
 		qp.Divergences = last
 	}
+	leader := r.leader(ctx, nil)
 	for _, rep := range r.replicas {
 		var st runtimeStats
 		var d cacheDump
@@ -117,6 +118,15 @@ func (r *run) quiesce(ctx context.Context) {
 		st.Conns = conns
 		qp.Runtime[rep.name] = st
 		key := fmt.Sprintf("%s#%d", rep.name, rep.incarnation())
+		if rep.group == groupElected {
+			// A leader runs its workers and a standby does not: each role
+			// has its own baseline.
+			role := "standby"
+			if leader != nil && leader == rep {
+				role = "leader"
+			}
+			key += "/" + role
+		}
 		base, ok := r.baselines[key]
 		if !ok {
 			r.baselines[key] = st
