@@ -9,6 +9,7 @@
 #   TYPEDINFORMER_CACHE  binary cache (default ~/.cache/typedinformer); see hack/kube/build.sh
 #   SOAK_WORK_DIR        where logs, traces and report.{txt,json} go (default a new temp dir, kept)
 #   SOAK_CLEAN=1         remove the work dir after a passing run (make test)
+#   SOAK_FAULTS          comma-separated fault kinds to inject instead of all (e.g. etcd-restart,replica-join)
 #
 # A failing run prints the seed; `make soak SEED=... DURATION=...` replays its fault schedule and load.
 set -euo pipefail
@@ -38,7 +39,7 @@ ctl=$!
 wait "${ctl}"
 echo "soak: work dir ${work}"
 rc=0
-"${work}/soak" --duration "${duration}" --seed "${seed}" --controller "${work}/foo-controller" --work-dir "${work}" || rc=$?
+"${work}/soak" --duration "${duration}" --seed "${seed}" --controller "${work}/foo-controller" --work-dir "${work}" --faults "${SOAK_FAULTS:-}" || rc=$?
 if [ "${rc}" -eq 0 ] && [ "${SOAK_CLEAN:-}" = 1 ]; then
 	rm -rf "${work}"
 fi

@@ -28,6 +28,14 @@ const (
 	// the buffers of one HTTP/2 connection a reset replaced are of the
 	// order of 10%.
 	heapFloor = 1 << 20
+	// connSlack is the number of connections to the API server a replica
+	// may hold beyond its first quiescent level: client-go's HTTP/2
+	// transport dials a new connection when the one it holds stops taking
+	// new streams (a GOAWAY, a failed ping) and closes the old one only once
+	// its last stream (a watch) has ended, so one extra connection can be
+	// open at any instant without a leak. A leak of one per fault grows past
+	// it after the second fault.
+	connSlack = 1
 )
 
 // QuiescentPoint is the outcome of the checks after one round.
@@ -52,6 +60,9 @@ type runtimeStats struct {
 	HeapAlloc  uint64 `json:"heapAlloc"`
 	// Cached counts the objects in the replica's Foo and ConfigMap caches.
 	Cached int `json:"cached"`
+	// Conns counts the replica's open connections to the API server (see
+	// replica.apiConns).
+	Conns int `json:"conns"`
 }
 
 // cacheDump mirrors the controller's /debug/cache.
@@ -88,6 +99,7 @@ func (r *run) quiesce(ctx context.Context) {
 	if err != nil {
 		qp.Divergences = last
 	}
+	leader := r.leader(ctx, nil)
 	for _, rep := range r.replicas {
 		var st runtimeStats
 		var d cacheDump
@@ -98,8 +110,23 @@ func (r *run) quiesce(ctx context.Context) {
 		for _, objs := range d.Informers {
 			st.Cached += len(objs)
 		}
+		conns, err := rep.apiConns()
+		if err != nil {
+			qp.Leaks = append(qp.Leaks, err.Error())
+			continue
+		}
+		st.Conns = conns
 		qp.Runtime[rep.name] = st
 		key := fmt.Sprintf("%s#%d", rep.name, rep.incarnation())
+		if rep.group == groupElected {
+			// A leader runs its workers and a standby does not: each role
+			// has its own baseline.
+			role := "standby"
+			if leader != nil && leader == rep {
+				role = "leader"
+			}
+			key += "/" + role
+		}
 		base, ok := r.baselines[key]
 		if !ok {
 			r.baselines[key] = st
@@ -107,6 +134,9 @@ func (r *run) quiesce(ctx context.Context) {
 		}
 		if st.Goroutines > base.Goroutines+goroutineSlack {
 			qp.Leaks = append(qp.Leaks, fmt.Sprintf("%s: %d goroutines, %d at its first quiescent point", key, st.Goroutines, base.Goroutines))
+		}
+		if st.Conns > base.Conns+connSlack {
+			qp.Leaks = append(qp.Leaks, fmt.Sprintf("%s: %d connections to the API server, %d at its first quiescent point", key, st.Conns, base.Conns))
 		}
 		// A sharded replica's caches grow and shrink with the ranges it
 		// holds: the heap may grow with them.
@@ -286,9 +316,12 @@ func cacheDivergences(replica string, d cacheDump, foos []samplesv1alpha1.Foo, c
 	return out
 }
 
-// leaseRecord is one observed state of a Lease.
+// leaseRecord is one observed state of a Lease. Acquire is the start of
+// the holder's tenure (the Renew of the first record when the Lease has no
+// acquireTime).
 type leaseRecord struct {
 	Holder   string
+	Acquire  time.Time
 	Renew    time.Time
 	Duration time.Duration
 }
@@ -319,7 +352,11 @@ func startLeaseLog(kube kubernetes.Interface, namespace string) *leaseLog {
 					if s.HolderIdentity == nil || s.RenewTime == nil || s.LeaseDurationSeconds == nil {
 						continue
 					}
-					l.records[leaseRecord{Holder: *s.HolderIdentity, Renew: s.RenewTime.Time,
+					acquire := s.RenewTime.Time
+					if s.AcquireTime != nil {
+						acquire = s.AcquireTime.Time
+					}
+					l.records[leaseRecord{Holder: *s.HolderIdentity, Acquire: acquire, Renew: s.RenewTime.Time,
 						Duration: time.Duration(*s.LeaseDurationSeconds) * time.Second}] = true
 				}
 				l.mu.Unlock()
@@ -339,13 +376,21 @@ func (l *leaseLog) stop() {
 	<-l.done
 }
 
-// heldAt reports whether holder's Lease, by the renewals seen, was valid
-// at t: some renewal at or before t whose duration reaches t.
+// heldAt reports whether holder's Lease, by the records seen, was valid
+// at t: some record of holder renewed at or before t whose duration
+// reaches t. A record renewed within one duration of its acquisition also
+// covers the time since the acquisition (no lapse fits in between):
+// client-go's elector renews at once after acquiring, so the 250 ms poll
+// seldom sees the acquiring record itself.
 func (l *leaseLog) heldAt(holder string, t time.Time) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for rec := range l.records {
-		if rec.Holder == holder && !rec.Renew.After(t) && !t.After(rec.Renew.Add(rec.Duration)) {
+		from := rec.Renew
+		if rec.Renew.Sub(rec.Acquire) <= rec.Duration {
+			from = rec.Acquire
+		}
+		if rec.Holder == holder && !from.After(t) && !t.After(rec.Renew.Add(rec.Duration)) {
 			return true
 		}
 	}

@@ -153,6 +153,10 @@ func TestLeaseLogHeldAt(t *testing.T) {
 		{Holder: "a", Renew: t0, Duration: 5 * time.Second}:                       true,
 		{Holder: "a", Renew: t0.Add(4 * time.Second), Duration: 5 * time.Second}:  true,
 		{Holder: "b", Renew: t0.Add(20 * time.Second), Duration: 5 * time.Second}: true,
+		// Only the renewal right after the acquisition was seen.
+		{Holder: "d", Acquire: t0.Add(30 * time.Second), Renew: t0.Add(30*time.Second + 10*time.Millisecond), Duration: 5 * time.Second}: true,
+		// Acquired long before this renewal: a lapse may lie in between.
+		{Holder: "e", Acquire: t0.Add(40 * time.Second), Renew: t0.Add(50 * time.Second), Duration: 5 * time.Second}: true,
 	}}
 	for _, tc := range []struct {
 		holder string
@@ -166,7 +170,11 @@ func TestLeaseLogHeldAt(t *testing.T) {
 		{"a", 10 * time.Second, false}, // expired
 		{"b", 10 * time.Second, false}, // not yet acquired
 		{"b", 21 * time.Second, true},
-		{"c", 21 * time.Second, false}, // never held
+		{"c", 21 * time.Second, false},                   // never held
+		{"d", 30*time.Second + 5*time.Millisecond, true}, // between the acquisition and the renewal seen
+		{"d", 30*time.Second - time.Millisecond, false},  // before the acquisition
+		{"e", 42 * time.Second, false},                   // the renewal seen is too far from the acquisition
+		{"e", 52 * time.Second, true},
 	} {
 		if got := l.heldAt(tc.holder, t0.Add(tc.at)); got != tc.want {
 			t.Errorf("heldAt(%s, t0+%v) = %v, want %v", tc.holder, tc.at, got, tc.want)
@@ -219,5 +227,35 @@ func requireLines(t *testing.T, got, want []string) {
 		if !strings.Contains(got[i], want[i]) {
 			t.Errorf("divergence %d: %q, want it to contain %q", i, got[i], want[i])
 		}
+	}
+}
+
+func TestCountConns(t *testing.T) {
+	// Two rows to port 0x1F90 (8080) in the process's inodes, one in
+	// another process, one to another port; a header; a short row.
+	const table = `  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode
+   0: 0100007F:A000 0100007F:1F90 01 00000000:00000000 00:00000000 00000000  1000        0 111 1 0000000000000000 20 4 30 10 -1
+   1: 0100007F:A001 0100007F:1F90 08 00000000:00000000 00:00000000 00000000  1000        0 112 1 0000000000000000 20 4 30 10 -1
+   2: 0100007F:A002 0100007F:1F90 01 00000000:00000000 00:00000000 00000000  1000        0 999 1 0000000000000000 20 4 30 10 -1
+   3: 0100007F:A003 0100007F:1F91 01 00000000:00000000 00:00000000 00000000  1000        0 113 1 0000000000000000 20 4 30 10 -1
+   4: 0100007F:A004
+`
+	mine := map[string]bool{"111": true, "112": true, "113": true}
+	for _, tc := range []struct {
+		name   string
+		inodes map[string]bool
+		port   uint64
+		want   int
+	}{
+		{"established and close-wait to the port", mine, 8080, 2},
+		{"other port", mine, 8081, 1},
+		{"no sockets of the process", map[string]bool{}, 8080, 0},
+		{"unused port", mine, 9000, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := countConns(table, tc.inodes, tc.port); got != tc.want {
+				t.Errorf("countConns = %d, want %d", got, tc.want)
+			}
+		})
 	}
 }

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"syscall"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Fault kinds.
@@ -19,6 +21,10 @@ const (
 	FaultAcceptPause   = "accept-pause"
 	FaultReplicaPause  = "replica-pause"
 	FaultCompaction    = "compaction"
+	FaultEtcdRestart   = "etcd-restart"
+	FaultReplicaJoin   = "replica-join"
+	FaultReplicaLeave  = "replica-leave"
+	FaultSlowHandler   = "slow-handler"
 )
 
 // requiredFaults open every cycle of the schedule, so that even a short
@@ -26,7 +32,10 @@ const (
 var requiredFaults = []string{FaultAPIServerKill, FaultConnReset, FaultReplicaKill}
 
 // otherFaults follow, shuffled, in every cycle.
-var otherFaults = []string{FaultConnHang, FaultThrottle, FaultAcceptPause, FaultReplicaPause, FaultCompaction}
+// A cycle holds one join and one leave, so the sharded group keeps
+// between 2 and 4 replicas.
+var otherFaults = []string{FaultConnHang, FaultThrottle, FaultAcceptPause, FaultReplicaPause, FaultCompaction,
+	FaultEtcdRestart, FaultReplicaJoin, FaultReplicaLeave, FaultSlowHandler}
 
 // FaultRecord is one injected fault.
 type FaultRecord struct {
@@ -74,7 +83,7 @@ func (s *schedule) next() string {
 func (r *run) inject(ctx context.Context, kind string) FaultRecord {
 	rec := FaultRecord{Kind: kind, At: time.Now()}
 	hold := time.Duration(1500+r.sched.rnd.IntN(2000)) * time.Millisecond
-	rep := r.replicas[r.sched.rnd.IntN(len(r.replicas))]
+	rep := r.target()
 	var err error
 	switch kind {
 	case FaultAPIServerKill:
@@ -110,6 +119,10 @@ func (r *run) inject(ctx context.Context, kind string) FaultRecord {
 	case FaultReplicaPause:
 		// Past the Lease: the others take over; on SIGCONT the replica must
 		// fence itself before it reconciles again.
+		if rep.group == groupElected {
+			// Pausing the standby tests nothing: pause the leader.
+			rep = r.leader(ctx, rep)
+		}
 		rec.Target = rep.name
 		rep.signal(syscall.SIGSTOP)
 		time.Sleep(r.cfg.LeaseDuration + time.Second + hold/2)
@@ -123,6 +136,41 @@ func (r *run) inject(ctx context.Context, kind string) FaultRecord {
 			err = r.cluster.Etcd.Compact(ctx, rev)
 			rep.proxy.Reset()
 		}
+	case FaultEtcdRestart:
+		// Killed, then restarted on its data dir and ports: the apiserver
+		// reconnects, its watch cache may relist.
+		rec.Target = "etcd"
+		r.cluster.Etcd.Kill()
+		time.Sleep(hold / 2)
+		err = r.cluster.Etcd.Restart(ctx)
+	case FaultReplicaJoin:
+		// A new sharded replica: the ring hands it a share of the ranges.
+		r.joined++
+		name := fmt.Sprintf("sharded-%d", 2+r.joined)
+		rec.Target = name
+		err = r.addReplica(groupSharded, name)
+	case FaultReplicaLeave:
+		// A sharded replica stops cleanly (SIGTERM): it drains, deletes its
+		// Lease and the others take its ranges over at once.
+		var sharded []*replica
+		for _, p := range r.replicas {
+			if p.group == groupSharded {
+				sharded = append(sharded, p)
+			}
+		}
+		if len(sharded) < 2 {
+			err = fmt.Errorf("only %d sharded replicas left", len(sharded))
+			break
+		}
+		p := sharded[r.sched.rnd.IntN(len(sharded))]
+		rec.Target = p.name
+		r.retire(p)
+	case FaultSlowHandler:
+		// The replica's Foo event handler and reconciles wait 200ms each
+		// for a while: queues and handler buffers fill up, then drain.
+		rec.Target = rep.name
+		err = rep.post(ctx, fmt.Sprintf("/debug/slow?for=%s&delay=200ms", 2*hold))
+		time.Sleep(2 * hold)
 	default:
 		err = fmt.Errorf("unknown fault kind %q", kind)
 	}
@@ -131,4 +179,39 @@ func (r *run) inject(ctx context.Context, kind string) FaultRecord {
 		rec.Error = err.Error()
 	}
 	return rec
+}
+
+// target picks the replica a fault hits, among those of Config.FaultGroup
+// if set.
+func (r *run) target() *replica {
+	var in []*replica
+	for _, p := range r.replicas {
+		if r.cfg.FaultGroup == "" || p.group == r.cfg.FaultGroup {
+			in = append(in, p)
+		}
+	}
+	return in[r.sched.rnd.IntN(len(in))]
+}
+
+// leader returns the elected group's replica holding the Lease, or def
+// when the Lease cannot be read or names no replica.
+func (r *run) leader(ctx context.Context, def *replica) *replica {
+	le, err := r.c.kube.CoordinationV1().Leases(leaseNS).Get(ctx, electionID, metav1.GetOptions{})
+	if err != nil || le.Spec.HolderIdentity == nil {
+		return def
+	}
+	for _, p := range r.replicas {
+		if p.name == *le.Spec.HolderIdentity {
+			return p
+		}
+	}
+	return def
+}
+
+// retire stops rep for good and keeps it apart, for the trace analysis.
+func (r *run) retire(rep *replica) {
+	rep.stop()
+	_ = rep.proxy.Close()
+	r.replicas = slices.DeleteFunc(r.replicas, func(p *replica) bool { return p == rep })
+	r.retired = append(r.retired, rep)
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -224,3 +226,116 @@ func (r *replica) ready(ctx context.Context) error {
 }
 
 func (r *replica) tracePath(dir string) string { return filepath.Join(dir, r.name+".trace.jsonl") }
+
+// post sends an empty POST to one of the replica's debug endpoints.
+func (r *replica) post(ctx context.Context, path string) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://127.0.0.1:"+strconv.Itoa(r.port)+path, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("replica %s %s: %w", r.name, path, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
+		return fmt.Errorf("replica %s %s: %s: %s", r.name, path, resp.Status, strings.TrimSpace(string(body)))
+	}
+	return nil
+}
+
+// pid returns the current process's id, 0 when none runs.
+func (r *replica) pid() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.cmd == nil || r.cmd.Process == nil {
+		return 0
+	}
+	select {
+	case <-r.exited:
+		return 0
+	default:
+	}
+	return r.cmd.Process.Pid
+}
+
+// apiConns counts the replica's open TCP sockets to its proxy (its
+// connections to the API server), in any state: a socket in CLOSE_WAIT
+// that the process never closes is a leak too. The sockets are the
+// process's fds (/proc/<pid>/fd) matched by inode against the connection
+// tables of its network namespace.
+func (r *replica) apiConns() (int, error) {
+	pid := r.pid()
+	if pid == 0 {
+		return 0, fmt.Errorf("replica %s: not running", r.name)
+	}
+	inodes, err := socketInodes(pid)
+	if err != nil {
+		return 0, fmt.Errorf("replica %s: %w", r.name, err)
+	}
+	_, portStr, err := net.SplitHostPort(r.proxy.Addr())
+	if err != nil {
+		return 0, err
+	}
+	port, err := strconv.ParseUint(portStr, 10, 16)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, table := range []string{"tcp", "tcp6"} {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/net/%s", pid, table))
+		if err != nil {
+			if os.IsNotExist(err) {
+				continue
+			}
+			return 0, fmt.Errorf("replica %s: %w", r.name, err)
+		}
+		n += countConns(string(b), inodes, port)
+	}
+	return n, nil
+}
+
+// socketInodes returns the inodes of the sockets among pid's open fds.
+func socketInodes(pid int) (map[string]bool, error) {
+	dir := fmt.Sprintf("/proc/%d/fd", pid)
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for _, e := range ents {
+		link, err := os.Readlink(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue // closed meanwhile
+		}
+		if ino, ok := strings.CutPrefix(link, "socket:["); ok {
+			out[strings.TrimSuffix(ino, "]")] = true
+		}
+	}
+	return out, nil
+}
+
+// countConns counts the rows of a /proc/net/tcp{,6} table whose remote
+// port is port and whose inode is in inodes.
+func countConns(table string, inodes map[string]bool, port uint64) int {
+	n := 0
+	for i, line := range strings.Split(table, "\n") {
+		f := strings.Fields(line)
+		// sl local_address rem_address st tx_queue:rx_queue tr:tm->when
+		// retrnsmt uid timeout inode ...
+		if i == 0 || len(f) < 10 {
+			continue
+		}
+		_, remPort, ok := strings.Cut(f[2], ":")
+		if !ok {
+			continue
+		}
+		if p, err := strconv.ParseUint(remPort, 16, 16); err == nil && p == port && inodes[f[9]] {
+			n++
+		}
+	}
+	return n
+}

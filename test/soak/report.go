@@ -53,6 +53,7 @@ type Report struct {
 type Slope struct {
 	GoroutinesPerMin float64 `json:"goroutinesPerMin"`
 	HeapBytesPerMin  float64 `json:"heapBytesPerMin"`
+	ConnsPerMin      float64 `json:"connsPerMin"`
 	Points           int     `json:"points"`
 }
 
@@ -172,7 +173,7 @@ func (r *run) finish() {
 	var spans []reconcileSpan
 	var events, recLat []time.Duration
 	byName := map[string]*replica{}
-	for _, p := range r.replicas {
+	for _, p := range slices.Concat(r.replicas, r.retired) {
 		byName[p.name] = p
 		recs, err := readTrace(p.trace)
 		if err != nil {
@@ -292,10 +293,11 @@ func (r *run) slopes() map[string]Slope {
 		xs := make([]float64, len(ps))
 		gs := make([]float64, len(ps))
 		hs := make([]float64, len(ps))
+		cs := make([]float64, len(ps))
 		for i, p := range ps {
-			xs[i], gs[i], hs[i] = p.t, float64(p.st.Goroutines), float64(p.st.HeapAlloc)
+			xs[i], gs[i], hs[i], cs[i] = p.t, float64(p.st.Goroutines), float64(p.st.HeapAlloc), float64(p.st.Conns)
 		}
-		out[name] = Slope{GoroutinesPerMin: fit(xs, gs), HeapBytesPerMin: fit(xs, hs), Points: len(ps)}
+		out[name] = Slope{GoroutinesPerMin: fit(xs, gs), HeapBytesPerMin: fit(xs, hs), ConnsPerMin: fit(xs, cs), Points: len(ps)}
 	}
 	return out
 }
@@ -364,7 +366,7 @@ func (rep *Report) Text(w io.Writer) {
 	fmt.Fprintf(w, "leak slopes (per minute):\n")
 	for _, k := range slices.Sorted(maps.Keys(rep.LeakSlopes)) {
 		s := rep.LeakSlopes[k]
-		fmt.Fprintf(w, "  %-12s goroutines %+.1f, heap %+.0f B over %d points\n", k, s.GoroutinesPerMin, s.HeapBytesPerMin, s.Points)
+		fmt.Fprintf(w, "  %-12s goroutines %+.1f, heap %+.0f B, API server connections %+.2f over %d points\n", k, s.GoroutinesPerMin, s.HeapBytesPerMin, s.ConnsPerMin, s.Points)
 	}
 	l := rep.Latency
 	fmt.Fprintf(w, "event latency (write to handler, updates): p50 %v, p99 %v, max %v over %d events\n", l.EventP50, l.EventP99, l.EventMax, l.Events)

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -42,22 +43,45 @@ func TestSabotagedControllerFailsTheSoak(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		tags string
-		// faults are the only kinds injected: enough to drive the sabotage.
+		// faults are the only kinds injected, on group's replicas only:
+		// enough to drive the sabotage.
 		faults []string
-		// want is in every failure; a failure without it is another
-		// check firing, which fails the test too.
+		group  string
+		// want is in at least one failure; every failure has want or one
+		// of also (a consequence of the same sabotage). Any other failure
+		// is another check firing, which fails the test too.
 		want string
+		also []string
+		// duration and round of the run; settle bounds each quiescent
+		// point's wait, which a sabotage that diverges waits out in full.
+		duration, round, settle time.Duration
 	}{
-		{tags: "soak_leak", faults: []string{FaultConnReset}, want: "leak: "},
+		// A goroutine per reconcile: the goroutine count grows.
+		{tags: "soak_leak", faults: []string{FaultConnReset}, want: "leak: ",
+			duration: 20 * time.Second, round: 10 * time.Second},
+		// A leader paused past its Lease reconciles on resuming before its
+		// elector notices: reconciles start without a valid Lease, and may
+		// overlap the new leader's.
+		{tags: "soak_nofence", faults: []string{FaultReplicaPause}, group: groupElected,
+			want: "unfenced: ", also: []string{"double reconcile: "},
+			duration: 30 * time.Second, round: 15 * time.Second},
+		// Connections to the API server opened and never closed: no
+		// goroutine reads them, only the connection count sees them.
+		{tags: "soak_connleak", faults: []string{FaultConnReset}, want: "connections to the API server",
+			duration: 20 * time.Second, round: 10 * time.Second},
+		// The ConfigMap cache keeps an object deleted on the server; resets
+		// resume the watches without the relist that would mend it.
+		{tags: "soak_dropdelete", faults: []string{FaultConnReset}, want: "not on the server in its scope",
+			duration: 15 * time.Second, round: 15 * time.Second, settle: 10 * time.Second},
 	} {
 		t.Run(tc.tags, func(t *testing.T) {
 			work := t.TempDir()
 			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
 			rep, err := Run(ctx, Config{
-				Duration: 20 * time.Second, Round: 10 * time.Second, Seed: 1,
+				Duration: tc.duration, Round: tc.round, Settle: tc.settle, Seed: 1,
 				Controller: buildController(t, root, tc.tags), Bins: bins, RepoRoot: root,
-				WorkDir: work, FaultKinds: tc.faults, Log: testWriter{t},
+				WorkDir: work, FaultKinds: tc.faults, FaultGroup: tc.group, Log: testWriter{t},
 			})
 			if err != nil {
 				t.Fatal(err)
@@ -67,10 +91,15 @@ func TestSabotagedControllerFailsTheSoak(t *testing.T) {
 			if rep.Passed {
 				t.Fatalf("the soak passed on a controller built with -tags %s:\n%s", tc.tags, sb.String())
 			}
+			found := false
 			for _, f := range rep.Failures {
-				if !strings.Contains(f, tc.want) {
+				found = found || strings.Contains(f, tc.want)
+				if !strings.Contains(f, tc.want) && !slices.ContainsFunc(tc.also, func(a string) bool { return strings.Contains(f, a) }) {
 					t.Errorf("a failure other than %q: %s", tc.want, f)
 				}
+			}
+			if !found {
+				t.Errorf("no failure has %q", tc.want)
 			}
 			t.Logf("report:\n%s", sb.String())
 		})

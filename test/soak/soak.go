@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,6 +51,9 @@ type Config struct {
 	// FaultKinds, when set, replaces the schedule's kinds (all of them by
 	// default), e.g. to prove a check fires without waiting for the rest.
 	FaultKinds []string
+	// FaultGroup, when set, restricts the faults that hit one replica to
+	// that group's replicas (groupSharded or groupElected).
+	FaultGroup string
 	// Log receives progress lines (default io.Discard).
 	Log io.Writer
 }
@@ -92,10 +96,14 @@ type run struct {
 	cluster  *framework.Cluster
 	c        clients
 	replicas []*replica
-	sched    *schedule
-	load     *loadGen
-	leases   *leaseLog
-	report   *Report
+	// retired replicas left the ring (replica-leave); joined counts the
+	// replicas that joined it.
+	retired []*replica
+	joined  int
+	sched   *schedule
+	load    *loadGen
+	leases  *leaseLog
+	report  *Report
 	// baselines are each replica incarnation's runtime stats at its first
 	// quiescent point.
 	baselines map[string]runtimeStats
@@ -107,6 +115,11 @@ type run struct {
 // carried out (the cluster did not start, a binary is missing).
 func Run(ctx context.Context, cfg Config) (*Report, error) {
 	cfg.defaults()
+	for _, k := range cfg.FaultKinds {
+		if !slices.Contains(requiredFaults, k) && !slices.Contains(otherFaults, k) {
+			return nil, fmt.Errorf("unknown fault kind %q (known: %s, %s)", k, strings.Join(requiredFaults, ", "), strings.Join(otherFaults, ", "))
+		}
+	}
 	if err := os.MkdirAll(cfg.WorkDir, 0o755); err != nil {
 		return nil, err
 	}

@@ -130,7 +130,17 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 			}
 		}
 		fence = &leaseFence{identity: le.identity, renewDeadline: le.renewDeadline, now: time.Now}
-		r.Fence = fence.Check
+		r.Fence = sabotageFence(fence.Check)
+	}
+	var slow *slowdown
+	if metricsAddr != "" {
+		slow = &slowdown{}
+		if err := slow.install(inf.Samples.Samples().V1alpha1().Foos().Informer(), r); err != nil {
+			return err
+		}
+	}
+	if err := sabotageInformers(inf, cfg); err != nil {
+		return err
 	}
 	tr.wrap(r)
 	if err := tr.watchEvents(inf.Samples.Samples().V1alpha1().Foos().Informer()); err != nil {
@@ -144,7 +154,7 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	if metricsAddr != "" {
 		srvCtx, stopSrv := context.WithCancel(klog.NewContext(context.Background(), klog.FromContext(ctx)))
 		mux := newOpsMux(reg, ready.check)
-		addDebugHandlers(mux, inf, sh.shardRing())
+		addDebugHandlers(mux, inf, sh.shardRing(), slow)
 		wait, err := serveOps(srvCtx, metricsAddr, mux)
 		if err != nil {
 			stopSrv()

@@ -94,7 +94,9 @@ type traceRecord struct {
 	End     int64  `json:"end,omitempty"`
 	Outcome string `json:"outcome,omitempty"`
 	Error   string `json:"error,omitempty"`
-	// ResourceVersion and LatencyNanos are set on events.
+	// At, ResourceVersion and LatencyNanos are set on events: when the
+	// handler saw it, and how long after the load generator's write.
+	At              int64  `json:"at,omitempty"`
 	ResourceVersion string `json:"resourceVersion,omitempty"`
 	LatencyNanos    int64  `json:"latencyNanos,omitempty"`
 }
@@ -183,10 +185,11 @@ func (t *tracer) watchEvents(inf cache.SharedIndexInformer[*samplesv1alpha1.Foo]
 		if err != nil {
 			return
 		}
+		now := time.Now()
 		t.mu.Lock()
 		defer t.mu.Unlock()
-		t.write(traceRecord{Kind: "event", Op: op, Key: foo.Namespace + "/" + foo.Name, ResourceVersion: foo.ResourceVersion,
-			LatencyNanos: time.Since(at).Nanoseconds()})
+		t.write(traceRecord{Kind: "event", Op: op, Key: foo.Namespace + "/" + foo.Name, At: now.UnixNano(), ResourceVersion: foo.ResourceVersion,
+			LatencyNanos: now.Sub(at).Nanoseconds()})
 	}
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs[*samplesv1alpha1.Foo]{
 		AddFunc: func(foo *samplesv1alpha1.Foo, initial bool) {
@@ -239,10 +242,11 @@ type runtimeStats struct {
 	HeapAlloc uint64 `json:"heapAlloc"`
 }
 
-// addDebugHandlers serves /debug/cache (the Foo and ConfigMap caches) and
-// /debug/runtime (goroutines, heap after GC) on mux. ring is nil unless
-// the replica is sharded.
-func addDebugHandlers(mux *http.ServeMux, inf controller.Informers, ring *sharding.Ring) {
+// addDebugHandlers serves /debug/cache (the Foo and ConfigMap caches),
+// /debug/runtime (goroutines, heap after GC) and /debug/slow (see
+// slowdown) on mux. ring is nil unless the replica is sharded.
+func addDebugHandlers(mux *http.ServeMux, inf controller.Informers, ring *sharding.Ring, slow *slowdown) {
+	mux.HandleFunc("/debug/slow", slow.serveHTTP)
 	mux.HandleFunc("/debug/cache", func(w http.ResponseWriter, _ *http.Request) {
 		d := cacheDump{Informers: map[string]map[string]string{
 			"foos":       keysAndVersions(inf.Samples.Samples().V1alpha1().Foos().Informer().GetStore().List()),

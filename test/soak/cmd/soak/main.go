@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -21,8 +22,13 @@ func main() {
 	seed := flag.Uint64("seed", 0, "seed of the fault schedule and the load; 0 picks one from the clock")
 	controller := flag.String("controller", "", "the foo-controller binary (required)")
 	workDir := flag.String("work-dir", "", "where logs, traces and the report go (default a new temp dir)")
+	faults := flag.String("faults", "", "comma-separated fault kinds to inject instead of all of them (e.g. etcd-restart,slow-handler)")
 	flag.Parse()
-	passed, err := run(*duration, *seed, *controller, *workDir)
+	var kinds []string
+	if *faults != "" {
+		kinds = strings.Split(*faults, ",")
+	}
+	passed, err := run(*duration, *seed, *controller, *workDir, kinds)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "soak:", err)
 		os.Exit(2)
@@ -33,7 +39,7 @@ func main() {
 }
 
 // run soaks and reports whether every check held.
-func run(duration time.Duration, seed uint64, controller, workDir string) (bool, error) {
+func run(duration time.Duration, seed uint64, controller, workDir string, faults []string) (bool, error) {
 	if controller == "" {
 		return false, fmt.Errorf("--controller is required")
 	}
@@ -60,7 +66,7 @@ func run(duration time.Duration, seed uint64, controller, workDir string) (bool,
 	defer stop()
 	rep, err := soak.Run(ctx, soak.Config{
 		Duration: duration, Seed: seed, Controller: controller, Bins: bins, RepoRoot: root,
-		WorkDir: workDir, Log: os.Stderr,
+		WorkDir: workDir, FaultKinds: faults, Log: os.Stderr,
 	})
 	if err != nil {
 		return false, err
