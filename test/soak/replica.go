@@ -187,51 +187,28 @@ func (r *replica) incarnation() int {
 	return r.starts
 }
 
-// getJSON fetches one of the replica's debug endpoints.
+// getJSON fetches one of the replica's debug endpoints into out.
 func (r *replica) getJSON(ctx context.Context, path string, out any) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://127.0.0.1:"+strconv.Itoa(r.port)+path, nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("replica %s %s: %w", r.name, path, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("replica %s %s: %s", r.name, path, resp.Status)
-	}
-	return json.NewDecoder(resp.Body).Decode(out)
+	return r.call(ctx, http.MethodGet, path, 5*time.Second, out)
 }
 
 // ready reports whether the replica's caches are synced.
 func (r *replica) ready(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
-	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, "http://127.0.0.1:"+strconv.Itoa(r.port)+"/readyz", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return fmt.Errorf("replica %s: %w", r.name, err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("replica %s /readyz: %s", r.name, resp.Status)
-	}
-	return nil
+	return r.call(ctx, http.MethodGet, "/readyz", 2*time.Second, nil)
 }
-
-func (r *replica) tracePath(dir string) string { return filepath.Join(dir, r.name+".trace.jsonl") }
 
 // post sends an empty POST to one of the replica's debug endpoints.
 func (r *replica) post(ctx context.Context, path string) error {
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	return r.call(ctx, http.MethodPost, path, 5*time.Second, nil)
+}
+
+// call sends one request to the replica's debug server within timeout and,
+// when out is not nil, decodes the JSON answer into it. Any status but 200
+// is an error naming the replica, the path and the start of the body.
+func (r *replica) call(ctx context.Context, method, path string, timeout time.Duration, out any) error {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, "http://127.0.0.1:"+strconv.Itoa(r.port)+path, nil)
+	req, err := http.NewRequestWithContext(ctx, method, "http://127.0.0.1:"+strconv.Itoa(r.port)+path, nil)
 	if err != nil {
 		return err
 	}
@@ -244,8 +221,13 @@ func (r *replica) post(ctx context.Context, path string) error {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 		return fmt.Errorf("replica %s %s: %s: %s", r.name, path, resp.Status, strings.TrimSpace(string(body)))
 	}
-	return nil
+	if out == nil {
+		return nil
+	}
+	return json.NewDecoder(resp.Body).Decode(out)
 }
+
+func (r *replica) tracePath(dir string) string { return filepath.Join(dir, r.name+".trace.jsonl") }
 
 // pid returns the current process's id, 0 when none runs.
 func (r *replica) pid() int {
