@@ -5,13 +5,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/typedinformer/typedinformer/generators"
 )
 
 const applyConfigurations = "k8s.io/client-go/applyconfigurations"
@@ -80,33 +76,8 @@ func TestKubeApplyConfigurationsMatchClientGo(t *testing.T) {
 	opts.ApplyConfigName = "applyconfigurations"
 	opts.OpenAPISchema = schema
 	opts.PluralExceptions = kubePluralExceptions
-	start := time.Now()
-	res, err := generators.Generate(ctx, opts)
-	if err != nil {
-		t.Fatalf("generate: %v", err)
-	}
-	t.Logf("generated %d files in %v", len(res.Files), time.Since(start).Round(time.Millisecond))
-
-	ours, theirs := goFiles(t, acDir), goFiles(t, theirRoot)
-	ours = slices.DeleteFunc(ours, func(f string) bool { return !isGenerated(t, filepath.Join(acDir, f)) })
-	theirs = slices.DeleteFunc(theirs, func(f string) bool { return !isGenerated(t, filepath.Join(theirRoot, f)) })
-	if !slices.Equal(ours, theirs) {
-		t.Errorf("generated files differ from client-go's applyconfigurations/:\nonly ours: %v\nonly client-go: %v", minus(ours, theirs), minus(theirs, ours))
-	}
-
-	start = time.Now()
-	cmd := exec.CommandContext(ctx, "go", "build", "./"+name+"/applyconfigurations/...")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	t.Logf("go build: %v", time.Since(start).Round(time.Millisecond))
-
-	start = time.Now()
-	diffs := compareAPIs(t, "./"+name+"/applyconfigurations/...", acPkg, applyConfigurations+"/...", applyConfigurations)
-	t.Logf("compared APIs: %v", time.Since(start).Round(time.Millisecond))
-	for _, d := range diffs {
-		t.Error(d)
-	}
+	generateAndCompare(t, ctx, opts, acDir, theirRoot, "client-go's applyconfigurations/", "./"+name+"/applyconfigurations/...",
+		"./"+name+"/applyconfigurations/...", acPkg, applyConfigurations+"/...", applyConfigurations)
 }
 
 // copyHandWrittenUnder copies the non-generated, non-test .go files under

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"go/types"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path"
@@ -60,7 +59,7 @@ func TestKubeClientsetMatchesClientGo(t *testing.T) {
 		t.Fatalf("locating k8s.io/client-go: %v", err)
 	}
 	theirRoot := filepath.Join(strings.TrimSpace(string(out)), "kubernetes")
-	handWritten := copyHandWritten(t, theirRoot, csDir, csPkg)
+	handWritten := copyHandWrittenUnder(t, theirRoot, csDir, clientset, csPkg)
 	t.Logf("copied %d hand-written files of client-go's kubernetes/", handWritten)
 
 	// client-gen's way of naming the inputs, --input-base and --input, with
@@ -85,63 +84,8 @@ func TestKubeClientsetMatchesClientGo(t *testing.T) {
 	opts.ApplyConfigurationPackage = "k8s.io/client-go/applyconfigurations"
 	opts.PrefersProtobuf = true
 	opts.PluralExceptions = kubePluralExceptions
-	start := time.Now()
-	res, err := generators.Generate(ctx, opts)
-	if err != nil {
-		t.Fatalf("generate: %v", err)
-	}
-	t.Logf("generated %d files in %v", len(res.Files), time.Since(start).Round(time.Millisecond))
-
-	// The same files as client-go's generated ones.
-	ours, theirs := goFiles(t, csDir), goFiles(t, theirRoot)
-	ours = slices.DeleteFunc(ours, func(f string) bool { return !isGenerated(t, filepath.Join(csDir, f)) })
-	theirs = slices.DeleteFunc(theirs, func(f string) bool { return !isGenerated(t, filepath.Join(theirRoot, f)) })
-	if !slices.Equal(ours, theirs) {
-		t.Errorf("generated files differ from client-go's kubernetes/:\nonly ours: %v\nonly client-go: %v", minus(ours, theirs), minus(theirs, ours))
-	}
-
-	start = time.Now()
-	cmd := exec.CommandContext(ctx, "go", "build", "./"+name+"/clientset/...")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	t.Logf("go build: %v", time.Since(start).Round(time.Millisecond))
-
-	start = time.Now()
-	diffs := compareAPIs(t, "./"+name+"/clientset/kubernetes/...", csPkg, clientset+"/...", clientset)
-	t.Logf("compared APIs: %v", time.Since(start).Round(time.Millisecond))
-	for _, d := range diffs {
-		t.Error(d)
-	}
-}
-
-// copyHandWritten copies the non-generated, non-test .go files under from
-// into the same places under to, their imports of client-go's clientset
-// rewritten to pkg, and returns how many it copied.
-func copyHandWritten(t *testing.T, from, to, pkg string) int {
-	t.Helper()
-	n := 0
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") || isGenerated(t, p) {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		src := strings.ReplaceAll(string(data), `"`+clientset+`/`, `"`+pkg+`/`)
-		dst := filepath.Join(to, rel)
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
-		}
-		n++
-		return os.WriteFile(dst, []byte(src), 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return n
+	generateAndCompare(t, ctx, opts, csDir, theirRoot, "client-go's kubernetes/", "./"+name+"/clientset/...",
+		"./"+name+"/clientset/kubernetes/...", csPkg, clientset+"/...", clientset)
 }
 
 // compareAPIs loads the packages of two patterns through go/types (export
@@ -237,4 +181,40 @@ func diffAPIs(ours, theirs map[string][]string, where, theirName string) []strin
 		}
 	}
 	return diffs
+}
+
+// generateAndCompare runs the generator with opts, requires the generated
+// files under ourDir to be those under theirRoot (what names the latter in
+// errors), builds buildPattern and compares the exported API of ourPattern
+// (rooted at ourPkg) with theirPattern's (rooted at theirPkg) through
+// go/types, reporting every difference.
+func generateAndCompare(t *testing.T, ctx context.Context, opts generators.Options, ourDir, theirRoot, what, buildPattern, ourPattern, ourPkg, theirPattern, theirPkg string) {
+	t.Helper()
+	start := time.Now()
+	res, err := generators.Generate(ctx, opts)
+	if err != nil {
+		t.Fatalf("generate: %v", err)
+	}
+	t.Logf("generated %d files in %v", len(res.Files), time.Since(start).Round(time.Millisecond))
+
+	ours, theirs := goFiles(t, ourDir), goFiles(t, theirRoot)
+	ours = slices.DeleteFunc(ours, func(f string) bool { return !isGenerated(t, filepath.Join(ourDir, f)) })
+	theirs = slices.DeleteFunc(theirs, func(f string) bool { return !isGenerated(t, filepath.Join(theirRoot, f)) })
+	if !slices.Equal(ours, theirs) {
+		t.Errorf("generated files differ from %s:\nonly ours: %v\nonly upstream: %v", what, minus(ours, theirs), minus(theirs, ours))
+	}
+
+	start = time.Now()
+	cmd := exec.CommandContext(ctx, "go", "build", buildPattern)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	t.Logf("go build: %v", time.Since(start).Round(time.Millisecond))
+
+	start = time.Now()
+	diffs := compareAPIs(t, ourPattern, ourPkg, theirPattern, theirPkg)
+	t.Logf("compared APIs: %v", time.Since(start).Round(time.Millisecond))
+	for _, d := range diffs {
+		t.Error(d)
+	}
 }
