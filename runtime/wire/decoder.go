@@ -371,13 +371,21 @@ func (d *decoder[E, T]) protoEvent() (watch.Event, error) {
 	if err != nil {
 		return watch.Event{}, err
 	}
-	env, err := openEnvelope(frame)
-	if err != nil {
-		return watch.Event{}, fmt.Errorf("watch event: %w", err)
+	// An API server frames each event as a bare WatchEvent message (its
+	// stream serializer adds no prefix); only the object inside carries
+	// the Kubernetes protobuf envelope. A frame in the envelope is read
+	// too.
+	event := frame
+	if hasProtoMagic(frame) {
+		env, err := openEnvelope(frame)
+		if err != nil {
+			return watch.Event{}, fmt.Errorf("watch event: %w", err)
+		}
+		event = env.raw
 	}
 	var typ string
 	var object []byte
-	r := sliceReader{b: env.raw}
+	r := sliceReader{b: event}
 	for {
 		field, wt, val, _, ok, err := r.next()
 		if err != nil {

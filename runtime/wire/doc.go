@@ -13,10 +13,12 @@
 // object or Items array is ever built. Watch streams (plain watches and
 // watch-list streams) are decoded the same way, event by event.
 //
-// Two encodings are read: Kubernetes' protobuf (the "k8s\x00"-prefixed
-// runtime.Unknown envelope that every built-in type's list and watch
-// responses use) for types with generated protobuf methods (an Unmarshal
-// method, as every k8s.io/api type has), and JSON for everything else.
+// Two encodings are read: Kubernetes' protobuf for types with generated
+// protobuf methods (an Unmarshal method, as every k8s.io/api type has),
+// and JSON for everything else. A protobuf list is one message in the
+// "k8s\x00"-prefixed runtime.Unknown envelope; a protobuf watch stream is
+// a sequence of length-prefixed frames, each a bare WatchEvent message
+// whose object is in that envelope.
 // Which one is asked for is Options.ContentType; the response's encoding is
 // recognised from its first bytes, so a server that answers JSON to a
 // protobuf request (a custom resource) is still read correctly.

@@ -25,6 +25,20 @@ type codecs struct {
 	scheme *runtime.Scheme
 	proto  *protobuf.Serializer
 	cf     serializer.CodecFactory
+	// envelopedFrames makes encodeWatch wrap each protobuf event in the
+	// envelope, which no API server does but ListWatch reads too.
+	envelopedFrames bool
+}
+
+// protoStream returns the serializer the API server encodes protobuf
+// watch events with: the codec factory's protobuf stream serializer.
+func (c codecs) protoStream() runtime.Serializer {
+	for _, info := range c.cf.SupportedMediaTypes() {
+		if info.MediaType == runtime.ContentTypeProtobuf && info.StreamSerializer != nil {
+			return info.StreamSerializer.Serializer
+		}
+	}
+	panic("the codec factory has no protobuf stream serializer")
 }
 
 func newCodecs(t testing.TB) codecs {
@@ -88,15 +102,24 @@ func (c codecs) encodeWatch(t testing.TB, enc string, events []event) []byte {
 			o.Kind, o.APIVersion = "Status", "v1"
 		}
 		if enc == encProtobuf {
+			// As the API server's watch handler writes: the object in
+			// the protobuf envelope, the event through the protobuf
+			// stream serializer (no envelope) in a length-prefixed frame.
 			var raw bytes.Buffer
 			if err := c.proto.Encode(obj, &raw); err != nil {
 				t.Fatal(err)
 			}
 			we := &metav1.WatchEvent{Type: ev.typ, Object: runtime.RawExtension{Raw: raw.Bytes()}}
-			we.GetObjectKind().SetGroupVersionKind(metav1.SchemeGroupVersion.WithKind("WatchEvent"))
 			var frame bytes.Buffer
-			if err := c.proto.Encode(we, &frame); err != nil {
+			if err := c.protoStream().Encode(we, &frame); err != nil {
 				t.Fatal(err)
+			}
+			if c.envelopedFrames {
+				frame.Reset()
+				we.GetObjectKind().SetGroupVersionKind(metav1.SchemeGroupVersion.WithKind("WatchEvent"))
+				if err := c.proto.Encode(we, &frame); err != nil {
+					t.Fatal(err)
+				}
 			}
 			var n [4]byte
 			binary.BigEndian.PutUint32(n[:], uint32(frame.Len()))

@@ -199,11 +199,16 @@ type envelope struct {
 	raw  []byte
 }
 
+// hasProtoMagic reports whether b starts with protoMagic.
+func hasProtoMagic(b []byte) bool {
+	return len(b) >= len(protoMagic) && string(b[:len(protoMagic)]) == protoMagic
+}
+
 // openEnvelope parses b, which must start with protoMagic, as a
 // runtime.Unknown; raw aliases b.
 func openEnvelope(b []byte) (envelope, error) {
 	var e envelope
-	if len(b) < len(protoMagic) || string(b[:len(protoMagic)]) != protoMagic {
+	if !hasProtoMagic(b) {
 		return e, fmt.Errorf("the message does not start with the Kubernetes protobuf prefix %q", protoMagic)
 	}
 	r := sliceReader{b: b[len(protoMagic):]}

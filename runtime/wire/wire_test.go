@@ -322,9 +322,14 @@ func TestWatchDecodesEvents(t *testing.T) {
 		{"ADDED", pod(0, "5")}, {"MODIFIED", pod(0, "6")}, {"ADDED", pod(1, "7")}, {"ADDED", big}, {"DELETED", pod(0, "8")},
 		{"BOOKMARK", bookmark}, {"ERROR", status},
 	}
-	for _, enc := range []string{encJSON, encProtobuf} {
-		t.Run(enc, func(t *testing.T) {
-			body := c.encodeWatch(t, enc, events)
+	for _, tc := range []struct {
+		name, enc string
+		enveloped bool
+	}{{encJSON, encJSON, false}, {encProtobuf, encProtobuf, false}, {"protobuf frames in the envelope", encProtobuf, true}} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := c
+			c.envelopedFrames = tc.enveloped
+			body := c.encodeWatch(t, tc.enc, events)
 			f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}
 			w, err := newPods(t, f.fetch).Watch(context.Background(), metav1.ListOptions{ResourceVersion: "4"})
 			if err != nil {
@@ -376,7 +381,8 @@ func TestWatchBadStream(t *testing.T) {
 		{name: "JSON unknown type", body: append(bytes.Clone(good[encJSON]), `{"type":"RENAMED","object":{}}`...), events: 1, errMsg: `unknown type "RENAMED"`},
 		{name: "JSON without object", body: []byte(`{"type":"ADDED"}`), errMsg: "ADDED watch event without an object"},
 		{name: "JSON object first", body: []byte(`{"object":{"metadata":{"name":"x"}},"type":"ADDED"}`), events: 1},
-		{name: "protobuf frame without magic", body: []byte{0, 0, 0, 3, 'a', 'b', 'c'}, errMsg: "Kubernetes protobuf prefix"},
+		{name: "protobuf frame that is no message", body: []byte{0, 0, 0, 3, 'a', 'b', 'c'}, errMsg: "watch event: a field runs past the end"},
+		{name: "protobuf object without magic", body: []byte{0, 0, 0, 9, 0x0a, 0x05, 'A', 'D', 'D', 'E', 'D', 0x12, 0x00}, errMsg: "ADDED event object: the message does not start with the Kubernetes protobuf prefix"},
 		{name: "protobuf frame too large", body: []byte{0x7f, 0, 0, 0}, errMsg: "larger than the limit"},
 	}
 	for _, tc := range cases {
