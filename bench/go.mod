@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/go-logr/logr v1.4.3
+	github.com/google/pprof v0.0.0-20250403155104-27863c87afa6
 	github.com/prometheus/client_golang v1.24.0
 	github.com/typedinformer/typedinformer v0.0.0-00010101000000-000000000000
 	github.com/typedinformer/typedinformer/clientgo v0.0.0-00010101000000-000000000000

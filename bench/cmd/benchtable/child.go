@@ -33,6 +33,9 @@ func runChild(args []string) (err error) {
 	reps := fs.Int("reps", 1, "runs in this process; the one with the median time is reported (queue)")
 	minDur := fs.Duration("mindur", 200*time.Millisecond, "minimum measured time per lookup kind (index)")
 	mode := fs.String("mode", "", "sync mode (decode): list, watchlist or lean; encoding (wire): json or protobuf")
+	wireSync := fs.String("sync", scenario.WireList, "sync mode (wire): list, watchlist, lean or floor")
+	wirePods := fs.String("pods", scenario.PodsTwoManagers, "fixture (wire): two (the two usual managers) or rich (up to three more)")
+	syncProfile := fs.String("sync-cpuprofile", "", "write a CPU profile of the sync span only to this file (wire)")
 	fixtureFile := fs.String("fixture", "", "decode fixture file (decode); fixture directory (wire)")
 	adapter := fs.Bool("adapter", false, "ours with the Prometheus adapter as informer metrics (events-metrics)")
 	shards := fs.Int("shards", 1, "members of the ring (shard)")
@@ -87,7 +90,7 @@ func runChild(args []string) (err error) {
 	case "decode":
 		res, err = scenario.Decode(side, *mode, *n, *fixtureFile)
 	case "wire":
-		res, err = scenario.Wire(side, *mode, *n, *fixtureFile)
+		res, err = scenario.Wire(scenario.WireOptions{Side: side, Enc: *mode, Sync: *wireSync, Pods: *wirePods, N: *n, Dir: *fixtureFile, CPUProfile: *syncProfile})
 	case "crcache":
 		res, err = scenario.CRCache(*mode, *n, *fixtureFile)
 	case "crevents":

@@ -12,6 +12,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	k8sruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 )
 
 // Wire encodings: what the server sends in the wire scenario.
@@ -30,30 +32,68 @@ func WirePod(i int) corev1.Pod {
 	return p
 }
 
-// wireListPath is the file holding the whole list response of n Pods in
-// enc, as an API server sends it.
-func wireListPath(dir, enc string, n int) string {
-	return filepath.Join(dir, "pods-"+strconv.Itoa(n)+"."+enc)
+// Wire fixtures: which Pods the wire scenario serves.
+const (
+	// PodsTwoManagers is WirePod: the two managers every Pod has.
+	PodsTwoManagers = "two"
+	// PodsRich is DecodePod: up to three more managers per template.
+	PodsRich = "rich"
+)
+
+// wirePodFunc returns the Pod generator of a wire fixture.
+func wirePodFunc(pods string) (func(int) corev1.Pod, error) {
+	switch pods {
+	case PodsTwoManagers:
+		return WirePod, nil
+	case PodsRich:
+		return DecodePod, nil
+	}
+	return nil, fmt.Errorf("wire fixture %q: want %q or %q", pods, PodsTwoManagers, PodsRich)
 }
 
-// WriteWireFixture writes, for each size, the list response of the first n
-// WirePods in both encodings into dir: JSON as the API server's encoder
-// writes it, and protobuf as the "k8s\x00" envelope around a PodList. The
+// wireListPath is the file holding the whole list response of n Pods of
+// the fixture pods in enc, as an API server sends it.
+func wireListPath(dir, pods, enc string, n int) string {
+	return filepath.Join(dir, pods+"-"+strconv.Itoa(n)+"."+enc)
+}
+
+// wireStreamPath is the file holding the watch-list stream of the same
+// Pods in enc: an ADDED event for each, then the initial-events-end
+// bookmark.
+func wireStreamPath(dir, pods, enc string, n int) string {
+	return wireListPath(dir, pods, enc, n) + "-watchlist"
+}
+
+// WriteWireFixture writes, for each size, the list response and the
+// watch-list stream of the first n Pods of the fixture pods (PodsTwoManagers
+// or PodsRich) in both encodings into dir, as the API server's encoders
+// write them: a JSON list, and protobuf as the "k8s\x00" envelope around a
+// PodList; a JSON stream of newline-separated events, and protobuf as
+// length-prefixed WatchEvent frames whose objects are enveloped Pods. The
 // server of the wire scenario serves these bytes from the files (the page
 // cache), so they are not in the measured process's heap.
-func WriteWireFixture(dir string, sizes ...int) error {
+func WriteWireFixture(dir, pods string, sizes ...int) error {
+	pod, err := wirePodFunc(pods)
+	if err != nil {
+		return err
+	}
 	for _, n := range sizes {
-		if err := writeWireJSON(wireListPath(dir, EncJSON, n), n); err != nil {
+		if err := writeWireJSON(wireListPath(dir, pods, EncJSON, n), n, pod); err != nil {
 			return err
 		}
-		if err := writeWireProto(wireListPath(dir, EncProtobuf, n), n); err != nil {
+		if err := writeWireProto(wireListPath(dir, pods, EncProtobuf, n), n, pod); err != nil {
 			return err
+		}
+		for _, enc := range []string{EncJSON, EncProtobuf} {
+			if err := writeWireStream(wireStreamPath(dir, pods, enc, n), enc, n, pod); err != nil {
+				return fmt.Errorf("%s watch-list stream of %d Pods: %w", enc, n, err)
+			}
 		}
 	}
 	return nil
 }
 
-func writeWireJSON(path string, n int) (err error) {
+func writeWireJSON(path string, n int, pod func(int) corev1.Pod) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -69,7 +109,7 @@ func writeWireJSON(path string, n int) (err error) {
 		if i > 0 {
 			w.WriteByte(',')
 		}
-		p := WirePod(i)
+		p := pod(i)
 		b, err := json.Marshal(&p)
 		if err != nil {
 			return fmt.Errorf("pod %d: %w", i, err)
@@ -87,7 +127,7 @@ func protoField(b []byte, field int, val []byte) []byte {
 	return append(b, val...)
 }
 
-func writeWireProto(path string, n int) (err error) {
+func writeWireProto(path string, n int, pod func(int) corev1.Pod) (err error) {
 	// The items go to a scratch file first: the list's length precedes them.
 	tmp, err := os.CreateTemp(filepath.Dir(path), "items-")
 	if err != nil {
@@ -104,7 +144,7 @@ func writeWireProto(path string, n int) (err error) {
 	size := int64(len(list))
 	var buf []byte
 	for i := 0; i < n; i++ {
-		p := WirePod(i)
+		p := pod(i)
 		b, err := p.Marshal()
 		if err != nil {
 			return fmt.Errorf("pod %d: %w", i, err)
@@ -141,5 +181,79 @@ func writeWireProto(path string, n int) (err error) {
 	}
 	// contentEncoding and contentType, empty, as the API server writes them.
 	w.Write(protoField(protoField(nil, 3, nil), 4, nil))
+	return w.Flush()
+}
+
+// protoEnvelope is obj as the API server's protobuf serializer writes a
+// single object: "k8s\x00" and a runtime.Unknown holding its apiVersion,
+// kind and bytes, with empty contentEncoding and contentType.
+func protoEnvelope(apiVersion, kind string, obj []byte) []byte {
+	typeMeta := protoField(protoField(nil, 1, []byte(apiVersion)), 2, []byte(kind))
+	b := protoField([]byte("k8s\x00"), 1, typeMeta)
+	b = protoField(b, 2, obj)
+	return protoField(protoField(b, 3, nil), 4, nil)
+}
+
+// wireBookmark is the initial-events-end bookmark of a watch-list stream.
+func wireBookmark() *corev1.Pod {
+	return &corev1.Pod{
+		TypeMeta: metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{ResourceVersion: strconv.Itoa(decodeRV),
+			Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}},
+	}
+}
+
+// writeWireStream writes the watch-list stream of the first n Pods in enc
+// as the API server's watch handler frames it: JSON events one per line,
+// each object with its kind and apiVersion; protobuf frames of a 4-byte
+// big-endian length and a bare metav1.WatchEvent (the stream serializer
+// adds no envelope), whose object is the Pod's enveloped encoding (the
+// embedded encoder's).
+func writeWireStream(path, enc string, n int, pod func(int) corev1.Pod) (err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}()
+	w := bufio.NewWriterSize(f, 1<<20)
+	event := func(typ string, p *corev1.Pod) error {
+		if enc == EncJSON {
+			p.TypeMeta = metav1.TypeMeta{Kind: "Pod", APIVersion: "v1"}
+			b, err := json.Marshal(p)
+			if err != nil {
+				return err
+			}
+			e, err := json.Marshal(&metav1.WatchEvent{Type: typ, Object: k8sruntime.RawExtension{Raw: b}})
+			if err != nil {
+				return err
+			}
+			w.Write(e)
+			return w.WriteByte('\n')
+		}
+		b, err := p.Marshal()
+		if err != nil {
+			return err
+		}
+		e, err := (&metav1.WatchEvent{Type: typ, Object: k8sruntime.RawExtension{Raw: protoEnvelope("v1", "Pod", b)}}).Marshal()
+		if err != nil {
+			return err
+		}
+		w.Write(binary.BigEndian.AppendUint32(nil, uint32(len(e))))
+		_, err = w.Write(e)
+		return err
+	}
+	for i := 0; i < n; i++ {
+		p := pod(i)
+		if err := event(string(watch.Added), &p); err != nil {
+			return fmt.Errorf("pod %d: %w", i, err)
+		}
+	}
+	if err := event(string(watch.Bookmark), wireBookmark()); err != nil {
+		return fmt.Errorf("bookmark: %w", err)
+	}
 	return w.Flush()
 }

@@ -2,32 +2,40 @@ package scenario
 
 import (
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"strings"
 	"sync"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // wireServer is a real HTTP server (httptest, over loopback TCP) answering
-// a clientset's Pod lists from the wire fixture files, in the encoding the
-// request's Accept header prefers, and Pod watches with an open stream that
-// sends nothing until the request ends. It refuses watch-list requests
-// (sendInitialEvents) with 400, which makes either side list instead.
+// a clientset's Pod requests from the wire fixture files, in the encoding
+// the request's Accept header prefers: lists with the list response;
+// watch-lists (sendInitialEvents=true with resourceVersionMatch
+// NotOlderThan) with the watch-list stream, after which the stream stays
+// open and sends nothing until the request ends; plain watches with such an
+// open stream. A watch with sendInitialEvents and any other
+// resourceVersionMatch is refused with 400, as the API server does.
 type wireServer struct {
 	*httptest.Server
-	dir string
-	n   int
+	dir  string
+	pods string
+	n    int
 
 	mu         sync.Mutex
 	lists      map[string]int // by encoding served
-	watches    int
-	watchLists int // refused
-	accepts    []string
+	watches    int            // plain watches
+	watchLists map[string]int // by encoding served
+	accepts    []string       // of lists and watch-lists
 }
 
-func newWireServer(dir string, n int) *wireServer {
-	s := &wireServer{dir: dir, n: n, lists: map[string]int{}}
+func newWireServer(dir, pods string, n int) *wireServer {
+	s := &wireServer{dir: dir, pods: pods, n: n, lists: map[string]int{}, watchLists: map[string]int{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -48,33 +56,45 @@ func (s *wireServer) serve(w http.ResponseWriter, r *http.Request) {
 	if prefersProtobuf(accept) {
 		enc, ct = EncProtobuf, "application/vnd.kubernetes.protobuf"
 	}
-	if r.URL.Query().Get("sendInitialEvents") == "true" {
-		s.mu.Lock()
-		s.watchLists++
-		s.mu.Unlock()
+	q := r.URL.Query()
+	if q.Get("sendInitialEvents") == "true" && q.Get("resourceVersionMatch") != string(metav1.ResourceVersionMatchNotOlderThan) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusBadRequest)
-		w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"BadRequest","code":400,"message":"watch-list is not served here"}`)) //nolint:errcheck // the client hanging up ends it
+		w.Write([]byte(`{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"BadRequest","code":400,"message":"sendInitialEvents needs resourceVersionMatch NotOlderThan"}`)) //nolint:errcheck // the client hanging up ends it
 		return
 	}
-	if q := r.URL.Query().Get("watch"); q == "true" || q == "1" {
+	if wq := q.Get("watch"); wq != "true" && wq != "1" {
 		s.mu.Lock()
-		s.watches++
+		s.lists[enc]++
+		s.accepts = append(s.accepts, accept)
 		s.mu.Unlock()
-		if enc == EncProtobuf {
-			ct += ";stream=watch"
-		}
-		w.Header().Set("Content-Type", ct)
-		w.WriteHeader(http.StatusOK)
-		w.(http.Flusher).Flush()
-		<-r.Context().Done()
+		s.serveFile(w, r, ct, wireListPath(s.dir, s.pods, enc, s.n), false)
+		return
+	}
+	if enc == EncProtobuf {
+		ct += ";stream=watch"
+	}
+	if q.Get("sendInitialEvents") == "true" {
+		s.mu.Lock()
+		s.watchLists[enc]++
+		s.accepts = append(s.accepts, accept)
+		s.mu.Unlock()
+		s.serveFile(w, r, ct, wireStreamPath(s.dir, s.pods, enc, s.n), true)
 		return
 	}
 	s.mu.Lock()
-	s.lists[enc]++
-	s.accepts = append(s.accepts, accept)
+	s.watches++
 	s.mu.Unlock()
-	f, err := os.Open(wireListPath(s.dir, enc, s.n))
+	w.Header().Set("Content-Type", ct)
+	w.WriteHeader(http.StatusOK)
+	w.(http.Flusher).Flush()
+	<-r.Context().Done()
+}
+
+// serveFile answers with the bytes of path as content type ct; a watch
+// then stays open until the request ends.
+func (s *wireServer) serveFile(w http.ResponseWriter, r *http.Request, ct, path string, watching bool) {
+	f, err := os.Open(path)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -82,17 +102,17 @@ func (s *wireServer) serve(w http.ResponseWriter, r *http.Request) {
 	defer f.Close()
 	w.Header().Set("Content-Type", ct)
 	w.WriteHeader(http.StatusOK)
-	io.Copy(w, f) //nolint:errcheck // the client hanging up ends the copy
+	if _, err := io.Copy(w, f); err != nil || !watching {
+		return // the client hung up, or the list is complete
+	}
+	w.(http.Flusher).Flush()
+	<-r.Context().Done()
 }
 
-// served returns the lists served per encoding, the watches, the refused
-// watch-lists, and the Accept headers of the lists.
-func (s *wireServer) served() (map[string]int, int, int, []string) {
+// served returns the lists and watch-lists served per encoding, the plain
+// watches, and the Accept headers of the lists and watch-lists.
+func (s *wireServer) served() (lists map[string]int, watches int, watchLists map[string]int, accepts []string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	lists := map[string]int{}
-	for k, v := range s.lists {
-		lists[k] = v
-	}
-	return lists, s.watches, s.watchLists, append([]string(nil), s.accepts...)
+	return maps.Clone(s.lists), s.watches, maps.Clone(s.watchLists), slices.Clone(s.accepts)
 }
