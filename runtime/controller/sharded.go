@@ -41,8 +41,9 @@ type ShardKey struct {
 // and dropped at dequeue if the ring no longer owns it; when Held gains a
 // range, every cached object in it (from List) is enqueued; when Held
 // shrinks, the ring's release waits until the reconciles of keys outside
-// the new Held have returned (the ring cancels their context only when it
-// lost its Lease). Request carries no uid, so with sharding.FieldUID the
+// the new Held have returned (the ring cancels their context when it lost
+// its Lease, or when they are still running a Lease duration after the
+// release began). Request carries no uid, so with sharding.FieldUID the
 // controller asks UID at enqueue time and remembers the answer until a
 // reconcile of the key finds the object gone from the cache: a Request
 // whose uid was never known (an object deleted before this replica saw it)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -253,6 +254,75 @@ func TestRingRunJoinsAndLeaves(t *testing.T) {
 		synctest.Wait()
 		if left := packageGoroutines(); len(left) > 0 {
 			t.Fatalf("goroutines outlived Run:\n\n%s", strings.Join(left, "\n\n"))
+		}
+	})
+}
+
+// blockingDrainer models a controller with a reconcile of a released key
+// that never returns on its own: a polite Drain waits until its context
+// ends, an abandoning one cancels the reconcile and returns.
+type blockingDrainer struct {
+	mu    sync.Mutex
+	calls []bool // abandon, per call
+}
+
+func (d *blockingDrainer) Drain(ctx context.Context, _ []Range, abandon bool) error {
+	d.mu.Lock()
+	d.calls = append(d.calls, abandon)
+	d.mu.Unlock()
+	if abandon {
+		return nil
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// TestRingReleaseCancelsWorkThatOutlastsTheLease checks that a release
+// whose drain is stuck on a reconcile that never returns does not keep the
+// released ranges claimed and unworked for ever: after a Lease duration
+// the work is abandoned and the release is recorded, so the joining
+// replica acquires its share.
+func TestRingReleaseCancelsWorkThatOutlastsTheLease(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		store := shardingtest.NewLeases()
+		mk := func(id string) *Ring {
+			r, err := NewRing(RingConfig{Name: "ring", Identity: id, Field: FieldUID, Leases: store,
+				LeaseDuration: time.Second, RenewPeriod: 50 * time.Millisecond, SafetyMargin: 200 * time.Millisecond, VNodes: 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		a, b := mk("a"), mk("b")
+		d := &blockingDrainer{}
+		a.AddDrainer(d)
+		ctx, cancel := context.WithCancel(context.Background())
+		doneA, doneB := make(chan error, 1), make(chan error, 1)
+		go func() { doneA <- a.Run(ctx) }()
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if got := a.Held().Ranges(); len(got) != 1 || got[0] != Full() {
+			t.Fatalf("alone, a holds %v, want the whole space", got)
+		}
+		go func() { doneB <- b.Run(ctx) }()
+		// a's release drain blocks for a Lease duration, then abandons.
+		time.Sleep(5 * time.Second)
+		synctest.Wait()
+		want, _ := Assign([]string{"a", "b"}, 16)
+		if !sameRanges(b.Held().Ranges(), want["b"]) {
+			t.Fatalf("b holds %.3f of the space, want its share %.3f: a's stuck release never ended", SpaceOf(b.Held().Ranges()), SpaceOf(want["b"]))
+		}
+		d.mu.Lock()
+		calls := slices.Clone(d.calls)
+		d.mu.Unlock()
+		if len(calls) < 2 || calls[0] || !calls[1] {
+			t.Fatalf("a's drains were %v (abandon per call), want a polite one, then an abandoning one", calls)
+		}
+		cancel()
+		for _, done := range []chan error{doneA, doneB} {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
 		}
 	})
 }

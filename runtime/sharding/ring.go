@@ -91,7 +91,8 @@ func (c RingConfig) withDefaults() RingConfig {
 // controller.
 type Drainer interface {
 	// Drain returns once no work on a key outside held is in flight and
-	// none will start. With abandon set the replica lost its Lease: work
+	// none will start. With abandon set the replica lost its Lease, or
+	// released ranges whose work outlasted the Lease duration: work
 	// outside held should be cancelled, not waited for politely. Drain
 	// returns ctx's error if ctx ends first; the ring then records no
 	// release. Drain may be called concurrently with itself.
@@ -560,6 +561,23 @@ func (r *Ring) abandonLoop(ctx context.Context) {
 	}
 }
 
+// drainRelease waits for the Drainers to finish the work outside held
+// after a release. Until it returns, the released ranges are claimed by
+// this replica and worked on by nobody, so the wait is bounded: work still
+// running after LeaseDuration (a reconcile stuck on a call that never
+// answers) is cancelled, and the ranges are recorded as released once it
+// has returned. Only ctx ending stops the second wait.
+func (r *Ring) drainRelease(ctx context.Context, held []Range) error {
+	dctx, cancel := context.WithTimeout(ctx, r.cfg.LeaseDuration)
+	err := r.drain(dctx, held, false)
+	cancel()
+	if err == nil || ctx.Err() != nil {
+		return err
+	}
+	r.logger.Info("Work on released ranges still running after the Lease duration; cancelling it", "leaseDuration", r.cfg.LeaseDuration)
+	return r.drain(ctx, held, true)
+}
+
 func (r *Ring) drain(ctx context.Context, held []Range, abandon bool) error {
 	r.mu.Lock()
 	ds := slices.Clone(r.drainers)
@@ -646,7 +664,7 @@ func (r *Ring) step(ctx context.Context) error {
 		_ = r.held.Set(kept)
 		r.mu.Unlock()
 		r.logger.V(2).Info("Releasing ranges", "space", SpaceOf(lose))
-		if err := r.drain(ctx, kept, false); err != nil {
+		if err := r.drainRelease(ctx, kept); err != nil {
 			return fmt.Errorf("draining released ranges: %w", err)
 		}
 		r.mu.Lock()

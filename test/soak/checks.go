@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
@@ -127,23 +128,41 @@ func (r *run) quiesce(ctx context.Context) {
 			}
 			key += "/" + role
 		}
+		// Profiles named after the replica incarnation and role: the
+		// baseline's are kept to compare a leak's with.
+		profiles := strings.NewReplacer("#", "-", "/", "-").Replace(key)
 		base, ok := r.baselines[key]
 		if !ok {
 			r.baselines[key] = st
+			if _, err := rep.saveProfiles(ctx, r.cfg.WorkDir, profiles+".baseline"); err != nil {
+				r.logf("saving the baseline profiles of %s: %v", key, err)
+			}
 			continue
 		}
+		var leaks []string
 		if st.Goroutines > base.Goroutines+goroutineSlack {
-			qp.Leaks = append(qp.Leaks, fmt.Sprintf("%s: %d goroutines, %d at its first quiescent point", key, st.Goroutines, base.Goroutines))
+			leaks = append(leaks, fmt.Sprintf("%s: %d goroutines, %d at its first quiescent point", key, st.Goroutines, base.Goroutines))
 		}
 		if st.Conns > base.Conns+connSlack {
-			qp.Leaks = append(qp.Leaks, fmt.Sprintf("%s: %d connections to the API server, %d at its first quiescent point", key, st.Conns, base.Conns))
+			leaks = append(leaks, fmt.Sprintf("%s: %d connections to the API server, %d at its first quiescent point", key, st.Conns, base.Conns))
 		}
 		// A sharded replica's caches grow and shrink with the ranges it
 		// holds: the heap may grow with them.
 		growth := max(1, float64(st.Cached)/float64(max(1, base.Cached)))
 		if float64(st.HeapAlloc) > float64(base.HeapAlloc)*(1+heapSlack)*growth+heapFloor {
-			qp.Leaks = append(qp.Leaks, fmt.Sprintf("%s: heap after GC %d B with %d objects cached, %d B with %d at its first quiescent point",
+			leaks = append(leaks, fmt.Sprintf("%s: heap after GC %d B with %d objects cached, %d B with %d at its first quiescent point",
 				key, st.HeapAlloc, st.Cached, base.HeapAlloc, base.Cached))
+		}
+		if len(leaks) > 0 {
+			name := fmt.Sprintf("%s.point%d", profiles, len(r.report.Quiescent)+1)
+			if file, err := rep.saveProfiles(ctx, r.cfg.WorkDir, name); err != nil {
+				r.logf("saving the profiles of %s: %v", key, err)
+			} else {
+				for i := range leaks {
+					leaks[i] += " (profiles: " + file + ")"
+				}
+			}
+			qp.Leaks = append(qp.Leaks, leaks...)
 		}
 	}
 	qp.Passed = len(qp.Divergences) == 0 && len(qp.Leaks) == 0

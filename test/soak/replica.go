@@ -203,7 +203,8 @@ func (r *replica) post(ctx context.Context, path string) error {
 }
 
 // call sends one request to the replica's debug server within timeout and,
-// when out is not nil, decodes the JSON answer into it. Any status but 200
+// when out is not nil, stores the answer in it: the raw body for a
+// *[]byte, else the body decoded as JSON. Any status but 200
 // is an error naming the replica, the path and the start of the body.
 func (r *replica) call(ctx context.Context, method, path string, timeout time.Duration, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -221,10 +222,39 @@ func (r *replica) call(ctx context.Context, method, path string, timeout time.Du
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 512))
 		return fmt.Errorf("replica %s %s: %s: %s", r.name, path, resp.Status, strings.TrimSpace(string(body)))
 	}
-	if out == nil {
+	switch out := out.(type) {
+	case nil:
 		return nil
+	case *[]byte:
+		*out, err = io.ReadAll(resp.Body)
+		return err
+	default:
+		return json.NewDecoder(resp.Body).Decode(out)
 	}
-	return json.NewDecoder(resp.Body).Decode(out)
+}
+
+// saveProfiles writes the replica's goroutine dump and heap profile (text
+// forms, from /debug/pprof/) to dir/name.goroutines.txt and
+// dir/name.heap.txt and returns the first path.
+func (r *replica) saveProfiles(ctx context.Context, dir, name string) (string, error) {
+	var first string
+	for _, p := range []struct{ path, suffix string }{
+		{"/debug/pprof/goroutine?debug=1", ".goroutines.txt"},
+		{"/debug/pprof/heap?debug=1", ".heap.txt"},
+	} {
+		var body []byte
+		if err := r.call(ctx, http.MethodGet, p.path, 10*time.Second, &body); err != nil {
+			return "", err
+		}
+		file := filepath.Join(dir, name+p.suffix)
+		if err := os.WriteFile(file, body, 0o644); err != nil {
+			return "", err
+		}
+		if first == "" {
+			first = file
+		}
+	}
+	return first, nil
 }
 
 func (r *replica) tracePath(dir string) string { return filepath.Join(dir, r.name+".trace.jsonl") }

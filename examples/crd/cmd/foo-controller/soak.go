@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	goruntime "runtime"
 	"strings"
@@ -243,10 +244,13 @@ type runtimeStats struct {
 }
 
 // addDebugHandlers serves /debug/cache (the Foo and ConfigMap caches),
-// /debug/runtime (goroutines, heap after GC) and /debug/slow (see
-// slowdown) on mux. ring is nil unless the replica is sharded.
+// /debug/runtime (goroutines, heap after GC), /debug/slow (see slowdown)
+// and the Go runtime's profiles under /debug/pprof/ (goroutine and heap
+// dumps that say what a leak check found growing) on mux. ring is nil
+// unless the replica is sharded.
 func addDebugHandlers(mux *http.ServeMux, inf controller.Informers, ring *sharding.Ring, slow *slowdown) {
 	mux.HandleFunc("/debug/slow", slow.serveHTTP)
+	mux.HandleFunc("/debug/pprof/", pprof.Index)
 	mux.HandleFunc("/debug/cache", func(w http.ResponseWriter, _ *http.Request) {
 		d := cacheDump{Informers: map[string]map[string]string{
 			"foos":       keysAndVersions(inf.Samples.Samples().V1alpha1().Foos().Informer().GetStore().List()),
