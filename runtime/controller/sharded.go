@@ -94,9 +94,8 @@ type sharded struct {
 	inflight map[Request]inflight
 	// finished is closed and replaced whenever a reconcile ends.
 	finished chan struct{}
-	// prev is the Held the sweeper last acted on.
-	prev []sharding.Range
-	gen  uint64
+	// gen is the generation of Held the sweeper last acted on.
+	gen uint64
 	// onWait, if set, is called each time Drain blocks (tests).
 	onWait func()
 }
@@ -217,18 +216,20 @@ func (s *sharded) Drain(ctx context.Context, held []sharding.Range, abandon bool
 // snapshotHeld records Held before any handler is registered, so that the
 // sweeper enqueues the cached objects of every range gained afterwards.
 func (s *sharded) snapshotHeld() {
-	s.prev, s.gen, _ = s.cfg.Ring.Held().Snapshot()
+	_, s.gen, _ = s.cfg.Ring.Held().Snapshot()
 }
 
 // sweepOnce enqueues the cached objects of the ranges Held gained since the
 // last sweep (or since snapshotHeld) and returns the channel that is closed
-// at Held's next change. Start runs the first sweep before any worker, so
+// at Held's next change. A range lost and regained between two sweeps (a
+// fence and a renewal) counts as gained: events of its keys were dropped
+// while it was gone. Start runs the first sweep before any worker, so
 // that a key both a late handler event and the sweep enqueue is still
 // queued the second time and de-duplicated, not reconciled twice.
 func (s *sharded) sweepOnce() <-chan struct{} {
-	cur, gen, changed := s.cfg.Ring.Held().Snapshot()
+	_, gained, gen, changed := s.cfg.Ring.Held().SnapshotSince(s.gen)
 	if gen != s.gen {
-		if gained := sharding.Subtract(cur, s.prev); len(gained) > 0 {
+		if len(gained) > 0 {
 			n := 0
 			for _, k := range s.cfg.List() {
 				if sharding.Contains(gained, sharding.Hash(s.field.Value(k.Request.Namespace, k.UID))) {
@@ -238,7 +239,7 @@ func (s *sharded) sweepOnce() <-chan struct{} {
 			}
 			s.c.logger.V(2).Info("Acquired ranges; enqueued their cached objects", "space", sharding.SpaceOf(gained), "objects", n)
 		}
-		s.prev, s.gen = cur, gen
+		s.gen = gen
 	}
 	return changed
 }

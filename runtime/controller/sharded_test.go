@@ -374,3 +374,41 @@ func TestShardedDeleteReachesTheOwner(t *testing.T) {
 		return !remembered
 	})
 }
+
+// TestShardedSweepFindsARangeLostAndRegainedBetweenSweeps checks that a
+// range Held loses and gets back before the sweeper looks (a fence and a
+// renewal in quick succession) is swept again: adds of its keys were
+// dropped while it was gone, so every cached object in it is enqueued.
+func TestShardedSweepFindsARangeLostAndRegainedBetweenSweeps(t *testing.T) {
+	srv := fake.NewServer[*corev1.ConfigMap](fake.WithResource(schema.GroupResource{Resource: "configmaps"}))
+	for i := range 10 {
+		cm := configMap("ns", fmt.Sprintf("cm-%d", i))
+		cm.UID = types.UID(fmt.Sprintf("uid-%d", i))
+		if _, err := srv.Create(cm); err != nil {
+			t.Fatal(err)
+		}
+	}
+	informer := cache.NewSharedIndexInformerWithOptions[*corev1.ConfigMap](srv.ListerWatcher(""), cache.SharedIndexInformerOptions[*corev1.ConfigMap]{Name: "configmaps"})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go informer.Run(ctx)
+	testutil.Eventually(t, "cache synced", func() bool { return len(informer.GetIndexer().List()) == 10 })
+	ring := newFakeRing(t, sharding.FieldUID, sharding.Full())
+	c, err := New("sweep", newRecorder(), Options{Sharding: ShardingFor[*corev1.ConfigMap](ring, informer)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.queue.ShutDown()
+	// The sweeper's view: Held as of before the fence. It does not run
+	// between the two changes below.
+	c.shard.snapshotHeld()
+	for _, held := range [][]sharding.Range{nil, {sharding.Full()}} {
+		if err := ring.held.Set(held); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c.shard.sweepOnce()
+	if n := c.queue.Len(); n != 10 {
+		t.Fatalf("the sweep enqueued %d objects of the regained range, want all 10", n)
+	}
+}

@@ -326,3 +326,29 @@ func TestRingReleaseCancelsWorkThatOutlastsTheLease(t *testing.T) {
 		}
 	})
 }
+
+// TestRingOwnsNowFencesPastTheDeadline checks that OwnsNow never refuses a
+// key whose range is still in Held: past the deadline it fences first, so
+// that a renewal finishing a moment later (no fence by the renewal loop)
+// still shows the range lost and regained to Held's readers, and the work
+// refused meanwhile is found again.
+func TestRingOwnsNowFencesPastTheDeadline(t *testing.T) {
+	base := clocktesting.NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	store := shardingtest.NewLeases()
+	a := ungated(t, store, base, "a")
+	round(t, a)
+	_, gen, _ := a.ring.Held().Snapshot()
+	base.Step(testD - testM + time.Millisecond)
+	if a.ring.OwnsNow("ns", "uid") {
+		t.Fatal("a owns a key past its deadline")
+	}
+	if got := a.ring.Held().Ranges(); len(got) != 0 {
+		t.Fatalf("OwnsNow refused a key while Held still has %v", got)
+	}
+	// The renewal succeeds after all, and the next step reacquires.
+	round(t, a)
+	cur, gained, _, _ := a.ring.Held().SnapshotSince(gen)
+	if len(cur) != 1 || cur[0] != Full() || !sameRanges(gained, cur) {
+		t.Fatalf("after renewing a holds %v with %v gained since before the deadline, want the whole space regained", cur, gained)
+	}
+}

@@ -225,11 +225,22 @@ func (r *Ring) Cache() *Scope { return r.cache }
 // OwnsNow reports whether work on an object with this namespace and uid
 // may start now: its hash is in Held and the replica's Lease is not past
 // its self-fencing deadline (last renewal + LeaseDuration - SafetyMargin).
+//
+// Past the deadline it fences first (Held becomes empty, as the renewal
+// loop would at its next turn): OwnsNow never reports false for a range
+// still in Held. A consumer that drops work OwnsNow refuses therefore
+// always sees the range leave Held and, if the replica gets it back,
+// return as gained (Scope.SnapshotSince), even when a renewal that was
+// under way at the deadline succeeds a moment later.
 func (r *Ring) OwnsNow(namespace, uid string) bool {
 	r.mu.Lock()
 	valid := r.validLocked(r.clock.Now())
 	r.mu.Unlock()
-	return valid && r.held.Owns(namespace, uid)
+	if !valid {
+		r.fenceIfExpired()
+		return false
+	}
+	return r.held.Owns(namespace, uid)
 }
 
 // Members returns the live members seen by the last ring read, sorted.

@@ -20,7 +20,21 @@ type Scope struct {
 	ranges  []Range
 	gen     uint64
 	changed chan struct{}
+	// history holds the ranges of the last scopeHistory generations,
+	// oldest first, the current one last: SnapshotSince tells a range
+	// lost and regained between two reads from one held throughout.
+	history []scopeGeneration
 }
+
+// scopeGeneration is the Scope's ranges at one generation.
+type scopeGeneration struct {
+	gen    uint64
+	ranges []Range
+}
+
+// scopeHistory is how many generations a Scope remembers for
+// SnapshotSince.
+const scopeHistory = 64
 
 // NewScope returns a Scope on field holding ranges (normalized). It fails
 // for an unsupported field or an invalid range.
@@ -32,7 +46,7 @@ func NewScope(field Field, ranges []Range) (*Scope, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Scope{field: field, ranges: norm, changed: make(chan struct{})}, nil
+	return &Scope{field: field, ranges: norm, changed: make(chan struct{}), history: []scopeGeneration{{0, norm}}}, nil
 }
 
 // Field returns the field the Scope hashes. It never changes.
@@ -47,6 +61,28 @@ func (s *Scope) Snapshot() (ranges []Range, generation uint64, changed <-chan st
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return slices.Clone(s.ranges), s.gen, s.changed
+}
+
+// SnapshotSince is Snapshot that also returns gained: the current ranges
+// that were missing at generation since or at any generation after it. A
+// range lost and regained since then counts as gained, however quickly it
+// came back, so that a reader that acts on gained ranges (a controller
+// enqueueing their objects) misses nothing that happened while the range
+// was gone. When since is older than the last 64 generations, every
+// current range counts as gained.
+func (s *Scope) SnapshotSince(since uint64) (ranges, gained []Range, generation uint64, changed <-chan struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var kept []Range // held at every generation from since on
+	if len(s.history) > 0 && s.history[0].gen <= since {
+		kept = []Range{Full()}
+		for _, h := range s.history {
+			if h.gen >= since {
+				kept = Intersect(kept, h.ranges)
+			}
+		}
+	}
+	return slices.Clone(s.ranges), Subtract(s.ranges, kept), s.gen, s.changed
 }
 
 // Ranges returns a copy of the current ranges.
@@ -71,6 +107,10 @@ func (s *Scope) Set(ranges []Range) error {
 	}
 	s.ranges = norm
 	s.gen++
+	s.history = append(s.history, scopeGeneration{s.gen, norm})
+	if len(s.history) > scopeHistory {
+		s.history = slices.Delete(s.history, 0, len(s.history)-scopeHistory)
+	}
 	close(s.changed)
 	s.changed = make(chan struct{})
 	return nil

@@ -263,6 +263,9 @@ func (r *run) addReplica(group, name string) error {
 		"--workers=2",
 		"--kube-api-qps=50",
 		"--kube-api-burst=100",
+		// Ring moves, sweeps and drains are logged at 2: what a
+		// divergence needs to be traced to its cause.
+		"-v=2",
 	}
 	switch group {
 	case groupSharded:
