@@ -37,6 +37,9 @@ const (
 	// open at any instant without a leak. A leak of one per fault grows past
 	// it after the second fault.
 	connSlack = 1
+	// watchSettle bounds the wait for every reflector of a replica to be
+	// watching again before its goroutines are counted.
+	watchSettle = 20 * time.Second
 )
 
 // QuiescentPoint is the outcome of the checks after one round.
@@ -99,6 +102,24 @@ func (r *run) quiesce(ctx context.Context) {
 	qp.Settled = time.Since(start).Round(time.Millisecond)
 	if err != nil {
 		qp.Divergences = last
+	}
+	// Goroutines are compared in the steady state only: every reflector
+	// watching. A reflector in backoff or listing after a fault runs
+	// fewer goroutines than one watching, which is no leak.
+	for _, rep := range r.replicas {
+		err := poll(ctx, watchSettle, func() error {
+			w, n, err := rep.watchState(ctx)
+			switch {
+			case err != nil:
+				return err
+			case n == 0 || w < n:
+				return fmt.Errorf("%d of %d reflectors watching", w, n)
+			}
+			return nil
+		})
+		if err != nil {
+			r.settleLogf("quiescent point %d: %s not in its steady state: %v", len(r.report.Quiescent)+1, rep.name, err)
+		}
 	}
 	leader := r.leader(ctx, nil)
 	for _, rep := range r.replicas {

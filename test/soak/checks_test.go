@@ -1,6 +1,7 @@
 package soak
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -255,6 +256,43 @@ func TestCountConns(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := countConns(table, tc.inodes, tc.port); got != tc.want {
 				t.Errorf("countConns = %d, want %d", got, tc.want)
+			}
+		})
+	}
+}
+
+// countReflectors reads a debug=1 goroutine dump as the Go runtime writes
+// it: groups of identical stacks with their count.
+func TestCountReflectors(t *testing.T) {
+	const r = "github.com/typedinformer/typedinformer/runtime/cache/internal/reflector"
+	group := func(n int, frames ...string) string {
+		s := fmt.Sprintf("%d @ 0x48c4ae 0x468705 0x1231b35\n", n)
+		for _, f := range frames {
+			s += "#\t0x1231b34\t" + f + "+0x174\t/src/reflector.go:551\n"
+		}
+		return s
+	}
+	for _, tc := range []struct {
+		name                 string
+		groups               []string
+		watching, reflectors int
+	}{
+		{name: "steady", groups: []string{
+			group(6, r+".(*Reflector[...]).handleWatch", r+".(*Reflector[...]).watchLoop", r+".(*Reflector[...]).Run"),
+			group(3, "net/http.(*persistConn).readLoop"),
+		}, watching: 6, reflectors: 6},
+		{name: "some dialling or in backoff", groups: []string{
+			group(6, r+".(*Reflector[...]).handleWatch", r+".(*Reflector[...]).watchLoop", r+".(*Reflector[...]).Run"),
+			group(7, "k8s.io/client-go/rest.(*Request).Watch", r+".(*Reflector[...]).watchLoop", r+".(*Reflector[...]).Run"),
+			group(1, r+".(*backoff).wait", r+".(*Reflector[...]).Run"),
+		}, watching: 6, reflectors: 14},
+		{name: "no informers", groups: []string{group(2, "main.main")}, watching: 0, reflectors: 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dump := "goroutine profile: total 42\n" + strings.Join(tc.groups, "\n")
+			w, n := countReflectors(dump)
+			if w != tc.watching || n != tc.reflectors {
+				t.Fatalf("countReflectors = %d watching of %d, want %d of %d", w, n, tc.watching, tc.reflectors)
 			}
 		})
 	}

@@ -233,6 +233,41 @@ func (r *replica) call(ctx context.Context, method, path string, timeout time.Du
 	}
 }
 
+// watchState reads the replica's goroutine dump and counts its informers'
+// reflectors and those of them holding an open watch. Until every
+// reflector watches (some are in backoff, listing or dialling after a
+// fault), the replica has fewer goroutines than in its steady state.
+func (r *replica) watchState(ctx context.Context) (watching, reflectors int, err error) {
+	var dump []byte
+	if err := r.call(ctx, http.MethodGet, "/debug/pprof/goroutine?debug=1", 10*time.Second, &dump); err != nil {
+		return 0, 0, err
+	}
+	watching, reflectors = countReflectors(string(dump))
+	return watching, reflectors, nil
+}
+
+// countReflectors counts, in a goroutine dump of debug level 1 (groups of
+// identical stacks, each headed "N @ ..."), the goroutines running a
+// reflector and those of them inside its watch.
+func countReflectors(dump string) (watching, reflectors int) {
+	if rest, ok := strings.CutPrefix(dump, "goroutine profile:"); ok {
+		_, dump, _ = strings.Cut(rest, "\n") // the first group follows at once
+	}
+	for _, group := range strings.Split(dump, "\n\n") {
+		head, stack, _ := strings.Cut(group, "\n")
+		n, _, ok := strings.Cut(head, " @ ")
+		count, err := strconv.Atoi(n)
+		if !ok || err != nil || !strings.Contains(stack, "/reflector.(*Reflector[...]).Run") {
+			continue
+		}
+		reflectors += count
+		if strings.Contains(stack, "/reflector.(*Reflector[...]).handleWatch") {
+			watching += count
+		}
+	}
+	return watching, reflectors
+}
+
 // saveProfiles writes the replica's goroutine dump and heap profile (text
 // forms, from /debug/pprof/) to dir/name.goroutines.txt and
 // dir/name.heap.txt and returns the first path.
