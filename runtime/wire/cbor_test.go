@@ -180,7 +180,11 @@ func (c cborCodec) widgetList(t testing.TB, n int, rv string) []byte {
 	for i := range n {
 		w := testWidget(i, rv)
 		w.Kind, w.APIVersion = "Widget", "example.com/v1"
-		ul.Items = append(ul.Items, unstructured.Unstructured{Object: toUnstructured(t, &w)})
+		u := toUnstructured(t, &w)
+		// A field a newer version of the type has: ignored, as by
+		// client-go.
+		u["spec"].(map[string]any)["addedLater"] = map[string]any{"x": int64(1)}
+		ul.Items = append(ul.Items, unstructured.Unstructured{Object: u})
 	}
 	return c.encode(t, ul)
 }

@@ -22,7 +22,6 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
-	"k8s.io/utils/ptr"
 
 	"github.com/typedinformer/typedinformer/runtime/wire"
 )
@@ -76,16 +75,16 @@ func gadgetCRD() *apiextensionsv1.CustomResourceDefinition {
 			Scope: apiextensionsv1.NamespaceScoped,
 			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
 				Name: "v1", Served: true, Storage: true,
-				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: ptr.To(obj(map[string]apiextensionsv1.JSONSchemaProps{
+				Schema: &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: pointerTo(obj(map[string]apiextensionsv1.JSONSchemaProps{
 					"spec": obj(map[string]apiextensionsv1.JSONSchemaProps{
 						"replicas": {Type: "integer", Format: "int32"},
 						"ratio":    {Type: "number"},
 						"paused":   {Type: "boolean"},
 						"selector": {Type: "object", AdditionalProperties: &apiextensionsv1.JSONSchemaPropsOrBool{Schema: &apiextensionsv1.JSONSchemaProps{Type: "string"}}},
-						"ports": {Type: "array", Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: ptr.To(obj(map[string]apiextensionsv1.JSONSchemaProps{
+						"ports": {Type: "array", Items: &apiextensionsv1.JSONSchemaPropsOrArray{Schema: pointerTo(obj(map[string]apiextensionsv1.JSONSchemaProps{
 							"name": {Type: "string"}, "port": {Type: "integer"},
 						}))}},
-						"extra": {Type: "object", XPreserveUnknownFields: ptr.To(true)},
+						"extra": {Type: "object", XPreserveUnknownFields: pointerTo(true)},
 					}),
 				}))},
 			}},
@@ -145,7 +144,7 @@ func gadgetListWatch(t *testing.T, cfg *rest.Config, ns, ct string) (*wire.ListW
 	t.Helper()
 	rec := &contentTypes{}
 	cfg = rest.CopyConfig(cfg)
-	cfg.GroupVersion = ptr.To(gadgetGVR.GroupVersion())
+	cfg.GroupVersion = pointerTo(gadgetGVR.GroupVersion())
 	cfg.APIPath = "/apis"
 	cfg.NegotiatedSerializer = scheme.Codecs.WithoutConversion()
 	cfg.WrapTransport = rec.wrap
@@ -344,3 +343,5 @@ func normalizeGadget(t *testing.T, g *gadget) *gadget {
 	}
 	return g
 }
+
+func pointerTo[T any](v T) *T { return &v }
