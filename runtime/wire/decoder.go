@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	kjson "sigs.k8s.io/json"
 
+	"github.com/typedinformer/typedinformer/runtime/wire/internal/cborscan"
 	"github.com/typedinformer/typedinformer/runtime/wire/internal/jsondec"
 )
 
@@ -22,7 +23,7 @@ type decoder[E any, T Object[E]] struct {
 	br          *bufio.Reader
 	contentType string
 	proto       bool // T has protobuf methods
-	// encoding is "json" or "protobuf" once the body's first bytes were
+	// encoding is "json", "protobuf" or "cbor" once the body's first bytes were
 	// read; "" before.
 	encoding string
 	s        streamReader     // protobuf
@@ -31,6 +32,12 @@ type decoder[E any, T Object[E]] struct {
 	strs     *jsondec.Strings // strings shared by the items of a JSON body
 	frame    [4]byte          // a protobuf watch frame's length
 	items    int              // list items decoded so far, for errors
+
+	// CBOR (see cbor.go): cborOf builds what decodes T, cbor and
+	// cborStream are set once the body is recognised as CBOR.
+	cborOf     func() (*cborItems, error)
+	cbor       *cborItems
+	cborStream *cborStream
 }
 
 // sharedStrings is how many distinct strings the items of one JSON body
@@ -44,6 +51,7 @@ const sharedStrings = 1 << 12
 const (
 	encJSON     = "json"
 	encProtobuf = "protobuf"
+	encCBOR     = "cbor"
 )
 
 func newDecoder[E any, T Object[E]](body io.Reader, contentType string, proto bool, item *jsondec.Decoder) *decoder[E, T] {
@@ -66,6 +74,9 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 		}
 		if watching && strings.Contains(d.contentType, "protobuf") {
 			break
+		}
+		if b[0] == cborscan.SelfDescribed[0] || strings.Contains(d.contentType, "cbor") {
+			return d.sniffCBOR(watching)
 		}
 		switch b[0] {
 		case ' ', '\t', '\r', '\n':
@@ -102,8 +113,11 @@ func (d *decoder[E, T]) list(yield func(T) error) (*metav1.ListMeta, error) {
 	if err := d.sniff(false); err != nil {
 		return nil, eofIsUnexpected(err)
 	}
-	if d.encoding == encJSON {
+	switch d.encoding {
+	case encJSON:
 		return d.jsonList(yield)
+	case encCBOR:
+		return d.cborList(yield)
 	}
 	return d.protoList(yield)
 }
@@ -350,8 +364,11 @@ func (d *decoder[E, T]) event() (watch.Event, error) {
 	if err := d.sniff(true); err != nil {
 		return watch.Event{}, err
 	}
-	if d.encoding == encJSON {
+	switch d.encoding {
+	case encJSON:
 		return d.jsonEvent()
+	case encCBOR:
+		return d.cborEvent()
 	}
 	return d.protoEvent()
 }

@@ -21,7 +21,9 @@
 // whose object is in that envelope.
 // Which one is asked for is Options.ContentType; the response's encoding is
 // recognised from its first bytes, so a server that answers JSON to a
-// protobuf request (a custom resource) is still read correctly.
+// protobuf request (a custom resource) is still read correctly. CBOR, as
+// apimachinery's CBOR serializer writes it, is read too when asked for
+// (ContentTypeCBOR).
 //
 // JSON items are decoded by a decoder built once per ListWatch for T (see
 // internal/jsondec): it reads each item's bytes once, straight from the
