@@ -23,6 +23,7 @@ import (
 
 	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned"
+	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/test/e2e/framework"
 	"github.com/typedinformer/typedinformer/test/soak/proxy"
 )
@@ -46,7 +47,7 @@ type Config struct {
 	// LeaseDuration is the Lease duration of both groups (default 5s).
 	LeaseDuration time.Duration
 	// Settle bounds the wait for convergence at a quiescent point
-	// (default 45s).
+	// (default settleDefault).
 	Settle time.Duration
 	// FaultKinds, when set, replaces the schedule's kinds (all of them by
 	// default), e.g. to prove a check fires without waiting for the rest.
@@ -58,6 +59,15 @@ type Config struct {
 	Log io.Writer
 }
 
+// settleDefault is the default bound of a quiescent point's wait. An
+// informer recovers from a fault within two backoffs at most: a watch
+// that ends at once (the server restarting) is retried after one, and
+// when the retry is told its resourceVersion is gone (410), the relist
+// comes after another. Under faults every few seconds the backoff stays at
+// its cap (cache.DefaultMaxBackoff, as in client-go), so the bound is two
+// caps plus the relist and the reconciles.
+const settleDefault = 2*cache.DefaultMaxBackoff + 30*time.Second
+
 func (c *Config) defaults() {
 	if c.Round == 0 {
 		c.Round = 20 * time.Second
@@ -66,7 +76,7 @@ func (c *Config) defaults() {
 		c.LeaseDuration = 5 * time.Second
 	}
 	if c.Settle == 0 {
-		c.Settle = 45 * time.Second
+		c.Settle = settleDefault
 	}
 	if c.Log == nil {
 		c.Log = io.Discard
