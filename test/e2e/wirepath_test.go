@@ -256,14 +256,12 @@ func allocProfile(t *testing.T) map[string]allocStack {
 		case strings.Contains(line, " @ ") && strings.Contains(line, "["):
 			// in-use objects: bytes [allocated objects: bytes] @ pc...
 			flush()
-			open, closing := strings.Index(line, "["), strings.Index(line, ":")
-			rest := line[open+1:]
-			if i := strings.Index(rest, ":"); i > 0 && closing > 0 {
-				n, err := strconv.ParseInt(strings.TrimSpace(rest[:i]), 10, 64)
-				if err == nil {
-					cur.objects = n
-					key = line[strings.Index(line, " @ "):]
-				}
+			counts, pcs, _ := strings.Cut(line, " @ ")
+			_, allocated, _ := strings.Cut(counts, "[")
+			objects, _, _ := strings.Cut(allocated, ":")
+			if n, err := strconv.ParseInt(strings.TrimSpace(objects), 10, 64); err == nil {
+				cur.objects = n
+				key = pcs
 			}
 		case line == "":
 			flush()
