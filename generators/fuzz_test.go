@@ -224,15 +224,16 @@ func checkCompiles(t *testing.T, dir string, res *Result, module string) {
 }
 
 // clientsetStub is a client-gen clientset reduced to what informers call,
-// with client-gen's names for the model's groups, versions and types.
+// with client-gen's names for the model's groups, versions and types, and
+// the testdata stand-in for client-go's REST client.
 func clientsetStub(m *Model) []byte {
 	var b strings.Builder
-	b.WriteString("package versioned\n\nimport (\n\t\"context\"\n\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\t\"k8s.io/apimachinery/pkg/runtime\"\n\t\"k8s.io/apimachinery/pkg/watch\"\n)\n\n")
+	b.WriteString("package versioned\n\nimport (\n\t\"context\"\n\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\t\"k8s.io/apimachinery/pkg/runtime\"\n\t\"k8s.io/apimachinery/pkg/watch\"\n\n\t\"" + thisModule + "/generators/testdata/restclient\"\n)\n\n")
 	b.WriteString("type ListWatcher interface {\n\tList(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)\n\tWatch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)\n}\n\n")
 	b.WriteString("type Interface interface {\n")
 	for _, g := range m.Groups {
 		for _, v := range g.Versions {
-			fmt.Fprintf(&b, "\t%s%s() interface {\n", g.GoName, v.GoName)
+			fmt.Fprintf(&b, "\t%s%s() interface {\n\t\tRESTClient() restclient.Interface\n", g.GoName, v.GoName)
 			for _, t := range v.Types {
 				if t.Namespaced {
 					fmt.Fprintf(&b, "\t\t%s(namespace string) ListWatcher\n", t.Plural)
@@ -273,7 +274,8 @@ func exportData(t *testing.T) {
 		cmd := exec.Command("go", "list", "-export", "-deps", "-f", "{{.ImportPath}}\t{{.Export}}",
 			"k8s.io/apimachinery/pkg/apis/meta/v1", "k8s.io/apimachinery/pkg/labels",
 			"k8s.io/apimachinery/pkg/runtime", "k8s.io/apimachinery/pkg/runtime/schema", "k8s.io/apimachinery/pkg/watch",
-			thisModule+"/runtime/cache", thisModule+"/runtime/informers", thisModule+"/runtime/listers")
+			thisModule+"/runtime/cache", thisModule+"/runtime/informers", thisModule+"/runtime/listers", thisModule+"/runtime/wire",
+			thisModule+"/generators/testdata/restclient")
 		out, err := cmd.Output()
 		if err != nil {
 			exportErr = fmt.Errorf("go list -export: %w", err)

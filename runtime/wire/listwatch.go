@@ -84,6 +84,9 @@ type Options struct {
 	// DisableChunking makes every list one request, ignoring the Limit
 	// the reflector asks for (as cache.ListWatch.DisableChunking does).
 	DisableChunking bool
+	// Resource names the resource in the ListWatch's errors, for example
+	// "foos.v1alpha1.samples.example.com"; they always name T's Go type.
+	Resource string
 }
 
 // ListWatch lists and watches one resource through a Fetch, decoding
@@ -100,6 +103,7 @@ type ListWatch[E any, T Object[E]] struct {
 	disableChunking bool
 	json            *jsondec.Decoder           // decodes T from JSON; read-only
 	cbor            func() (*cborItems, error) // decodes T from CBOR; built on first use
+	what            string                     // the resource and T, for errors
 }
 
 // NewListWatch returns a ListWatch of T over fetch. It returns an error
@@ -111,7 +115,10 @@ func NewListWatch[E any, T Object[E]](fetch Fetch, opts Options) (*ListWatch[E, 
 	}
 	_, proto := any(T(new(E))).(protoMessage)
 	lw := &ListWatch[E, T]{fetch: fetch, proto: proto, disableChunking: opts.DisableChunking, json: jsondec.New(reflect.TypeFor[E]()),
-		cbor: sync.OnceValues(func() (*cborItems, error) { return newCBORItems(reflect.TypeFor[E]()) })}
+		cbor: sync.OnceValues(func() (*cborItems, error) { return newCBORItems(reflect.TypeFor[E]()) }), what: fmt.Sprintf("%T", T(nil))}
+	if r := strings.TrimSpace(opts.Resource); r != "" {
+		lw.what = r + " (" + lw.what + ")"
+	}
 	switch ct := strings.TrimSpace(opts.ContentType); {
 	case ct == "" && proto, ct == ContentTypeProtobuf && proto:
 		lw.accept = ContentTypeProtobuf + ", " + ContentTypeJSON
@@ -156,7 +163,7 @@ func (lw *ListWatch[E, T]) ListItems(ctx context.Context, opts metav1.ListOption
 		if errors.As(err, &y) {
 			return nil, y.err
 		}
-		return nil, fmt.Errorf("decoding the list of %T: %w", T(nil), err)
+		return nil, fmt.Errorf("decoding the list of %s: %w", lw.what, err)
 	}
 	return lm, nil
 }
@@ -188,7 +195,7 @@ func (lw *ListWatch[E, T]) Watch(ctx context.Context, opts metav1.ListOptions) (
 	}
 	d := newDecoder[E, T](body, ct, lw.proto, lw.json)
 	d.cborOf = lw.cbor
-	return newStreamWatcher(ctx, d.event, body, fmt.Sprintf("%T", T(nil))), nil
+	return newStreamWatcher(ctx, d.event, body, lw.what), nil
 }
 
 // yieldError carries an error of the caller's yield function through the

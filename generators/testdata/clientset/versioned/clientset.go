@@ -10,6 +10,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/typedinformer/typedinformer/generators/testdata/restclient"
 )
 
 // ListWatcher is the part of a client-gen resource client that informers
@@ -32,6 +34,7 @@ type Interface interface {
 
 // ExampleV1Interface is the example.com/v1 client.
 type ExampleV1Interface interface {
+	RESTClient() restclient.Interface
 	Widgets(namespace string) ListWatcher
 	Gadgets() ListWatcher
 	Policies(namespace string) ListWatcher
@@ -44,21 +47,25 @@ type ExampleV1Interface interface {
 
 // ExampleV1alpha1Interface is the example.com/v1alpha1 client.
 type ExampleV1alpha1Interface interface {
+	RESTClient() restclient.Interface
 	Widgets(namespace string) ListWatcher
 }
 
 // CertmanagerV1Interface is the cert-manager.example.io/v1 client.
 type CertmanagerV1Interface interface {
+	RESTClient() restclient.Interface
 	Certificates(namespace string) ListWatcher
 }
 
 // CoreV1Interface is the core/v1 client.
 type CoreV1Interface interface {
+	RESTClient() restclient.Interface
 	Pods(namespace string) ListWatcher
 	Nodes() ListWatcher
 }
 
 // ThirdPartyV2beta1Interface is the things.example.org/v2beta1 client.
 type ThirdPartyV2beta1Interface interface {
+	RESTClient() restclient.Interface
 	Buckets() ListWatcher
 }

@@ -1,6 +1,7 @@
 package versioned
 
 import (
+	"github.com/typedinformer/typedinformer/generators/testdata/restclient"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 
 	certmanagerv1 "github.com/typedinformer/typedinformer/generators/testdata/apis/cert-manager/v1"
@@ -60,6 +61,9 @@ func (f *Fake) ThirdPartyV2beta1() ThirdPartyV2beta1Interface {
 
 type exampleV1 struct{ f *Fake }
 
+// RESTClient returns a nil REST client, as client-go's fakes do.
+func (exampleV1) RESTClient() restclient.Interface { return (*restclient.RESTClient)(nil) }
+
 func (c exampleV1) Widgets(ns string) ListWatcher   { return c.f.Widgets.ListerWatcher(ns) }
 func (c exampleV1) Gadgets() ListWatcher            { return c.f.Gadgets.ListerWatcher("") }
 func (c exampleV1) Policies(ns string) ListWatcher  { return c.f.Policies.ListerWatcher(ns) }
@@ -71,17 +75,29 @@ func (c exampleV1) Endpoints(ns string) ListWatcher { return c.f.Endpoints.Liste
 
 type exampleV1alpha1 struct{ f *Fake }
 
+// RESTClient returns a nil REST client, as client-go's fakes do.
+func (exampleV1alpha1) RESTClient() restclient.Interface { return (*restclient.RESTClient)(nil) }
+
 func (c exampleV1alpha1) Widgets(ns string) ListWatcher { return c.f.WidgetsV1alpha1.ListerWatcher(ns) }
 
 type certmanagerV1 struct{ f *Fake }
+
+// RESTClient returns a nil REST client, as client-go's fakes do.
+func (certmanagerV1) RESTClient() restclient.Interface { return (*restclient.RESTClient)(nil) }
 
 func (c certmanagerV1) Certificates(ns string) ListWatcher { return c.f.Certificates.ListerWatcher(ns) }
 
 type coreV1 struct{ f *Fake }
 
+// RESTClient returns a nil REST client, as client-go's fakes do.
+func (coreV1) RESTClient() restclient.Interface { return (*restclient.RESTClient)(nil) }
+
 func (c coreV1) Pods(ns string) ListWatcher { return c.f.Pods.ListerWatcher(ns) }
 func (c coreV1) Nodes() ListWatcher         { return c.f.Nodes.ListerWatcher("") }
 
 type thirdPartyV2beta1 struct{ f *Fake }
+
+// RESTClient returns a nil REST client, as client-go's fakes do.
+func (thirdPartyV2beta1) RESTClient() restclient.Interface { return (*restclient.RESTClient)(nil) }
 
 func (c thirdPartyV2beta1) Buckets() ListWatcher { return c.f.Buckets.ListerWatcher("") }

@@ -9,6 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	"github.com/typedinformer/typedinformer/generators/testdata/restclient"
 )
 
 // ListWatcher is the part of a client-gen resource client that informers use.
@@ -28,6 +30,7 @@ type Interface interface {
 
 // ShopV1Interface is the shop.example.com/v1 client.
 type ShopV1Interface interface {
+	RESTClient() restclient.Interface
 	Sprockets(namespace string) ListWatcher
 	Cogs(namespace string) ListWatcher
 	Ñandus() ListWatcher
@@ -37,22 +40,26 @@ type ShopV1Interface interface {
 
 // ShopV2Interface is the shop.example.com/v2 client.
 type ShopV2Interface interface {
+	RESTClient() restclient.Interface
 	Sprockets(namespace string) ListWatcher
 	Cogs(namespace string) ListWatcher
 }
 
 // ShopV3beta1Interface is the shop.example.com/v3beta1 client.
 type ShopV3beta1Interface interface {
+	RESTClient() restclient.Interface
 	Pods(namespace string) ListWatcher
 	Nodes() ListWatcher
 }
 
 // MyThingsV1Interface is the my-things.example.com/v1 client.
 type MyThingsV1Interface interface {
+	RESTClient() restclient.Interface
 	Things(namespace string) ListWatcher
 }
 
 // TypeGoInterface is the type.example.com/go client.
 type TypeGoInterface interface {
+	RESTClient() restclient.Interface
 	Widgets(namespace string) ListWatcher
 }

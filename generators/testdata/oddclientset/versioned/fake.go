@@ -1,6 +1,7 @@
 package versioned
 
 import (
+	"github.com/typedinformer/typedinformer/generators/testdata/restclient"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/typedinformer/typedinformer/runtime/fake"
@@ -65,6 +66,9 @@ func (f *Fake) TypeGo() TypeGoInterface { return typeGo{f} }
 
 type shopV1 struct{ f *Fake }
 
+// RESTClient returns a nil REST client, as client-go's fakes do.
+func (shopV1) RESTClient() restclient.Interface { return (*restclient.RESTClient)(nil) }
+
 func (c shopV1) Sprockets(ns string) ListWatcher { return c.f.SprocketsV1.ListerWatcher(ns) }
 func (c shopV1) Cogs(ns string) ListWatcher      { return c.f.CogsV1.ListerWatcher(ns) }
 func (c shopV1) Ñandus() ListWatcher             { return c.f.Ñandus.ListerWatcher("") }
@@ -73,18 +77,30 @@ func (c shopV1) Gizmos(ns string) ListWatcher    { return c.f.Gizmos.ListerWatch
 
 type shopV2 struct{ f *Fake }
 
+// RESTClient returns a nil REST client, as client-go's fakes do.
+func (shopV2) RESTClient() restclient.Interface { return (*restclient.RESTClient)(nil) }
+
 func (c shopV2) Sprockets(ns string) ListWatcher { return c.f.SprocketsV2.ListerWatcher(ns) }
 func (c shopV2) Cogs(ns string) ListWatcher      { return c.f.CogsV2.ListerWatcher(ns) }
 
 type shopV3beta1 struct{ f *Fake }
+
+// RESTClient returns a nil REST client, as client-go's fakes do.
+func (shopV3beta1) RESTClient() restclient.Interface { return (*restclient.RESTClient)(nil) }
 
 func (c shopV3beta1) Pods(ns string) ListWatcher { return c.f.Pods.ListerWatcher(ns) }
 func (c shopV3beta1) Nodes() ListWatcher         { return c.f.Nodes.ListerWatcher("") }
 
 type myThingsV1 struct{ f *Fake }
 
+// RESTClient returns a nil REST client, as client-go's fakes do.
+func (myThingsV1) RESTClient() restclient.Interface { return (*restclient.RESTClient)(nil) }
+
 func (c myThingsV1) Things(ns string) ListWatcher { return c.f.Things.ListerWatcher(ns) }
 
 type typeGo struct{ f *Fake }
+
+// RESTClient returns a nil REST client, as client-go's fakes do.
+func (typeGo) RESTClient() restclient.Interface { return (*restclient.RESTClient)(nil) }
 
 func (c typeGo) Widgets(ns string) ListWatcher { return c.f.Widgets.ListerWatcher(ns) }

@@ -112,7 +112,7 @@ func NewMutatingAdmissionPolicyInformerWithOptions(client versioned.Interface, o
 	gvr := schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "mutatingadmissionpolicies"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*admissionregistrationv1.MutatingAdmissionPolicy](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[admissionregistrationv1.MutatingAdmissionPolicy](client, client.AdmissionregistrationV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewMutatingAdmissionPolicyInformerWithOptions(client versioned.Interface, o
 				}
 				return client.AdmissionregistrationV1().MutatingAdmissionPolicies().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*admissionregistrationv1.MutatingAdmissionPolicy]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -112,7 +112,7 @@ func NewMutatingAdmissionPolicyBindingInformerWithOptions(client versioned.Inter
 	gvr := schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "mutatingadmissionpolicybindings"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*admissionregistrationv1.MutatingAdmissionPolicyBinding](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[admissionregistrationv1.MutatingAdmissionPolicyBinding](client, client.AdmissionregistrationV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewMutatingAdmissionPolicyBindingInformerWithOptions(client versioned.Inter
 				}
 				return client.AdmissionregistrationV1().MutatingAdmissionPolicyBindings().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*admissionregistrationv1.MutatingAdmissionPolicyBinding]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

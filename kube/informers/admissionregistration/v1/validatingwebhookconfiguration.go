@@ -112,7 +112,7 @@ func NewValidatingWebhookConfigurationInformerWithOptions(client versioned.Inter
 	gvr := schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1", Resource: "validatingwebhookconfigurations"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*admissionregistrationv1.ValidatingWebhookConfiguration](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[admissionregistrationv1.ValidatingWebhookConfiguration](client, client.AdmissionregistrationV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewValidatingWebhookConfigurationInformerWithOptions(client versioned.Inter
 				}
 				return client.AdmissionregistrationV1().ValidatingWebhookConfigurations().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*admissionregistrationv1.ValidatingWebhookConfiguration]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

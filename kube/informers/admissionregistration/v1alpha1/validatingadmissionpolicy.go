@@ -112,7 +112,7 @@ func NewValidatingAdmissionPolicyInformerWithOptions(client versioned.Interface,
 	gvr := schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1alpha1", Resource: "validatingadmissionpolicies"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*admissionregistrationv1alpha1.ValidatingAdmissionPolicy](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[admissionregistrationv1alpha1.ValidatingAdmissionPolicy](client, client.AdmissionregistrationV1alpha1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewValidatingAdmissionPolicyInformerWithOptions(client versioned.Interface,
 				}
 				return client.AdmissionregistrationV1alpha1().ValidatingAdmissionPolicies().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*admissionregistrationv1alpha1.ValidatingAdmissionPolicy]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -112,7 +112,7 @@ func NewValidatingAdmissionPolicyBindingInformerWithOptions(client versioned.Int
 	gvr := schema.GroupVersionResource{Group: "admissionregistration.k8s.io", Version: "v1beta1", Resource: "validatingadmissionpolicybindings"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*admissionregistrationv1beta1.ValidatingAdmissionPolicyBinding](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[admissionregistrationv1beta1.ValidatingAdmissionPolicyBinding](client, client.AdmissionregistrationV1beta1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewValidatingAdmissionPolicyBindingInformerWithOptions(client versioned.Int
 				}
 				return client.AdmissionregistrationV1beta1().ValidatingAdmissionPolicyBindings().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*admissionregistrationv1beta1.ValidatingAdmissionPolicyBinding]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -112,7 +112,7 @@ func NewStorageVersionInformerWithOptions(client versioned.Interface, options in
 	gvr := schema.GroupVersionResource{Group: "internal.apiserver.k8s.io", Version: "v1alpha1", Resource: "storageversions"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*apiserverinternalv1alpha1.StorageVersion](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[apiserverinternalv1alpha1.StorageVersion](client, client.InternalV1alpha1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewStorageVersionInformerWithOptions(client versioned.Interface, options in
 				}
 				return client.InternalV1alpha1().StorageVersions().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*apiserverinternalv1alpha1.StorageVersion]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -113,7 +113,7 @@ func NewControllerRevisionInformerWithOptions(client versioned.Interface, namesp
 	gvr := schema.GroupVersionResource{Group: "apps", Version: "v1beta2", Resource: "controllerrevisions"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*appsv1beta2.ControllerRevision](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[appsv1beta2.ControllerRevision](client, client.AppsV1beta2().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewControllerRevisionInformerWithOptions(client versioned.Interface, namesp
 				}
 				return client.AppsV1beta2().ControllerRevisions(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*appsv1beta2.ControllerRevision]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

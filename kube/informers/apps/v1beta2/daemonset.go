@@ -113,7 +113,7 @@ func NewDaemonSetInformerWithOptions(client versioned.Interface, namespace strin
 	gvr := schema.GroupVersionResource{Group: "apps", Version: "v1beta2", Resource: "daemonsets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*appsv1beta2.DaemonSet](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[appsv1beta2.DaemonSet](client, client.AppsV1beta2().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewDaemonSetInformerWithOptions(client versioned.Interface, namespace strin
 				}
 				return client.AppsV1beta2().DaemonSets(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*appsv1beta2.DaemonSet]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -113,7 +113,7 @@ func NewDeploymentInformerWithOptions(client versioned.Interface, namespace stri
 	gvr := schema.GroupVersionResource{Group: "apps", Version: "v1beta2", Resource: "deployments"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*appsv1beta2.Deployment](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[appsv1beta2.Deployment](client, client.AppsV1beta2().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewDeploymentInformerWithOptions(client versioned.Interface, namespace stri
 				}
 				return client.AppsV1beta2().Deployments(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*appsv1beta2.Deployment]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

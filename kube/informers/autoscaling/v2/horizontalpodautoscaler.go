@@ -113,7 +113,7 @@ func NewHorizontalPodAutoscalerInformerWithOptions(client versioned.Interface, n
 	gvr := schema.GroupVersionResource{Group: "autoscaling", Version: "v2", Resource: "horizontalpodautoscalers"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*autoscalingv2.HorizontalPodAutoscaler](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[autoscalingv2.HorizontalPodAutoscaler](client, client.AutoscalingV2().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewHorizontalPodAutoscalerInformerWithOptions(client versioned.Interface, n
 				}
 				return client.AutoscalingV2().HorizontalPodAutoscalers(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*autoscalingv2.HorizontalPodAutoscaler]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

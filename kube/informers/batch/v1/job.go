@@ -113,7 +113,7 @@ func NewJobInformerWithOptions(client versioned.Interface, namespace string, opt
 	gvr := schema.GroupVersionResource{Group: "batch", Version: "v1", Resource: "jobs"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*batchv1.Job](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[batchv1.Job](client, client.BatchV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewJobInformerWithOptions(client versioned.Interface, namespace string, opt
 				}
 				return client.BatchV1().Jobs(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*batchv1.Job]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -112,7 +112,7 @@ func NewClusterTrustBundleInformerWithOptions(client versioned.Interface, option
 	gvr := schema.GroupVersionResource{Group: "certificates.k8s.io", Version: "v1alpha1", Resource: "clustertrustbundles"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*certificatesv1alpha1.ClusterTrustBundle](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[certificatesv1alpha1.ClusterTrustBundle](client, client.CertificatesV1alpha1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewClusterTrustBundleInformerWithOptions(client versioned.Interface, option
 				}
 				return client.CertificatesV1alpha1().ClusterTrustBundles().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*certificatesv1alpha1.ClusterTrustBundle]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -112,7 +112,7 @@ func NewCertificateSigningRequestInformerWithOptions(client versioned.Interface,
 	gvr := schema.GroupVersionResource{Group: "certificates.k8s.io", Version: "v1beta1", Resource: "certificatesigningrequests"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*certificatesv1beta1.CertificateSigningRequest](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[certificatesv1beta1.CertificateSigningRequest](client, client.CertificatesV1beta1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewCertificateSigningRequestInformerWithOptions(client versioned.Interface,
 				}
 				return client.CertificatesV1beta1().CertificateSigningRequests().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*certificatesv1beta1.CertificateSigningRequest]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

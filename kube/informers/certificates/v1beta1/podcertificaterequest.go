@@ -113,7 +113,7 @@ func NewPodCertificateRequestInformerWithOptions(client versioned.Interface, nam
 	gvr := schema.GroupVersionResource{Group: "certificates.k8s.io", Version: "v1beta1", Resource: "podcertificaterequests"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*certificatesv1beta1.PodCertificateRequest](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[certificatesv1beta1.PodCertificateRequest](client, client.CertificatesV1beta1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewPodCertificateRequestInformerWithOptions(client versioned.Interface, nam
 				}
 				return client.CertificatesV1beta1().PodCertificateRequests(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*certificatesv1beta1.PodCertificateRequest]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -113,7 +113,7 @@ func NewLeaseCandidateInformerWithOptions(client versioned.Interface, namespace 
 	gvr := schema.GroupVersionResource{Group: "coordination.k8s.io", Version: "v1alpha2", Resource: "leasecandidates"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*coordinationv1alpha2.LeaseCandidate](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[coordinationv1alpha2.LeaseCandidate](client, client.CoordinationV1alpha2().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewLeaseCandidateInformerWithOptions(client versioned.Interface, namespace 
 				}
 				return client.CoordinationV1alpha2().LeaseCandidates(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*coordinationv1alpha2.LeaseCandidate]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -112,7 +112,7 @@ func NewComponentStatusInformerWithOptions(client versioned.Interface, options i
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "componentstatuses"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.ComponentStatus](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[corev1.ComponentStatus](client, client.CoreV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewComponentStatusInformerWithOptions(client versioned.Interface, options i
 				}
 				return client.CoreV1().ComponentStatuses().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*corev1.ComponentStatus]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -113,7 +113,7 @@ func NewPodTemplateInformerWithOptions(client versioned.Interface, namespace str
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "podtemplates"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.PodTemplate](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[corev1.PodTemplate](client, client.CoreV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewPodTemplateInformerWithOptions(client versioned.Interface, namespace str
 				}
 				return client.CoreV1().PodTemplates(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*corev1.PodTemplate]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

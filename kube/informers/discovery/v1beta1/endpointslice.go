@@ -113,7 +113,7 @@ func NewEndpointSliceInformerWithOptions(client versioned.Interface, namespace s
 	gvr := schema.GroupVersionResource{Group: "discovery.k8s.io", Version: "v1beta1", Resource: "endpointslices"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*discoveryv1beta1.EndpointSlice](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[discoveryv1beta1.EndpointSlice](client, client.DiscoveryV1beta1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewEndpointSliceInformerWithOptions(client versioned.Interface, namespace s
 				}
 				return client.DiscoveryV1beta1().EndpointSlices(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*discoveryv1beta1.EndpointSlice]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

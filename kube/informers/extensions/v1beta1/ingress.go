@@ -113,7 +113,7 @@ func NewIngressInformerWithOptions(client versioned.Interface, namespace string,
 	gvr := schema.GroupVersionResource{Group: "extensions", Version: "v1beta1", Resource: "ingresses"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*extensionsv1beta1.Ingress](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[extensionsv1beta1.Ingress](client, client.ExtensionsV1beta1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewIngressInformerWithOptions(client versioned.Interface, namespace string,
 				}
 				return client.ExtensionsV1beta1().Ingresses(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*extensionsv1beta1.Ingress]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -113,7 +113,7 @@ func NewNetworkPolicyInformerWithOptions(client versioned.Interface, namespace s
 	gvr := schema.GroupVersionResource{Group: "extensions", Version: "v1beta1", Resource: "networkpolicies"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*extensionsv1beta1.NetworkPolicy](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[extensionsv1beta1.NetworkPolicy](client, client.ExtensionsV1beta1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewNetworkPolicyInformerWithOptions(client versioned.Interface, namespace s
 				}
 				return client.ExtensionsV1beta1().NetworkPolicies(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*extensionsv1beta1.NetworkPolicy]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

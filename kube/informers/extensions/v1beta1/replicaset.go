@@ -113,7 +113,7 @@ func NewReplicaSetInformerWithOptions(client versioned.Interface, namespace stri
 	gvr := schema.GroupVersionResource{Group: "extensions", Version: "v1beta1", Resource: "replicasets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*extensionsv1beta1.ReplicaSet](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[extensionsv1beta1.ReplicaSet](client, client.ExtensionsV1beta1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewReplicaSetInformerWithOptions(client versioned.Interface, namespace stri
 				}
 				return client.ExtensionsV1beta1().ReplicaSets(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*extensionsv1beta1.ReplicaSet]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -112,7 +112,7 @@ func NewFlowSchemaInformerWithOptions(client versioned.Interface, options intern
 	gvr := schema.GroupVersionResource{Group: "flowcontrol.apiserver.k8s.io", Version: "v1", Resource: "flowschemas"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*flowcontrolv1.FlowSchema](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[flowcontrolv1.FlowSchema](client, client.FlowcontrolV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewFlowSchemaInformerWithOptions(client versioned.Interface, options intern
 				}
 				return client.FlowcontrolV1().FlowSchemas().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*flowcontrolv1.FlowSchema]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

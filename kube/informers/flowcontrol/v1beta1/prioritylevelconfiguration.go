@@ -112,7 +112,7 @@ func NewPriorityLevelConfigurationInformerWithOptions(client versioned.Interface
 	gvr := schema.GroupVersionResource{Group: "flowcontrol.apiserver.k8s.io", Version: "v1beta1", Resource: "prioritylevelconfigurations"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*flowcontrolv1beta1.PriorityLevelConfiguration](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[flowcontrolv1beta1.PriorityLevelConfiguration](client, client.FlowcontrolV1beta1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewPriorityLevelConfigurationInformerWithOptions(client versioned.Interface
 				}
 				return client.FlowcontrolV1beta1().PriorityLevelConfigurations().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*flowcontrolv1beta1.PriorityLevelConfiguration]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

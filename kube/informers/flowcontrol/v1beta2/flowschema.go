@@ -112,7 +112,7 @@ func NewFlowSchemaInformerWithOptions(client versioned.Interface, options intern
 	gvr := schema.GroupVersionResource{Group: "flowcontrol.apiserver.k8s.io", Version: "v1beta2", Resource: "flowschemas"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*flowcontrolv1beta2.FlowSchema](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[flowcontrolv1beta2.FlowSchema](client, client.FlowcontrolV1beta2().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewFlowSchemaInformerWithOptions(client versioned.Interface, options intern
 				}
 				return client.FlowcontrolV1beta2().FlowSchemas().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*flowcontrolv1beta2.FlowSchema]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -113,7 +113,7 @@ func NewEvictionInformerWithOptions(client versioned.Interface, namespace string
 	gvr := schema.GroupVersionResource{Group: "lifecycle.k8s.io", Version: "v1alpha1", Resource: "evictions"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*lifecyclev1alpha1.Eviction](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[lifecyclev1alpha1.Eviction](client, client.LifecycleV1alpha1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewEvictionInformerWithOptions(client versioned.Interface, namespace string
 				}
 				return client.LifecycleV1alpha1().Evictions(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*lifecyclev1alpha1.Eviction]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -113,7 +113,7 @@ func NewEvictionRequestInformerWithOptions(client versioned.Interface, namespace
 	gvr := schema.GroupVersionResource{Group: "lifecycle.k8s.io", Version: "v1alpha1", Resource: "evictionrequests"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*lifecyclev1alpha1.EvictionRequest](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[lifecyclev1alpha1.EvictionRequest](client, client.LifecycleV1alpha1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewEvictionRequestInformerWithOptions(client versioned.Interface, namespace
 				}
 				return client.LifecycleV1alpha1().EvictionRequests(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*lifecyclev1alpha1.EvictionRequest]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

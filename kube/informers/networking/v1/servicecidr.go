@@ -112,7 +112,7 @@ func NewServiceCIDRInformerWithOptions(client versioned.Interface, options inter
 	gvr := schema.GroupVersionResource{Group: "networking.k8s.io", Version: "v1", Resource: "servicecidrs"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*networkingv1.ServiceCIDR](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[networkingv1.ServiceCIDR](client, client.NetworkingV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewServiceCIDRInformerWithOptions(client versioned.Interface, options inter
 				}
 				return client.NetworkingV1().ServiceCIDRs().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*networkingv1.ServiceCIDR]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

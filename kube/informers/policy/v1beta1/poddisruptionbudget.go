@@ -113,7 +113,7 @@ func NewPodDisruptionBudgetInformerWithOptions(client versioned.Interface, names
 	gvr := schema.GroupVersionResource{Group: "policy", Version: "v1beta1", Resource: "poddisruptionbudgets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*policyv1beta1.PodDisruptionBudget](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[policyv1beta1.PodDisruptionBudget](client, client.PolicyV1beta1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewPodDisruptionBudgetInformerWithOptions(client versioned.Interface, names
 				}
 				return client.PolicyV1beta1().PodDisruptionBudgets(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*policyv1beta1.PodDisruptionBudget]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

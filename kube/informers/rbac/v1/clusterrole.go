@@ -112,7 +112,7 @@ func NewClusterRoleInformerWithOptions(client versioned.Interface, options inter
 	gvr := schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1", Resource: "clusterroles"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*rbacv1.ClusterRole](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[rbacv1.ClusterRole](client, client.RbacV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewClusterRoleInformerWithOptions(client versioned.Interface, options inter
 				}
 				return client.RbacV1().ClusterRoles().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*rbacv1.ClusterRole]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -112,7 +112,7 @@ func NewClusterRoleBindingInformerWithOptions(client versioned.Interface, option
 	gvr := schema.GroupVersionResource{Group: "rbac.authorization.k8s.io", Version: "v1beta1", Resource: "clusterrolebindings"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*rbacv1beta1.ClusterRoleBinding](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[rbacv1beta1.ClusterRoleBinding](client, client.RbacV1beta1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewClusterRoleBindingInformerWithOptions(client versioned.Interface, option
 				}
 				return client.RbacV1beta1().ClusterRoleBindings().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*rbacv1beta1.ClusterRoleBinding]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

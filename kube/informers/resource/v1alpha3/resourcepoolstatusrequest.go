@@ -112,7 +112,7 @@ func NewResourcePoolStatusRequestInformerWithOptions(client versioned.Interface,
 	gvr := schema.GroupVersionResource{Group: "resource.k8s.io", Version: "v1alpha3", Resource: "resourcepoolstatusrequests"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*resourcev1alpha3.ResourcePoolStatusRequest](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[resourcev1alpha3.ResourcePoolStatusRequest](client, client.ResourceV1alpha3().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewResourcePoolStatusRequestInformerWithOptions(client versioned.Interface,
 				}
 				return client.ResourceV1alpha3().ResourcePoolStatusRequests().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*resourcev1alpha3.ResourcePoolStatusRequest]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

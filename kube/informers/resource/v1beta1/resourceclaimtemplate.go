@@ -113,7 +113,7 @@ func NewResourceClaimTemplateInformerWithOptions(client versioned.Interface, nam
 	gvr := schema.GroupVersionResource{Group: "resource.k8s.io", Version: "v1beta1", Resource: "resourceclaimtemplates"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*resourcev1beta1.ResourceClaimTemplate](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[resourcev1beta1.ResourceClaimTemplate](client, client.ResourceV1beta1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewResourceClaimTemplateInformerWithOptions(client versioned.Interface, nam
 				}
 				return client.ResourceV1beta1().ResourceClaimTemplates(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*resourcev1beta1.ResourceClaimTemplate]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

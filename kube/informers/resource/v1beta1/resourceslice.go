@@ -112,7 +112,7 @@ func NewResourceSliceInformerWithOptions(client versioned.Interface, options int
 	gvr := schema.GroupVersionResource{Group: "resource.k8s.io", Version: "v1beta1", Resource: "resourceslices"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*resourcev1beta1.ResourceSlice](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[resourcev1beta1.ResourceSlice](client, client.ResourceV1beta1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewResourceSliceInformerWithOptions(client versioned.Interface, options int
 				}
 				return client.ResourceV1beta1().ResourceSlices().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*resourcev1beta1.ResourceSlice]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -112,7 +112,7 @@ func NewDeviceTaintRuleInformerWithOptions(client versioned.Interface, options i
 	gvr := schema.GroupVersionResource{Group: "resource.k8s.io", Version: "v1beta2", Resource: "devicetaintrules"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*resourcev1beta2.DeviceTaintRule](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[resourcev1beta2.DeviceTaintRule](client, client.ResourceV1beta2().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewDeviceTaintRuleInformerWithOptions(client versioned.Interface, options i
 				}
 				return client.ResourceV1beta2().DeviceTaintRules().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*resourcev1beta2.DeviceTaintRule]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

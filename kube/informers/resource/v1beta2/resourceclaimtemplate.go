@@ -113,7 +113,7 @@ func NewResourceClaimTemplateInformerWithOptions(client versioned.Interface, nam
 	gvr := schema.GroupVersionResource{Group: "resource.k8s.io", Version: "v1beta2", Resource: "resourceclaimtemplates"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*resourcev1beta2.ResourceClaimTemplate](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[resourcev1beta2.ResourceClaimTemplate](client, client.ResourceV1beta2().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewResourceClaimTemplateInformerWithOptions(client versioned.Interface, nam
 				}
 				return client.ResourceV1beta2().ResourceClaimTemplates(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*resourcev1beta2.ResourceClaimTemplate]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -113,7 +113,7 @@ func NewPodGroupInformerWithOptions(client versioned.Interface, namespace string
 	gvr := schema.GroupVersionResource{Group: "scheduling.k8s.io", Version: "v1alpha3", Resource: "podgroups"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*schedulingv1alpha3.PodGroup](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[schedulingv1alpha3.PodGroup](client, client.SchedulingV1alpha3().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewPodGroupInformerWithOptions(client versioned.Interface, namespace string
 				}
 				return client.SchedulingV1alpha3().PodGroups(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*schedulingv1alpha3.PodGroup]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -112,7 +112,7 @@ func NewVolumeAttributesClassInformerWithOptions(client versioned.Interface, opt
 	gvr := schema.GroupVersionResource{Group: "storage.k8s.io", Version: "v1", Resource: "volumeattributesclasses"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*storagev1.VolumeAttributesClass](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[storagev1.VolumeAttributesClass](client, client.StorageV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewVolumeAttributesClassInformerWithOptions(client versioned.Interface, opt
 				}
 				return client.StorageV1().VolumeAttributesClasses().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*storagev1.VolumeAttributesClass]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -112,7 +112,7 @@ func NewStorageVersionMigrationInformerWithOptions(client versioned.Interface, o
 	gvr := schema.GroupVersionResource{Group: "storagemigration.k8s.io", Version: "v1", Resource: "storageversionmigrations"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*storagemigrationv1.StorageVersionMigration](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[storagemigrationv1.StorageVersionMigration](client, client.StoragemigrationV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewStorageVersionMigrationInformerWithOptions(client versioned.Interface, o
 				}
 				return client.StoragemigrationV1().StorageVersionMigrations().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*storagemigrationv1.StorageVersionMigration]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -10,10 +10,17 @@ you may not use this file except in compliance with the License.
 package internalinterfaces
 
 import (
+	"context"
+	"io"
+	"strings"
 	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/informers"
+	"github.com/typedinformer/typedinformer/runtime/wire"
 
 	versioned "github.com/typedinformer/typedinformer/generators/testdata/dottedclientset/versioned"
 )
@@ -57,4 +64,55 @@ type InformerOptions struct {
 	// TweakListOptions, when not nil, edits the options of every list and
 	// watch call.
 	TweakListOptions TweakListOptionsFunc
+}
+
+// NewListerWatcher returns what an informer of T (the resource gvr, in
+// namespace, "" for all) lists and watches through. When restClient, the
+// group client's RESTClient(), is client-go's *rest.RESTClient (a real
+// clientset), every list and watch is a request of that client and
+// runtime/wire decodes the response item by item straight into T, building
+// no list object: protobuf when T has protobuf methods and the client's
+// configuration sets no content type, else JSON (see wire.NewRESTFetch).
+// Any other client (fake clientsets, whose RESTClient() is a nil
+// *rest.RESTClient, and mocks) lists and watches through lw, the typed
+// client's List and Watch. Either way tweakListOptions (may be nil) edits
+// the options of every call, and when client has
+// IsWatchListSemanticsUnSupported returning true (fake clientsets do), the
+// informer lists and then watches instead of streaming a watch-list.
+func NewListerWatcher[E any, T wire.Object[E], C wire.RESTClient[R], R wire.RESTRequest[R, L], L any](
+	client versioned.Interface, restClient C, namespace string, gvr schema.GroupVersionResource,
+	tweakListOptions TweakListOptionsFunc, lw *cache.ListWatch,
+) cache.ListerWatcher {
+	fetch, ok := wire.NewRESTFetch(restClient, namespace, gvr.Resource)
+	if !ok {
+		return cache.ToListWatcherWithWatchListSemantics(lw, client)
+	}
+	if tweakListOptions != nil {
+		request := fetch
+		fetch = func(ctx context.Context, opts metav1.ListOptions, accept string) (io.ReadCloser, string, error) {
+			tweakListOptions(&opts)
+			return request(ctx, opts, accept)
+		}
+	}
+	resource := strings.TrimSuffix(gvr.Resource+"."+gvr.Version+"."+gvr.Group, ".")
+	decoded, err := wire.NewListWatch[E, T](fetch, wire.Options{Resource: resource})
+	if err != nil {
+		// Only a content type wire does not read is refused, and none is
+		// asked for: keep the typed client's path should that change.
+		return cache.ToListWatcherWithWatchListSemantics(lw, client)
+	}
+	u, ok := any(client).(interface{ IsWatchListSemanticsUnSupported() bool })
+	return &wireListWatch[E, T]{ListWatch: decoded, watchListUnsupported: ok && u.IsWatchListSemanticsUnSupported()}
+}
+
+// wireListWatch is a wire.ListWatch (whose ListItems the reflector uses
+// instead of List) that knows whether its client streams watch-lists.
+type wireListWatch[E any, T wire.Object[E]] struct {
+	*wire.ListWatch[E, T]
+	watchListUnsupported bool
+}
+
+// IsWatchListSemanticsUnSupported reports what the client said.
+func (lw *wireListWatch[E, T]) IsWatchListSemanticsUnSupported() bool {
+	return lw.watchListUnsupported
 }

@@ -104,7 +104,7 @@ func NewEndpointsInformerWithOptions(client versioned.Interface, namespace strin
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "endpoints"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.Endpoints](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[corev1.Endpoints](client, client.CoreV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewEndpointsInformerWithOptions(client versioned.Interface, namespace strin
 				}
 				return client.CoreV1().Endpoints(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*corev1.Endpoints]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -103,7 +103,7 @@ func NewGadgetInformerWithOptions(client versioned.Interface, options internalin
 	gvr := schema.GroupVersionResource{Group: "widgets.example.com", Version: "v1", Resource: "gadgets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*widgetsv1.Gadget](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[widgetsv1.Gadget](client, client.WidgetsV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -116,7 +116,7 @@ func NewGadgetInformerWithOptions(client versioned.Interface, options internalin
 				}
 				return client.WidgetsV1().Gadgets().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*widgetsv1.Gadget]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

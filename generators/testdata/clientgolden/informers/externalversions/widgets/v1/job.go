@@ -104,7 +104,7 @@ func NewJobInformerWithOptions(client versioned.Interface, namespace string, opt
 	gvr := schema.GroupVersionResource{Group: "widgets.example.com", Version: "v1", Resource: "jobs"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*widgetsv1.Job](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[widgetsv1.Job](client, client.WidgetsV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewJobInformerWithOptions(client versioned.Interface, namespace string, opt
 				}
 				return client.WidgetsV1().Jobs(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*widgetsv1.Job]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -104,7 +104,7 @@ func NewReportInformerWithOptions(client versioned.Interface, namespace string, 
 	gvr := schema.GroupVersionResource{Group: "widgets.example.com", Version: "v1", Resource: "reports"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*widgetsv1.Report](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[widgetsv1.Report](client, client.WidgetsV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewReportInformerWithOptions(client versioned.Interface, namespace string, 
 				}
 				return client.WidgetsV1().Reports(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*widgetsv1.Report]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -104,7 +104,7 @@ func NewServiceInformerWithOptions(client versioned.Interface, namespace string,
 	gvr := schema.GroupVersionResource{Group: "serving.example.dev", Version: "v1", Resource: "services"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*Servingv1.Service](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[Servingv1.Service](client, client.ServingV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewServiceInformerWithOptions(client versioned.Interface, namespace string,
 				}
 				return client.ServingV1().Services(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*Servingv1.Service]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -104,7 +104,7 @@ func NewCiliumNetworkPolicyInformerWithOptions(client versioned.Interface, names
 	gvr := schema.GroupVersionResource{Group: "cilium.io", Version: "v2", Resource: "ciliumnetworkpolicies"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*ciliumiov2.CiliumNetworkPolicy](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[ciliumiov2.CiliumNetworkPolicy](client, client.CiliumV2().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewCiliumNetworkPolicyInformerWithOptions(client versioned.Interface, names
 				}
 				return client.CiliumV2().CiliumNetworkPolicies(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*ciliumiov2.CiliumNetworkPolicy]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -103,7 +103,7 @@ func NewCiliumNodeInformerWithOptions(client versioned.Interface, options intern
 	gvr := schema.GroupVersionResource{Group: "cilium.io", Version: "v2", Resource: "ciliumnodes"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*ciliumiov2.CiliumNode](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[ciliumiov2.CiliumNode](client, client.CiliumV2().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -116,7 +116,7 @@ func NewCiliumNodeInformerWithOptions(client versioned.Interface, options intern
 				}
 				return client.CiliumV2().CiliumNodes().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*ciliumiov2.CiliumNode]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -104,7 +104,7 @@ func NewTFJobInformerWithOptions(client versioned.Interface, namespace string, o
 	gvr := schema.GroupVersionResource{Group: "kubeflow.org", Version: "v1", Resource: "tfjobs"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*kubeflowv1.TFJob](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[kubeflowv1.TFJob](client, client.KubeflowV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewTFJobInformerWithOptions(client versioned.Interface, namespace string, o
 				}
 				return client.KubeflowV1().TFJobs(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*kubeflowv1.TFJob]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -104,7 +104,7 @@ func NewCertificateInformerWithOptions(client versioned.Interface, namespace str
 	gvr := schema.GroupVersionResource{Group: "cert-manager.example.io", Version: "v1", Resource: "certificates"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*certmanagerv1.Certificate](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[certmanagerv1.Certificate](client, client.CertmanagerV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewCertificateInformerWithOptions(client versioned.Interface, namespace str
 				}
 				return client.CertmanagerV1().Certificates(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*certmanagerv1.Certificate]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

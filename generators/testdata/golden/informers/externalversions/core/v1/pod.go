@@ -104,7 +104,7 @@ func NewPodInformerWithOptions(client versioned.Interface, namespace string, opt
 	gvr := schema.GroupVersionResource{Group: "", Version: "v1", Resource: "pods"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*corev1.Pod](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[corev1.Pod](client, client.CoreV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewPodInformerWithOptions(client versioned.Interface, namespace string, opt
 				}
 				return client.CoreV1().Pods(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*corev1.Pod]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

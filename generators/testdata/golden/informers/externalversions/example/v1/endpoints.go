@@ -104,7 +104,7 @@ func NewEndpointsInformerWithOptions(client versioned.Interface, namespace strin
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "endpoints"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Endpoints](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[examplev1.Endpoints](client, client.ExampleV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewEndpointsInformerWithOptions(client versioned.Interface, namespace strin
 				}
 				return client.ExampleV1().Endpoints(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*examplev1.Endpoints]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -103,7 +103,7 @@ func NewGadgetInformerWithOptions(client versioned.Interface, options internalin
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Gadget](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[examplev1.Gadget](client, client.ExampleV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -116,7 +116,7 @@ func NewGadgetInformerWithOptions(client versioned.Interface, options internalin
 				}
 				return client.ExampleV1().Gadgets().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*examplev1.Gadget]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -103,7 +103,7 @@ func NewNodeMetricsInformerWithOptions(client versioned.Interface, options inter
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "nodemetricses"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.NodeMetrics](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[examplev1.NodeMetrics](client, client.ExampleV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -116,7 +116,7 @@ func NewNodeMetricsInformerWithOptions(client versioned.Interface, options inter
 				}
 				return client.ExampleV1().NodeMetricses().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*examplev1.NodeMetrics]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

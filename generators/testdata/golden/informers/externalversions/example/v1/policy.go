@@ -104,7 +104,7 @@ func NewPolicyInformerWithOptions(client versioned.Interface, namespace string, 
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "policies"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Policy](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[examplev1.Policy](client, client.ExampleV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewPolicyInformerWithOptions(client versioned.Interface, namespace string, 
 				}
 				return client.ExampleV1().Policies(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*examplev1.Policy]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

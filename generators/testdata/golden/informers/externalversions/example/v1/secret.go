@@ -99,7 +99,7 @@ func NewSecretInformerWithOptions(client versioned.Interface, namespace string, 
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "secrets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Secret](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[examplev1.Secret](client, client.ExampleV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -112,7 +112,7 @@ func NewSecretInformerWithOptions(client versioned.Interface, namespace string, 
 				}
 				return client.ExampleV1().Secrets(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*examplev1.Secret]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -104,7 +104,7 @@ func NewThingInformerWithOptions(client versioned.Interface, namespace string, o
 	gvr := schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "thingamajigs"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*examplev1.Thing](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[examplev1.Thing](client, client.ExampleV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewThingInformerWithOptions(client versioned.Interface, namespace string, o
 				}
 				return client.ExampleV1().Things(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*examplev1.Thing]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -98,7 +98,7 @@ func NewBucketInformerWithOptions(client versioned.Interface, options internalin
 	gvr := schema.GroupVersionResource{Group: "things.example.org", Version: "v2beta1", Resource: "buckets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*thirdpartyv2beta1.Bucket](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[thirdpartyv2beta1.Bucket](client, client.ThirdPartyV2beta1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -111,7 +111,7 @@ func NewBucketInformerWithOptions(client versioned.Interface, options internalin
 				}
 				return client.ThirdPartyV2beta1().Buckets().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*thirdpartyv2beta1.Bucket]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -104,7 +104,7 @@ func NewThingInformerWithOptions(client versioned.Interface, namespace string, o
 	gvr := schema.GroupVersionResource{Group: "my-things.example.com", Version: "v1", Resource: "things"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*mythingsv1.Thing](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[mythingsv1.Thing](client, client.MyThingsV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewThingInformerWithOptions(client versioned.Interface, namespace string, o
 				}
 				return client.MyThingsV1().Things(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*mythingsv1.Thing]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

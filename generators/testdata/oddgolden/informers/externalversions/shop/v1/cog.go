@@ -104,7 +104,7 @@ func NewCogInformerWithOptions(client versioned.Interface, namespace string, opt
 	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "cogs"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Cog](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[shopv1.Cog](client, client.ShopV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewCogInformerWithOptions(client versioned.Interface, namespace string, opt
 				}
 				return client.ShopV1().Cogs(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*shopv1.Cog]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

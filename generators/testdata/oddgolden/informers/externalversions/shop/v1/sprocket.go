@@ -104,7 +104,7 @@ func NewSprocketInformerWithOptions(client versioned.Interface, namespace string
 	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "sprockets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Sprocket](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[shopv1.Sprocket](client, client.ShopV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewSprocketInformerWithOptions(client versioned.Interface, namespace string
 				}
 				return client.ShopV1().Sprockets(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*shopv1.Sprocket]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -104,7 +104,7 @@ func NewWheelInformerWithOptions(client versioned.Interface, namespace string, o
 	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "wheels"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Wheel](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[shopv1.Wheel](client, client.ShopV1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewWheelInformerWithOptions(client versioned.Interface, namespace string, o
 				}
 				return client.ShopV1().Wheels(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*shopv1.Wheel]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -103,7 +103,7 @@ func NewÑanduInformerWithOptions(client versioned.Interface, options internalin
 	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v1", Resource: "ñandus"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv1.Ñandu](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[shopv1.Ñandu](client, client.ShopV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -116,7 +116,7 @@ func NewÑanduInformerWithOptions(client versioned.Interface, options internalin
 				}
 				return client.ShopV1().Ñandus().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*shopv1.Ñandu]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

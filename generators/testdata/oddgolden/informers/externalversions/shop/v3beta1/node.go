@@ -103,7 +103,7 @@ func NewNodeInformerWithOptions(client versioned.Interface, options internalinte
 	gvr := schema.GroupVersionResource{Group: "shop.example.com", Version: "v3beta1", Resource: "nodes"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*shopv3beta1.Node](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[shopv3beta1.Node](client, client.ShopV3beta1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -116,7 +116,7 @@ func NewNodeInformerWithOptions(client versioned.Interface, options internalinte
 				}
 				return client.ShopV3beta1().Nodes().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*shopv3beta1.Node]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -104,7 +104,7 @@ func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, 
 	gvr := schema.GroupVersionResource{Group: "type.example.com", Version: "go", Resource: "widgets"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*xtypexgo.Widget](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[xtypexgo.Widget](client, client.TypeGo().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -117,7 +117,7 @@ func NewWidgetInformerWithOptions(client versioned.Interface, namespace string, 
 				}
 				return client.TypeGo().Widgets(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*xtypexgo.Widget]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

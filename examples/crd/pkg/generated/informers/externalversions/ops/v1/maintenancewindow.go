@@ -112,7 +112,7 @@ func NewMaintenanceWindowInformerWithOptions(client versioned.Interface, options
 	gvr := schema.GroupVersionResource{Group: "ops.typedinformer.dev", Version: "v1", Resource: "maintenancewindows"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*opsv1.MaintenanceWindow](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[opsv1.MaintenanceWindow](client, client.OpsV1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewMaintenanceWindowInformerWithOptions(client versioned.Interface, options
 				}
 				return client.OpsV1().MaintenanceWindows().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*opsv1.MaintenanceWindow]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

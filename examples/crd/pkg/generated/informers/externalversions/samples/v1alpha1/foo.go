@@ -113,7 +113,7 @@ func NewFooInformerWithOptions(client versioned.Interface, namespace string, opt
 	gvr := schema.GroupVersionResource{Group: "samples.typedinformer.dev", Version: "v1alpha1", Resource: "foos"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*samplesv1alpha1.Foo](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[samplesv1alpha1.Foo](client, client.SamplesV1alpha1().RESTClient(), namespace, gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -126,7 +126,7 @@ func NewFooInformerWithOptions(client versioned.Interface, namespace string, opt
 				}
 				return client.SamplesV1alpha1().Foos(namespace).Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*samplesv1alpha1.Foo]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,

@@ -112,7 +112,7 @@ func NewFooClassInformerWithOptions(client versioned.Interface, options internal
 	gvr := schema.GroupVersionResource{Group: "samples.typedinformer.dev", Version: "v1alpha1", Resource: "fooclasses"}
 	tweakListOptions := options.TweakListOptions
 	return cache.NewSharedIndexInformerWithOptions[*samplesv1alpha1.FooClass](
-		cache.ToListWatcherWithWatchListSemantics(&cache.ListWatch{
+		internalinterfaces.NewListerWatcher[samplesv1alpha1.FooClass](client, client.SamplesV1alpha1().RESTClient(), "", gvr, tweakListOptions, &cache.ListWatch{
 			ListFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 				if tweakListOptions != nil {
 					tweakListOptions(&opts)
@@ -125,7 +125,7 @@ func NewFooClassInformerWithOptions(client versioned.Interface, options internal
 				}
 				return client.SamplesV1alpha1().FooClasses().Watch(ctx, opts)
 			},
-		}, client),
+		}),
 		cache.SharedIndexInformerOptions[*samplesv1alpha1.FooClass]{
 			ResyncPeriod: options.ResyncPeriod,
 			AnyIndexers:  options.Indexers,
