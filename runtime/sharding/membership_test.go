@@ -205,6 +205,18 @@ func TestNewRingRejectsBadConfig(t *testing.T) {
 	}
 }
 
+// fastRing returns a Ring on store with periods short enough for a
+// synctest bubble's fake time: a one-second Lease renewed every 50 ms.
+func fastRing(t *testing.T, store *shardingtest.Leases, id string) *Ring {
+	t.Helper()
+	r, err := NewRing(RingConfig{Name: "ring", Identity: id, Field: FieldUID, Leases: store,
+		LeaseDuration: time.Second, RenewPeriod: 50 * time.Millisecond, SafetyMargin: 200 * time.Millisecond, VNodes: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
 // TestRingRunJoinsAndLeaves runs two rings on the clock of a synctest
 // bubble with short periods and checks they split the space within ten
 // lease durations of (fake) time, then that a graceful stop deletes the
@@ -212,15 +224,7 @@ func TestNewRingRejectsBadConfig(t *testing.T) {
 func TestRingRunJoinsAndLeaves(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := shardingtest.NewLeases()
-		mk := func(id string) *Ring {
-			r, err := NewRing(RingConfig{Name: "ring", Identity: id, Field: FieldUID, Leases: store,
-				LeaseDuration: time.Second, RenewPeriod: 50 * time.Millisecond, SafetyMargin: 200 * time.Millisecond, VNodes: 16})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return r
-		}
-		a, b := mk("a"), mk("b")
+		a, b := fastRing(t, store, "a"), fastRing(t, store, "b")
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
 		bctx, bstop := context.WithCancel(ctx)
@@ -285,15 +289,7 @@ func (d *blockingDrainer) Drain(ctx context.Context, _ []Range, abandon bool) er
 func TestRingReleaseCancelsWorkThatOutlastsTheLease(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store := shardingtest.NewLeases()
-		mk := func(id string) *Ring {
-			r, err := NewRing(RingConfig{Name: "ring", Identity: id, Field: FieldUID, Leases: store,
-				LeaseDuration: time.Second, RenewPeriod: 50 * time.Millisecond, SafetyMargin: 200 * time.Millisecond, VNodes: 16})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return r
-		}
-		a, b := mk("a"), mk("b")
+		a, b := fastRing(t, store, "a"), fastRing(t, store, "b")
 		d := &blockingDrainer{}
 		a.AddDrainer(d)
 		ctx, cancel := context.WithCancel(context.Background())
