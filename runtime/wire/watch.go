@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
@@ -78,10 +79,14 @@ func (w *streamWatcher) run(ctx context.Context, next func() (watch.Event, error
 	}
 }
 
-// endOfStream reports whether err ends a watch stream normally: the body
-// ended (at or inside an event, as when the server's timeout closes the
-// connection) or the connection was closed.
+// endOfStream reports whether err ends a watch stream normally, as
+// apimachinery's stream watcher tells them apart: the body ended (at or
+// inside an event, as when the server's timeout closes the connection),
+// the connection was closed, reset or timed out, or the server sent
+// GOAWAY. The reflector then watches again from its last resourceVersion;
+// an Error event would make it relist.
 func endOfStream(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
-		errors.Is(err, http.ErrBodyReadAfterClose) || errors.Is(err, context.Canceled)
+		errors.Is(err, http.ErrBodyReadAfterClose) || errors.Is(err, context.Canceled) ||
+		utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err)
 }

@@ -7,9 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"reflect"
 	goruntime "runtime"
+	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"unsafe"
 
@@ -568,5 +571,72 @@ func TestListItemsStopsWhileTheServerStalls(t *testing.T) {
 			}
 			<-sent // the writer ended: the body was closed
 		})
+	}
+}
+
+// failingBody returns its bytes, then err.
+type failingBody struct {
+	r   *bytes.Reader
+	err error
+}
+
+func (b *failingBody) Read(p []byte) (int, error) {
+	if b.r.Len() > 0 {
+		return b.r.Read(p)
+	}
+	return 0, b.err
+}
+
+func (b *failingBody) Close() error { return nil }
+
+// timeoutError is a net.Error that timed out.
+type timeoutError struct{}
+
+func (timeoutError) Error() string   { return "i/o timeout" }
+func (timeoutError) Timeout() bool   { return true }
+func (timeoutError) Temporary() bool { return true }
+
+// TestWatchEndsQuietlyWhenTheConnectionDrops checks that a watch whose
+// connection is reset, closed by a GOAWAY or timed out ends without an
+// Error event, as apimachinery's stream watcher ends it, so the reflector
+// watches again from its resourceVersion instead of relisting; any other
+// read error still ends it with one.
+func TestWatchEndsQuietlyWhenTheConnectionDrops(t *testing.T) {
+	c := newCodecs(t)
+	p := testPod(0, "5")
+	for _, enc := range []string{encJSON, encProtobuf} {
+		body := c.encodeWatch(t, enc, []event{{"ADDED", &p}})
+		for _, tc := range []struct {
+			name      string
+			err       error
+			wantError bool
+		}{
+			{name: "reset", err: &net.OpError{Op: "read", Net: "tcp", Err: syscall.ECONNRESET}},
+			{name: "GOAWAY", err: errors.New("http2: server sent GOAWAY and closed the connection; LastStreamID=5, ErrCode=NO_ERROR")},
+			{name: "timeout", err: &net.OpError{Op: "read", Net: "tcp", Err: timeoutError{}}},
+			{name: "other", err: errors.New("tls: bad record MAC"), wantError: true},
+		} {
+			t.Run(enc+"/"+tc.name, func(t *testing.T) {
+				fetch := func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) {
+					return &failingBody{r: bytes.NewReader(body), err: tc.err}, "", nil
+				}
+				w, err := newPods(t, fetch).Watch(context.Background(), metav1.ListOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer w.Stop()
+				var got []watch.EventType
+				for ev := range w.ResultChan() {
+					got = append(got, ev.Type)
+				}
+				want := []watch.EventType{watch.Added}
+				if tc.wantError {
+					want = append(want, watch.Error)
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("events %v after %v, want %v", got, tc.err, want)
+				}
+			})
+		}
 	}
 }
