@@ -4,17 +4,13 @@
 // limiter, retries and content-type configuration while the runtime
 // decodes the response bytes item by item.
 //
-// It lives outside the main module because it imports client-go, which
-// the runtime never does; user code or generated code holds the same few
-// lines.
+// The request is built by wire.NewRESTFetch, which generated informers use
+// too; this package only names client-go's types for the bench.
 package wirerest
 
 import (
-	"context"
-	"io"
-	"strings"
+	"fmt"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/rest"
 
@@ -23,29 +19,16 @@ import (
 
 // Fetch returns a wire.Fetch that GETs resource (a plural such as "pods")
 // in namespace ("" for all namespaces or a cluster-scoped resource)
-// through client, encoding the ListOptions with params (client-go's
-// kubernetes/scheme.ParameterCodec for built-in types).
-//
-// The content type follows client-go's typed clients: when the wire
-// ListWatch asks for protobuf, the request prefers protobuf only if the
-// client's configuration sets no content type (rest.Config.ContentType or
-// AcceptContentTypes); a content type the user set is kept. A request for
-// JSON always asks for JSON. wire recognises what the server answered.
-func Fetch(client rest.Interface, namespace, resource string, params runtime.ParameterCodec) wire.Fetch {
-	return func(ctx context.Context, opts metav1.ListOptions, accept string) (io.ReadCloser, string, error) {
-		req := client.Get().
-			NamespaceIfScoped(namespace, namespace != "").
-			Resource(resource).
-			VersionedParams(&opts, params)
-		if strings.HasPrefix(accept, wire.ContentTypeProtobuf) {
-			req = req.UseProtobufAsDefault()
-		} else {
-			req = req.SetHeader("Accept", accept)
-		}
-		body, err := req.Stream(ctx)
-		if err != nil {
-			return nil, "", err
-		}
-		return body, "", nil
+// through client, as a generated informer does (wire.NewRESTFetch): the
+// typed client's request, protobuf preferred only when the client's
+// configuration sets no content type, JSON asked for as asked. params is
+// unused: the options are encoded with metav1.ParameterCodec, as the
+// typed clients encode ListOptions. It panics unless client is client-go's
+// *rest.RESTClient, which is what a clientset's RESTClient() returns.
+func Fetch(client rest.Interface, namespace, resource string, _ runtime.ParameterCodec) wire.Fetch {
+	f, ok := wire.NewRESTFetch(client, namespace, resource)
+	if !ok {
+		panic(fmt.Sprintf("wirerest.Fetch: %T is not client-go's *rest.RESTClient", client))
 	}
+	return f
 }
