@@ -31,8 +31,15 @@
 // through precomputed offsets instead of walking T by reflection, and
 // decodes exactly as sigs.k8s.io/json's UnmarshalCaseSensitivePreserveInts
 // (what apimachinery uses), to which it hands the values it does not
-// decode itself. The items of one JSON response share the short strings
-// they repeat.
+// decode itself.
+//
+// The items of one response (a list, or a watch stream's events) share the
+// short strings they repeat: namespaces, label values, images, condition
+// types, managers. The JSON decoder looks each string up before
+// allocating it; protobuf items, whose generated Unmarshal allocates every
+// string, are walked once decoded (a plan built once per type, each string
+// field compared with the one the item before held there). Only strings
+// are shared, which are immutable: no two objects share anything mutable.
 //
 // The package does not import k8s.io/client-go. It obtains bytes through a
 // Fetch function, which performs the GET and returns the response body;

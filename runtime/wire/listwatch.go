@@ -102,6 +102,7 @@ type ListWatch[E any, T Object[E]] struct {
 	proto           bool // T has protobuf methods
 	disableChunking bool
 	json            *jsondec.Decoder           // decodes T from JSON; read-only
+	share           *sharePlan                 // shares strings of protobuf items; read-only
 	cbor            func() (*cborItems, error) // decodes T from CBOR; built on first use
 	what            string                     // the resource and T, for errors
 }
@@ -116,6 +117,9 @@ func NewListWatch[E any, T Object[E]](fetch Fetch, opts Options) (*ListWatch[E, 
 	_, proto := any(T(new(E))).(protoMessage)
 	lw := &ListWatch[E, T]{fetch: fetch, proto: proto, disableChunking: opts.DisableChunking, json: jsondec.New(reflect.TypeFor[E]()),
 		cbor: sync.OnceValues(func() (*cborItems, error) { return newCBORItems(reflect.TypeFor[E]()) }), what: fmt.Sprintf("%T", T(nil))}
+	if proto {
+		lw.share = newSharePlan(reflect.TypeFor[E]())
+	}
 	if r := strings.TrimSpace(opts.Resource); r != "" {
 		lw.what = r + " (" + lw.what + ")"
 	}
@@ -155,7 +159,7 @@ func (lw *ListWatch[E, T]) ListItems(ctx context.Context, opts metav1.ListOption
 	}
 	body := newReadAhead(resp)
 	defer body.Close()
-	d := newDecoder[E, T](body, ct, lw.proto, lw.json)
+	d := newDecoder[E, T](body, ct, lw.proto, lw.json, lw.share)
 	d.cborOf = lw.cbor
 	lm, err := d.list(yield)
 	if err != nil {
@@ -193,7 +197,7 @@ func (lw *ListWatch[E, T]) Watch(ctx context.Context, opts metav1.ListOptions) (
 	if err != nil {
 		return nil, err
 	}
-	d := newDecoder[E, T](body, ct, lw.proto, lw.json)
+	d := newDecoder[E, T](body, ct, lw.proto, lw.json, lw.share)
 	d.cborOf = lw.cbor
 	return newStreamWatcher(ctx, d.event, body, lw.what), nil
 }

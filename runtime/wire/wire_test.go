@@ -11,6 +11,7 @@ import (
 	"reflect"
 	goruntime "runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -94,7 +95,7 @@ func TestListItemsDecodesAsClientGo(t *testing.T) {
 // name), and the items of another list not to share the first list's.
 func TestListItemsShareStrings(t *testing.T) {
 	c := newCodecs(t)
-	for _, enc := range []string{encJSON} {
+	for _, enc := range []string{encJSON, encProtobuf} {
 		t.Run(enc, func(t *testing.T) {
 			body := c.encodeList(t, enc, testPods(7, "1"))
 			lw := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch)
@@ -120,6 +121,38 @@ func TestListItemsShareStrings(t *testing.T) {
 			}
 			if same(a.Namespace, second[0].Namespace) {
 				t.Error("two lists share strings: the table outlives its response")
+			}
+		})
+	}
+}
+
+// TestWatchSharesStrings requires the events of one watch stream to share
+// the strings they repeat, in both encodings.
+func TestWatchSharesStrings(t *testing.T) {
+	c := newCodecs(t)
+	var events []event
+	for i := range 7 {
+		p := testPod(i, strconv.Itoa(5+i))
+		events = append(events, event{"ADDED", &p})
+	}
+	for _, enc := range []string{encJSON, encProtobuf} {
+		t.Run(enc, func(t *testing.T) {
+			body := c.encodeWatch(t, enc, events)
+			w, err := newPods(t, (&fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}).fetch).Watch(context.Background(), metav1.ListOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Stop()
+			var got []*corev1.Pod
+			for ev := range w.ResultChan() {
+				got = append(got, ev.Object.(*corev1.Pod))
+			}
+			if len(got) != len(events) {
+				t.Fatalf("got %d events, want %d", len(got), len(events))
+			}
+			a, b := got[0], got[6]
+			if a.Namespace != b.Namespace || !sameString(a.Namespace, b.Namespace) || !sameString(a.Spec.Containers[0].Image, b.Spec.Containers[0].Image) {
+				t.Error("the events of one watch hold separate copies of equal strings")
 			}
 		})
 	}

@@ -121,9 +121,9 @@ type Strings struct {
 	limit int
 }
 
-// maxSharedLen is the length up to which a string is looked up in
+// MaxSharedLen is the length up to which a string is looked up in
 // Strings: longer strings rarely repeat whole.
-const maxSharedLen = 64
+const MaxSharedLen = 64
 
 // NewStrings returns a Strings that keeps at most limit strings.
 func NewStrings(limit int) *Strings {
@@ -132,13 +132,28 @@ func NewStrings(limit int) *Strings {
 
 // get returns b as a string, the copy held if there is one.
 func (t *Strings) get(b []byte) string {
-	if len(b) > maxSharedLen {
+	if len(b) > MaxSharedLen {
 		return string(b)
 	}
 	if v, ok := t.m[string(b)]; ok {
 		return v
 	}
 	v := string(b)
+	if len(t.m) < t.limit {
+		t.m[v] = v
+	}
+	return v
+}
+
+// Share returns v, or the equal string held if there is one (holding v
+// when there is none and the limit allows).
+func (t *Strings) Share(v string) string {
+	if len(v) > MaxSharedLen {
+		return v
+	}
+	if h, ok := t.m[v]; ok {
+		return h
+	}
 	if len(t.m) < t.limit {
 		t.m[v] = v
 	}
