@@ -56,8 +56,12 @@ func newSharePlan(t reflect.Type) *sharePlan {
 	return &sharePlan{root: root, slots: b.slots}
 }
 
-// newState returns the state of one body, sharing through strs.
+// newState returns the state of one body, sharing through strs (nil for
+// a nil plan, which shares nothing).
 func (p *sharePlan) newState(strs *jsondec.Strings) *shareState {
+	if p == nil {
+		return nil
+	}
 	return &shareState{strs: strs, slots: make([]shareSlot, p.slots)}
 }
 
