@@ -199,13 +199,20 @@ func Decode(side Side, mode string, n int, path string) (DecodeResult, error) {
 }
 
 // peakRSS returns this process's peak resident set size so far (VmHWM).
-func peakRSS() uint64 {
+func peakRSS() uint64 { return statusKB("VmHWM:") }
+
+// currentRSS returns this process's resident set size now (VmRSS).
+func currentRSS() uint64 { return statusKB("VmRSS:") }
+
+// statusKB returns the field of /proc/self/status that starts with name, in
+// bytes (0 when it cannot be read).
+func statusKB(name string) uint64 {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		return 0
 	}
 	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+		if rest, ok := strings.CutPrefix(line, name); ok {
 			kb, _ := strconv.ParseUint(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 10, 64)
 			return kb * 1024
 		}

@@ -70,8 +70,11 @@ type WireResult struct {
 	// sides).
 	SyncSeconds    float64 `json:"syncSeconds"`
 	SyncCPUSeconds float64 `json:"syncCPUSeconds"`
-	// SyncPeakRSS is the process's peak RSS (VmHWM) right after the sync.
+	// SyncPeakRSS is the process's peak RSS (VmHWM) right after the sync;
+	// BaseRSS its RSS when the informer starts (the program, the runtime,
+	// the server and the clientset, before any Pod).
 	SyncPeakRSS uint64 `json:"syncPeakRSS"`
+	BaseRSS     uint64 `json:"baseRSS"`
 	// BaseHeap and SyncedHeap are the live heap (after two GCs) before the
 	// clientset exists and after the sync.
 	BaseHeap   uint64 `json:"baseHeap"`
@@ -180,6 +183,7 @@ func Wire(o WireOptions) (WireResult, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
+	res.BaseRSS = currentRSS()
 	cpu0 := cpuSeconds()
 	start := time.Now()
 	go func() { defer close(done); run(ctx) }()
