@@ -32,24 +32,12 @@ func TestCompactionForcesRelist(t *testing.T) {
 		namespaces: testNamespaces(t, c, 2),
 	}
 	s.prepare(t)
-	watchedRV, err := strconv.ParseInt(s.inf.LastSyncResourceVersion(), 10, 64)
-	if err != nil {
-		t.Fatalf("informer's resourceVersion: %v", err)
-	}
+	watchedRV := syncedRV(t, s.inf)
 	listsBefore := len(calls.listCalls())
 
 	partition.Cut()
 	s.change(t, s.o)
-	rev, err := cluster.Etcd.Revision(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rev <= watchedRV {
-		t.Fatalf("etcd revision %d is not past the informer's resourceVersion %d", rev, watchedRV)
-	}
-	if err := cluster.Etcd.Compact(ctx, rev); err != nil {
-		t.Fatal(err)
-	}
+	rev := compactPast(ctx, t, watchedRV)
 	if got := s.inf.LastSyncResourceVersion(); got != strconv.FormatInt(watchedRV, 10) {
 		t.Fatalf("the cut-off informer moved from resourceVersion %d to %s", watchedRV, got)
 	}
@@ -76,4 +64,32 @@ func TestCompactionForcesRelist(t *testing.T) {
 	eventually(t, time.Minute, "cache still equals the server", func() error {
 		return matchesServer(ctx, s.inf.GetStore(), s.o)
 	})
+}
+
+// syncedRV returns the resourceVersion inf last synced, as a number.
+func syncedRV(t *testing.T, inf interface{ LastSyncResourceVersion() string }) int64 {
+	t.Helper()
+	rv, err := strconv.ParseInt(inf.LastSyncResourceVersion(), 10, 64)
+	if err != nil {
+		t.Fatalf("informer's resourceVersion: %v", err)
+	}
+	return rv
+}
+
+// compactPast compacts etcd at its current revision, which must be past
+// rv (the resourceVersion a cut-off informer last synced), and returns
+// that revision.
+func compactPast(ctx context.Context, t *testing.T, rv int64) int64 {
+	t.Helper()
+	rev, err := cluster.Etcd.Revision(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rev <= rv {
+		t.Fatalf("etcd revision %d is not past the informer's resourceVersion %d", rev, rv)
+	}
+	if err := cluster.Etcd.Compact(ctx, rev); err != nil {
+		t.Fatal(err)
+	}
+	return rev
 }

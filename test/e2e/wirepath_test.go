@@ -298,23 +298,11 @@ func TestCompactionRelistsGeneratedInformer(t *testing.T) {
 		namespaces: testNamespaces(t, c, 2),
 	}
 	s.prepare(t)
-	watchedRV, err := strconv.ParseInt(inf.LastSyncResourceVersion(), 10, 64)
-	if err != nil {
-		t.Fatalf("informer's resourceVersion: %v", err)
-	}
+	watchedRV := syncedRV(t, inf)
 
 	partition.Cut()
 	s.change(t, s.o)
-	rev, err := cluster.Etcd.Revision(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rev <= watchedRV {
-		t.Fatalf("etcd revision %d is not past the informer's resourceVersion %d", rev, watchedRV)
-	}
-	if err := cluster.Etcd.Compact(ctx, rev); err != nil {
-		t.Fatal(err)
-	}
+	rev := compactPast(ctx, t, watchedRV)
 	before := len(log.of("podtemplates"))
 	partition.Heal()
 
