@@ -79,7 +79,7 @@ func (st *shareState) str(sp *string, i int) {
 		return
 	}
 	sl := &st.slots[i]
-	if len(sl.last) == len(v) && sl.last == v {
+	if sl.last == v {
 		*sp = sl.last
 		return
 	}
