@@ -46,7 +46,8 @@
 //   - client-go's helpers: ObjectName, MetaNamespaceKeyFunc,
 //     SplitMetaNamespaceKey, DeletionHandling*, MetaNamespaceIndexFunc,
 //     NamespaceIndex, InformerSynced, WaitForCacheSync and its named
-//     variants, ListWatch, HandlerOptions, InformerName,
+//     variants, v0.37's sync waits without polling (DoneChecker, IsDone,
+//     WaitFor, and HasSyncedChecker on informers and registrations), ListWatch, HandlerOptions, InformerName,
 //     InformerNameAndResource and InformerMetricsProvider (with GaugeMetric
 //     and HistogramMetric; there is no process-wide
 //     SetInformerMetricsProvider).

@@ -23,7 +23,7 @@ import (
 // Locking. An informer's mutexes are taken in this order, never against it
 // (a lock may be skipped, e.g. processBatch takes no startMu):
 //
-//	startMu → proc.mu → listener.mu → fifo.mu → indexer.mu
+//	startMu → proc.mu → listener.mu → listener.syncedMu → fifo.mu → indexer.mu
 //
 //   - startMu (sharedIndexInformer) guards the lifecycle (started, stopping,
 //     stopped), the reflector pointer and the settings that must be made
@@ -38,6 +38,10 @@ import (
 //   - listener.mu guards one handler's pending notifications. The processor
 //     takes it to enqueue and to remove; remove reads the informer's
 //     HasSynced under it, which takes fifo.mu.
+//   - listener.syncedMu orders closing a listener's sync channel against
+//     its removal; closing it reads the informer's HasSynced (fifo.mu).
+//     The fifo calls Processor.InformerSynced, which takes proc.mu and
+//     each listener's syncedMu, only after releasing fifo.mu.
 //   - fifo.mu (deltafifo.Queue, the DeltaFIFO) guards the queue. PopBatch
 //     releases it before it calls processBatch. Replace and Resync
 //     read the store's keys and objects under it (the queue's KnownObjects),
@@ -120,6 +124,7 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		scope:         opts.ShardScope,
 	}
 	s.fifo = deltafifo.New[T](s.indexer)
+	s.fifo.SetOnSynced(s.proc.InformerSynced)
 	s.transformErrs = map[keys.Key]error{}
 	switch {
 	case lw == nil:
@@ -302,6 +307,36 @@ func (s *sharedIndexInformer[T]) checkPeriod(prev time.Duration) time.Duration {
 
 func (s *sharedIndexInformer[T]) HasSynced() bool { return s.fifo.HasSynced() }
 
+func (s *sharedIndexInformer[T]) HasSyncedChecker() DoneChecker {
+	return chanChecker{name: s.syncedName(), ch: s.fifo.Synced()}
+}
+
+// syncedName names the informer's sync in DoneCheckers: client-go's
+// "SharedIndexInformer <Go type>", with the informer's name.
+func (s *sharedIndexInformer[T]) syncedName() string {
+	var zero T
+	return fmt.Sprintf("SharedIndexInformer %T (%s)", zero, s.name)
+}
+
+// chanChecker is a DoneChecker over a channel.
+type chanChecker struct {
+	name string
+	ch   <-chan struct{}
+}
+
+func (c chanChecker) Name() string          { return c.name }
+func (c chanChecker) Done() <-chan struct{} { return c.ch }
+
+// registration is what AddEventHandler returns: a listener, with its sync
+// as a DoneChecker.
+type registration[T Object] struct {
+	*processor.Listener[T]
+}
+
+func (r registration[T]) HasSyncedChecker() DoneChecker {
+	return chanChecker{name: r.SyncedName(), ch: r.SyncedDone()}
+}
+
 func (s *sharedIndexInformer[T]) IsStopped() bool {
 	s.startMu.Lock()
 	defer s.startMu.Unlock()
@@ -399,6 +434,7 @@ func (s *sharedIndexInformer[T]) addEventHandler(handler ResourceEventHandler[T]
 	}
 	cfg := processor.ListenerConfig{
 		Name: processor.HandlerName(handler), Resync: resyncPeriod, Now: s.clock.Now(), Synced: s.HasSynced,
+		SyncedName:  s.syncedName(),
 		SkipResyncs: s.opts.SkipUnchangedUpdates, Logger: logger,
 	}
 	s.observe(&cfg)
@@ -414,15 +450,15 @@ func (s *sharedIndexInformer[T]) addEventHandler(handler ResourceEventHandler[T]
 	case s.resyncChanged <- struct{}{}:
 	default:
 	}
-	return l, nil
+	return registration[T]{l}, nil
 }
 
 func (s *sharedIndexInformer[T]) RemoveEventHandler(reg ResourceEventHandlerRegistration) error {
-	l, ok := reg.(*processor.Listener[T])
+	r, ok := reg.(registration[T])
 	if !ok {
 		return fmt.Errorf("informer %s: registration %T was not returned by this informer", s.name, reg)
 	}
-	s.proc.RemoveListener(l)
+	s.proc.RemoveListener(r.Listener)
 	select {
 	case s.resyncChanged <- struct{}{}:
 	default:

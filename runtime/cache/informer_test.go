@@ -748,6 +748,8 @@ type foreignRegistration struct{}
 
 func (foreignRegistration) HasSynced() bool { return true }
 
+func (foreignRegistration) HasSyncedChecker() cache.DoneChecker { return nil }
+
 func TestInformerAddHandlerAfterStopFails(t *testing.T) {
 	srv := seedServer(t)
 	inf := podInformer(srv, cache.SharedIndexInformerOptions[*corev1.Pod]{Reflector: fastReflector()})

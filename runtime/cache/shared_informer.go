@@ -16,6 +16,11 @@ type AnyInformer interface {
 	// HasSynced reports whether the first complete list has been applied to
 	// the store and handed to the processor.
 	HasSynced() bool
+	// HasSyncedChecker is HasSynced as a DoneChecker, to wait for without
+	// polling (WaitFor): its channel is closed exactly when HasSynced is
+	// true. Like HasSynced it says nothing about any handler; use the
+	// registration's HasSyncedChecker for that.
+	HasSyncedChecker() DoneChecker
 	// IsStopped reports whether Run has returned.
 	IsStopped() bool
 	// LastSyncResourceVersion is the resourceVersion last observed from the
@@ -194,6 +199,11 @@ type ResourceEventHandlerRegistration interface {
 	// HasSynced reports whether the informer has synced and this handler
 	// has been handed every object of the initial list.
 	HasSynced() bool
+	// HasSyncedChecker is HasSynced as a DoneChecker: its channel is
+	// closed exactly when HasSynced is true, so it waits for the informer
+	// and for this handler's return from every initial add. After
+	// RemoveEventHandler it keeps the state HasSynced keeps.
+	HasSyncedChecker() DoneChecker
 }
 
 // NewSharedIndexInformer returns an informer for objects of type T served by

@@ -203,6 +203,101 @@ func nilSync(fs []InformerSynced) int {
 	return -1
 }
 
+// DoneChecker is client-go v0.37's handle on an activity that completes
+// once, such as an informer's or a handler registration's initial sync
+// (their HasSyncedChecker methods): unlike InformerSynced it can be waited
+// for without polling, and it names what is waited for. IsDone tests it
+// without blocking; WaitFor waits for several.
+type DoneChecker interface {
+	// Name describes what is waited for, for logs. It may be computed on
+	// each call: call it outside hot paths.
+	Name() string
+	// Done returns a channel that is closed when the activity has
+	// completed. It is never closed otherwise.
+	Done() <-chan struct{}
+}
+
+// IsDone reports, without blocking, whether checker's activity has
+// completed.
+func IsDone(checker DoneChecker) bool {
+	select {
+	case <-checker.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// WaitFor blocks until every checker is done (true) or ctx ends first
+// (false), with client-go v0.37's results and log lines. A checker already
+// done when ctx ends counts as done, so a cancelled ctx gives true when
+// everything had completed. With no checkers it returns true at once.
+//
+// When what is not empty, WaitFor logs through ctx's logger (klog.FromContext),
+// at that logger's verbosity, attributing the lines to its caller: "Waiting"
+// (for=what) before waiting, "Done waiting" (for, instance=the checker's
+// Name) as each checker completes, and "Timed out waiting" (for, cause=
+// context.Cause(ctx), instances=the sorted names of the checkers not done)
+// when ctx ended first. Pass a quieter logger to log less:
+// WaitFor(klog.NewContext(ctx, klog.FromContext(ctx).V(2)), ...).
+//
+// A nil checker cannot complete: WaitFor then logs an error naming its
+// index and returns false at once (client-go panics).
+func WaitFor(ctx context.Context, what string, checkers ...DoneChecker) bool {
+	logger := klog.FromContext(ctx)
+	for i, c := range checkers {
+		if c == nil {
+			logger.Error(nil, "WaitFor: checker is nil", "for", what, "index", i)
+			return false
+		}
+	}
+	if what != "" {
+		helper, l := logger.WithCallStackHelper()
+		helper()
+		logger = l
+		logger.Info("Waiting", "for", what)
+	}
+	// Wait on every pending checker and ctx at once, so that each "Done
+	// waiting" is logged as soon as its checker completes, without a
+	// goroutine per checker.
+	pending := slices.Clone(checkers)
+	cases := make([]reflect.SelectCase, 0, len(pending)+1)
+	for len(pending) > 0 {
+		cases = append(cases[:0], reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(ctx.Done())})
+		for _, c := range pending {
+			cases = append(cases, reflect.SelectCase{Dir: reflect.SelectRecv, Chan: reflect.ValueOf(c.Done())})
+		}
+		chosen, _, _ := reflect.Select(cases)
+		if chosen == 0 {
+			break
+		}
+		if what != "" {
+			logger.Info("Done waiting", "for", what, "instance", pending[chosen-1].Name())
+		}
+		pending = slices.Delete(pending, chosen-1, chosen)
+	}
+	// ctx ended: a checker that completed meanwhile still counts (select
+	// picks at random among ready cases).
+	var left []string
+	for _, c := range pending {
+		if IsDone(c) {
+			if what != "" {
+				logger.Info("Done waiting", "for", what, "instance", c.Name())
+			}
+			continue
+		}
+		left = append(left, c.Name())
+	}
+	if len(left) == 0 {
+		return true
+	}
+	if what != "" {
+		slices.Sort(left)
+		logger.Info("Timed out waiting", "for", what, "cause", context.Cause(ctx), "instances", left)
+	}
+	return false
+}
+
 // SyncResult is what a factory's WaitForCacheSyncWithContext returns, with
 // client-go v0.37's fields: whether each started informer synced, and why
 // waiting stopped early.

@@ -45,6 +45,11 @@ func (f *failedInformer[T]) Run(ctx context.Context) {
 
 func (f *failedInformer[T]) HasSynced() bool { return false }
 
+// HasSyncedChecker is never done.
+func (f *failedInformer[T]) HasSyncedChecker() cache.DoneChecker {
+	return newLatch("failed informer: " + f.err.Error())
+}
+
 func (f *failedInformer[T]) IsStopped() bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()

@@ -38,18 +38,23 @@ type multiNamespaceInformer[T cache.Object] struct {
 	transform cache.TransformFunc[T]
 	onError   cache.WatchErrorHandler
 	started   bool
-	stopped   bool
-	runCtx    context.Context
-	wg        sync.WaitGroup
+	// stopping is set (under mu) before Run waits for wg: no goroutine
+	// joins wg after it.
+	stopping bool
+	stopped  bool
+	runCtx   context.Context
+	wg       sync.WaitGroup
 	// synced latches HasSynced: a namespace joining later does not turn
-	// it false again.
+	// it false again. done is HasSyncedChecker's latch, closed with it.
 	synced atomic.Bool
+	done   *latch
 }
 
 // nsChild is one namespace's informer and, once running, how to stop it.
 type nsChild[T cache.Object] struct {
 	ns     string
 	inf    cache.SharedIndexInformer[T]
+	ctx    context.Context
 	cancel context.CancelFunc
 	done   chan struct{}
 }
@@ -67,7 +72,7 @@ var _ cache.SharedIndexInformer[*metav1.PartialObjectMetadata] = (*multiNamespac
 func newMultiNamespaceInformer[T cache.Object](namespaces []string, children []cache.SharedIndexInformer[T]) *multiNamespaceInformer[T] {
 	byNS := make(map[string]cache.Indexer[T], len(children))
 	indexers := make([]cache.Indexer[T], len(children))
-	m := &multiNamespaceInformer[T]{}
+	m := &multiNamespaceInformer[T]{done: newLatch("namespaces " + strings.Join(namespaces, ","))}
 	for i, c := range children {
 		byNS[namespaces[i]] = c.GetIndexer()
 		indexers[i] = c.GetIndexer()
@@ -100,6 +105,9 @@ func (m *multiNamespaceInformer[T]) Run(ctx context.Context) {
 	m.mu.Unlock()
 
 	<-ctx.Done()
+	m.mu.Lock()
+	m.stopping = true
+	m.mu.Unlock()
 	m.wg.Wait()
 
 	m.mu.Lock()
@@ -111,13 +119,46 @@ func (m *multiNamespaceInformer[T]) Run(ctx context.Context) {
 // The caller holds mu and Run has started.
 func (m *multiNamespaceInformer[T]) startLocked(c *nsChild[T]) {
 	ctx, cancel := context.WithCancel(m.runCtx)
-	c.cancel, c.done = cancel, make(chan struct{})
+	c.ctx, c.cancel, c.done = ctx, cancel, make(chan struct{})
 	m.wg.Add(1)
 	go func() {
 		defer m.wg.Done()
 		defer close(c.done)
 		c.inf.Run(ctx)
 	}()
+	m.watchLocked(ctx, c.inf.HasSyncedChecker(), m.recheck)
+	for _, h := range m.handlers {
+		for _, r := range h.reg.regsOf(c.inf) {
+			m.watchLocked(ctx, r.HasSyncedChecker(), m.recheck)
+		}
+	}
+}
+
+// watchLocked rechecks the sync latches once checker is done or ctx (a
+// namespace's run) ends, so that HasSyncedChecker channels close without
+// polling. The caller holds mu; nothing is started once Run is stopping.
+func (m *multiNamespaceInformer[T]) watchLocked(ctx context.Context, checker cache.DoneChecker, recheck func()) {
+	if m.stopping {
+		return
+	}
+	m.wg.Go(func() {
+		select {
+		case <-checker.Done():
+		case <-ctx.Done():
+		}
+		recheck()
+	})
+}
+
+// recheck updates the informer's and every registration's sync latch.
+func (m *multiNamespaceInformer[T]) recheck() {
+	m.HasSynced()
+	m.mu.Lock()
+	handlers := slices.Clone(m.handlers)
+	m.mu.Unlock()
+	for _, h := range handlers {
+		h.reg.HasSynced()
+	}
 }
 
 func (m *multiNamespaceInformer[T]) HasSynced() bool {
@@ -130,8 +171,13 @@ func (m *multiNamespaceInformer[T]) HasSynced() bool {
 		}
 	}
 	m.synced.Store(true)
+	m.done.close()
 	return true
 }
+
+// HasSyncedChecker is HasSynced as a DoneChecker: done once every
+// namespace's informer has synced.
+func (m *multiNamespaceInformer[T]) HasSyncedChecker() cache.DoneChecker { return m.done }
 
 func (m *multiNamespaceInformer[T]) IsStopped() bool {
 	m.mu.Lock()
@@ -205,7 +251,8 @@ func (m *multiNamespaceInformer[T]) addHandler(handler cache.ResourceEventHandle
 	if handler == nil {
 		return nil, errors.New("informers: nil event handler")
 	}
-	rec := &handlerRec[T]{serial: &serialHandler[T]{handler: handler}, opts: opts, reg: &multiRegistration{owner: m}}
+	rec := &handlerRec[T]{serial: &serialHandler[T]{handler: handler}, opts: opts,
+		reg: &multiRegistration{owner: m, done: newLatch(handlerNameOf(handler) + " in " + m.done.Name())}}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	for _, c := range m.children {
@@ -219,6 +266,11 @@ func (m *multiNamespaceInformer[T]) addHandler(handler cache.ResourceEventHandle
 		rec.reg.regs = append(rec.reg.regs, childReg{inf: c.inf, reg: r})
 	}
 	m.handlers = append(m.handlers, rec)
+	for i, c := range m.children {
+		if c.ctx != nil {
+			m.watchLocked(c.ctx, rec.reg.regs[i].reg.HasSyncedChecker(), m.recheck)
+		}
+	}
 	return rec.reg, nil
 }
 
@@ -320,11 +372,30 @@ type childReg struct {
 
 // multiRegistration is a handler's registration on every namespace. Its
 // HasSynced latches: a namespace joining later does not turn it false.
+// done is HasSyncedChecker's latch, closed with it.
 type multiRegistration struct {
 	owner  any
 	mu     sync.Mutex
 	regs   []childReg
 	synced atomic.Bool
+	done   *latch
+}
+
+// HasSyncedChecker is HasSynced as a DoneChecker: done once the handler has
+// synced on every namespace.
+func (r *multiRegistration) HasSyncedChecker() cache.DoneChecker { return r.done }
+
+// regsOf returns the registrations on the namespace informer inf.
+func (r *multiRegistration) regsOf(inf any) []cache.ResourceEventHandlerRegistration {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []cache.ResourceEventHandlerRegistration
+	for _, c := range r.regs {
+		if c.inf == inf {
+			out = append(out, c.reg)
+		}
+	}
+	return out
 }
 
 func (r *multiRegistration) HasSynced() bool {
@@ -340,6 +411,7 @@ func (r *multiRegistration) HasSynced() bool {
 		}
 	}
 	r.synced.Store(true)
+	r.done.close()
 	return true
 }
 
@@ -487,7 +559,7 @@ func (m *multiNamespaceInformer[T]) addNamespace(ns string) error {
 	c := &nsChild[T]{ns: ns, inf: inf}
 	m.children = append(m.children, c)
 	slices.SortFunc(m.children, func(a, b *nsChild[T]) int { return strings.Compare(a.ns, b.ns) })
-	if m.started && !m.stopped && m.runCtx.Err() == nil {
+	if m.started && !m.stopping && !m.stopped && m.runCtx.Err() == nil {
 		m.startLocked(c)
 	}
 	return nil
@@ -512,6 +584,7 @@ func (m *multiNamespaceInformer[T]) removeNamespace(ctx context.Context, c *nsCh
 			deliverExit(ctx, h.serial, obj)
 		}
 	}
+	m.recheck() // the namespace that was waited for may be gone
 }
 
 // deliverExit tells h that obj left the scope, recovering a panic.

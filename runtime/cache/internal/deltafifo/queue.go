@@ -74,6 +74,14 @@ type Queue[T keys.Object] struct {
 	initialRemaining int
 	closed           bool
 
+	// synced (made by the first Synced call) is closed in the critical
+	// section that makes HasSynced true (syncedClosed), so a receive from
+	// it succeeds exactly when HasSynced is true; onSynced (SetOnSynced) is
+	// then called once, after mu is released.
+	synced       chan struct{}
+	syncedClosed bool
+	onSynced     func()
+
 	// atomic are the [start, end) spans, counted in deltas ever queued
 	// (see popped), of Replaces whose deltas PopBatch hands over as one
 	// batch, oldest first.
@@ -170,31 +178,82 @@ func New[T keys.Object](known KnownObjects[T]) *Queue[T] {
 	return f
 }
 
-// Add queues an Added delta for obj.
-func (f *Queue[T]) Add(obj T) error {
+// SetOnSynced sets a function called once, when HasSynced turns true, from
+// the goroutine that made it so and with no lock of the queue held. It must
+// be set before the queue is used.
+func (f *Queue[T]) SetOnSynced(fn func()) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	f.onSynced = fn
+}
+
+// Synced returns a channel that is closed when HasSynced turns true: a
+// receive from it succeeds exactly when HasSynced reports true.
+func (f *Queue[T]) Synced() <-chan struct{} {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.synced == nil {
+		f.synced = make(chan struct{})
+		if f.syncedClosed {
+			close(f.synced)
+		}
+	}
+	return f.synced
+}
+
+// markSyncedLocked closes synced if the queue has just synced and reports
+// whether it did; the caller then calls notifySynced after releasing mu.
+func (f *Queue[T]) markSyncedLocked() bool {
+	if f.syncedClosed || !f.populated || f.initialRemaining != 0 {
+		return false
+	}
+	f.syncedClosed = true
+	if f.synced != nil {
+		close(f.synced)
+	}
+	return f.onSynced != nil
+}
+
+// notifySynced calls onSynced; the caller does not hold mu and got true
+// from markSyncedLocked.
+func (f *Queue[T]) notifySynced() {
+	f.mu.Lock()
+	fn := f.onSynced
+	f.mu.Unlock()
+	if fn != nil {
+		fn()
+	}
+}
+
+// queueOne queues d, marking the queue populated (an Add, Update or
+// Delete before any Replace makes it synced).
+func (f *Queue[T]) queueOne(d Delta[T]) {
+	f.mu.Lock()
 	f.populated = true
-	f.queueLocked(Delta[T]{Type: Added, Object: obj})
+	f.queueLocked(d)
+	fire := f.markSyncedLocked()
+	f.mu.Unlock()
+	if fire {
+		f.notifySynced()
+	}
+}
+
+// Add queues an Added delta for obj.
+func (f *Queue[T]) Add(obj T) error {
+	f.queueOne(Delta[T]{Type: Added, Object: obj})
 	return nil
 }
 
 // Update queues an Updated delta for obj.
 func (f *Queue[T]) Update(obj T) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.populated = true
-	f.queueLocked(Delta[T]{Type: Updated, Object: obj})
+	f.queueOne(Delta[T]{Type: Updated, Object: obj})
 	return nil
 }
 
 // Delete queues a Deleted delta for obj, whether or not its key is queued
 // or known.
 func (f *Queue[T]) Delete(obj T) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.populated = true
-	f.queueLocked(Delta[T]{Type: Deleted, Object: obj})
+	f.queueOne(Delta[T]{Type: Deleted, Object: obj})
 	return nil
 }
 
@@ -255,6 +314,16 @@ func (f *Queue[T]) Replace(list []T, rv string) error {
 // scope rather than being deleted). A nil inScope accepts every object,
 // which makes it Replace. list must hold only objects inScope accepts.
 func (f *Queue[T]) ReplaceInScope(list []T, rv string, inScope func(obj T) bool) error {
+	synced, err := f.replaceInScope(list, rv, inScope)
+	if synced {
+		f.notifySynced()
+	}
+	return err
+}
+
+// replaceInScope is ReplaceInScope under mu; it reports whether the queue
+// synced with it (a first Replace of nothing).
+func (f *Queue[T]) replaceInScope(list []T, rv string, inScope func(obj T) bool) (synced bool, err error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 
@@ -294,7 +363,7 @@ func (f *Queue[T]) ReplaceInScope(list []T, rv string, inScope func(obj T) bool)
 	for _, key := range knownKeys {
 		k, err := keys.Parse(key)
 		if err != nil {
-			return fmt.Errorf("DeltaFIFO replace: %w", err)
+			return false, fmt.Errorf("DeltaFIFO replace: %w", err)
 		}
 		if _, ok := listed[k]; ok {
 			continue
@@ -311,7 +380,7 @@ func (f *Queue[T]) ReplaceInScope(list []T, rv string, inScope func(obj T) bool)
 	for _, key := range knownMissing {
 		obj, exists, err := f.known.GetByKey(key)
 		if err != nil {
-			return fmt.Errorf("DeltaFIFO replace: reading %s: %w", key, err)
+			return false, fmt.Errorf("DeltaFIFO replace: reading %s: %w", key, err)
 		}
 		if exists {
 			knownObjs = append(knownObjs, obj)
@@ -348,12 +417,13 @@ func (f *Queue[T]) ReplaceInScope(list []T, rv string, inScope func(obj T) bool)
 	if !f.populated {
 		f.populated = true
 		f.initialRemaining = len(f.items) - f.head - before
+		synced = f.markSyncedLocked()
 	}
 	if f.obs != nil {
 		f.obs.Queued(len(f.items) - f.head)
 		f.markLocked(rv)
 	}
-	return nil
+	return synced, nil
 }
 
 // Resync queues a Sync delta for every known key that has nothing queued and
@@ -489,6 +559,15 @@ func (f *Queue[T]) PopBatch(maxBatch int, process func(batch []Delta[T], isInIni
 
 	err := process(batch, initial)
 
+	if f.processedLocked(batch, initial, n) {
+		f.notifySynced()
+	}
+	return err
+}
+
+// processedLocked finishes a PopBatch whose process function returned,
+// taking and releasing mu, and reports whether the queue synced with it.
+func (f *Queue[T]) processedLocked(batch []Delta[T], initial bool, n int) (synced bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.inflight = nil
@@ -498,6 +577,7 @@ func (f *Queue[T]) PopBatch(maxBatch int, process func(batch []Delta[T], isInIni
 	}
 	if initial {
 		f.initialRemaining -= n
+		synced = f.markSyncedLocked()
 	}
 	switch {
 	case f.head == len(f.items):
@@ -512,5 +592,5 @@ func (f *Queue[T]) PopBatch(maxBatch int, process func(batch []Delta[T], isInIni
 		clear(f.items[rest:])
 		f.items, f.head = f.items[:rest], 0
 	}
-	return err
+	return synced
 }

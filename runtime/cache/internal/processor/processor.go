@@ -134,6 +134,14 @@ type Listener[T keys.Object] struct {
 	initialPending atomic.Int64
 	informerSynced func() bool
 
+	// synced is closed once HasSynced is true (see checkSynced), never
+	// after a Remove that froze HasSynced false. syncedMu orders closing it
+	// against Remove; syncedName is its DoneChecker name.
+	syncedMu     sync.Mutex
+	synced       chan struct{}
+	syncedClosed bool
+	syncedName   string
+
 	// resync bookkeeping, guarded by the processor's mutex. syncing is
 	// client-go's per-listener flag: whether resync notifications reach
 	// this listener. It starts set (unless the informer skips unchanged
@@ -165,8 +173,11 @@ type ListenerConfig struct {
 	// Now+Resync.
 	Resync time.Duration
 	Now    time.Time
-	// Synced is the informer's HasSynced.
+	// Synced is the informer's HasSynced. Once it is true, the processor
+	// must be told (Processor.InformerSynced).
 	Synced func() bool
+	// SyncedName names the informer's sync in the listener's SyncedName.
+	SyncedName string
 	// SkipResyncs starts the listener not syncing: it gets no resync
 	// notification before its first due resync. client-go's listeners
 	// start syncing.
@@ -187,6 +198,8 @@ func NewListener[T keys.Object](h Handler[T], c ListenerConfig) *Listener[T] {
 		name:           c.Name,
 		wake:           make(chan struct{}, 1),
 		informerSynced: c.Synced,
+		synced:         make(chan struct{}),
+		syncedName:     c.SyncedName + " + event handler " + c.Name,
 		resyncPeriod:   c.Resync,
 		nextResync:     c.Now.Add(c.Resync),
 		syncing:        !c.SkipResyncs,
@@ -197,16 +210,52 @@ func NewListener[T keys.Object](h Handler[T], c ListenerConfig) *Listener[T] {
 }
 
 // HasSynced is the registration's sync state: the informer has synced and
-// this handler has returned from every initial add.
+// this handler has returned from every initial add. It is true exactly when
+// SyncedDone's channel is closed: the first call that finds the listener
+// synced closes it, if the event that made it so has not yet.
 func (l *Listener[T]) HasSynced() bool {
+	select {
+	case <-l.synced:
+		return true
+	default:
+	}
 	if l.removed.Load() {
 		return l.syncedAtRemoval.Load()
 	}
-	return l.synced()
+	if !l.isSynced() {
+		return false
+	}
+	l.checkSynced()
+	select {
+	case <-l.synced:
+		return true
+	default:
+		return false // removed meanwhile, unsynced
+	}
 }
 
-func (l *Listener[T]) synced() bool {
+// SyncedDone returns a channel that is closed once HasSynced is true.
+func (l *Listener[T]) SyncedDone() <-chan struct{} { return l.synced }
+
+// SyncedName names the listener's sync: the informer's sync name and the
+// handler's name.
+func (l *Listener[T]) SyncedName() string { return l.syncedName }
+
+func (l *Listener[T]) isSynced() bool {
 	return l.informerSynced() && l.initialPending.Load() == 0
+}
+
+// checkSynced closes synced if the listener has synced and was not
+// removed. It is called whenever one of the two conditions may have turned
+// true: the informer synced, or the last pending initial add returned.
+func (l *Listener[T]) checkSynced() {
+	l.syncedMu.Lock()
+	defer l.syncedMu.Unlock()
+	if l.syncedClosed || l.removed.Load() || !l.isSynced() {
+		return
+	}
+	l.syncedClosed = true
+	close(l.synced)
 }
 
 // enqueue appends notifications, skipping resync ones unless withResync; it
@@ -383,8 +432,8 @@ func (l *Listener[T]) recycle(batch *noteChunk[T]) {
 // deliver runs one handler call, recovering and reporting a panic.
 func (l *Listener[T]) deliver(logger klog.Logger, n *Notification[T]) {
 	defer func() {
-		if n.Kind == Add && n.Initial {
-			l.initialPending.Add(-1)
+		if n.Kind == Add && n.Initial && l.initialPending.Add(-1) == 0 {
+			l.checkSynced()
 		}
 		if r := recover(); r != nil {
 			l.panics.Add(1)
@@ -411,8 +460,15 @@ func (l *Listener[T]) deliver(logger klog.Logger, n *Notification[T]) {
 // running. HasSynced keeps the value it had.
 func (l *Listener[T]) Remove() {
 	l.mu.Lock()
-	l.syncedAtRemoval.Store(l.synced())
+	l.syncedMu.Lock()
+	wasSynced := l.isSynced()
+	l.syncedAtRemoval.Store(wasSynced)
 	l.removed.Store(true)
+	if wasSynced && !l.syncedClosed {
+		l.syncedClosed = true
+		close(l.synced)
+	}
+	l.syncedMu.Unlock()
 	l.head, l.tail, l.queued = nil, nil, 0
 	l.free, l.nFree = nil, 0
 	if l.hm != nil {
@@ -454,9 +510,21 @@ func (p *Processor[T]) AddListener(l *Listener[T], snapshot func() []T) {
 		l.enqueueInitialAdds(snapshot())
 	}
 	p.listeners = append(p.listeners, l)
+	l.checkSynced() // a running informer's empty cache: synced at once
 	if p.ctx != nil {
 		ctx := p.ctx
 		p.wg.Go(func() { l.run(ctx) })
+	}
+}
+
+// InformerSynced tells every listener that the informer's HasSynced turned
+// true, so that each closes its SyncedDone channel once its handler has
+// returned from its initial adds (at once when it has none pending).
+func (p *Processor[T]) InformerSynced() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.listeners {
+		l.checkSynced()
 	}
 }
 
