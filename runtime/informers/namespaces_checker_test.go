@@ -1,6 +1,7 @@
 package informers_test
 
 import (
+	"sync"
 	"testing"
 	"time"
 
@@ -33,6 +34,9 @@ func TestFactoryWithNamespacesHasSyncedCheckers(t *testing.T) {
 	inf := informers.InformerFor(f, true, pods.newInformer)
 
 	gate, entered := make(chan struct{}), make(chan struct{}, 10)
+	var openGate sync.Once
+	release := func() { openGate.Do(func() { close(gate) }) }
+	t.Cleanup(release) // a failed test must not leave the handler blocked
 	gated := cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{AddFunc: func(_ *corev1.Pod, initial bool) {
 		if initial {
 			entered <- struct{}{}
@@ -55,7 +59,7 @@ func TestFactoryWithNamespacesHasSyncedCheckers(t *testing.T) {
 	if cache.IsDone(reg.HasSyncedChecker()) || reg.HasSynced() {
 		t.Fatal("registration synced while its handler is in an initial add")
 	}
-	close(gate)
+	release()
 	awaitChecker(t, reg.HasSyncedChecker())
 	if !reg.HasSynced() {
 		t.Fatal("registration checker done, HasSynced false")

@@ -92,7 +92,7 @@ func TestCRDExampleMatchesUpstream(t *testing.T) {
 
 // indexInformerMethodGaps are the methods of client-go's SharedIndexInformer
 // that upstream's <Type>IndexInformer has and the runtime's informer has not.
-var indexInformerMethodGaps = []string{"GetController", "HasSyncedChecker", "RunWithContext", "SetWatchErrorHandlerWithContext"}
+var indexInformerMethodGaps = []string{"GetController", "RunWithContext", "SetWatchErrorHandlerWithContext"}
 
 // knownNameGaps reports whether d is a name of upstream's informers that
 // ours lacks knowingly: the methods above, and client-go's untyped informer

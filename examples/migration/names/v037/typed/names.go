@@ -190,6 +190,7 @@ func Observe(ctx context.Context) ([]string, error) {
 	var detailedGeneric cache.TypedResourceEventHandlerDetailedFuncs[*samplesv1alpha1.Foo] = detailed
 	noResync := time.Duration(0)
 	var regs []cache.InformerSynced
+	var handles []cache.ResourceEventHandlerRegistration
 	for _, h := range []struct {
 		h    cache.TypedResourceEventHandler[*samplesv1alpha1.Foo]
 		opts []cache.HandlerOptions
@@ -204,6 +205,7 @@ func Observe(ctx context.Context) ([]string, error) {
 			return nil, err
 		}
 		regs = append(regs, reg.HasSynced)
+		handles = append(handles, reg)
 	}
 	_, err = inf.AddTypedEventHandler(funcs, cache.HandlerOptions{}, cache.HandlerOptions{})
 	log("two HandlerOptions rejected: %t", err != nil)
@@ -244,6 +246,24 @@ func Observe(ctx context.Context) ([]string, error) {
 	if !cache.WaitForCacheSync(ctx.Done(), regs...) {
 		return nil, fmt.Errorf("handlers did not sync: %w", ctx.Err())
 	}
+
+	// Waiting without polling: the informer's and each handler's
+	// DoneChecker.
+	checkers := []cache.DoneChecker{inf.HasSyncedChecker(), typed.Informer().HasSyncedChecker()}
+	for _, h := range handles {
+		checkers = append(checkers, h.HasSyncedChecker())
+	}
+	log("WaitFor informers and handlers: %t", cache.WaitFor(ctx, "foos", checkers...))
+	allDone := true
+	for _, c := range checkers {
+		allDone = allDone && cache.IsDone(c)
+	}
+	log("IsDone for each: %t", allDone)
+	cancelled, cancelNow := context.WithCancel(ctx)
+	cancelNow()
+	log("WaitFor on a cancelled context, all done: %t", cache.WaitFor(cancelled, "", checkers...))
+	var notStarted cache.DoneChecker = standalone[0].HasSyncedChecker()
+	log("informer never started: IsDone %t, WaitFor on a cancelled context %t", cache.IsDone(notStarted), cache.WaitFor(cancelled, "", notStarted))
 
 	// Changes through the fake clientset, which sets no resourceVersion.
 	samples := client.SamplesV1alpha1().Foos("shop")
