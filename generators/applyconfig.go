@@ -73,6 +73,26 @@ type acStruct struct {
 
 func typeKey(pkg, name string) string { return pkg + "." + name }
 
+// decl returns p's declaration of name, or nil; a name the files read so
+// far do not declare makes the rest of p's files read first.
+func (g *acGen) decl(p *acPackage, name string) (*acDecl, error) {
+	if d, ok := p.Decls[name]; ok || p.complete {
+		return d, nil
+	}
+	if err := completeDecls(g.res.f.ctx, p); err != nil {
+		return nil, err
+	}
+	return p.Decls[name], nil
+}
+
+// loaded returns the package with import path pkg if the run has read it.
+func (g *acGen) loaded(pkg string) *acPackage {
+	if p := g.inputs[pkg]; p != nil {
+		return p
+	}
+	return g.others[pkg]
+}
+
 // load returns the package with import path ip, reading it when it is not
 // an input.
 func (g *acGen) load(ip, fromDir string) (*acPackage, error) {
@@ -115,7 +135,10 @@ func (g *acGen) structOf(pkg, name, fromDir string) (*acStruct, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := p.Decls[name]
+	d, err := g.decl(p, name)
+	if err != nil {
+		return nil, err
+	}
 	for depth := 0; d != nil && depth < maxDefinitionDepth; depth++ {
 		if st, ok := d.Expr.(*ast.StructType); ok {
 			ms, err := g.members(d, st)
@@ -134,7 +157,9 @@ func (g *acGen) structOf(pkg, name, fromDir string) (*acStruct, error) {
 		if err != nil {
 			return nil, err
 		}
-		d = np.Decls[t.Name]
+		if d, err = g.decl(np, t.Name); err != nil {
+			return nil, err
+		}
 	}
 	g.structs[key] = s
 	return s, nil
@@ -162,9 +187,9 @@ func (g *acGen) reach(t *acType, fromDir string, seen map[string]bool) error {
 		}
 		seen[key] = true
 		p := g.inputs[t.Pkg]
-		d := p.Decls[t.Name]
-		if d == nil {
-			return nil
+		d, err := g.decl(p, t.Name)
+		if err != nil || d == nil {
+			return err
 		}
 		if _, ok := d.Expr.(*ast.StructType); ok {
 			return g.reachMembers(p, d, seen)
@@ -217,15 +242,12 @@ func (g *acGen) unalias(t *acType, depth int) *acType {
 	}
 	switch t.Kind {
 	case acNamed:
-		p := g.inputs[t.Pkg]
-		if p == nil {
-			p = g.others[t.Pkg]
-		}
+		p := g.loaded(t.Pkg)
 		if p == nil {
 			return t
 		}
-		d := p.Decls[t.Name]
-		if d == nil || !d.Alias {
+		d, err := g.decl(p, t.Name)
+		if err != nil || d == nil || !d.Alias {
 			return t
 		}
 		u, err := g.res.resolve(d.Expr, p.ImportPath, p.Dir, d.file)
@@ -251,8 +273,14 @@ func (g *acGen) requiresApplyConfiguration(pkg, name, dir string) (bool, error) 
 	if excludedApplyTypes[typeKey(pkg, name)] {
 		return false, nil
 	}
-	if p := g.inputs[pkg]; p != nil && p.Decls[name] != nil && p.Decls[name].Alias {
-		return false, nil // the type it stands for has the apply configuration
+	if p := g.inputs[pkg]; p != nil {
+		d, err := g.decl(p, name)
+		if err != nil {
+			return false, err
+		}
+		if d != nil && d.Alias {
+			return false, nil // the type it stands for has the apply configuration
+		}
 	}
 	s, err := g.structOf(pkg, name, dir)
 	if err != nil || s == nil {
@@ -406,11 +434,12 @@ func planApplyConfigurations(ctx context.Context, bctx *build.Context, workDir s
 		g.located[metav1Pkg] = meta.dir
 	}
 	g.res.declares = func(pkg, name string) bool {
-		p := g.inputs[pkg]
+		p := g.loaded(pkg)
 		if p == nil {
-			p = g.others[pkg]
+			return false
 		}
-		return p != nil && p.Decls[name] != nil
+		d, err := g.decl(p, name)
+		return err == nil && d != nil
 	}
 	for _, p := range parsed {
 		tags := extractTags(p.Tags)

@@ -25,8 +25,11 @@ type acPackage struct {
 	PackagePos string
 	// Tags are the package's tag lines (doc.go's comments, or the package
 	// doc comments of its files without a doc.go).
-	Tags  []commentLine
-	Decls map[string]*acDecl
+	Tags []commentLine
+	// Decls are the declarations of the files acRelevant kept until a
+	// name they lack is looked up (acGen.decl), then of every file.
+	Decls    map[string]*acDecl
+	complete bool
 }
 
 // acDecl is one type declaration.
@@ -126,6 +129,35 @@ func parseACPackages(ctx context.Context, pkgs []inputPackage) ([]*acPackage, er
 		out = append(out, ap)
 	}
 	return out, nil
+}
+
+// completeDecls reads the files of p that acRelevant skipped and adds
+// their declarations: a type without json-tagged members (an alias, a
+// string type) may be declared in any file.
+func completeDecls(ctx context.Context, p *acPackage) error {
+	if p.complete {
+		return nil
+	}
+	p.complete = true
+	results, err := parseFiles(ctx, []inputPackage{p.inputPackage}, func(fset *token.FileSet, filename string) ([]*acDecl, error) {
+		f, _, err := parseRelevant(fset, filename, func(base string, src []byte) bool { return !acRelevant(base, src) })
+		if f == nil || err != nil {
+			return nil, err
+		}
+		return typeDecls(fset, f), nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, decls := range results[0] {
+		for _, d := range decls {
+			if _, ok := p.Decls[d.Name]; !ok {
+				d.pkg = p
+				p.Decls[d.Name] = d
+			}
+		}
+	}
+	return nil
 }
 
 // typeDecls returns the file's top-level type declarations with their tags.

@@ -254,7 +254,7 @@ func planClientset(m *Model, l layout, o *Options, exists func(string) bool, add
 	}
 	for _, g := range m.Groups {
 		for _, v := range g.Versions {
-			if len(v.ClientTypes) == 0 {
+			if !v.Client {
 				continue
 			}
 			sub := path.Join("typed", strings.ToLower(g.Dir), strings.ToLower(v.Name))

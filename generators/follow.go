@@ -62,6 +62,10 @@ func followDefinitions(ctx context.Context, bctx *build.Context, workDir string,
 					t.Identity = id
 				}
 			}
+			if !t.Def.Alias && !t.HasStatus {
+				// A defined type has the members of the struct it is defined as.
+				t.HasStatus = f.definesStatus(pkgs[i].ImportPath, pkgs[i].Dir, t.Def, 0)
+			}
 			if t.ObjectMeta {
 				continue
 			}
@@ -231,6 +235,26 @@ func (f *follower) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int
 	return false, fmt.Sprintf("%s is not a struct", written)
 }
 
+// definesStatus follows ref, written in package pkgPath (in dir), through
+// definitions and aliases to a struct and reports whether that struct has a
+// member named Status (see hasStatusField); false when syntax cannot tell.
+func (f *follower) definesStatus(pkgPath, dir string, ref *typeRef, depth int) bool {
+	if depth > maxDefinitionDepth {
+		return false
+	}
+	target, p, d, found := f.lookup(pkgPath, dir, ref)
+	if !found {
+		return false
+	}
+	if _, ok := d.typ.(*ast.StructType); ok {
+		return hasStatusField(d.typ)
+	}
+	if r := refOf(d.typ, d.file); r != nil {
+		return f.definesStatus(target, p.dir, r, depth+1)
+	}
+	return false
+}
+
 // aliasIdentity follows an alias (and the aliases it names) to the defined
 // type it stands for, "<import path>.<name>"; ok is false when that cannot
 // be told from syntax.
@@ -238,21 +262,7 @@ func (f *follower) aliasIdentity(pkgPath, dir string, ref *typeRef, depth int) (
 	if depth > maxDefinitionDepth {
 		return "", false
 	}
-	target := pkgPath
-	if ref.Qualifier != "" {
-		var err error
-		if target, err = f.qualifierPath(dir, ref); err != nil {
-			return "", false
-		}
-	}
-	p := f.load(target, dir)
-	if p.err != nil {
-		return "", false
-	}
-	d, found := p.decls[ref.Name]
-	if !found && ref.Qualifier == "" && len(ref.Dot) > 0 {
-		target, p, d, found = f.dotImported(dir, ref)
-	}
+	target, p, d, found := f.lookup(pkgPath, dir, ref)
 	if !found {
 		return "", false
 	}
@@ -263,6 +273,28 @@ func (f *follower) aliasIdentity(pkgPath, dir string, ref *typeRef, depth int) (
 		return "", false
 	}
 	return target + "." + ref.Name, true
+}
+
+// lookup finds the declaration ref, written in package pkgPath (in dir),
+// names: in the package its qualifier stands for, or pkgPath itself and then
+// its file's dot imports. target is the declaring package's import path.
+func (f *follower) lookup(pkgPath, dir string, ref *typeRef) (target string, p *declPackage, d declared, found bool) {
+	target = pkgPath
+	if ref.Qualifier != "" {
+		var err error
+		if target, err = f.qualifierPath(dir, ref); err != nil {
+			return "", nil, declared{}, false
+		}
+	}
+	p = f.load(target, dir)
+	if p.err != nil {
+		return "", nil, declared{}, false
+	}
+	d, found = p.decls[ref.Name]
+	if !found && ref.Qualifier == "" && len(ref.Dot) > 0 {
+		return f.dotImported(dir, ref)
+	}
+	return target, p, d, found
 }
 
 // dotImported looks an unqualified name up in the packages the file of ref

@@ -257,3 +257,29 @@ func TestClientGolden(t *testing.T) {
 	checkGolden(t, clientOptions("testdata/clientgolden", thisModule+"/generators/testdata/clientgolden"),
 		"client goldens", "go test ./generators -run Golden -update")
 }
+
+// acOptions generates the clientset and the apply configurations of
+// testdata/acapis (structs of one group-version reached from another,
+// directly and through aliases declared in a file without json tags; a type
+// defined as another version's; a package with a +genclient line and no
+// type) into outDir (import path outPkg).
+func acOptions(outDir, outPkg string) Options {
+	return Options{
+		Patterns:        []string{"./testdata/acapis/..."},
+		OutputDir:       outDir,
+		OutputPkg:       outPkg,
+		WithClientset:   true,
+		ClientsetOnly:   true,
+		WithApplyConfig: true,
+		HeaderFile:      headerFile,
+		Now:             fixedNow,
+	}
+}
+
+// TestApplyConfigGolden compares the generation of testdata/acapis with
+// testdata/acgolden (rewritten with -update). Like the client goldens, the
+// tree imports k8s.io/client-go and is not built here.
+func TestApplyConfigGolden(t *testing.T) {
+	checkGolden(t, acOptions("testdata/acgolden", thisModule+"/generators/testdata/acgolden"),
+		"apply configuration goldens", "go test ./generators -run Golden -update")
+}

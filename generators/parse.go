@@ -95,6 +95,9 @@ type parsedFile struct {
 	fileHead
 	GroupName *stringConst // const GroupName = "..."
 	Types     []parsedType
+	// Genclient is set when a comment line of the file starts with
+	// +genclient, wherever it stands.
+	Genclient bool
 }
 
 // parsedPackage is one input package reduced to what generation needs.
@@ -107,6 +110,10 @@ type parsedPackage struct {
 	Tags      []commentLine
 	GroupName *stringConst
 	Types     []parsedType // sorted by name
+	// Genclient is set when a comment line of one of the package's files
+	// starts with +genclient, on a type or not: client-gen writes a typed
+	// client for such a package even without +genclient types.
+	Genclient bool
 }
 
 // relevant reports whether a file must be parsed: it is doc.go, or it may
@@ -150,7 +157,8 @@ func isIdentByte(c byte) bool {
 }
 
 // parsePackages parses the files of every package concurrently and returns
-// the packages that declare at least one +genclient type. Files that mention
+// the packages with a +genclient tag (on a type or anywhere in a comment, as
+// kube_codegen.sh picks client-gen's inputs). Files that mention
 // neither +genclient nor a group name are read but never parsed.
 func parsePackages(ctx context.Context, pkgs []inputPackage) ([]parsedPackage, error) {
 	results, err := parseFiles(ctx, pkgs, parseFile)
@@ -171,9 +179,10 @@ func parsePackages(ctx context.Context, pkgs []inputPackage) ([]parsedPackage, e
 				pp.GroupName = f.GroupName
 			}
 			pp.Types = append(pp.Types, f.Types...)
+			pp.Genclient = pp.Genclient || f.Genclient
 		}
-		if len(pp.Types) == 0 {
-			continue // no type carries a +genclient tag
+		if !pp.Genclient {
+			continue // no +genclient tag at all
 		}
 		pp.Name, pp.PackagePos, pp.Tags = packageHead(heads)
 		sort.Slice(pp.Types, func(a, b int) bool { return pp.Types[a].Name < pp.Types[b].Name })
@@ -333,6 +342,12 @@ func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
 		return nil, err
 	}
 	pf := &parsedFile{fileHead: *head}
+	for _, cg := range f.Comments {
+		if anyGenclient(commentLines(fset, cg)) {
+			pf.Genclient = true
+			break
+		}
+	}
 	tags := &declTags{fset: fset, f: f} // indexed lazily: most files have no tagged type
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
