@@ -1,7 +1,6 @@
 package generators
 
 import (
-	"context"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -49,12 +48,10 @@ var excludedApplyTypes = map[string]bool{
 type acGen struct {
 	inputs map[string]*acPackage // by import path
 	others map[string]*acPackage // packages read on demand (meta/v1 when it is no input)
-	// located are directories of packages found ahead of need.
-	located map[string]string
-	res     *acResolver
-	bctx    *build.Context
-	outPkg  string
-	outDir  string
+	res    *acResolver
+	bctx   *build.Context
+	outPkg string
+	outDir string
 	// refs maps "<pkg>.<Type>" to the package of its apply configuration.
 	refs    map[string]string
 	structs map[string]*acStruct
@@ -102,18 +99,11 @@ func (g *acGen) load(ip, fromDir string) (*acPackage, error) {
 	if p, ok := g.others[ip]; ok {
 		return p, nil
 	}
-	dir, ok := g.located[ip]
-	if !ok {
-		var err error
-		if dir, err = g.res.f.locate(ip, fromDir); err != nil {
-			return nil, err
-		}
-	}
-	files, err := packageFiles(g.bctx, dir)
+	in, err := g.res.f.inputOf(ip, fromDir)
 	if err != nil {
 		return nil, err
 	}
-	pkgs, err := parseACPackages(g.res.f.ctx, []inputPackage{{ImportPath: ip, Dir: dir, Files: files}})
+	pkgs, err := parseACPackages(g.res.f.ctx, []inputPackage{in})
 	if err != nil {
 		return nil, err
 	}
@@ -384,42 +374,20 @@ func parseExternals(entries []string) (map[string]string, error) {
 }
 
 // planApplyConfigurations decides which types get apply configurations and
-// lays out their files. schema, when not nil, is the OpenAPI document given
+// lays out their files. parsed are the inputs as readInputs read them;
+// other packages are located and read through f, the run's loader. schema, when not nil, is the OpenAPI document given
 // with --openapi-schema.
-func planApplyConfigurations(ctx context.Context, bctx *build.Context, workDir string, inputs []inputPackage, o *Options, l layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
-	// meta/v1, whose embedded members every applied type's builder needs,
-	// is located (a go list run when it is outside the inputs' module) while
-	// the inputs are parsed.
-	res := &acResolver{f: newFollower(ctx, bctx, workDir, inputs)}
-	type located struct {
-		dir string
-		err error
-	}
-	var metaDir chan located
-	if _, isInput := res.f.inputs[metav1Pkg]; !isInput && len(inputs) > 0 {
-		metaDir = make(chan located, 1)
-		go func() {
-			d, err := res.f.locate(metav1Pkg, inputs[0].Dir)
-			metaDir <- located{d, err}
-		}()
-	}
-	parsed, err := parseACPackages(ctx, inputs)
-	var meta located
-	if metaDir != nil {
-		meta = <-metaDir
-	}
-	if err != nil {
-		return err
-	}
+func planApplyConfigurations(f *follower, parsed []*acPackage, o *Options, l layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
+	res := &acResolver{f: f}
 	refs, err := parseExternals(o.ExternalApplyConfigurations)
 	if err != nil {
 		return err
 	}
 
 	g := &acGen{
-		inputs: map[string]*acPackage{}, others: map[string]*acPackage{}, located: map[string]string{},
+		inputs: map[string]*acPackage{}, others: map[string]*acPackage{},
 		res:  res,
-		bctx: bctx, outPkg: l.applyPkg, outDir: l.applyDir,
+		bctx: f.bctx, outPkg: l.applyPkg, outDir: l.applyDir,
 		refs: refs, structs: map[string]*acStruct{}, subPkg: map[string]string{},
 	}
 	// The packages that get apply configurations, keyed by their output
@@ -429,9 +397,6 @@ func planApplyConfigurations(ctx context.Context, bctx *build.Context, workDir s
 	byOut := map[string]*acPlanned{}
 	for _, p := range parsed {
 		g.inputs[p.ImportPath] = p
-	}
-	if metaDir != nil && meta.err == nil {
-		g.located[metav1Pkg] = meta.dir
 	}
 	g.res.declares = func(pkg, name string) bool {
 		p := g.loaded(pkg)
@@ -596,7 +561,7 @@ func planApplyConfigurations(ctx context.Context, bctx *build.Context, workDir s
 		ug.Versions = append(ug.Versions, uv)
 	}
 	sort.Slice(utilGroups, func(i, j int) bool { return strings.ToLower(utilGroups[i].Name) < strings.ToLower(utilGroups[j].Name) })
-	imps := newACImportSet()
+	imps := newImportSet(applyFileNames)
 	for _, ug := range utilGroups {
 		sort.Slice(ug.Versions, func(i, j int) bool {
 			return strings.ToLower(ug.Versions[i].Name) < strings.ToLower(ug.Versions[j].Name)
@@ -786,20 +751,9 @@ type acMethod struct {
 	SliceEnsure string
 }
 
-// fixed adds an import under exactly name (a name the templates spell out).
-func (s *importSet) fixed(pkg, name string) string {
-	if a, ok := s.byPath[pkg]; ok {
-		return a
-	}
-	s.taken[name] = true
-	s.byPath[pkg] = name
-	s.imports = append(s.imports, importLine{name, pkg})
-	return name
-}
-
 // typeFile builds one apply configuration file.
 func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
-	imps := newACImportSet()
+	imps := newImportSet(applyFileNames)
 	w := &acWriter{g: g, imps: imps, local: pl.pkg}
 	f := &acTypeFile{Name: r.decl.Name, AC: r.decl.Name + applyConfigSuffix, Kind: r.decl.Name, APIVersion: apiVersion(pl.group, pl.version)}
 	for _, l := range r.decl.Tags {
@@ -1077,12 +1031,6 @@ func (w *acWriter) typeString(t *acType) string {
 	return t.Src
 }
 
-// newACImportSet is an import set whose names stay clear of the names
-// apply configuration files use for themselves.
-func newACImportSet() *importSet {
-	s := &importSet{byPath: map[string]string{}, taken: map[string]bool{}}
-	for _, n := range []string{"b", "value", "values", "entries", "k", "v", "i", "err", "kind", "scheme", "fieldManager", "subresource", "managedfields", "internal", "schema", "runtime", "typed", "fmt", "sync"} {
-		s.taken[n] = true
-	}
-	return s
-}
+// applyFileNames are the names apply configuration files use for
+// themselves and their fixed imports; an import may not take one.
+var applyFileNames = []string{"b", "value", "values", "entries", "k", "v", "i", "err", "kind", "scheme", "fieldManager", "subresource", "managedfields", "internal", "schema", "runtime", "typed", "fmt", "sync"}

@@ -264,16 +264,11 @@ func TestClientGolden(t *testing.T) {
 // defined as another version's; a package with a +genclient line and no
 // type) into outDir (import path outPkg).
 func acOptions(outDir, outPkg string) Options {
-	return Options{
-		Patterns:        []string{"./testdata/acapis/..."},
-		OutputDir:       outDir,
-		OutputPkg:       outPkg,
-		WithClientset:   true,
-		ClientsetOnly:   true,
-		WithApplyConfig: true,
-		HeaderFile:      headerFile,
-		Now:             fixedNow,
-	}
+	o := clientOptions(outDir, outPkg)
+	o.Patterns = []string{"./testdata/acapis/..."}
+	o.ClientsetOnly, o.WithApplyConfig = true, true
+	o.ApplyConfigurationPackage = "" // the generated ones
+	return o
 }
 
 // TestApplyConfigGolden compares the generation of testdata/acapis with
