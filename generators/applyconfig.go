@@ -1,7 +1,6 @@
 package generators
 
 import (
-	"context"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -49,12 +48,10 @@ var excludedApplyTypes = map[string]bool{
 type acGen struct {
 	inputs map[string]*acPackage // by import path
 	others map[string]*acPackage // packages read on demand (meta/v1 when it is no input)
-	// located are directories of packages found ahead of need.
-	located map[string]string
-	res     *acResolver
-	bctx    *build.Context
-	outPkg  string
-	outDir  string
+	res    *acResolver
+	bctx   *build.Context
+	outPkg string
+	outDir string
 	// refs maps "<pkg>.<Type>" to the package of its apply configuration.
 	refs    map[string]string
 	structs map[string]*acStruct
@@ -73,6 +70,26 @@ type acStruct struct {
 
 func typeKey(pkg, name string) string { return pkg + "." + name }
 
+// decl returns p's declaration of name, or nil; a name the files read so
+// far do not declare makes the rest of p's files read first.
+func (g *acGen) decl(p *acPackage, name string) (*acDecl, error) {
+	if d, ok := p.Decls[name]; ok || p.complete {
+		return d, nil
+	}
+	if err := completeDecls(g.res.f.ctx, p); err != nil {
+		return nil, err
+	}
+	return p.Decls[name], nil
+}
+
+// loaded returns the package with import path pkg if the run has read it.
+func (g *acGen) loaded(pkg string) *acPackage {
+	if p := g.inputs[pkg]; p != nil {
+		return p
+	}
+	return g.others[pkg]
+}
+
 // load returns the package with import path ip, reading it when it is not
 // an input.
 func (g *acGen) load(ip, fromDir string) (*acPackage, error) {
@@ -82,18 +99,11 @@ func (g *acGen) load(ip, fromDir string) (*acPackage, error) {
 	if p, ok := g.others[ip]; ok {
 		return p, nil
 	}
-	dir, ok := g.located[ip]
-	if !ok {
-		var err error
-		if dir, err = g.res.f.locate(ip, fromDir); err != nil {
-			return nil, err
-		}
-	}
-	files, err := packageFiles(g.bctx, dir)
+	in, err := g.res.f.inputOf(ip, fromDir)
 	if err != nil {
 		return nil, err
 	}
-	pkgs, err := parseACPackages(g.res.f.ctx, []inputPackage{{ImportPath: ip, Dir: dir, Files: files}})
+	pkgs, err := parseACPackages(g.res.f.ctx, []inputPackage{in})
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +125,10 @@ func (g *acGen) structOf(pkg, name, fromDir string) (*acStruct, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := p.Decls[name]
+	d, err := g.decl(p, name)
+	if err != nil {
+		return nil, err
+	}
 	for depth := 0; d != nil && depth < maxDefinitionDepth; depth++ {
 		if st, ok := d.Expr.(*ast.StructType); ok {
 			ms, err := g.members(d, st)
@@ -134,7 +147,9 @@ func (g *acGen) structOf(pkg, name, fromDir string) (*acStruct, error) {
 		if err != nil {
 			return nil, err
 		}
-		d = np.Decls[t.Name]
+		if d, err = g.decl(np, t.Name); err != nil {
+			return nil, err
+		}
 	}
 	g.structs[key] = s
 	return s, nil
@@ -162,9 +177,9 @@ func (g *acGen) reach(t *acType, fromDir string, seen map[string]bool) error {
 		}
 		seen[key] = true
 		p := g.inputs[t.Pkg]
-		d := p.Decls[t.Name]
-		if d == nil {
-			return nil
+		d, err := g.decl(p, t.Name)
+		if err != nil || d == nil {
+			return err
 		}
 		if _, ok := d.Expr.(*ast.StructType); ok {
 			return g.reachMembers(p, d, seen)
@@ -217,15 +232,12 @@ func (g *acGen) unalias(t *acType, depth int) *acType {
 	}
 	switch t.Kind {
 	case acNamed:
-		p := g.inputs[t.Pkg]
-		if p == nil {
-			p = g.others[t.Pkg]
-		}
+		p := g.loaded(t.Pkg)
 		if p == nil {
 			return t
 		}
-		d := p.Decls[t.Name]
-		if d == nil || !d.Alias {
+		d, err := g.decl(p, t.Name)
+		if err != nil || d == nil || !d.Alias {
 			return t
 		}
 		u, err := g.res.resolve(d.Expr, p.ImportPath, p.Dir, d.file)
@@ -251,8 +263,14 @@ func (g *acGen) requiresApplyConfiguration(pkg, name, dir string) (bool, error) 
 	if excludedApplyTypes[typeKey(pkg, name)] {
 		return false, nil
 	}
-	if p := g.inputs[pkg]; p != nil && p.Decls[name] != nil && p.Decls[name].Alias {
-		return false, nil // the type it stands for has the apply configuration
+	if p := g.inputs[pkg]; p != nil {
+		d, err := g.decl(p, name)
+		if err != nil {
+			return false, err
+		}
+		if d != nil && d.Alias {
+			return false, nil // the type it stands for has the apply configuration
+		}
 	}
 	s, err := g.structOf(pkg, name, dir)
 	if err != nil || s == nil {
@@ -356,42 +374,20 @@ func parseExternals(entries []string) (map[string]string, error) {
 }
 
 // planApplyConfigurations decides which types get apply configurations and
-// lays out their files. schema, when not nil, is the OpenAPI document given
+// lays out their files. parsed are the inputs as readInputs read them;
+// other packages are located and read through f, the run's loader. schema, when not nil, is the OpenAPI document given
 // with --openapi-schema.
-func planApplyConfigurations(ctx context.Context, bctx *build.Context, workDir string, inputs []inputPackage, o *Options, l layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
-	// meta/v1, whose embedded members every applied type's builder needs,
-	// is located (a go list run when it is outside the inputs' module) while
-	// the inputs are parsed.
-	res := &acResolver{f: newFollower(ctx, bctx, workDir, inputs)}
-	type located struct {
-		dir string
-		err error
-	}
-	var metaDir chan located
-	if _, isInput := res.f.inputs[metav1Pkg]; !isInput && len(inputs) > 0 {
-		metaDir = make(chan located, 1)
-		go func() {
-			d, err := res.f.locate(metav1Pkg, inputs[0].Dir)
-			metaDir <- located{d, err}
-		}()
-	}
-	parsed, err := parseACPackages(ctx, inputs)
-	var meta located
-	if metaDir != nil {
-		meta = <-metaDir
-	}
-	if err != nil {
-		return err
-	}
+func planApplyConfigurations(f *follower, parsed []*acPackage, o *Options, l layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
+	res := &acResolver{f: f}
 	refs, err := parseExternals(o.ExternalApplyConfigurations)
 	if err != nil {
 		return err
 	}
 
 	g := &acGen{
-		inputs: map[string]*acPackage{}, others: map[string]*acPackage{}, located: map[string]string{},
+		inputs: map[string]*acPackage{}, others: map[string]*acPackage{},
 		res:  res,
-		bctx: bctx, outPkg: l.applyPkg, outDir: l.applyDir,
+		bctx: f.bctx, outPkg: l.applyPkg, outDir: l.applyDir,
 		refs: refs, structs: map[string]*acStruct{}, subPkg: map[string]string{},
 	}
 	// The packages that get apply configurations, keyed by their output
@@ -402,15 +398,13 @@ func planApplyConfigurations(ctx context.Context, bctx *build.Context, workDir s
 	for _, p := range parsed {
 		g.inputs[p.ImportPath] = p
 	}
-	if metaDir != nil && meta.err == nil {
-		g.located[metav1Pkg] = meta.dir
-	}
 	g.res.declares = func(pkg, name string) bool {
-		p := g.inputs[pkg]
+		p := g.loaded(pkg)
 		if p == nil {
-			p = g.others[pkg]
+			return false
 		}
-		return p != nil && p.Decls[name] != nil
+		d, err := g.decl(p, name)
+		return err == nil && d != nil
 	}
 	for _, p := range parsed {
 		tags := extractTags(p.Tags)
@@ -567,7 +561,7 @@ func planApplyConfigurations(ctx context.Context, bctx *build.Context, workDir s
 		ug.Versions = append(ug.Versions, uv)
 	}
 	sort.Slice(utilGroups, func(i, j int) bool { return strings.ToLower(utilGroups[i].Name) < strings.ToLower(utilGroups[j].Name) })
-	imps := newACImportSet()
+	imps := newImportSet(applyFileNames)
 	for _, ug := range utilGroups {
 		sort.Slice(ug.Versions, func(i, j int) bool {
 			return strings.ToLower(ug.Versions[i].Name) < strings.ToLower(ug.Versions[j].Name)
@@ -757,20 +751,9 @@ type acMethod struct {
 	SliceEnsure string
 }
 
-// fixed adds an import under exactly name (a name the templates spell out).
-func (s *importSet) fixed(pkg, name string) string {
-	if a, ok := s.byPath[pkg]; ok {
-		return a
-	}
-	s.taken[name] = true
-	s.byPath[pkg] = name
-	s.imports = append(s.imports, importLine{name, pkg})
-	return name
-}
-
 // typeFile builds one apply configuration file.
 func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
-	imps := newACImportSet()
+	imps := newImportSet(applyFileNames)
 	w := &acWriter{g: g, imps: imps, local: pl.pkg}
 	f := &acTypeFile{Name: r.decl.Name, AC: r.decl.Name + applyConfigSuffix, Kind: r.decl.Name, APIVersion: apiVersion(pl.group, pl.version)}
 	for _, l := range r.decl.Tags {
@@ -1048,12 +1031,6 @@ func (w *acWriter) typeString(t *acType) string {
 	return t.Src
 }
 
-// newACImportSet is an import set whose names stay clear of the names
-// apply configuration files use for themselves.
-func newACImportSet() *importSet {
-	s := &importSet{byPath: map[string]string{}, taken: map[string]bool{}}
-	for _, n := range []string{"b", "value", "values", "entries", "k", "v", "i", "err", "kind", "scheme", "fieldManager", "subresource", "managedfields", "internal", "schema", "runtime", "typed", "fmt", "sync"} {
-		s.taken[n] = true
-	}
-	return s
-}
+// applyFileNames are the names apply configuration files use for
+// themselves and their fixed imports; an import may not take one.
+var applyFileNames = []string{"b", "value", "values", "entries", "k", "v", "i", "err", "kind", "scheme", "fieldManager", "subresource", "managedfields", "internal", "schema", "runtime", "typed", "fmt", "sync"}

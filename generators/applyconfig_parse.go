@@ -25,8 +25,11 @@ type acPackage struct {
 	PackagePos string
 	// Tags are the package's tag lines (doc.go's comments, or the package
 	// doc comments of its files without a doc.go).
-	Tags  []commentLine
-	Decls map[string]*acDecl
+	Tags []commentLine
+	// Decls are the declarations of the files acRelevant kept until a
+	// name they lack is looked up (acGen.decl), then of every file.
+	Decls    map[string]*acDecl
+	complete bool
 }
 
 // acDecl is one type declaration.
@@ -91,23 +94,31 @@ func acRelevant(base string, src []byte) bool {
 	return base == "doc.go" || bytes.Contains(src, []byte(`json:"`)) || bytes.Contains(src, []byte("+genclient"))
 }
 
-// parseACPackages reads every input package for the apply configurations,
+// acFileResult is what the apply configurations take from one file.
+type acFileResult struct {
+	head  *fileHead
+	decls []*acDecl
+}
+
+// parseACPackages reads every package for the apply configurations,
 // concurrently, one job per file.
 func parseACPackages(ctx context.Context, pkgs []inputPackage) ([]*acPackage, error) {
-	type fileResult struct {
-		head  *fileHead
-		decls []*acDecl
-	}
-	results, err := parseFiles(ctx, pkgs, func(fset *token.FileSet, filename string) (*fileResult, error) {
+	results, err := parseFiles(ctx, pkgs, func(fset *token.FileSet, filename string) (*acFileResult, error) {
 		f, head, err := parseRelevant(fset, filename, acRelevant)
 		if f == nil || err != nil {
 			return nil, err
 		}
-		return &fileResult{head: head, decls: typeDecls(fset, f)}, nil
+		return &acFileResult{head: head, decls: typeDecls(fset, f)}, nil
 	})
 	if err != nil {
 		return nil, err
 	}
+	return acPackages(pkgs, results), nil
+}
+
+// acPackages assembles the packages of parseACPackages from the files read
+// (nil for a file skipped), by package and file in input order.
+func acPackages(pkgs []inputPackage, results [][]*acFileResult) []*acPackage {
 	out := make([]*acPackage, 0, len(pkgs))
 	for i, p := range pkgs {
 		ap := &acPackage{inputPackage: p, Decls: map[string]*acDecl{}}
@@ -125,7 +136,36 @@ func parseACPackages(ctx context.Context, pkgs []inputPackage) ([]*acPackage, er
 		ap.Name, ap.PackagePos, ap.Tags = packageHead(heads)
 		out = append(out, ap)
 	}
-	return out, nil
+	return out
+}
+
+// completeDecls reads the files of p that acRelevant skipped and adds
+// their declarations: a type without json-tagged members (an alias, a
+// string type) may be declared in any file.
+func completeDecls(ctx context.Context, p *acPackage) error {
+	if p.complete {
+		return nil
+	}
+	p.complete = true
+	results, err := parseFiles(ctx, []inputPackage{p.inputPackage}, func(fset *token.FileSet, filename string) ([]*acDecl, error) {
+		f, _, err := parseRelevant(fset, filename, func(base string, src []byte) bool { return !acRelevant(base, src) })
+		if f == nil || err != nil {
+			return nil, err
+		}
+		return typeDecls(fset, f), nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, decls := range results[0] {
+		for _, d := range decls {
+			if _, ok := p.Decls[d.Name]; !ok {
+				d.pkg = p
+				p.Decls[d.Name] = d
+			}
+		}
+	}
+	return nil
 }
 
 // typeDecls returns the file's top-level type declarations with their tags.
@@ -205,7 +245,7 @@ func (r *acResolver) resolve(expr ast.Expr, pkgPath, dir string, file *acFile) (
 		if !ok {
 			break
 		}
-		ip, err := r.importPath(q.Name, x.Sel.Name, dir, file)
+		ip, err := r.f.qualifierPath(dir, &typeRef{Qualifier: q.Name, Name: x.Sel.Name, Named: file.Named, Unnamed: file.Unnamed})
 		if err != nil {
 			return nil, inputErrorf(position(file.fset, x.Pos()), "%v", err)
 		}
@@ -245,53 +285,6 @@ func (r *acResolver) resolve(expr ast.Expr, pkgPath, dir string, file *acFile) (
 		}
 	}
 	return nil, inputErrorf(position(file.fset, expr.Pos()), "member type %s: apply configurations support named types, pointers, slices, arrays, maps and interface{} as member types", exprString(expr))
-}
-
-// importPath is the import path the qualifier q stands for in file: its
-// named import, else the unnamed import whose package is called q (read
-// from the package itself only when the path does not say it).
-func (r *acResolver) importPath(q, name, dir string, file *acFile) (string, error) {
-	if p, ok := file.Named[q]; ok {
-		return p, nil
-	}
-	var guessed []string
-	for _, p := range file.Unnamed {
-		if guessPackageName(p) == q {
-			guessed = append(guessed, p)
-		}
-	}
-	if len(guessed) == 1 {
-		return guessed[0], nil
-	}
-	return r.f.qualifierPath(dir, &typeRef{Qualifier: q, Name: name, Named: file.Named, Unnamed: file.Unnamed})
-}
-
-// guessPackageName is the package name an import path usually has: its last
-// element, skipping a major-version element ("…/v2") and dropping a
-// ".vN" suffix and a "go-" prefix.
-func guessPackageName(p string) string {
-	parts := strings.Split(p, "/")
-	last := parts[len(parts)-1]
-	if len(parts) > 1 && len(last) > 1 && last[0] == 'v' && isDigits(last[1:]) {
-		last = parts[len(parts)-2]
-	}
-	if i := strings.Index(last, ".v"); i > 0 && isDigits(last[i+2:]) {
-		last = last[:i]
-	}
-	last = strings.TrimPrefix(last, "go-")
-	return strings.ReplaceAll(last, "-", "_")
-}
-
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for _, c := range s {
-		if c < '0' || c > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // members resolves the members of a struct declaration.

@@ -57,9 +57,6 @@ type clientGroupVersion struct {
 	Types []*clientTypeData
 }
 
-// importLine is one import of a generated file.
-type importLine struct{ Alias, Path string }
-
 // clientTypeData is what the type client templates receive about a type.
 type clientTypeData struct {
 	*Type
@@ -112,36 +109,6 @@ func aliasFor(pkg string) string {
 	return packageName(strings.Join(parts, ""))
 }
 
-// importSet hands out unique import names within one file.
-type importSet struct {
-	byPath  map[string]string
-	taken   map[string]bool
-	imports []importLine
-}
-
-func newImportSet() *importSet {
-	s := &importSet{byPath: map[string]string{}, taken: map[string]bool{}}
-	for _, n := range fixedClientImports {
-		s.taken[n] = true
-	}
-	return s
-}
-
-// add returns the import name of pkg, preferring want.
-func (s *importSet) add(pkg, want string) string {
-	if a, ok := s.byPath[pkg]; ok {
-		return a
-	}
-	a := want
-	for i := 2; s.taken[a]; i++ {
-		a = want + strconv.Itoa(i)
-	}
-	s.taken[a] = true
-	s.byPath[pkg] = a
-	s.imports = append(s.imports, importLine{a, pkg})
-	return a
-}
-
 // gvString is client-gen's group/version of an API package: its last two
 // path elements, under which the apply configurations are found.
 func gvString(pkg string) string {
@@ -154,7 +121,7 @@ func gvString(pkg string) string {
 
 // buildClientType resolves the names one type's client files use.
 func buildClientType(v *Version, t *Type, applyPkg string) *clientTypeData {
-	imps := newImportSet()
+	imps := newImportSet(fixedClientImports)
 	api := imps.add(v.APIPackage, v.APIAlias)
 	d := &clientTypeData{Type: t, Obj: api + "." + t.Name, TypedAlias: "typed" + v.APIAlias}
 	applyAlias := func(pkg string) string {
@@ -254,7 +221,7 @@ func planClientset(m *Model, l layout, o *Options, exists func(string) bool, add
 	}
 	for _, g := range m.Groups {
 		for _, v := range g.Versions {
-			if len(v.ClientTypes) == 0 {
+			if !v.Client {
 				continue
 			}
 			sub := path.Join("typed", strings.ToLower(g.Dir), strings.ToLower(v.Name))

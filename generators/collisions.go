@@ -6,6 +6,7 @@ import (
 	"io"
 	"path"
 	"slices"
+	"sort"
 	"strings"
 )
 
@@ -203,4 +204,16 @@ func alwaysBuilt(name string) bool {
 	}
 	ok, err := ctxt.MatchFile("/", name)
 	return err == nil && ok
+}
+
+// checkFilePaths sorts every file of the run, whichever target planned it,
+// by path and refuses two at one path.
+func checkFilePaths(files []plannedFile) error {
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	for i := 1; i < len(files); i++ {
+		if files[i].Path == files[i-1].Path {
+			return inputErrorf("", "two generated files would be written to %s: rename one of the types behind them", files[i].Path)
+		}
+	}
+	return nil
 }

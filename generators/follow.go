@@ -31,17 +31,13 @@ const maxDefinitionDepth = 16
 // read, and only of the packages the definitions lead to; a package outside
 // the input's module is located with one `go list -find` call. Types whose
 // definition cannot be followed keep ObjectMeta false and get Unfollowed.
-func followDefinitions(ctx context.Context, bctx *build.Context, workDir string, inputs []inputPackage, pkgs []parsedPackage) {
-	var f *follower
+func followDefinitions(ctx context.Context, f *follower, pkgs []parsedPackage) {
 	for i := range pkgs {
 		for j := range pkgs[i].Types {
 			t := &pkgs[i].Types[j]
 			t.Identity = pkgs[i].ImportPath + "." + t.Name
 			if t.Generic || (t.Def == nil && (t.ObjectMeta || len(t.Embeds) == 0)) {
 				continue
-			}
-			if f == nil {
-				f = newFollower(ctx, bctx, workDir, inputs)
 			}
 			if t.Def == nil {
 				// A struct that may embed ObjectMeta through an embedded struct.
@@ -62,6 +58,10 @@ func followDefinitions(ctx context.Context, bctx *build.Context, workDir string,
 					t.Identity = id
 				}
 			}
+			if !t.Def.Alias && !t.HasStatus {
+				// A defined type has the members of the struct it is defined as.
+				t.HasStatus = f.definesStatus(pkgs[i].ImportPath, pkgs[i].Dir, t.Def, 0)
+			}
 			if t.ObjectMeta {
 				continue
 			}
@@ -75,7 +75,7 @@ func followDefinitions(ctx context.Context, bctx *build.Context, workDir string,
 			}
 		}
 	}
-	typeCheckFallback(ctx, bctx, workDir, pkgs)
+	typeCheckFallback(ctx, f.bctx, f.workDir, pkgs)
 }
 
 // typeCheckFallback settles the types whose ObjectMeta syntax could not
@@ -139,7 +139,10 @@ func typeCheckFallback(ctx context.Context, bctx *build.Context, workDir string,
 	}
 }
 
-// follower loads the type declarations of packages by import path, once each.
+// follower is the run's package loader: it locates packages by import path
+// (inputOf) and loads their type declarations, once each, for every step
+// that follows a type by syntax (followDefinitions, the apply
+// configurations' resolver).
 type follower struct {
 	ctx     context.Context
 	workDir string
@@ -231,6 +234,26 @@ func (f *follower) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int
 	return false, fmt.Sprintf("%s is not a struct", written)
 }
 
+// definesStatus follows ref, written in package pkgPath (in dir), through
+// definitions and aliases to a struct and reports whether that struct has a
+// member named Status (see hasStatusField); false when syntax cannot tell.
+func (f *follower) definesStatus(pkgPath, dir string, ref *typeRef, depth int) bool {
+	if depth > maxDefinitionDepth {
+		return false
+	}
+	target, p, d, found := f.lookup(pkgPath, dir, ref)
+	if !found {
+		return false
+	}
+	if _, ok := d.typ.(*ast.StructType); ok {
+		return hasStatusField(d.typ)
+	}
+	if r := refOf(d.typ, d.file); r != nil {
+		return f.definesStatus(target, p.dir, r, depth+1)
+	}
+	return false
+}
+
 // aliasIdentity follows an alias (and the aliases it names) to the defined
 // type it stands for, "<import path>.<name>"; ok is false when that cannot
 // be told from syntax.
@@ -238,21 +261,7 @@ func (f *follower) aliasIdentity(pkgPath, dir string, ref *typeRef, depth int) (
 	if depth > maxDefinitionDepth {
 		return "", false
 	}
-	target := pkgPath
-	if ref.Qualifier != "" {
-		var err error
-		if target, err = f.qualifierPath(dir, ref); err != nil {
-			return "", false
-		}
-	}
-	p := f.load(target, dir)
-	if p.err != nil {
-		return "", false
-	}
-	d, found := p.decls[ref.Name]
-	if !found && ref.Qualifier == "" && len(ref.Dot) > 0 {
-		target, p, d, found = f.dotImported(dir, ref)
-	}
+	target, p, d, found := f.lookup(pkgPath, dir, ref)
 	if !found {
 		return "", false
 	}
@@ -263,6 +272,28 @@ func (f *follower) aliasIdentity(pkgPath, dir string, ref *typeRef, depth int) (
 		return "", false
 	}
 	return target + "." + ref.Name, true
+}
+
+// lookup finds the declaration ref, written in package pkgPath (in dir),
+// names: in the package its qualifier stands for, or pkgPath itself and then
+// its file's dot imports. target is the declaring package's import path.
+func (f *follower) lookup(pkgPath, dir string, ref *typeRef) (target string, p *declPackage, d declared, found bool) {
+	target = pkgPath
+	if ref.Qualifier != "" {
+		var err error
+		if target, err = f.qualifierPath(dir, ref); err != nil {
+			return "", nil, declared{}, false
+		}
+	}
+	p = f.load(target, dir)
+	if p.err != nil {
+		return "", nil, declared{}, false
+	}
+	d, found = p.decls[ref.Name]
+	if !found && ref.Qualifier == "" && len(ref.Dot) > 0 {
+		return f.dotImported(dir, ref)
+	}
+	return target, p, d, found
 }
 
 // dotImported looks an unqualified name up in the packages the file of ref
@@ -285,11 +316,21 @@ func (f *follower) dotImported(dir string, ref *typeRef) (target string, p *decl
 }
 
 // qualifierPath returns the import path a qualifier stands for in the file
-// that holds ref: its explicitly named import, else the unnamed import whose
-// package clause has that name.
+// that holds ref: its explicitly named import, else the one unnamed import
+// whose path names a package so (guessPackageName), else the unnamed import
+// whose package clause has that name.
 func (f *follower) qualifierPath(dir string, ref *typeRef) (string, error) {
 	if p, ok := ref.Named[ref.Qualifier]; ok {
 		return p, nil
+	}
+	var guessed []string
+	for _, p := range ref.Unnamed {
+		if guessPackageName(p) == ref.Qualifier {
+			guessed = append(guessed, p)
+		}
+	}
+	if len(guessed) == 1 {
+		return guessed[0], nil
 	}
 	// Try the imports whose last element looks like the name first.
 	var likely, rest []string
@@ -311,6 +352,34 @@ func (f *follower) qualifierPath(dir string, ref *typeRef) (string, error) {
 	return "", fmt.Errorf("%s.%s: no import of the file is package %s", ref.Qualifier, ref.Name, ref.Qualifier)
 }
 
+// guessPackageName is the package name an import path usually has: its last
+// element, skipping a major-version element ("…/v2") and dropping a
+// ".vN" suffix and a "go-" prefix.
+func guessPackageName(p string) string {
+	parts := strings.Split(p, "/")
+	last := parts[len(parts)-1]
+	if len(parts) > 1 && len(last) > 1 && last[0] == 'v' && isDigits(last[1:]) {
+		last = parts[len(parts)-2]
+	}
+	if i := strings.Index(last, ".v"); i > 0 && isDigits(last[i+2:]) {
+		last = last[:i]
+	}
+	last = strings.TrimPrefix(last, "go-")
+	return strings.ReplaceAll(last, "-", "_")
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
 // load reads the type declarations of the package with import path ip, as
 // seen from a package in dir.
 func (f *follower) load(ip, dir string) *declPackage {
@@ -319,19 +388,13 @@ func (f *follower) load(ip, dir string) *declPackage {
 	}
 	p := &declPackage{decls: map[string]declared{}}
 	f.pkgs[ip] = p
-	var files []string
-	if in, ok := f.inputs[ip]; ok {
-		p.dir, files = in.Dir, in.Files
-	} else {
-		p.dir, p.err = f.locate(ip, dir)
-		if p.err != nil {
-			return p
-		}
-		files, p.err = packageFiles(f.bctx, p.dir)
-		if p.err != nil {
-			return p
-		}
+	in, err := f.inputOf(ip, dir)
+	if err != nil {
+		p.err = err
+		return p
 	}
+	p.dir = in.Dir
+	files := in.Files
 	if len(files) == 0 {
 		p.err = fmt.Errorf("package %s (%s) has no Go files", ip, p.dir)
 		return p
@@ -356,6 +419,24 @@ func (f *follower) load(ip, dir string) *declPackage {
 		}
 	}
 	return p
+}
+
+// inputOf returns the package with import path ip, as seen from a package
+// in dir: an input, or the package located (locate) and its files listed.
+// Every package any target reads comes through it.
+func (f *follower) inputOf(ip, dir string) (inputPackage, error) {
+	if in, ok := f.inputs[ip]; ok {
+		return in, nil
+	}
+	d, err := f.locate(ip, dir)
+	if err != nil {
+		return inputPackage{}, err
+	}
+	files, err := packageFiles(f.bctx, d)
+	if err != nil {
+		return inputPackage{}, err
+	}
+	return inputPackage{ImportPath: ip, Dir: d, Files: files}, nil
 }
 
 // locate finds the directory of import path ip: inside the module that holds

@@ -257,3 +257,24 @@ func TestClientGolden(t *testing.T) {
 	checkGolden(t, clientOptions("testdata/clientgolden", thisModule+"/generators/testdata/clientgolden"),
 		"client goldens", "go test ./generators -run Golden -update")
 }
+
+// acOptions generates the clientset and the apply configurations of
+// testdata/acapis (structs of one group-version reached from another,
+// directly and through aliases declared in a file without json tags; a type
+// defined as another version's; a package with a +genclient line and no
+// type) into outDir (import path outPkg).
+func acOptions(outDir, outPkg string) Options {
+	o := clientOptions(outDir, outPkg)
+	o.Patterns = []string{"./testdata/acapis/..."}
+	o.ClientsetOnly, o.WithApplyConfig = true, true
+	o.ApplyConfigurationPackage = "" // the generated ones
+	return o
+}
+
+// TestApplyConfigGolden compares the generation of testdata/acapis with
+// testdata/acgolden (rewritten with -update). Like the client goldens, the
+// tree imports k8s.io/client-go and is not built here.
+func TestApplyConfigGolden(t *testing.T) {
+	checkGolden(t, acOptions("testdata/acgolden", thisModule+"/generators/testdata/acgolden"),
+		"apply configuration goldens", "go test ./generators -run Golden -update")
+}

@@ -11,7 +11,8 @@ import (
 type Model struct {
 	// Groups are sorted by Dir.
 	Groups []*Group
-	// clientPackages counts the packages with +genclient types, listable or not.
+	// clientPackages counts the packages with +genclient types, listable or
+	// not, and with the clientset those with a +genclient tag only.
 	clientPackages int
 }
 
@@ -77,7 +78,10 @@ type Version struct {
 	// ClientTypes are every +genclient type of the version, sorted by Name:
 	// the typed clients. Set only when the clientset is generated.
 	ClientTypes []*Type
-	pos         string
+	// Client is set when the version gets a typed client (possibly of no
+	// types): only when the clientset is generated.
+	Client bool
+	pos    string
 }
 
 // Type is one API type with +genclient that gets an informer, a lister or both.
@@ -188,8 +192,9 @@ func filterTypes(ts []*Type, keep func(*Type) bool) []*Type {
 // use (the group's Go name) are not checked.
 //
 // With withClientset every +genclient type is also kept in its version's
-// ClientTypes, and a package whose types get neither informer nor lister
-// still makes a version (of the clientset only).
+// ClientTypes, and a package whose types get neither informer nor lister,
+// or that has a +genclient tag but no +genclient type, still makes a
+// version (of the clientset only).
 //
 // With clientsetOnly (which needs withClientset) no type gets an informer or
 // a lister.

@@ -21,7 +21,9 @@ func (b *modelBuilder) addPackage(p parsedPackage) error {
 		return nil
 	}
 	types, clientTypes, err := b.selectTypes(p, pt)
-	anyClient := len(clientTypes) > 0
+	// client-gen writes a typed client, empty when it has no types, for
+	// every package it is given.
+	anyClient := len(clientTypes) > 0 || (b.withClientset && p.Genclient)
 	if err != nil || !anyClient {
 		return err
 	}
@@ -34,7 +36,7 @@ func (b *modelBuilder) addPackage(p parsedPackage) error {
 	}
 	v, goName := deriveVersion(p, pt, types)
 	if b.withClientset {
-		v.ClientTypes = clientTypes
+		v.Client, v.ClientTypes = true, clientTypes
 	}
 	if err := validateVersion(p, pt, v, goName, b.listersOnly); err != nil {
 		return err

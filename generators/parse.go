@@ -95,6 +95,9 @@ type parsedFile struct {
 	fileHead
 	GroupName *stringConst // const GroupName = "..."
 	Types     []parsedType
+	// Genclient is set when a comment line of the file starts with
+	// +genclient, wherever it stands.
+	Genclient bool
 }
 
 // parsedPackage is one input package reduced to what generation needs.
@@ -107,6 +110,10 @@ type parsedPackage struct {
 	Tags      []commentLine
 	GroupName *stringConst
 	Types     []parsedType // sorted by name
+	// Genclient is set when a comment line of one of the package's files
+	// starts with +genclient, on a type or not: client-gen writes a typed
+	// client for such a package even without +genclient types.
+	Genclient bool
 }
 
 // relevant reports whether a file must be parsed: it is doc.go, or it may
@@ -149,14 +156,61 @@ func isIdentByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= 0x80
 }
 
-// parsePackages parses the files of every package concurrently and returns
-// the packages that declare at least one +genclient type. Files that mention
-// neither +genclient nor a group name are read but never parsed.
-func parsePackages(ctx context.Context, pkgs []inputPackage) ([]parsedPackage, error) {
-	results, err := parseFiles(ctx, pkgs, parseFile)
+// inputFile is what one reading of an input file gives each target: the
+// informers' and clients' view when relevant keeps the file, the apply
+// configurations' when acRelevant does (and they are generated).
+type inputFile struct {
+	informers *parsedFile
+	apply     *acFileResult
+}
+
+// readInputs parses every file of the input packages once, concurrently,
+// for the informers and clients and, with withApply, for the apply
+// configurations: what parsePackages returns and, with withApply, what
+// parseACPackages would.
+func readInputs(ctx context.Context, pkgs []inputPackage, withApply bool) ([]parsedPackage, []*acPackage, error) {
+	results, err := parseFiles(ctx, pkgs, func(fset *token.FileSet, filename string) (inputFile, error) {
+		var informers, apply bool
+		f, head, err := parseRelevant(fset, filename, func(base string, src []byte) bool {
+			informers, apply = relevant(base, src), withApply && acRelevant(base, src)
+			return informers || apply
+		})
+		if f == nil || err != nil {
+			return inputFile{}, err
+		}
+		var in inputFile
+		if informers {
+			in.informers = parsedFileOf(fset, f, head)
+		}
+		if apply {
+			in.apply = &acFileResult{head: head, decls: typeDecls(fset, f)}
+		}
+		return in, nil
+	})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	informerFiles := make([][]*parsedFile, len(results))
+	applyFiles := make([][]*acFileResult, len(results))
+	for i, files := range results {
+		informerFiles[i] = make([]*parsedFile, len(files))
+		applyFiles[i] = make([]*acFileResult, len(files))
+		for j, f := range files {
+			informerFiles[i][j], applyFiles[i][j] = f.informers, f.apply
+		}
+	}
+	var ac []*acPackage
+	if withApply {
+		ac = acPackages(pkgs, applyFiles)
+	}
+	return parsedPackages(pkgs, informerFiles), ac, nil
+}
+
+// parsedPackages assembles, from the files read (nil for a file skipped),
+// by package and file in input order, the packages with a +genclient tag (on
+// a type or anywhere in a comment, as kube_codegen.sh picks client-gen's
+// inputs).
+func parsedPackages(pkgs []inputPackage, results [][]*parsedFile) []parsedPackage {
 
 	var out []parsedPackage
 	for i, p := range pkgs {
@@ -171,15 +225,16 @@ func parsePackages(ctx context.Context, pkgs []inputPackage) ([]parsedPackage, e
 				pp.GroupName = f.GroupName
 			}
 			pp.Types = append(pp.Types, f.Types...)
+			pp.Genclient = pp.Genclient || f.Genclient
 		}
-		if len(pp.Types) == 0 {
-			continue // no type carries a +genclient tag
+		if !pp.Genclient {
+			continue // no +genclient tag at all
 		}
 		pp.Name, pp.PackagePos, pp.Tags = packageHead(heads)
 		sort.Slice(pp.Types, func(a, b int) bool { return pp.Types[a].Name < pp.Types[b].Name })
 		out = append(out, pp)
 	}
-	return out, nil
+	return out
 }
 
 // parseFiles runs parse over every file of every package concurrently, one
@@ -332,7 +387,18 @@ func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
 	if f == nil || err != nil {
 		return nil, err
 	}
+	return parsedFileOf(fset, f, head), nil
+}
+
+// parsedFileOf extracts what parseFile returns from a parsed file.
+func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile {
 	pf := &parsedFile{fileHead: *head}
+	for _, cg := range f.Comments {
+		if anyGenclient(commentLines(fset, cg)) {
+			pf.Genclient = true
+			break
+		}
+	}
 	tags := &declTags{fset: fset, f: f} // indexed lazily: most files have no tagged type
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
@@ -385,7 +451,7 @@ func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
 			}
 		}
 	}
-	return pf, nil
+	return pf
 }
 
 // syntaxError turns a go/scanner error list into an InputError at the first

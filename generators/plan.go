@@ -3,7 +3,6 @@ package generators
 import (
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 )
 
@@ -57,10 +56,12 @@ type plannedFile struct {
 	Data     templateData
 }
 
-// planFiles lays the model out in files. userDecls returns the type names
-// declared by non-generated files of an output directory, so that
-// expansion_generated.go never redeclares an interface a user wrote.
-func planFiles(m *Model, l layout, o *Options, exists func(string) bool, userDecls func(dir string) (map[string]bool, error)) ([]plannedFile, error) {
+// planFiles lays the model out in files, adds the files planned elsewhere
+// (the apply configurations) and checks the whole set (checkFilePaths).
+// userDecls returns the type names declared by non-generated files of an
+// output directory, so that expansion_generated.go never redeclares an
+// interface a user wrote.
+func planFiles(m *Model, l layout, o *Options, exists func(string) bool, userDecls func(dir string) (map[string]bool, error), planned []plannedFile) ([]plannedFile, error) {
 	clientset := o.VersionedClientsetPackage
 	if l.clientsetPkg != "" {
 		clientset = l.clientsetPkg
@@ -120,11 +121,9 @@ func planFiles(m *Model, l layout, o *Options, exists func(string) bool, userDec
 	if l.clientsetDir != "" {
 		planClientset(m, l, o, exists, add)
 	}
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	for i := 1; i < len(files); i++ {
-		if files[i].Path == files[i-1].Path {
-			return nil, inputErrorf("", "two generated files would be written to %s: rename one of the types behind them", files[i].Path)
-		}
+	files = append(files, planned...)
+	if err := checkFilePaths(files); err != nil {
+		return nil, err
 	}
 	return files, nil
 }

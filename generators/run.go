@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
@@ -108,12 +107,13 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 		logger.V(1).Info("Resolved packages", "count", len(pkgs), "elapsed", time.Since(start))
-		parsed, err := parsePackages(ctx, pkgs)
+		parsed, acParsed, err := readInputs(ctx, pkgs, lay.applyDir != "")
 		if err != nil {
 			return nil, err
 		}
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
-		followDefinitions(ctx, bctx, workDir, pkgs, parsed)
+		loader := newFollower(ctx, bctx, workDir, pkgs)
+		followDefinitions(ctx, loader, parsed)
 		model, err := buildModel(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset, opts.ClientsetOnly)
 		if err != nil {
 			return nil, err
@@ -126,7 +126,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, inputErrorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
 		}
 		if lay.applyDir != "" {
-			err := planApplyConfigurations(ctx, bctx, workDir, pkgs, &opts, lay, schema, func(p, tmpl string, d templateData) {
+			err := planApplyConfigurations(loader, acParsed, &opts, lay, schema, func(p, tmpl string, d templateData) {
 				applyFiles = append(applyFiles, plannedFile{Path: p, Template: tmpl, Data: d})
 			})
 			if err != nil {
@@ -151,18 +151,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	result.tree = scan.tree
 
-	planned, err := planFiles(result.Model, lay, &opts, result.tree.exists, result.tree.userDecls)
+	planned, err := planFiles(result.Model, lay, &opts, result.tree.exists, result.tree.userDecls, applyFiles)
 	if err != nil {
 		return nil, relativize(err, workDir)
-	}
-	if len(applyFiles) > 0 {
-		planned = append(planned, applyFiles...)
-		sort.Slice(planned, func(i, j int) bool { return planned[i].Path < planned[j].Path })
-		for i := 1; i < len(planned); i++ {
-			if planned[i].Path == planned[i-1].Path {
-				return nil, inputErrorf("", "two generated files would be written to %s: rename one of the types behind them", planned[i].Path)
-			}
-		}
 	}
 	if opts.ReplaceClientGenOutput {
 		result.tree.adoptGenerated(lay.clientsetDir, clientGenMarker)

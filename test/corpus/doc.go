@@ -6,7 +6,11 @@
 // client-go) against each module's own client-gen clientset.
 // Besides, examples/crd's generated clientset, fake and apply configurations
 // have the exported API upstream's gen_client gives them (go/types), and its
-// listers and informers every name upstream's have.
+// listers and informers every name upstream's have. And code-generator
+// v0.37.2's client-gen and applyconfiguration-gen, run on the group-versions
+// of gateway-api, kyverno and kueue (pinned versions, fetched with go mod
+// download), write the same files with the same code as informer-gen's
+// clientset and apply configurations, comments and import names aside.
 //
 // It is a separate module so that the main module never depends on client-go.
 package corpus

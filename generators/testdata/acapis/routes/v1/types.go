@@ -1,0 +1,48 @@
+package v1
+
+import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// +genclient
+
+// Route is applied.
+type Route struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+	Spec              RouteSpec   `json:"spec"`
+	Status            RouteStatus `json:"status,omitempty"`
+}
+
+// RouteSpec embeds the spec every route shares.
+type RouteSpec struct {
+	CommonRouteSpec `json:",inline"`
+	Hostnames       []Hostname `json:"hostnames,omitempty"`
+}
+
+// CommonRouteSpec is embedded by the routes of other versions too.
+type CommonRouteSpec struct {
+	ParentRefs         []ParentReference `json:"parentRefs,omitempty"`
+	UseDefaultGateways *Scope            `json:"useDefaultGateways,omitempty"`
+}
+
+// ParentReference names a parent.
+type ParentReference struct {
+	Name string `json:"name"`
+}
+
+// MatchResources selects resources.
+type MatchResources struct {
+	Kinds []string `json:"kinds,omitempty"`
+}
+
+// RouteStatus is the status.
+type RouteStatus struct {
+	Accepted bool `json:"accepted"`
+}
+
+// Scope is not a struct.
+type Scope string
+
+// Hostname is not a struct.
+type Hostname string
