@@ -104,6 +104,7 @@ type ListWatch[E any, T Object[E]] struct {
 	json            *jsondec.Decoder           // decodes T from JSON; read-only
 	share           *sharePlan                 // shares strings of protobuf items; read-only
 	cbor            func() (*cborItems, error) // decodes T from CBOR; built on first use
+	unstructured    *unstructuredCodec         // set for unstructured objects; read-only
 	what            string                     // the resource and T, for errors
 }
 
@@ -161,6 +162,7 @@ func (lw *ListWatch[E, T]) ListItems(ctx context.Context, opts metav1.ListOption
 	defer body.Close()
 	d := newDecoder[E, T](body, ct, lw.proto, lw.json, lw.share)
 	d.cborOf = lw.cbor
+	d.uns = lw.unstructured.newBody()
 	lm, err := d.list(yield)
 	if err != nil {
 		var y yieldError
@@ -199,6 +201,7 @@ func (lw *ListWatch[E, T]) Watch(ctx context.Context, opts metav1.ListOptions) (
 	}
 	d := newDecoder[E, T](body, ct, lw.proto, lw.json, lw.share)
 	d.cborOf = lw.cbor
+	d.uns = lw.unstructured.newBody()
 	return newStreamWatcher(ctx, d.event, body, lw.what), nil
 }
 
