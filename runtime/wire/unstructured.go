@@ -184,6 +184,8 @@ func (d *decoder[E, T]) unstructuredList(yield func(T) error) (*metav1.ListMeta,
 			if streamed {
 				return nil, errors.New("the list has a second items member after items were handed over")
 			}
+			clear(held) // as apimachinery does, the last items member wins
+			held = held[:0]
 			if sawKind && sawAPIVersion {
 				streamed = true
 				usedKind, usedAPIVersion = list.GetKind(), list.GetAPIVersion()
@@ -196,7 +198,6 @@ func (d *decoder[E, T]) unstructuredList(yield func(T) error) (*metav1.ListMeta,
 				}
 				continue
 			}
-			held = held[:0]
 			if err := d.jsonItems(func(t T) error { held = append(held, t); return nil }); err != nil {
 				return nil, err
 			}
