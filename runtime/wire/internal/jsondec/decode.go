@@ -86,7 +86,7 @@ func (d *Decoder) Decode(data []byte, v any) error {
 	if err := d.root.dec(&s, rv.UnsafePointer()); err != nil {
 		return err
 	}
-	if s.ws() != 0 {
+	if s.ws(); s.i < len(s.data) {
 		return s.unexpected("after top-level value")
 	}
 	return nil
