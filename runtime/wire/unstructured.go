@@ -39,10 +39,10 @@ type UnstructuredListWatch = ListWatch[unstructured.Unstructured, *unstructured.
 // accessors (GetResourceVersion, GetContinue...) read from its metadata.
 // Items are handed over as they are decoded when the list's kind and
 // apiVersion come before its items, as an API server writes them; else
-// they are held until the list's end. Two ways the streaming differs: a
-// list that sets its kind or apiVersion again after its items, to other
-// values, or that has a second "items" member after items were handed
-// over, is an error (apimachinery applies the last ones).
+// they are held until the list's end. Two ways the streaming differs:
+// once items were handed over, a list that sets its kind or apiVersion
+// again to other values, or that has a second "items" member, is an
+// error (apimachinery applies the last ones).
 //
 // Watch events are decoded as the dynamic client's watch decodes them:
 // the event object must have a kind and an apiVersion (as encoding/json
@@ -167,9 +167,9 @@ func (d *decoder[E, T]) unstructuredList(yield func(T) error) (*metav1.ListMeta,
 	list := &unstructured.UnstructuredList{Object: map[string]any{}}
 	var tm typeMeta
 	var sawKind, sawAPIVersion bool
-	// Once items were handed over, the kind and apiVersion they were
-	// given; held are items waiting for the list's end.
-	streamed := false
+	// handed counts the items handed over, usedKind and usedAPIVersion
+	// are what they were given; held are items waiting for the list's end.
+	handed := 0
 	var usedKind, usedAPIVersion string
 	var held []T
 	for more, err := j.first('}'); more || err != nil; more, err = j.next('}') {
@@ -181,17 +181,17 @@ func (d *decoder[E, T]) unstructuredList(yield func(T) error) (*metav1.ListMeta,
 			return nil, err
 		}
 		if key == "items" {
-			if streamed {
+			if handed > 0 {
 				return nil, errors.New("the list has a second items member after items were handed over")
 			}
 			clear(held) // as apimachinery does, the last items member wins
 			held = held[:0]
 			if sawKind && sawAPIVersion {
-				streamed = true
 				usedKind, usedAPIVersion = list.GetKind(), list.GetAPIVersion()
 				itemKind := strings.TrimSuffix(usedKind, "List")
 				if err := d.jsonItems(func(t T) error {
 					setListKind(any(t).(*unstructured.Unstructured), usedAPIVersion, itemKind)
+					handed++
 					return yield(t)
 				}); err != nil {
 					return nil, err
@@ -223,7 +223,7 @@ func (d *decoder[E, T]) unstructuredList(yield func(T) error) (*metav1.ListMeta,
 		default:
 			continue
 		}
-		if streamed && (list.GetKind() != usedKind || list.GetAPIVersion() != usedAPIVersion) {
+		if handed > 0 && (list.GetKind() != usedKind || list.GetAPIVersion() != usedAPIVersion) {
 			return nil, fmt.Errorf("the list's %s changes after its items", key)
 		}
 	}

@@ -120,6 +120,7 @@ func TestUnstructuredListAsDynamicClient(t *testing.T) {
 		{name: "empty items", body: `{"apiVersion":"v1","kind":"PodList","items":[]}`},
 		{name: "two items members, the first held", body: `{"items":[{"a":1}],"items":[{"b":2}],"kind":"PodList","apiVersion":"v1"}`},
 		{name: "two items members, the first held, the second streamed", body: `{"items":[{"a":1}],"kind":"PodList","apiVersion":"v1","items":[{"b":2}]}`},
+		{name: "an empty items streamed, then another", body: `{"apiVersion":"v1","kind":"PodList","items":[],"kind":"NodeList","items":[{}]}`},
 		{name: "metadata of other types", body: `{"apiVersion":"v1","kind":"PodList","metadata":{"resourceVersion":5,"continue":null,"remainingItemCount":"3"},"items":[]}`},
 		{name: "other members", body: `{"apiVersion":"v1","kind":"PodList","extra":[1,{"a":"b"}],"items":[]}`},
 		{name: "a Status with 200", body: `{"kind":"Status","apiVersion":"v1","status":"Failure","code":500}`},
