@@ -45,6 +45,9 @@ type decoder[E any, T Item] struct {
 	cborOf     func() (*cborItems, error)
 	cbor       *cborItems
 	cborStream *cborStream
+
+	// uns is set when T is unstructured.Unstructured (see unstructured.go).
+	uns *unstructuredBody
 }
 
 // sharedStrings is how many distinct strings the items of one JSON or
@@ -123,6 +126,9 @@ func (d *decoder[E, T]) list(yield func(T) error) (*metav1.ListMeta, error) {
 	}
 	switch d.encoding {
 	case encJSON:
+		if d.uns != nil {
+			return d.unstructuredList(yield)
+		}
 		return d.jsonList(yield)
 	case encCBOR:
 		return d.cborList(yield)
@@ -345,20 +351,34 @@ func (d *decoder[E, T]) jsonItems(yield func(T) error) error {
 			return fmt.Errorf("item %d: %w", d.items, err)
 		}
 		var t T
-		if err := j.decode(func(b []byte) (int, error) {
-			t = d.newItem()
-			return d.item.DecodeValue(b, t, d.strs)
+		if err := j.decode(func(b []byte) (n int, err error) {
+			t, n, err = d.jsonItem(b)
+			return n, err
 		}); err != nil {
 			return fmt.Errorf("item %d: %w", d.items, err)
 		}
-		// As client-go's typed clients do: the kind is the Go type's.
-		t.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
 		d.items++
 		if err := yield(t); err != nil {
 			return yieldError{err}
 		}
 	}
 	return nil
+}
+
+// jsonItem decodes a list item from the start of b into a fresh T and
+// returns how many bytes it took.
+func (d *decoder[E, T]) jsonItem(b []byte) (T, int, error) {
+	if d.uns != nil {
+		return d.unstructuredItem(b)
+	}
+	t := d.newItem()
+	n, err := d.item.DecodeValue(b, t, d.strs)
+	if err != nil {
+		return *new(T), 0, err
+	}
+	// As client-go's typed clients do: the kind is the Go type's.
+	t.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+	return t, n, nil
 }
 
 // unmarshalJSON decodes a small value that is not an item, as
@@ -510,6 +530,9 @@ func (d *decoder[E, T]) jsonEventObject(typ string, b []byte) (watch.Event, erro
 	et, err := eventType(typ)
 	if err != nil {
 		return watch.Event{}, err
+	}
+	if d.uns != nil {
+		return d.unstructuredEvent(et, b)
 	}
 	if et == watch.Error {
 		st := &metav1.Status{}

@@ -116,6 +116,7 @@ type ListWatch[E any, T Item] struct {
 	json            *jsondec.Decoder           // decodes T from JSON; read-only
 	share           *sharePlan                 // shares strings of protobuf items; read-only
 	cbor            func() (*cborItems, error) // decodes T from CBOR; built on first use
+	unstructured    *unstructuredCodec         // set for unstructured objects; read-only
 	what            string                     // the resource and T, for errors
 	newItem         func() T                   // a new, empty item
 	pointer         func(T) unsafe.Pointer     // the struct an item points to
@@ -198,6 +199,7 @@ func (lw *ListWatch[E, T]) ListItems(ctx context.Context, opts metav1.ListOption
 	body := newReadAhead(resp)
 	defer body.Close()
 	d := newDecoder(body, ct, lw)
+	d.uns = lw.unstructured.newBody()
 	lm, err := d.list(yield)
 	if err != nil {
 		var y yieldError
@@ -235,6 +237,7 @@ func (lw *ListWatch[E, T]) Watch(ctx context.Context, opts metav1.ListOptions) (
 		return nil, err
 	}
 	d := newDecoder(body, ct, lw)
+	d.uns = lw.unstructured.newBody()
 	return newStreamWatcher(ctx, d.event, body, lw.what), nil
 }
 
