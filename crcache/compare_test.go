@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -179,8 +180,38 @@ func metaObject(kind string) func() client.Object {
 	}
 }
 
+func unstructuredObject(kind string) func() client.Object {
+	return func() client.Object {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind(kind))
+		return u
+	}
+}
+
+func unstructuredList(kind string) func() *unstructured.UnstructuredList {
+	return func() *unstructured.UnstructuredList {
+		l := &unstructured.UnstructuredList{}
+		l.SetGroupVersionKind(corev1.SchemeGroupVersion.WithKind(kind))
+		return l
+	}
+}
+
+func unstructuredItems(l *unstructured.UnstructuredList) []client.Object {
+	var out []client.Object
+	for i := range l.Items {
+		out = append(out, &l.Items[i])
+	}
+	return out
+}
+
 // byData indexes ConfigMaps by their "k" value.
-func byData(o client.Object) []string { return []string{o.(*corev1.ConfigMap).Data["k"]} }
+func byData(o client.Object) []string {
+	if u, ok := o.(*unstructured.Unstructured); ok {
+		v, _, _ := unstructured.NestedString(u.Object, "data", "k")
+		return []string{v}
+	}
+	return []string{o.(*corev1.ConfigMap).Data["k"]}
+}
 
 // TestSameAsControllerRuntime reads the same objects through
 // controller-runtime's cache and ours, built with the same options, and
@@ -202,6 +233,8 @@ func TestSameAsControllerRuntime(t *testing.T) {
 		{"get missing", get(cmPod, client.ObjectKey{Namespace: ns[0], Name: "nope"})},
 		{"get cluster-scoped", get(func() client.Object { return &corev1.Namespace{} }, client.ObjectKey{Name: ns[2]})},
 		{"get metadata-only", get(metaObject("ConfigMap"), client.ObjectKey{Namespace: ns[2], Name: "cm-0"})},
+		{"get unstructured", get(unstructuredObject("ConfigMap"), client.ObjectKey{Namespace: ns[1], Name: "cm-3"})},
+		{"get unstructured cluster-scoped", get(unstructuredObject("Namespace"), client.ObjectKey{Name: ns[0]})},
 		{"get unknown kind", get(func() client.Object { return &unknownKind{} }, client.ObjectKey{Namespace: ns[0], Name: "x"})},
 		{"get unregistered type", get(func() client.Object { return &unregistered{} }, client.ObjectKey{Namespace: ns[0], Name: "x"})},
 		{"list all", list(cmList, configMaps)},
@@ -229,6 +262,9 @@ func TestSameAsControllerRuntime(t *testing.T) {
 		{"list cluster-scoped", list(func() *corev1.NamespaceList { return &corev1.NamespaceList{} }, namespacesOf)},
 		{"list metadata-only", list(metaList("ConfigMapList"), metadataList, client.InNamespace(ns[0]))},
 		{"list metadata-only label", list(metaList("ConfigMapList"), metadataList, client.MatchingLabels{"app": "b"})},
+		{"list unstructured", list(unstructuredList("ConfigMapList"), unstructuredItems, client.InNamespace(ns[2]))},
+		{"list unstructured label", list(unstructuredList("ConfigMapList"), unstructuredItems, client.MatchingLabels{"app": "a"})},
+		{"list unstructured field index", list(unstructuredList("ConfigMapList"), unstructuredItems, client.MatchingFields{"k": "v1"})},
 		{"list unknown kind", list(func() *unknownKindList { return &unknownKindList{} }, func(*unknownKindList) []client.Object { return nil })},
 	}
 	setups := []struct {
@@ -286,6 +322,9 @@ func TestSameAsControllerRuntime(t *testing.T) {
 				// Before Start: reads fail as not started.
 				notStarted, _ := reads[0].run(ctx, c)
 				if err := c.IndexField(ctx, &corev1.ConfigMap{}, "k", byData); err != nil {
+					t.Fatalf("%s: IndexField: %v", side.name, err)
+				}
+				if err := c.IndexField(ctx, unstructuredObject("ConfigMap")(), "k", byData); err != nil {
 					t.Fatalf("%s: IndexField: %v", side.name, err)
 				}
 				runCtx, stop := context.WithCancel(ctx)

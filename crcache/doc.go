@@ -9,7 +9,8 @@
 // New takes controller-runtime's cache.Options and keeps its semantics:
 // typed objects of the scheme, *metav1.PartialObjectMetadata (metadata-only
 // informers: the server is asked for PartialObjectMetadata lists and
-// events), namespaces (DefaultNamespaces and per-object Namespaces, each
+// events), *unstructured.Unstructured (decoded as client-go's dynamic client
+// decodes, by wire.NewUnstructuredListWatch), namespaces (DefaultNamespaces and per-object Namespaces, each
 // with its own selectors, transform and deep-copy setting), label and field
 // selectors of the informers, transforms, watch error handlers, sync
 // periods, ByObject, ReaderFailOnMissingInformer, and the same errors as

@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -262,7 +263,7 @@ func (ip *informers) listerWatcher(key informerKey, obj runtime.Object, mapping 
 	case kindMetadata:
 		example = &metav1.PartialObjectMetadata{}
 	case kindUnstructured:
-		return nil, nil, fmt.Errorf("%s: unstructured objects are not served by this cache yet", key.gvk)
+		example = &unstructured.Unstructured{}
 	default:
 		o, err := ip.cfg.scheme.New(key.gvk)
 		if err != nil {
@@ -278,15 +279,20 @@ func (ip *informers) listerWatcher(key informerKey, obj runtime.Object, mapping 
 		}
 		example = it
 	}
-	lw, err := newListerWatcher(client, example, mapping.Resource, namespace, req, key.kind == kindMetadata, key.gvk)
+	lw, err := newListerWatcher(client, key.kind, example, mapping.Resource, namespace, req, key.gvk)
 	if err != nil {
 		return nil, nil, err
 	}
 	ex := runtime.Object(example)
-	if key.kind == kindMetadata {
+	switch key.kind {
+	case kindMetadata:
 		pom := &metav1.PartialObjectMetadata{}
 		pom.SetGroupVersionKind(key.gvk)
 		ex = pom
+	case kindUnstructured:
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(key.gvk)
+		ex = u
 	}
 	return lw, ex, nil
 }

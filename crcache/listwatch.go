@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
@@ -70,14 +71,17 @@ func (r listRequest) apply(opts *metav1.ListOptions) {
 // is set on every object (metadata-only objects carry no kind of their
 // own).
 type listerWatcher struct {
-	lw  *wire.ListWatch[wire.Item, wire.Item]
-	gvk *schema.GroupVersionKind
+	listItems func(ctx context.Context, opts metav1.ListOptions, yield func(wire.Item) error) (*metav1.ListMeta, error)
+	watch     func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
+	gvk       *schema.GroupVersionKind
 }
 
-// newListerWatcher builds the ListWatch of one informer: example's type,
-// resource in namespace ("" all), through client; metadata asks the server
-// for PartialObjectMetadata.
-func newListerWatcher(client *rest.RESTClient, example wire.Item, resource schema.GroupVersionResource, namespace string, req listRequest, metadata bool, gvk schema.GroupVersionKind) (*listerWatcher, error) {
+// newListerWatcher builds the ListWatch of one informer of kind: example's
+// type (a typed object), metadata-only objects (the server is asked for
+// PartialObjectMetadata) or unstructured objects of gvk, listing resource in
+// namespace ("" all) through client.
+func newListerWatcher(client *rest.RESTClient, kind objectKind, example wire.Item, resource schema.GroupVersionResource, namespace string, req listRequest, gvk schema.GroupVersionKind) (*listerWatcher, error) {
+	metadata := kind == kindMetadata
 	fetch, ok := wire.NewRESTFetch(client, namespace, resource.Resource)
 	if !ok {
 		return nil, fmt.Errorf("no REST client for %s", resource)
@@ -97,11 +101,23 @@ func newListerWatcher(client *rest.RESTClient, example wire.Item, resource schem
 	if metadata {
 		o.ContentType = wire.ContentTypeJSON
 	}
+	if kind == kindUnstructured {
+		lw, err := wire.NewUnstructuredListWatch(fetch, gvk, o)
+		if err != nil {
+			return nil, err
+		}
+		return &listerWatcher{
+			listItems: func(ctx context.Context, opts metav1.ListOptions, yield func(wire.Item) error) (*metav1.ListMeta, error) {
+				return lw.ListItems(ctx, opts, func(u *unstructured.Unstructured) error { return yield(u) })
+			},
+			watch: lw.Watch,
+		}, nil
+	}
 	lw, err := wire.NewListWatchOf(fetch, example, o)
 	if err != nil {
 		return nil, err
 	}
-	l := &listerWatcher{lw: lw}
+	l := &listerWatcher{listItems: lw.ListItems, watch: lw.Watch}
 	if metadata {
 		l.gvk = &gvk
 	}
@@ -110,7 +126,7 @@ func newListerWatcher(client *rest.RESTClient, example wire.Item, resource schem
 
 // ListItems lists one page item by item (the runtime's cache.ItemLister).
 func (l *listerWatcher) ListItems(ctx context.Context, opts metav1.ListOptions, yield func(cache.Object) error) (*metav1.ListMeta, error) {
-	return l.lw.ListItems(ctx, opts, func(it wire.Item) error {
+	return l.listItems(ctx, opts, func(it wire.Item) error {
 		if l.gvk != nil {
 			it.GetObjectKind().SetGroupVersionKind(*l.gvk)
 		}
@@ -134,7 +150,7 @@ func (l *listerWatcher) ListWithContext(ctx context.Context, opts metav1.ListOpt
 
 // WatchWithContext starts a watch (client-go's ListerWatcher).
 func (l *listerWatcher) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-	w, err := l.lw.Watch(ctx, opts)
+	w, err := l.watch(ctx, opts)
 	if err != nil || l.gvk == nil {
 		return w, err
 	}
