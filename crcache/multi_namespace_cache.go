@@ -255,12 +255,19 @@ func (c *multiNamespaceCache) List(ctx context.Context, list client.ObjectList, 
 // indexers go to every one, it has synced once every one has.
 type multiNamespaceInformer struct {
 	byNS map[string]crcache.Informer
+	// synced is done once every informer's checker is; it is made once, so
+	// every HasSyncedChecker call returns the same checker.
+	synced *allDone
 }
 
 var _ crcache.Informer = (*multiNamespaceInformer)(nil)
 
 func newMultiNamespaceInformer(byNS map[string]crcache.Informer) *multiNamespaceInformer {
-	return &multiNamespaceInformer{byNS: byNS}
+	checkers := make(map[string]toolscache.DoneChecker, len(byNS))
+	for ns, inf := range byNS {
+		checkers[ns] = inf.HasSyncedChecker()
+	}
+	return &multiNamespaceInformer{byNS: byNS, synced: newAllDone(checkers)}
 }
 
 func (i *multiNamespaceInformer) add(fn func(crcache.Informer) (toolscache.ResourceEventHandlerRegistration, error)) (toolscache.ResourceEventHandlerRegistration, error) {
@@ -272,7 +279,11 @@ func (i *multiNamespaceInformer) add(fn func(crcache.Informer) (toolscache.Resou
 		}
 		regs[ns] = r
 	}
-	return &multiRegistration{regs: regs}, nil
+	checkers := make(map[string]toolscache.DoneChecker, len(regs))
+	for ns, r := range regs {
+		checkers[ns] = r.HasSyncedChecker()
+	}
+	return &multiRegistration{regs: regs, synced: newAllDone(checkers)}, nil
 }
 
 func (i *multiNamespaceInformer) AddEventHandler(h toolscache.ResourceEventHandler) (toolscache.ResourceEventHandlerRegistration, error) {
@@ -326,13 +337,7 @@ func (i *multiNamespaceInformer) HasSynced() bool {
 	return true
 }
 
-func (i *multiNamespaceInformer) HasSyncedChecker() toolscache.DoneChecker {
-	checkers := make(map[string]toolscache.DoneChecker, len(i.byNS))
-	for ns, inf := range i.byNS {
-		checkers[ns] = inf.HasSyncedChecker()
-	}
-	return newAllDone(checkers)
-}
+func (i *multiNamespaceInformer) HasSyncedChecker() toolscache.DoneChecker { return i.synced }
 
 func (i *multiNamespaceInformer) IsStopped() bool {
 	for _, inf := range i.byNS {
@@ -346,7 +351,8 @@ func (i *multiNamespaceInformer) IsStopped() bool {
 // multiRegistration is one handler's registrations on every namespace's
 // informer.
 type multiRegistration struct {
-	regs map[string]toolscache.ResourceEventHandlerRegistration
+	regs   map[string]toolscache.ResourceEventHandlerRegistration
+	synced *allDone // made once, as multiNamespaceInformer's
 }
 
 func (r *multiRegistration) HasSynced() bool {
@@ -358,13 +364,7 @@ func (r *multiRegistration) HasSynced() bool {
 	return true
 }
 
-func (r *multiRegistration) HasSyncedChecker() toolscache.DoneChecker {
-	checkers := make(map[string]toolscache.DoneChecker, len(r.regs))
-	for ns, reg := range r.regs {
-		checkers[ns] = reg.HasSyncedChecker()
-	}
-	return newAllDone(checkers)
-}
+func (r *multiRegistration) HasSyncedChecker() toolscache.DoneChecker { return r.synced }
 
 // allDone is done once every one of its checkers is.
 type allDone struct {
