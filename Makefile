@@ -91,9 +91,12 @@ clientgo:
 	cd $(CLIENTGO) && $(GO) test -race -count=1 ./...
 
 ## crcache: the controller-runtime cache's tests against the project's
-## kube-apiserver and etcd, read for read beside controller-runtime's cache.
+## kube-apiserver and etcd, read for read beside controller-runtime's cache,
+## then controller-runtime's own pkg/cache suite on cache.New and on
+## crcache.New (~5 min).
 crcache:
 	cd $(CRCACHE) && $(GO) test -race -count=1 ./...
+	$(CRCACHE)/crsuite/run.sh
 
 ## crsuite: controller-runtime's own pkg/cache suite, downloaded and run twice
 ## on the project's kube-apiserver and etcd: with client-go's informers and
