@@ -19,13 +19,16 @@ CLIENTGO := clientgo
 # examples/crd's Foo controller as a controller-runtime manager on clientgo
 # (test/e2e runs it).
 CR_EXAMPLE := examples/controller-runtime
+# A controller-runtime cache (cache.NewCacheFunc) on the runtime, fed from
+# runtime/wire (own module: it imports controller-runtime).
+CRCACHE := crcache
 # Typed informers and listers for every k8s.io/api group-version (own module).
 KUBE := kube
 # The k8s.io/api version `make kube` regenerates kube/ for; empty keeps the
 # version kube/go.mod requires.
 KUBE_API_VERSION ?=
 # Modules besides the main one, each with its own go.mod.
-SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(METRICS) $(CLIENTGO) $(KUBE) test/corpus test/e2e test/soak bench
+SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(METRICS) $(CLIENTGO) $(CRCACHE) $(KUBE) test/corpus test/e2e test/soak bench
 # make soak: time under load and faults, and the seed (0 picks one; a failing
 # run prints its seed to replay).
 DURATION ?= 10m
@@ -37,7 +40,7 @@ SMOKE_SEED ?= 4
 # on first use and keeps the binary in the Go build cache.
 GOLANGCI_LINT := $(GO) tool -modfile=$(CURDIR)/tools/go.mod golangci-lint
 
-.PHONY: all help build test unit unit-newest examples metrics clientgo crsuite kube-test verify corpus e2e soak soak-smoke bench bench-smoke demo \
+.PHONY: all help build test unit unit-newest examples metrics clientgo crcache crsuite kube-test verify corpus e2e soak soak-smoke bench bench-smoke demo \
         generate kube goldens lint vet clean
 
 ## all: the default target: build, then test.
@@ -60,7 +63,7 @@ build:
 ## repo's tests, the Prometheus adapter's tests, verify-codegen (stale
 ## generated code fails), the k8s.io/api corpus build, the real-apiserver
 ## e2e suite, a 60-second soak under faults and one pass of every benchmark.
-test: lint unit unit-newest examples metrics clientgo crsuite kube-test verify corpus e2e soak-smoke bench-smoke
+test: lint unit unit-newest examples metrics clientgo crcache crsuite kube-test verify corpus e2e soak-smoke bench-smoke
 
 ## unit: race-enabled unit tests of the main module.
 unit:
@@ -86,6 +89,14 @@ metrics:
 ## with client-go's informer, a client-go SharedInformerFactory swapped over).
 clientgo:
 	cd $(CLIENTGO) && $(GO) test -race -count=1 ./...
+
+## crcache: the controller-runtime cache's tests against the project's
+## kube-apiserver and etcd, read for read beside controller-runtime's cache,
+## then controller-runtime's own pkg/cache suite on cache.New and on
+## crcache.New (~5 min).
+crcache:
+	cd $(CRCACHE) && $(GO) test -race -count=1 ./...
+	$(CRCACHE)/crsuite/run.sh
 
 ## crsuite: controller-runtime's own pkg/cache suite, downloaded and run twice
 ## on the project's kube-apiserver and etcd: with client-go's informers and

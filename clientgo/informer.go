@@ -23,7 +23,10 @@ import (
 // on the typedinformer runtime: an informer of exampleObject's type served
 // by lw (with or without context methods), with a default handler resync
 // period and index functions. Its signature is controller-runtime's
-// cache.Options.NewInformer.
+// cache.Options.NewInformer. When lw also has the runtime's
+// cache.ItemLister[cache.Object] method (ListItems, as a ListerWatcher over
+// runtime/wire has), every list goes through it and each item is filed as it
+// is decoded; List is not called.
 //
 // The informer keeps client-go v0.37's contract: see the package comment.
 // Where it differs from client-go's:
@@ -98,7 +101,7 @@ func NewSharedIndexInformerWithOptions(lw toolscache.ListerWatcher, exampleObjec
 	}
 	var rlw cache.ListerWatcher
 	if lw != nil {
-		rlw = newListerWatcher(lw)
+		rlw = runtimeListerWatcher(lw)
 	}
 	s.inner = cache.NewTypedSharedIndexInformer(cache.NewSharedIndexInformerWithOptions[cache.Object](rlw, ropts))
 	if extra.lean != (lean.Options{}) {

@@ -47,6 +47,29 @@ func (l *listerWatcher) Watch(ctx context.Context, opts metav1.ListOptions) (wat
 // stream a watch-list.
 func (l *listerWatcher) IsWatchListSemanticsUnSupported() bool { return l.unsupported }
 
+// itemListerWatcher is a listerWatcher over a ListerWatcher that also
+// lists item by item (the runtime's cache.ItemLister of cache.Object, as
+// one built on runtime/wire does): the reflector then files each item as it
+// is decoded instead of extracting them from a list object.
+type itemListerWatcher struct {
+	*listerWatcher
+	items cache.ItemLister[cache.Object]
+}
+
+func (l itemListerWatcher) ListItems(ctx context.Context, opts metav1.ListOptions, yield func(cache.Object) error) (*metav1.ListMeta, error) {
+	return l.items.ListItems(ctx, opts, yield)
+}
+
+// runtimeListerWatcher is lw as the runtime's ListerWatcher, listing item
+// by item when lw can.
+func runtimeListerWatcher(lw toolscache.ListerWatcher) cache.ListerWatcher {
+	l := newListerWatcher(lw)
+	if items, ok := lw.(cache.ItemLister[cache.Object]); ok {
+		return itemListerWatcher{listerWatcher: l, items: items}
+	}
+	return l
+}
+
 // expectedType is what every object an informer receives must be: the
 // example object's Go type and, for unstructured objects that carry one, its
 // group, version and kind.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -14,6 +15,7 @@ import (
 	toolscache "k8s.io/client-go/tools/cache"
 
 	"github.com/typedinformer/typedinformer/clientgo"
+	"github.com/typedinformer/typedinformer/runtime/cache"
 )
 
 // firstCallLW records the first call an informer makes and then blocks
@@ -139,5 +141,51 @@ func TestInformerMetricsProvider(t *testing.T) {
 	defer p.mu.Unlock()
 	if len(p.ids) != 3 || p.ids[0] != "clientgo-test /v1, Resource=pods" {
 		t.Errorf("provider asked for %q, want the three metrics of clientgo-test /v1, Resource=pods", p.ids)
+	}
+}
+
+// itemsLW fails List and serves its Pods through ListItems, the runtime's
+// cache.ItemLister[cache.Object]; its watch blocks until ctx ends.
+type itemsLW struct{ pods []*corev1.Pod }
+
+func (l *itemsLW) List(metav1.ListOptions) (runtime.Object, error) {
+	return nil, fmt.Errorf("List called on a ListerWatcher that lists item by item")
+}
+
+func (l *itemsLW) Watch(metav1.ListOptions) (watch.Interface, error) { return watch.NewFake(), nil }
+
+func (l *itemsLW) IsWatchListSemanticsUnSupported() bool { return true }
+
+func (l *itemsLW) ListItems(_ context.Context, _ metav1.ListOptions, yield func(cache.Object) error) (*metav1.ListMeta, error) {
+	for _, p := range l.pods {
+		if err := yield(p.DeepCopy()); err != nil {
+			return nil, err
+		}
+	}
+	return &metav1.ListMeta{ResourceVersion: "3"}, nil
+}
+
+// TestItemListerIsUsed: a ListerWatcher that lists item by item syncs the
+// informer through ListItems, never List.
+func TestItemListerIsUsed(t *testing.T) {
+	lw := &itemsLW{pods: []*corev1.Pod{
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "p", ResourceVersion: "2"}},
+		{ObjectMeta: metav1.ObjectMeta{Namespace: "b", Name: "q", ResourceVersion: "3"}},
+	}}
+	inf := clientgo.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, nil)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan struct{})
+	go func() { defer close(done); inf.RunWithContext(ctx) }()
+	defer func() { cancel(); <-done }()
+	wait, stop := context.WithTimeout(ctx, time.Minute)
+	defer stop()
+	if !toolscache.WaitForCacheSync(wait.Done(), inf.HasSynced) {
+		t.Fatalf("not synced within a minute: %v", inf.(interface{ LastError() error }).LastError())
+	}
+	if keys := inf.GetStore().ListKeys(); len(keys) != 2 {
+		t.Errorf("store keys = %v, want a/p and b/q", keys)
+	}
+	if err := inf.(interface{ LastError() error }).LastError(); err != nil {
+		t.Errorf("LastError = %v", err)
 	}
 }

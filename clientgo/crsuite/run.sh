@@ -11,13 +11,13 @@
 # test passes with client-go's informers but not with ours, unless it is
 # listed in excused.txt (each entry is explained in docs/controller-runtime.md).
 #
-# Environment: CR_VERSION (default v0.25.2), CRSUITE_KEEP=1 keeps the
+# Environment: CR_VERSION (default v0.25.3), CRSUITE_KEEP=1 keeps the
 # temporary directory, CRSUITE_SERIAL=1 runs the two sides one after the other.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
-CR_VERSION=${CR_VERSION:-v0.25.2}
+CR_VERSION=${CR_VERSION:-v0.25.3}
 GO=${GO:-go}
 
 # Specs under this container, and these Go tests, set NewInformer themselves.

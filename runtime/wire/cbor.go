@@ -559,7 +559,7 @@ func (d *decoder[E, T]) cborItemsArray(yield func(T) error) error {
 		if err != nil {
 			return fmt.Errorf("item %d: %w", d.items, err)
 		}
-		t := T(new(E))
+		t := d.newItem()
 		if err := d.cbor.decode(b, t); err != nil {
 			return fmt.Errorf("item %d: %w", d.items, err)
 		}
@@ -646,7 +646,7 @@ func (d *decoder[E, T]) cborEvent() (watch.Event, error) {
 		}
 		return watch.Event{Type: et, Object: st}, nil
 	}
-	t := T(new(E))
+	t := d.newItem()
 	if err := d.cbor.decode(object, t); err != nil {
 		return watch.Event{}, fmt.Errorf("%s event object: %w", typ, err)
 	}
@@ -657,11 +657,11 @@ func (d *decoder[E, T]) cborEvent() (watch.Event, error) {
 // sniffCBOR makes the body's encoding CBOR.
 func (d *decoder[E, T]) sniffCBOR(watching bool) error {
 	if d.cborOf == nil {
-		return fmt.Errorf("the response is CBOR, which this reader of %T does not decode (Content-Type %q)", T(nil), d.contentType)
+		return fmt.Errorf("the response is CBOR, which this reader of %s does not decode (Content-Type %q)", d.itemType, d.contentType)
 	}
 	c, err := d.cborOf()
 	if err != nil {
-		return fmt.Errorf("decoding CBOR into %T: %w", T(nil), err)
+		return fmt.Errorf("decoding CBOR into %s: %w", d.itemType, err)
 	}
 	size := jsonListBuffer
 	if watching {

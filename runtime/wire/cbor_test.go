@@ -411,9 +411,8 @@ func TestCBORListBadInput(t *testing.T) {
 // itemOffsets returns the offsets in body of a CBOR list's items.
 func itemOffsets(t *testing.T, body []byte) []int {
 	t.Helper()
-	d := newDecoder[corev1.Pod, *corev1.Pod](bytes.NewReader(body), "", true, nil, nil)
 	lw := newPods(t, (&fetchBytes{}).fetch)
-	d.cborOf = lw.cbor
+	d := newDecoder(bytes.NewReader(body), "", lw)
 	var offs []int
 	if err := d.sniff(false); err != nil {
 		t.Fatal(err)

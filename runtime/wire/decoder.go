@@ -20,7 +20,7 @@ import (
 
 // decoder reads one response body (a list or a watch stream) of T. It is
 // used by one goroutine.
-type decoder[E any, T Object[E]] struct {
+type decoder[E any, T Item] struct {
 	br          *bufio.Reader
 	contentType string
 	proto       bool // T has protobuf methods
@@ -36,11 +36,18 @@ type decoder[E any, T Object[E]] struct {
 	frame    [4]byte          // a protobuf watch frame's length
 	items    int              // list items decoded so far, for errors
 
+	newItem  func() T               // a new, empty item
+	pointer  func(T) unsafe.Pointer // the struct an item points to, for share
+	itemType string                 // the items' Go type, for errors
+
 	// CBOR (see cbor.go): cborOf builds what decodes T, cbor and
 	// cborStream are set once the body is recognised as CBOR.
 	cborOf     func() (*cborItems, error)
 	cbor       *cborItems
 	cborStream *cborStream
+
+	// uns is set when T is unstructured.Unstructured (see unstructured.go).
+	uns *unstructuredBody
 }
 
 // sharedStrings is how many distinct strings the items of one JSON or
@@ -55,9 +62,10 @@ const (
 	encCBOR     = "cbor"
 )
 
-func newDecoder[E any, T Object[E]](body io.Reader, contentType string, proto bool, item *jsondec.Decoder, share *sharePlan) *decoder[E, T] {
+func newDecoder[E any, T Item](body io.Reader, contentType string, lw *ListWatch[E, T]) *decoder[E, T] {
 	br := bufio.NewReaderSize(body, 64<<10)
-	return &decoder[E, T]{br: br, contentType: contentType, proto: proto, s: streamReader{r: br}, item: item, share: share}
+	return &decoder[E, T]{br: br, contentType: contentType, proto: lw.proto, s: streamReader{r: br}, item: lw.json, share: lw.share,
+		cborOf: lw.cbor, newItem: lw.newItem, pointer: lw.pointer, itemType: lw.itemType}
 }
 
 // sniff decides the body's encoding from its first bytes (and, for a
@@ -102,7 +110,7 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 		}
 	}
 	if !d.proto {
-		return fmt.Errorf("the response is protobuf, and %T has no protobuf Unmarshal method (Content-Type %q)", T(nil), d.contentType)
+		return fmt.Errorf("the response is protobuf, and %s has no protobuf Unmarshal method (Content-Type %q)", d.itemType, d.contentType)
 	}
 	d.encoding = encProtobuf
 	d.strs = jsondec.NewStrings(sharedStrings)
@@ -118,6 +126,9 @@ func (d *decoder[E, T]) list(yield func(T) error) (*metav1.ListMeta, error) {
 	}
 	switch d.encoding {
 	case encJSON:
+		if d.uns != nil {
+			return d.unstructuredList(yield)
+		}
 		return d.jsonList(yield)
 	case encCBOR:
 		return d.cborList(yield)
@@ -243,11 +254,11 @@ func (d *decoder[E, T]) protoListBody(size int64, yield func(T) error) (*metav1.
 			if err != nil {
 				return nil, fmt.Errorf("item %d: %w", d.items, err)
 			}
-			t := T(new(E))
+			t := d.newItem()
 			if err := any(t).(protoMessage).Unmarshal(b); err != nil {
 				return nil, fmt.Errorf("item %d: %w", d.items, err)
 			}
-			d.share.share(unsafe.Pointer(t), d.shared)
+			d.share.share(d.pointer(t), d.shared)
 			d.items++
 			if err := yield(t); err != nil {
 				return nil, yieldError{err}
@@ -340,20 +351,34 @@ func (d *decoder[E, T]) jsonItems(yield func(T) error) error {
 			return fmt.Errorf("item %d: %w", d.items, err)
 		}
 		var t T
-		if err := j.decode(func(b []byte) (int, error) {
-			t = T(new(E))
-			return d.item.DecodeValue(b, t, d.strs)
+		if err := j.decode(func(b []byte) (n int, err error) {
+			t, n, err = d.jsonItem(b)
+			return n, err
 		}); err != nil {
 			return fmt.Errorf("item %d: %w", d.items, err)
 		}
-		// As client-go's typed clients do: the kind is the Go type's.
-		t.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
 		d.items++
 		if err := yield(t); err != nil {
 			return yieldError{err}
 		}
 	}
 	return nil
+}
+
+// jsonItem decodes a list item from the start of b into a fresh T and
+// returns how many bytes it took.
+func (d *decoder[E, T]) jsonItem(b []byte) (T, int, error) {
+	if d.uns != nil {
+		return d.unstructuredItem(b)
+	}
+	t := d.newItem()
+	n, err := d.item.DecodeValue(b, t, d.strs)
+	if err != nil {
+		return *new(T), 0, err
+	}
+	// As client-go's typed clients do: the kind is the Go type's.
+	t.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+	return t, n, nil
 }
 
 // unmarshalJSON decodes a small value that is not an item, as
@@ -449,11 +474,11 @@ func (d *decoder[E, T]) protoEvent() (watch.Event, error) {
 		}
 		return watch.Event{Type: et, Object: st}, nil
 	}
-	t := T(new(E))
+	t := d.newItem()
 	if err := any(t).(protoMessage).Unmarshal(inner.raw); err != nil {
 		return watch.Event{}, fmt.Errorf("%s event object (kind %q): %w", typ, inner.kind, err)
 	}
-	d.share.share(unsafe.Pointer(t), d.shared)
+	d.share.share(d.pointer(t), d.shared)
 	return watch.Event{Type: et, Object: t}, nil
 }
 
@@ -506,6 +531,9 @@ func (d *decoder[E, T]) jsonEventObject(typ string, b []byte) (watch.Event, erro
 	if err != nil {
 		return watch.Event{}, err
 	}
+	if d.uns != nil {
+		return d.unstructuredEvent(et, b)
+	}
 	if et == watch.Error {
 		st := &metav1.Status{}
 		if err := unmarshalJSON(b, st); err != nil {
@@ -513,7 +541,7 @@ func (d *decoder[E, T]) jsonEventObject(typ string, b []byte) (watch.Event, erro
 		}
 		return watch.Event{Type: et, Object: st}, nil
 	}
-	t := T(new(E))
+	t := d.newItem()
 	if _, err := d.item.DecodeValue(b, t, d.strs); err != nil {
 		return watch.Event{}, fmt.Errorf("%s event object: %w", typ, err)
 	}

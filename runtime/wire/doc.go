@@ -41,6 +41,23 @@
 // field compared with the one the item before held there). Only strings
 // are shared, which are immutable: no two objects share anything mutable.
 //
+// Unstructured objects (*unstructured.Unstructured, what client-go's
+// dynamic client and dynamic informers hold) have their own ListWatch,
+// NewUnstructuredListWatch: the same generic ListWatch, reading JSON only
+// (as the dynamic client asks for by default). Each item's JSON is
+// decoded straight into its map[string]interface{} by
+// internal/jsondec's UnstructuredDecoder, which gives exactly what
+// apimachinery's UnstructuredJSONScheme gives (integers as int64, other
+// numbers as float64, strings unescaped and invalid UTF-8 replaced as
+// encoding/json does, the last of duplicate keys kept, the same nesting
+// limit and the same errors), in one pass, with every map and slice
+// allocated at its final size. Keys and short string values are shared
+// through the response's string table like a typed item's strings; maps
+// and slices never are. Lists and watch events follow the dynamic
+// client's rules around the objects: items without kind and apiVersion get
+// the list's, a list needs a kind, an event object needs a kind and an
+// apiVersion, and a Status (an ERROR event's object) is a *metav1.Status.
+//
 // The package does not import k8s.io/client-go. It obtains bytes through a
 // Fetch function, which performs the GET and returns the response body;
 // with client-go it is a few lines over a clientset's RESTClient() (see

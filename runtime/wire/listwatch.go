@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"unsafe"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -89,14 +90,25 @@ type Options struct {
 	Resource string
 }
 
+// Item is what every ListWatch's items are: a runtime.Object with
+// ObjectMeta (the runtime's cache.Object).
+type Item interface {
+	runtime.Object
+	metav1.Object
+}
+
 // ListWatch lists and watches one resource through a Fetch, decoding
 // responses item by item into T (see the package documentation). It
 // satisfies the runtime's cache.ListerWatcher and its optional item-by-item
 // list interface, which the reflector uses instead of List; List remains
 // for other callers and returns a *List[T].
 //
+// A ListWatch from NewListWatch has E, the API type, and T, a pointer to
+// it; one from NewListWatchOf, whose Go type is chosen at run time, is a
+// ListWatch[Item, Item] whose items are all of that one type.
+//
 // A ListWatch holds no state between calls and is safe for concurrent use.
-type ListWatch[E any, T Object[E]] struct {
+type ListWatch[E any, T Item] struct {
 	fetch           Fetch
 	accept          string
 	proto           bool // T has protobuf methods
@@ -104,21 +116,48 @@ type ListWatch[E any, T Object[E]] struct {
 	json            *jsondec.Decoder           // decodes T from JSON; read-only
 	share           *sharePlan                 // shares strings of protobuf items; read-only
 	cbor            func() (*cborItems, error) // decodes T from CBOR; built on first use
+	unstructured    *unstructuredCodec         // set for unstructured objects; read-only
 	what            string                     // the resource and T, for errors
+	newItem         func() T                   // a new, empty item
+	pointer         func(T) unsafe.Pointer     // the struct an item points to
+	itemType        string                     // the items' Go type, for errors
 }
 
 // NewListWatch returns a ListWatch of T over fetch. It returns an error
 // when opts.ContentType is neither empty, ContentTypeJSON nor
 // ContentTypeProtobuf, or is protobuf for a type without protobuf methods.
 func NewListWatch[E any, T Object[E]](fetch Fetch, opts Options) (*ListWatch[E, T], error) {
+	return newListWatch[E, T](fetch, opts, reflect.TypeFor[E](),
+		func() T { return T(new(E)) }, func(t T) unsafe.Pointer { return unsafe.Pointer(t) })
+}
+
+// NewListWatchOf returns a ListWatch whose items are new objects of
+// example's Go type, which must be a pointer to a struct: for callers that
+// learn the type only at run time, such as from a scheme. It decodes as
+// NewListWatch does for that type, and fails as it does, and when example
+// is nil or not a pointer to a struct.
+func NewListWatchOf(fetch Fetch, example Item, opts Options) (*ListWatch[Item, Item], error) {
+	typ := reflect.TypeOf(example)
+	if example == nil || typ.Kind() != reflect.Pointer || typ.Elem().Kind() != reflect.Struct {
+		return nil, fmt.Errorf("wire.NewListWatchOf: the example object %T is not a pointer to a struct", example)
+	}
+	elem := typ.Elem()
+	return newListWatch[Item, Item](fetch, opts, elem,
+		func() Item { return reflect.New(elem).Interface().(Item) },
+		func(t Item) unsafe.Pointer { return reflect.ValueOf(t).UnsafePointer() })
+}
+
+func newListWatch[E any, T Item](fetch Fetch, opts Options, elem reflect.Type, newItem func() T, pointer func(T) unsafe.Pointer) (*ListWatch[E, T], error) {
 	if fetch == nil {
 		return nil, errors.New("wire.NewListWatch: fetch is nil")
 	}
-	_, proto := any(T(new(E))).(protoMessage)
-	lw := &ListWatch[E, T]{fetch: fetch, proto: proto, disableChunking: opts.DisableChunking, json: jsondec.New(reflect.TypeFor[E]()),
-		cbor: sync.OnceValues(func() (*cborItems, error) { return newCBORItems(reflect.TypeFor[E]()) }), what: fmt.Sprintf("%T", T(nil))}
+	itemType := reflect.PointerTo(elem).String()
+	_, proto := any(newItem()).(protoMessage)
+	lw := &ListWatch[E, T]{fetch: fetch, proto: proto, disableChunking: opts.DisableChunking, json: jsondec.New(elem),
+		cbor: sync.OnceValues(func() (*cborItems, error) { return newCBORItems(elem) }), what: itemType,
+		newItem: newItem, pointer: pointer, itemType: itemType}
 	if proto {
-		lw.share = newSharePlan(reflect.TypeFor[E]())
+		lw.share = newSharePlan(elem)
 	}
 	if r := strings.TrimSpace(opts.Resource); r != "" {
 		lw.what = r + " (" + lw.what + ")"
@@ -131,7 +170,7 @@ func NewListWatch[E any, T Object[E]](fetch Fetch, opts Options) (*ListWatch[E, 
 	case ct == ContentTypeCBOR:
 		lw.accept = ContentTypeCBOR + ", " + ContentTypeJSON + ";q=0.9"
 	case ct == ContentTypeProtobuf:
-		return nil, fmt.Errorf("wire.NewListWatch: content type %s asked for %T, which has no protobuf Unmarshal method", ct, T(nil))
+		return nil, fmt.Errorf("wire.NewListWatch: content type %s asked for %s, which has no protobuf Unmarshal method", ct, itemType)
 	default:
 		return nil, fmt.Errorf("wire.NewListWatch: content type %q: want %q, %q, %q or empty", opts.ContentType, ContentTypeJSON, ContentTypeProtobuf, ContentTypeCBOR)
 	}
@@ -159,8 +198,8 @@ func (lw *ListWatch[E, T]) ListItems(ctx context.Context, opts metav1.ListOption
 	}
 	body := newReadAhead(resp)
 	defer body.Close()
-	d := newDecoder[E, T](body, ct, lw.proto, lw.json, lw.share)
-	d.cborOf = lw.cbor
+	d := newDecoder(body, ct, lw)
+	d.uns = lw.unstructured.newBody()
 	lm, err := d.list(yield)
 	if err != nil {
 		var y yieldError
@@ -197,8 +236,8 @@ func (lw *ListWatch[E, T]) Watch(ctx context.Context, opts metav1.ListOptions) (
 	if err != nil {
 		return nil, err
 	}
-	d := newDecoder[E, T](body, ct, lw.proto, lw.json, lw.share)
-	d.cborOf = lw.cbor
+	d := newDecoder(body, ct, lw)
+	d.uns = lw.unstructured.newBody()
 	return newStreamWatcher(ctx, d.event, body, lw.what), nil
 }
 

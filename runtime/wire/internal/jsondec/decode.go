@@ -86,7 +86,7 @@ func (d *Decoder) Decode(data []byte, v any) error {
 	if err := d.root.dec(&s, rv.UnsafePointer()); err != nil {
 		return err
 	}
-	if s.ws() != 0 {
+	if s.ws(); s.i < len(s.data) {
 		return s.unexpected("after top-level value")
 	}
 	return nil
@@ -118,6 +118,7 @@ func (d *Decoder) DecodeValue(data []byte, v any, strs *Strings) (int, error) {
 // value. A Strings is used by one goroutine.
 type Strings struct {
 	m     map[string]string
+	boxes map[string]any // strings boxed in an interface, for unstructured values
 	limit int
 }
 
@@ -141,6 +142,25 @@ func (t *Strings) get(b []byte) string {
 	v := string(b)
 	if len(t.m) < t.limit {
 		t.m[v] = v
+	}
+	return v
+}
+
+// boxed returns b as a string in an interface, the box held if there is
+// one: an interface holding a string is as immutable as the string.
+func (t *Strings) boxed(b []byte) any {
+	if len(b) > MaxSharedLen {
+		return string(b)
+	}
+	if v, ok := t.boxes[string(b)]; ok {
+		return v
+	}
+	var v any = t.get(b)
+	if len(t.boxes) < t.limit {
+		if t.boxes == nil {
+			t.boxes = make(map[string]any)
+		}
+		t.boxes[v.(string)] = v
 	}
 	return v
 }

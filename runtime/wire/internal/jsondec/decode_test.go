@@ -287,6 +287,7 @@ func TestDecodeAsSigsJSON(t *testing.T) {
 		{name: "bad quantity", typ: podT, doc: `{"spec":{"containers":[{"resources":{"limits":{"cpu":"lots"}}}]}}`, wantErr: true},
 		{name: "bad time", typ: podT, doc: `{"metadata":{"creationTimestamp":"yesterday"}}`, wantErr: true},
 		{name: "trailing data", typ: podT, doc: `{} {}`, wantErr: true},
+		{name: "trailing NUL", typ: podT, doc: "{}\x00", wantErr: true},
 		{name: "trailing comma", typ: podT, doc: `{"metadata":{"name":"a",}}`, wantErr: true},
 		{name: "missing colon", typ: podT, doc: `{"metadata":{"name" "a"}}`, wantErr: true},
 		{name: "something else for a colon", typ: podT, doc: `{"metadata":{"name"x"a"}}`, wantErr: true},
