@@ -46,8 +46,6 @@ type pair struct {
 	v any
 }
 
-var mapType = reflect.TypeFor[map[string]any]()
-
 // NewUnstructuredDecoder returns a decoder sharing strings through strs
 // (nil shares none).
 func NewUnstructuredDecoder(strs *Strings) *UnstructuredDecoder {
@@ -77,7 +75,7 @@ func (d *UnstructuredDecoder) DecodeValue(data []byte) (map[string]any, int, err
 		}
 		return nil, s.i, nil
 	}
-	return nil, 0, s.mismatch(mapType)
+	return nil, 0, s.mismatch(reflect.TypeFor[map[string]any]())
 }
 
 // DecodeInterface decodes the value at the start of data (after white
