@@ -308,10 +308,17 @@ type cborStream struct {
 	buf []byte
 	off int   // buf[off:] is unread
 	err error // why r ended; io.EOF at its end
+	// limit bounds the length of one item read by item (0: maxMessage);
+	// a longer one is errObjectTooLarge once its end was read, and is not
+	// buffered whole.
+	limit int
+	// scanned counts the bytes examined to find where items end, for
+	// tests (see jsonStream.scanned).
+	scanned int64
 }
 
-func newCBORStream(r io.Reader, size int) *cborStream {
-	return &cborStream{r: r, buf: make([]byte, 0, size)}
+func newCBORStream(r io.Reader, size, limit int) *cborStream {
+	return &cborStream{r: r, buf: make([]byte, 0, size), limit: limit}
 }
 
 // more reads more bytes, keeping the unread ones; it returns false when r
@@ -329,7 +336,11 @@ func (c *cborStream) more() bool {
 			c.err = fmt.Errorf("an item larger than the limit of %d bytes", maxMessage)
 			return false
 		}
-		nb := make([]byte, len(c.buf), min(2*cap(c.buf), maxMessage))
+		size := min(2*cap(c.buf), maxMessage)
+		if c.limit > 0 {
+			size = min(size, max(cap(c.buf), c.limit+1))
+		}
+		nb := make([]byte, len(c.buf), size)
 		copy(nb, c.buf)
 		c.buf = nb
 	}
@@ -400,9 +411,39 @@ func (c *cborStream) head() (cborscan.Head, error) {
 	return h, err
 }
 
-// item returns the bytes of the next whole item.
+// item returns the bytes of the next whole item. Its end is found by a
+// scan that resumes after each read where the previous one stopped. An
+// item longer than limit is read to its end without being kept, and is
+// errObjectTooLarge; if r ends first, it is r's end.
 func (c *cborStream) item() ([]byte, error) {
-	return c.scan(cborscan.Skip)
+	var sc cborscan.Scanner
+	tooLarge := false
+	for {
+		b := c.buf[c.off:]
+		from := sc.Scanned()
+		n, err := sc.Scan(b)
+		c.scanned += int64(sc.Scanned() - from)
+		if err == nil {
+			c.scanned += int64(n - sc.Scanned())
+			v := b[:n]
+			c.off += n
+			if tooLarge || c.limit > 0 && n > c.limit {
+				return nil, errObjectTooLarge
+			}
+			return v, nil
+		}
+		var se *cborscan.SyntaxError
+		if !errors.As(err, &se) || !se.Truncated {
+			return nil, err
+		}
+		if c.limit > 0 && len(b) > c.limit {
+			tooLarge = true
+			c.off += sc.Discard()
+		}
+		if !c.more() {
+			return nil, c.readErr()
+		}
+	}
 }
 
 // skipSelfDescribed consumes tags 55799 before the next item.
@@ -663,10 +704,10 @@ func (d *decoder[E, T]) sniffCBOR(watching bool) error {
 	if err != nil {
 		return fmt.Errorf("decoding CBOR into %s: %w", d.itemType, err)
 	}
-	size := jsonListBuffer
+	size, limit := jsonListBuffer, 0
 	if watching {
-		size = jsonWatchBuffer
+		size, limit = jsonWatchBuffer, maxEvent
 	}
-	d.cbor, d.cborStream, d.encoding = c, newCBORStream(d.br, size), encCBOR
+	d.cbor, d.cborStream, d.encoding = c, newCBORStream(d.br, size, limit), encCBOR
 	return nil
 }

@@ -84,6 +84,12 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 		if watching && strings.Contains(d.contentType, "protobuf") {
 			break
 		}
+		if watching && strings.Contains(d.contentType, "json") {
+			// As client-go does, a watch stream of a JSON content type is
+			// read as JSON whatever it starts with.
+			d.useJSON(watching)
+			return nil
+		}
 		if b[0] == cborscan.SelfDescribed[0] || strings.Contains(d.contentType, "cbor") {
 			return d.sniffCBOR(watching)
 		}
@@ -91,14 +97,10 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 		case ' ', '\t', '\r', '\n':
 			d.br.Discard(1) //nolint:errcheck // Peek succeeded
 			continue
-		case '{':
-			d.encoding = encJSON
-			size := jsonListBuffer
-			if watching {
-				size = jsonWatchBuffer
-			}
-			d.json = newJSONStream(d.br, size)
-			d.strs = jsondec.NewStrings(sharedStrings)
+		case '{', 'n':
+			// 'n': a list body of null, which client-go reads as an
+			// empty list.
+			d.useJSON(watching)
 			return nil
 		}
 		break
@@ -116,6 +118,17 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 	d.strs = jsondec.NewStrings(sharedStrings)
 	d.shared = d.share.newState(d.strs)
 	return nil
+}
+
+// useJSON makes the body's encoding JSON.
+func (d *decoder[E, T]) useJSON(watching bool) {
+	d.encoding = encJSON
+	size, limit := jsonListBuffer, 0
+	if watching {
+		size, limit = jsonWatchBuffer, maxEvent
+	}
+	d.json = newJSONStream(d.br, size, limit)
+	d.strs = jsondec.NewStrings(sharedStrings)
 }
 
 // list decodes a list response, calling yield with each item; errors of
