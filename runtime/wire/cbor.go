@@ -604,8 +604,8 @@ func (d *decoder[E, T]) cborItemsArray(yield func(T) error) error {
 		if err := d.cbor.decode(b, t); err != nil {
 			return fmt.Errorf("item %d: %w", d.items, err)
 		}
-		// As for JSON: the kind is the Go type's.
-		t.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+		// As for JSON (and in client-go), an item keeps the kind and
+		// apiVersion it carries.
 		d.items++
 		if err := yield(t); err != nil {
 			return yieldError{err}
@@ -680,11 +680,19 @@ func (d *decoder[E, T]) cborEvent() (watch.Event, error) {
 	if object == nil || bytes.Equal(stripSelfDescribed(object), []byte{0xf6}) {
 		return watch.Event{}, fmt.Errorf("%s watch event without an object", typ)
 	}
+	var tm metav1.TypeMeta
+	if err := d.cbor.decodeMeta(object, &tm); err != nil {
+		return watch.Event{}, fmt.Errorf("%s event object: %w", et, err)
+	}
+	if err := d.checkKind(et, tm.APIVersion, tm.Kind, func() string { return fmt.Sprintf("%#v", tm) }); err != nil {
+		return watch.Event{}, err
+	}
 	if et == watch.Error {
 		st := &metav1.Status{}
 		if err := d.cbor.decodeMeta(object, st); err != nil {
 			return watch.Event{}, fmt.Errorf("ERROR event status: %w", err)
 		}
+		st.TypeMeta = metav1.TypeMeta{} // as client-go's decoder leaves it
 		return watch.Event{Type: et, Object: st}, nil
 	}
 	t := d.newItem()

@@ -28,6 +28,9 @@ type jsonStream struct {
 	// longer one is errObjectTooLarge once its end was read, and is not
 	// buffered whole.
 	limit int
+	// depth is how deeply the values value reads are nested in their
+	// document, for its nesting limit.
+	depth int
 	// scanned counts the bytes examined to find where values end and
 	// handed to decoders, for tests: it grows linearly with the text
 	// however its bytes arrive.
@@ -128,7 +131,7 @@ func (j *jsonStream) value() ([]byte, error) {
 			return nil, err
 		}
 		j.scanned += int64(len(j.buf) - j.off)
-		n, err := jsondec.Skip(j.buf[j.off:])
+		n, err := jsondec.SkipAt(j.buf[j.off:], j.depth)
 		if err != nil {
 			if se := (*jsondec.SyntaxError)(nil); errors.As(err, &se) && se.Truncated {
 				return nil, j.readErr()
@@ -141,7 +144,7 @@ func (j *jsonStream) value() ([]byte, error) {
 	}
 	for {
 		j.scanned += int64(len(j.buf) - j.off)
-		n, err := jsondec.Skip(j.buf[j.off:])
+		n, err := jsondec.SkipAt(j.buf[j.off:], j.depth)
 		var se *jsondec.SyntaxError
 		switch {
 		case err == nil && (j.off+n < len(j.buf) || j.err != nil):
