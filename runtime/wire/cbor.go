@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 
 	"github.com/fxamacker/cbor/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -639,6 +640,8 @@ func (d *decoder[E, T]) cborEvent() (watch.Event, error) {
 	b = b[n:]
 	var typ string
 	var object []byte
+	var keysBuf [4]string
+	keys := keysBuf[:0]
 	next := func() ([]byte, error) {
 		n, err := cborscan.Skip(b)
 		if err != nil {
@@ -660,6 +663,11 @@ func (d *decoder[E, T]) cborEvent() (watch.Event, error) {
 		if err != nil {
 			return watch.Event{}, fmt.Errorf("watch event key: %w", err)
 		}
+		// As apimachinery's CBOR decoder, which rejects duplicate keys.
+		if slices.Contains(keys, key) {
+			return watch.Event{}, fmt.Errorf("watch event: cbor: found duplicate map key %q", key)
+		}
+		keys = append(keys, key)
 		v, err := next()
 		if err != nil {
 			return watch.Event{}, fmt.Errorf("watch event field %q: %w", key, err)

@@ -602,6 +602,12 @@ func TestCBORWatchBadStream(t *testing.T) {
 		{name: "without object", body: ev("ADDED", nil), errMsg: "ADDED watch event without an object"},
 		{name: "not a map", body: append(bytes.Clone(good), 0x83, 1, 2, 3), events: 1, errMsg: "watch event: want a map"},
 		{name: "ill-formed", body: append(bytes.Clone(good), 0xa1, 0x1c), events: 1, errMsg: "watch event: cbor: reserved additional information"},
+		{name: "object twice", body: func() []byte {
+			// {"type":"ADDED","object":<pod>,"object":<pod>}, a map of 3 pairs.
+			pod := c.encode(t, toWire(t, &p))
+			b := slicesConcat([]byte{0xa3, 0x64}, []byte("type"), []byte{0x65}, []byte("ADDED"), []byte{0x66}, []byte("object"))
+			return slicesConcat(b, pod, []byte{0x66}, []byte("object"), pod)
+		}(), errMsg: `duplicate map key "object"`},
 		{name: "object of the wrong shape", body: ev("MODIFIED", []byte("\xd9\xd9\xf7\x83\x01\x02\x03")), errMsg: "MODIFIED event object: cbor: cannot unmarshal array"},
 	}
 	for _, tc := range cases {
