@@ -180,6 +180,7 @@ func TestWatchAgreesWithClientGo(t *testing.T) {
 		{name: "JSON white space only", ct: jsonCT, body: []byte(" \n")},
 		{name: "JSON event too large", ct: jsonCT, body: []byte(bigJSON)},
 		{name: "JSON event too large, cut", ct: jsonCT, body: []byte(bigJSON[:len(bigJSON)-10])},
+		{name: "JSON string event too large", ct: jsonCT, body: []byte(`"` + strings.Repeat("x", maxEvent) + `"`)},
 		{name: "protobuf pod", ct: pbCT, body: pb("ADDED", podPB.Bytes())},
 		{name: "protobuf pod without kind", ct: pbCT, body: pb("ADDED", pbEnvelope("v1", "", env.raw))},
 		{name: "protobuf pod without apiVersion", ct: pbCT, body: pb("ADDED", pbEnvelope("", "Pod", env.raw))},

@@ -341,6 +341,10 @@ func (c *cborStream) more() bool {
 		if c.limit > 0 {
 			size = min(size, max(cap(c.buf), c.limit+1))
 		}
+		if size == cap(c.buf) {
+			c.err = errObjectTooLarge
+			return false
+		}
 		nb := make([]byte, len(c.buf), size)
 		copy(nb, c.buf)
 		c.buf = nb

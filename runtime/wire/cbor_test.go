@@ -602,6 +602,7 @@ func TestCBORWatchBadStream(t *testing.T) {
 		{name: "without object", body: ev("ADDED", nil), errMsg: "ADDED watch event without an object"},
 		{name: "not a map", body: append(bytes.Clone(good), 0x83, 1, 2, 3), events: 1, errMsg: "watch event: want a map"},
 		{name: "ill-formed", body: append(bytes.Clone(good), 0xa1, 0x1c), events: 1, errMsg: "watch event: cbor: reserved additional information"},
+		{name: "string event too large", body: append([]byte{0x7a, 0x01, 0x00, 0x00, 0x01}, make([]byte, maxEvent+1)...), errMsg: "object to decode was longer than maximum allowed size"},
 		{name: "object twice", body: func() []byte {
 			// {"type":"ADDED","object":<pod>,"object":<pod>}, a map of 3 pairs.
 			pod := c.encode(t, toWire(t, &p))

@@ -64,6 +64,12 @@ func (j *jsonStream) more() bool {
 		if j.limit > 0 {
 			size = min(size, max(cap(j.buf), j.limit+1))
 		}
+		if size == cap(j.buf) {
+			// A value other than an object or array (see whole) longer
+			// than limit.
+			j.err = errObjectTooLarge
+			return false
+		}
 		nb := make([]byte, len(j.buf), size)
 		copy(nb, j.buf)
 		j.buf = nb
