@@ -98,8 +98,13 @@ func newListerWatcher(client *rest.RESTClient, kind objectKind, example wire.Ite
 		return request(ctx, opts, accept)
 	}
 	o := wire.Options{Resource: strings.TrimSuffix(resource.Resource+"."+resource.Version+"."+resource.Group, ".")}
+	// Watch events must carry the kind and apiVersion asked for, as
+	// client-go's decoding through the scheme requires: gvk's, or
+	// PartialObjectMetadata's for metadata-only objects.
+	o.GroupVersionKind = gvk
 	if metadata {
 		o.ContentType = wire.ContentTypeJSON
+		o.GroupVersionKind = metav1.SchemeGroupVersion.WithKind("PartialObjectMetadata")
 	}
 	if kind == kindUnstructured {
 		lw, err := wire.NewUnstructuredListWatch(fetch, gvk, o)

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"reflect"
+	"slices"
 
 	"github.com/fxamacker/cbor/v2"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -308,10 +309,17 @@ type cborStream struct {
 	buf []byte
 	off int   // buf[off:] is unread
 	err error // why r ended; io.EOF at its end
+	// limit bounds the length of one item read by item (0: maxMessage);
+	// a longer one is errObjectTooLarge once its end was read, and is not
+	// buffered whole.
+	limit int
+	// scanned counts the bytes examined to find where items end, for
+	// tests (see jsonStream.scanned).
+	scanned int64
 }
 
-func newCBORStream(r io.Reader, size int) *cborStream {
-	return &cborStream{r: r, buf: make([]byte, 0, size)}
+func newCBORStream(r io.Reader, size, limit int) *cborStream {
+	return &cborStream{r: r, buf: make([]byte, 0, size), limit: limit}
 }
 
 // more reads more bytes, keeping the unread ones; it returns false when r
@@ -329,7 +337,15 @@ func (c *cborStream) more() bool {
 			c.err = fmt.Errorf("an item larger than the limit of %d bytes", maxMessage)
 			return false
 		}
-		nb := make([]byte, len(c.buf), min(2*cap(c.buf), maxMessage))
+		size := min(2*cap(c.buf), maxMessage)
+		if c.limit > 0 {
+			size = min(size, max(cap(c.buf), c.limit+1))
+		}
+		if size == cap(c.buf) {
+			c.err = errObjectTooLarge
+			return false
+		}
+		nb := make([]byte, len(c.buf), size)
 		copy(nb, c.buf)
 		c.buf = nb
 	}
@@ -400,9 +416,39 @@ func (c *cborStream) head() (cborscan.Head, error) {
 	return h, err
 }
 
-// item returns the bytes of the next whole item.
+// item returns the bytes of the next whole item. Its end is found by a
+// scan that resumes after each read where the previous one stopped. An
+// item longer than limit is read to its end without being kept, and is
+// errObjectTooLarge; if r ends first, it is r's end.
 func (c *cborStream) item() ([]byte, error) {
-	return c.scan(cborscan.Skip)
+	var sc cborscan.Scanner
+	tooLarge := false
+	for {
+		b := c.buf[c.off:]
+		from := sc.Scanned()
+		n, err := sc.Scan(b)
+		c.scanned += int64(sc.Scanned() - from)
+		if err == nil {
+			c.scanned += int64(n - sc.Scanned())
+			v := b[:n]
+			c.off += n
+			if tooLarge || c.limit > 0 && n > c.limit {
+				return nil, errObjectTooLarge
+			}
+			return v, nil
+		}
+		var se *cborscan.SyntaxError
+		if !errors.As(err, &se) || !se.Truncated {
+			return nil, err
+		}
+		if c.limit > 0 && len(b) > c.limit {
+			tooLarge = true
+			c.off += sc.Discard()
+		}
+		if !c.more() {
+			return nil, c.readErr()
+		}
+	}
 }
 
 // skipSelfDescribed consumes tags 55799 before the next item.
@@ -563,8 +609,8 @@ func (d *decoder[E, T]) cborItemsArray(yield func(T) error) error {
 		if err := d.cbor.decode(b, t); err != nil {
 			return fmt.Errorf("item %d: %w", d.items, err)
 		}
-		// As for JSON: the kind is the Go type's.
-		t.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+		// As for JSON (and in client-go), an item keeps the kind and
+		// apiVersion it carries.
 		d.items++
 		if err := yield(t); err != nil {
 			return yieldError{err}
@@ -598,6 +644,8 @@ func (d *decoder[E, T]) cborEvent() (watch.Event, error) {
 	b = b[n:]
 	var typ string
 	var object []byte
+	var keysBuf [4]string
+	keys := keysBuf[:0]
 	next := func() ([]byte, error) {
 		n, err := cborscan.Skip(b)
 		if err != nil {
@@ -619,6 +667,11 @@ func (d *decoder[E, T]) cborEvent() (watch.Event, error) {
 		if err != nil {
 			return watch.Event{}, fmt.Errorf("watch event key: %w", err)
 		}
+		// As apimachinery's CBOR decoder, which rejects duplicate keys.
+		if slices.Contains(keys, key) {
+			return watch.Event{}, fmt.Errorf("watch event: cbor: found duplicate map key %q", key)
+		}
+		keys = append(keys, key)
 		v, err := next()
 		if err != nil {
 			return watch.Event{}, fmt.Errorf("watch event field %q: %w", key, err)
@@ -639,11 +692,19 @@ func (d *decoder[E, T]) cborEvent() (watch.Event, error) {
 	if object == nil || bytes.Equal(stripSelfDescribed(object), []byte{0xf6}) {
 		return watch.Event{}, fmt.Errorf("%s watch event without an object", typ)
 	}
+	var tm metav1.TypeMeta
+	if err := d.cbor.decodeMeta(object, &tm); err != nil {
+		return watch.Event{}, fmt.Errorf("%s event object: %w", et, err)
+	}
+	if err := d.checkKind(et, tm.APIVersion, tm.Kind, func() string { return fmt.Sprintf("%#v", tm) }); err != nil {
+		return watch.Event{}, err
+	}
 	if et == watch.Error {
 		st := &metav1.Status{}
 		if err := d.cbor.decodeMeta(object, st); err != nil {
 			return watch.Event{}, fmt.Errorf("ERROR event status: %w", err)
 		}
+		st.TypeMeta = metav1.TypeMeta{} // as client-go's decoder leaves it
 		return watch.Event{Type: et, Object: st}, nil
 	}
 	t := d.newItem()
@@ -663,10 +724,10 @@ func (d *decoder[E, T]) sniffCBOR(watching bool) error {
 	if err != nil {
 		return fmt.Errorf("decoding CBOR into %s: %w", d.itemType, err)
 	}
-	size := jsonListBuffer
+	size, limit := jsonListBuffer, 0
 	if watching {
-		size = jsonWatchBuffer
+		size, limit = jsonWatchBuffer, maxEvent
 	}
-	d.cbor, d.cborStream, d.encoding = c, newCBORStream(d.br, size), encCBOR
+	d.cbor, d.cborStream, d.encoding = c, newCBORStream(d.br, size, limit), encCBOR
 	return nil
 }

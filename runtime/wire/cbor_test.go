@@ -205,7 +205,7 @@ func toUnstructured(t testing.TB, obj any) map[string]any {
 }
 
 // decodeItems decodes a list with the reference serializer and returns
-// its items without their TypeMeta.
+// its items, which keep the kind and apiVersion they carry.
 func decodeItems[L runtime.Object, I any](t testing.TB, c cborCodec, b []byte, into L, items func(L) []I) []*I {
 	t.Helper()
 	obj, _, err := c.s.Decode(b, nil, into)
@@ -215,7 +215,6 @@ func decodeItems[L runtime.Object, I any](t testing.TB, c cborCodec, b []byte, i
 	var out []*I
 	for _, it := range items(obj.(L)) {
 		it := it
-		any(&it).(runtime.Object).GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
 		out = append(out, &it)
 	}
 	return out
@@ -511,9 +510,9 @@ func TestCBORWatchDecodesEvents(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, ok := obj.(*metav1.Status); !ok {
-					obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
-				}
+				// client-go's decoder clears every event object's kind,
+				// a Status's included.
+				obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
 				want = append(want, obj)
 			}
 			got := watchAll(t, name, body, "application/cbor-seq")
@@ -555,7 +554,7 @@ func watchAll(t *testing.T, kind string, body []byte, ct string) []watch.Event {
 	var err error
 	if kind == "custom resource" {
 		var lw *ListWatch[widget, *widget]
-		if lw, err = NewListWatch[widget](f, Options{ContentType: ContentTypeCBOR}); err == nil {
+		if lw, err = NewListWatch[widget](f, Options{ContentType: ContentTypeCBOR, GroupVersionKind: widgetGV.WithKind("Widget")}); err == nil {
 			w, err = lw.Watch(context.Background(), metav1.ListOptions{})
 		}
 	} else {
@@ -603,6 +602,13 @@ func TestCBORWatchBadStream(t *testing.T) {
 		{name: "without object", body: ev("ADDED", nil), errMsg: "ADDED watch event without an object"},
 		{name: "not a map", body: append(bytes.Clone(good), 0x83, 1, 2, 3), events: 1, errMsg: "watch event: want a map"},
 		{name: "ill-formed", body: append(bytes.Clone(good), 0xa1, 0x1c), events: 1, errMsg: "watch event: cbor: reserved additional information"},
+		{name: "string event too large", body: append([]byte{0x7a, 0x01, 0x00, 0x00, 0x01}, make([]byte, maxEvent+1)...), errMsg: "object to decode was longer than maximum allowed size"},
+		{name: "object twice", body: func() []byte {
+			// {"type":"ADDED","object":<pod>,"object":<pod>}, a map of 3 pairs.
+			pod := c.encode(t, toWire(t, &p))
+			b := slicesConcat([]byte{0xa3, 0x64}, []byte("type"), []byte{0x65}, []byte("ADDED"), []byte{0x66}, []byte("object"))
+			return slicesConcat(b, pod, []byte{0x66}, []byte("object"), pod)
+		}(), errMsg: `duplicate map key "object"`},
 		{name: "object of the wrong shape", body: ev("MODIFIED", []byte("\xd9\xd9\xf7\x83\x01\x02\x03")), errMsg: "MODIFIED event object: cbor: cannot unmarshal array"},
 	}
 	for _, tc := range cases {
@@ -610,8 +616,8 @@ func TestCBORWatchBadStream(t *testing.T) {
 			got := watchAll(t, "Pods", tc.body, "application/cbor-seq")
 			n := len(got)
 			if tc.errMsg != "" {
-				if n == 0 || got[n-1].Type != watch.Error || !strings.Contains(got[n-1].Object.(*metav1.Status).Message, tc.errMsg) ||
-					!strings.Contains(got[n-1].Object.(*metav1.Status).Message, "*v1.Pod") {
+				if n == 0 || got[n-1].Type != watch.Error || !strings.Contains(statusText(got[n-1].Object), tc.errMsg) ||
+					!strings.Contains(statusText(got[n-1].Object), "*v1.Pod") {
 					t.Fatalf("events %+v, want a final Error event naming *v1.Pod and containing %q", got, tc.errMsg)
 				}
 				n--

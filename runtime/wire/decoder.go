@@ -10,6 +10,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 	kjson "sigs.k8s.io/json"
@@ -36,9 +37,11 @@ type decoder[E any, T Item] struct {
 	frame    [4]byte          // a protobuf watch frame's length
 	items    int              // list items decoded so far, for errors
 
-	newItem  func() T               // a new, empty item
-	pointer  func(T) unsafe.Pointer // the struct an item points to, for share
-	itemType string                 // the items' Go type, for errors
+	gvk      schema.GroupVersionKind // what watch event objects must be
+	gvKnown  bool                    // gvk's group and version are known
+	newItem  func() T                // a new, empty item
+	pointer  func(T) unsafe.Pointer  // the struct an item points to, for share
+	itemType string                  // the items' Go type, for errors
 
 	// CBOR (see cbor.go): cborOf builds what decodes T, cbor and
 	// cborStream are set once the body is recognised as CBOR.
@@ -65,7 +68,7 @@ const (
 func newDecoder[E any, T Item](body io.Reader, contentType string, lw *ListWatch[E, T]) *decoder[E, T] {
 	br := bufio.NewReaderSize(body, 64<<10)
 	return &decoder[E, T]{br: br, contentType: contentType, proto: lw.proto, s: streamReader{r: br}, item: lw.json, share: lw.share,
-		cborOf: lw.cbor, newItem: lw.newItem, pointer: lw.pointer, itemType: lw.itemType}
+		cborOf: lw.cbor, gvk: lw.gvk, gvKnown: lw.gvKnown, newItem: lw.newItem, pointer: lw.pointer, itemType: lw.itemType}
 }
 
 // sniff decides the body's encoding from its first bytes (and, for a
@@ -84,6 +87,12 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 		if watching && strings.Contains(d.contentType, "protobuf") {
 			break
 		}
+		if watching && strings.Contains(d.contentType, "json") {
+			// As client-go does, a watch stream of a JSON content type is
+			// read as JSON whatever it starts with.
+			d.useJSON(watching)
+			return nil
+		}
 		if b[0] == cborscan.SelfDescribed[0] || strings.Contains(d.contentType, "cbor") {
 			return d.sniffCBOR(watching)
 		}
@@ -91,14 +100,10 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 		case ' ', '\t', '\r', '\n':
 			d.br.Discard(1) //nolint:errcheck // Peek succeeded
 			continue
-		case '{':
-			d.encoding = encJSON
-			size := jsonListBuffer
-			if watching {
-				size = jsonWatchBuffer
-			}
-			d.json = newJSONStream(d.br, size)
-			d.strs = jsondec.NewStrings(sharedStrings)
+		case '{', 'n':
+			// 'n': a list body of null, which client-go reads as an
+			// empty list.
+			d.useJSON(watching)
 			return nil
 		}
 		break
@@ -116,6 +121,17 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 	d.strs = jsondec.NewStrings(sharedStrings)
 	d.shared = d.share.newState(d.strs)
 	return nil
+}
+
+// useJSON makes the body's encoding JSON.
+func (d *decoder[E, T]) useJSON(watching bool) {
+	d.encoding = encJSON
+	size, limit := jsonListBuffer, 0
+	if watching {
+		size, limit = jsonWatchBuffer, maxEvent
+	}
+	d.json = newJSONStream(d.br, size, limit)
+	d.strs = jsondec.NewStrings(sharedStrings)
 }
 
 // list decodes a list response, calling yield with each item; errors of
@@ -138,7 +154,12 @@ func (d *decoder[E, T]) list(yield func(T) error) (*metav1.ListMeta, error) {
 
 // protoList walks a protobuf list response: the envelope's fields from the
 // stream, and inside its raw field the list's metadata and items, each
-// item read into the reused buffer and unmarshalled into a fresh T.
+// item read into the reused buffer and unmarshalled into a fresh T. As
+// apimachinery's protobuf serializer reads the envelope: contentEncoding
+// and contentType are not looked at, an envelope without a raw field is an
+// empty list, and of two raw fields the last counts (once items of the
+// first were handed over, a second is an error: they cannot be taken
+// back).
 func (d *decoder[E, T]) protoList(yield func(T) error) (*metav1.ListMeta, error) {
 	s := &d.s
 	if _, err := s.r.Discard(len(protoMagic)); err != nil {
@@ -146,7 +167,8 @@ func (d *decoder[E, T]) protoList(yield func(T) error) (*metav1.ListMeta, error)
 	}
 	s.n += int64(len(protoMagic))
 	var lm *metav1.ListMeta
-	kind := ""
+	var env envelope
+	empty := true
 	for {
 		tag, err := s.uvarint()
 		if errors.Is(err, io.EOF) {
@@ -155,9 +177,13 @@ func (d *decoder[E, T]) protoList(yield func(T) error) (*metav1.ListMeta, error)
 		if err != nil {
 			return nil, err
 		}
+		empty = false
 		field, wt := tag>>3, tag&7
-		switch {
-		case field == unknownTypeMeta && wt == wireBytes:
+		if err := checkWireType(field, wt, "Unknown", unknownTypeMeta, unknownRaw, unknownContentEncoding, unknownContentType); err != nil {
+			return nil, err
+		}
+		switch field {
+		case unknownTypeMeta:
 			n, err := s.length(noEnd)
 			if err != nil {
 				return nil, fmt.Errorf("typeMeta: %w", err)
@@ -166,31 +192,22 @@ func (d *decoder[E, T]) protoList(yield func(T) error) (*metav1.ListMeta, error)
 			if err != nil {
 				return nil, fmt.Errorf("typeMeta: %w", err)
 			}
-			if kind, err = kindOf(b); err != nil {
+			if err := env.typeMeta(b); err != nil {
 				return nil, fmt.Errorf("typeMeta: %w", err)
 			}
-		case field == unknownRaw && wt == wireBytes:
+		case unknownRaw:
 			l, err := s.uvarint()
 			if err != nil {
 				return nil, eofIsUnexpected(err)
 			}
-			if kind == "Status" {
+			if env.kind == "Status" {
 				return nil, d.protoStatus(l)
+			}
+			if lm != nil && d.items > 0 {
+				return nil, errors.New("the protobuf envelope has a second raw field after items were handed over")
 			}
 			if lm, err = d.protoListBody(int64(l), yield); err != nil {
 				return nil, err
-			}
-		case field == unknownContentEncoding && wt == wireBytes:
-			n, err := s.length(noEnd)
-			if err != nil {
-				return nil, err
-			}
-			if n > 0 {
-				b, err := s.bytes(n)
-				if err != nil {
-					return nil, err
-				}
-				return nil, fmt.Errorf("content encoding %q is not supported", b)
 			}
 		default:
 			if err := s.skip(wt, noEnd); err != nil {
@@ -198,8 +215,11 @@ func (d *decoder[E, T]) protoList(yield func(T) error) (*metav1.ListMeta, error)
 			}
 		}
 	}
+	if empty {
+		return nil, errors.New("empty body")
+	}
 	if lm == nil {
-		return nil, fmt.Errorf("the protobuf response (kind %q) holds no list", kind)
+		lm = &metav1.ListMeta{}
 	}
 	return lm, nil
 }
@@ -232,6 +252,9 @@ func (d *decoder[E, T]) protoListBody(size int64, yield func(T) error) (*metav1.
 			return nil, eofIsUnexpected(err)
 		}
 		field, wt := tag>>3, tag&7
+		if err := checkWireType(field, wt, "the list", listMetadata, listItems); err != nil {
+			return nil, err
+		}
 		switch {
 		case field == listMetadata && wt == wireBytes:
 			n, err := s.length(end)
@@ -276,14 +299,34 @@ func (d *decoder[E, T]) protoListBody(size int64, yield func(T) error) (*metav1.
 }
 
 // jsonList walks a JSON list response: its metadata, and each element of
-// items decoded into a fresh T as the stream reaches it.
+// items decoded into a fresh T as the stream reaches it. It accepts and
+// refuses what client-go's typed decoding of the whole body into a list
+// does: null, {} and a list without items or metadata are an empty list;
+// nesting is limited over the whole document; members kind and apiVersion
+// (their keys in any case, as encoding/json reads them) must be strings
+// or null; a second metadata merges into the first; nothing but white
+// space may follow. One difference, as the items are handed over as they
+// are decoded: a second items member after items were handed over is an
+// error (client-go keeps the last one).
 func (d *decoder[E, T]) jsonList(yield func(T) error) (*metav1.ListMeta, error) {
 	j := d.json
+	lm := &metav1.ListMeta{}
+	c, err := j.peek()
+	if err != nil {
+		return nil, eofIsUnexpected(err)
+	}
+	if c == 'n' {
+		if err := j.null(); err != nil {
+			return nil, err
+		}
+		return lm, j.end()
+	}
 	if err := j.expect('{'); err != nil {
 		return nil, err
 	}
-	var lm *metav1.ListMeta
-	sawItems := false
+	j.depth = 1
+	defer func() { j.depth = 0 }()
+	var tm typeMeta
 	for more, err := j.first('}'); more || err != nil; more, err = j.next('}') {
 		if err != nil {
 			return nil, err
@@ -293,7 +336,9 @@ func (d *decoder[E, T]) jsonList(yield func(T) error) (*metav1.ListMeta, error) 
 			return nil, err
 		}
 		if key == "items" {
-			sawItems = true
+			if d.items > 0 {
+				return nil, errors.New("the list has a second items member after items were handed over")
+			}
 			if err := d.jsonItems(yield); err != nil {
 				return nil, err
 			}
@@ -303,29 +348,44 @@ func (d *decoder[E, T]) jsonList(yield func(T) error) (*metav1.ListMeta, error) 
 		if err != nil {
 			return nil, fmt.Errorf("field %q: %w", key, err)
 		}
+		if err := tm.member(key, v); err != nil {
+			return nil, err
+		}
 		switch key {
 		case "kind":
-			var kind string
-			if err := unmarshalJSON(v, &kind); err != nil {
-				return nil, fmt.Errorf("kind: %w", err)
-			}
-			if kind == "Status" {
+			if tm.kind == "Status" {
 				return nil, errors.New("the server answered with a Status instead of a list")
 			}
 		case "metadata":
-			lm = &metav1.ListMeta{}
 			if err := unmarshalJSON(v, lm); err != nil {
 				return nil, fmt.Errorf("list metadata: %w", err)
 			}
 		}
 	}
-	if !sawItems && lm == nil {
-		return nil, errors.New("the JSON response has neither items nor list metadata")
+	return lm, j.end()
+}
+
+// null consumes the literal null, which must come next.
+func (j *jsonStream) null() error {
+	v, err := j.value()
+	if err != nil {
+		return err
 	}
-	if lm == nil {
-		lm = &metav1.ListMeta{}
+	if string(v) != "null" {
+		return fmt.Errorf("want an object or null, got %.20q", v)
 	}
-	return lm, nil
+	return nil
+}
+
+// end checks that nothing but white space follows the document.
+func (j *jsonStream) end() error {
+	switch c, err := j.peek(); {
+	case err == nil:
+		return fmt.Errorf("invalid character %q after top-level value", c)
+	case !errors.Is(err, io.EOF):
+		return err
+	}
+	return nil
 }
 
 // jsonItems decodes the items array (or null).
@@ -366,18 +426,18 @@ func (d *decoder[E, T]) jsonItems(yield func(T) error) error {
 }
 
 // jsonItem decodes a list item from the start of b into a fresh T and
-// returns how many bytes it took.
+// returns how many bytes it took. The item is two levels deep in the
+// list's document (the list, its items). As in client-go's typed lists,
+// an item keeps the kind and apiVersion it carries.
 func (d *decoder[E, T]) jsonItem(b []byte) (T, int, error) {
 	if d.uns != nil {
 		return d.unstructuredItem(b)
 	}
 	t := d.newItem()
-	n, err := d.item.DecodeValue(b, t, d.strs)
+	n, err := d.item.DecodeValueAt(b, t, d.strs, 2)
 	if err != nil {
 		return *new(T), 0, err
 	}
-	// As client-go's typed clients do: the kind is the Go type's.
-	t.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
 	return t, n, nil
 }
 
@@ -410,8 +470,14 @@ func (d *decoder[E, T]) protoEvent() (watch.Event, error) {
 		return watch.Event{}, err // io.EOF at a frame boundary is the end
 	}
 	size := binary32(d.frame)
-	if size > maxMessage {
-		return watch.Event{}, fmt.Errorf("a watch frame of %d bytes is larger than the limit of %d", size, maxMessage)
+	if size > maxEvent {
+		// As client-go's streaming decoder: the frame is too large once
+		// maxEvent of its bytes were read; a body that ends before is a
+		// quiet end. The bytes are not kept.
+		if _, err := d.br.Discard(maxEvent); err != nil {
+			return watch.Event{}, eofIsUnexpected(err)
+		}
+		return watch.Event{}, errObjectTooLarge
 	}
 	frame, err := d.s.bytes(int(size))
 	if err != nil {
@@ -429,6 +495,8 @@ func (d *decoder[E, T]) protoEvent() (watch.Event, error) {
 		}
 		event = env.raw
 	}
+	// As gogo-protobuf's WatchEvent.Unmarshal: the last type wins, object
+	// fields merge (the last raw wins).
 	var typ string
 	var object []byte
 	r := sliceReader{b: event}
@@ -440,10 +508,13 @@ func (d *decoder[E, T]) protoEvent() (watch.Event, error) {
 		if !ok {
 			break
 		}
-		switch {
-		case field == watchEventType && wt == wireBytes:
+		if err := checkWireType(field, wt, "WatchEvent", watchEventType, watchEventObject); err != nil {
+			return watch.Event{}, err
+		}
+		switch field {
+		case watchEventType:
 			typ = string(val)
-		case field == watchEventObject && wt == wireBytes:
+		case watchEventObject:
 			ext := sliceReader{b: val}
 			for {
 				f, w, v, _, ok, err := ext.next()
@@ -453,7 +524,10 @@ func (d *decoder[E, T]) protoEvent() (watch.Event, error) {
 				if !ok {
 					break
 				}
-				if f == rawExtensionRaw && w == wireBytes {
+				if err := checkWireType(f, w, "RawExtension", rawExtensionRaw); err != nil {
+					return watch.Event{}, err
+				}
+				if f == rawExtensionRaw {
 					object = v
 				}
 			}
@@ -463,9 +537,17 @@ func (d *decoder[E, T]) protoEvent() (watch.Event, error) {
 	if err != nil {
 		return watch.Event{}, err
 	}
+	if len(object) == 0 {
+		return watch.Event{}, fmt.Errorf("%s watch event without an object", typ)
+	}
 	inner, err := openEnvelope(object)
 	if err != nil {
 		return watch.Event{}, fmt.Errorf("%s event object: %w", typ, err)
+	}
+	if err := d.checkKind(et, inner.apiVersion, inner.kind, func() string {
+		return fmt.Sprintf("%#v", metav1.TypeMeta{APIVersion: inner.apiVersion, Kind: inner.kind})
+	}); err != nil {
+		return watch.Event{}, err
 	}
 	if et == watch.Error {
 		st := &metav1.Status{}
@@ -486,16 +568,43 @@ func binary32(b [4]byte) uint64 {
 	return uint64(b[0])<<24 | uint64(b[1])<<16 | uint64(b[2])<<8 | uint64(b[3])
 }
 
+// checkKind checks the kind and apiVersion of an event's object as
+// client-go's watch decoder does, which decodes it through its scheme
+// and so needs both, of a type it knows: T's, or a Status in an ERROR
+// event. object describes the object for the missing-kind and
+// missing-version errors.
+func (d *decoder[E, T]) checkKind(et watch.EventType, apiVersion, kind string, object func() string) error {
+	if kind == "" {
+		return fmt.Errorf("%s event object: %w", et, runtime.NewMissingKindErr(object()))
+	}
+	gv, err := schema.ParseGroupVersion(apiVersion)
+	if err != nil || gv.Version == "" {
+		return fmt.Errorf("%s event object: %w", et, runtime.NewMissingVersionErr(object()))
+	}
+	switch {
+	case et == watch.Error:
+		if kind == "Status" {
+			return nil
+		}
+		return fmt.Errorf("%s event object of kind %q and apiVersion %q, not a Status", et, kind, apiVersion)
+	case kind != d.gvk.Kind:
+	case !d.gvKnown, gv == d.gvk.GroupVersion():
+		return nil
+	}
+	want := fmt.Sprintf("kind %q", d.gvk.Kind)
+	if d.gvKnown {
+		want = fmt.Sprintf("kind %q and apiVersion %q", d.gvk.Kind, d.gvk.GroupVersion().String())
+	}
+	return fmt.Errorf("%s event object of kind %q and apiVersion %q, not %s", et, kind, apiVersion, want)
+}
+
 // jsonEvent decodes one {"type": ..., "object": ...} of a JSON watch
-// stream.
+// stream, as client-go decodes a metav1.WatchEvent: the last type wins,
+// and the last object that is not null.
 func (d *decoder[E, T]) jsonEvent() (watch.Event, error) {
 	j := d.json
-	c, err := j.peek()
-	if err != nil {
+	if _, err := j.peek(); err != nil {
 		return watch.Event{}, err // io.EOF between events is the end
-	}
-	if c != '{' {
-		return watch.Event{}, fmt.Errorf("watch event: want an object, got %q", c)
 	}
 	b, err := j.value()
 	if err != nil {
@@ -510,11 +619,13 @@ func (d *decoder[E, T]) jsonEvent() (watch.Event, error) {
 				return fmt.Errorf("watch event type: %w", err)
 			}
 		case "object":
-			object = v
+			if string(v) != "null" {
+				object = v
+			}
 		}
 		return nil
 	}); err != nil {
-		return watch.Event{}, err
+		return watch.Event{}, fmt.Errorf("watch event: %w", err)
 	}
 	if object == nil {
 		if _, err := eventType(typ); err != nil {
@@ -534,11 +645,19 @@ func (d *decoder[E, T]) jsonEventObject(typ string, b []byte) (watch.Event, erro
 	if d.uns != nil {
 		return d.unstructuredEvent(et, b)
 	}
+	var tm typeMeta
+	if err := jsondec.Members(b, func(k, v []byte) error { return tm.member(string(k), v) }); err != nil {
+		return watch.Event{}, fmt.Errorf("%s event object: %w", et, err)
+	}
+	if err := d.checkKind(et, tm.apiVersion, tm.kind, func() string { return shortJSON(b) }); err != nil {
+		return watch.Event{}, err
+	}
 	if et == watch.Error {
 		st := &metav1.Status{}
 		if err := unmarshalJSON(b, st); err != nil {
 			return watch.Event{}, fmt.Errorf("ERROR event status: %w", err)
 		}
+		st.TypeMeta = metav1.TypeMeta{} // as client-go's decoder leaves it
 		return watch.Event{Type: et, Object: st}, nil
 	}
 	t := d.newItem()
@@ -547,6 +666,14 @@ func (d *decoder[E, T]) jsonEventObject(typ string, b []byte) (watch.Event, erro
 	}
 	t.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
 	return watch.Event{Type: et, Object: t}, nil
+}
+
+// shortJSON is the start of an object's JSON, for errors.
+func shortJSON(b []byte) string {
+	if len(b) > 256 {
+		return string(b[:256]) + "..."
+	}
+	return string(b)
 }
 
 // eventType checks a watch event's type.

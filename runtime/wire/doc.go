@@ -58,6 +58,47 @@
 // the list's, a list needs a kind, an event object needs a kind and an
 // apiVersion, and a Status (an ERROR event's object) is a *metav1.Status.
 //
+// Bodies are accepted and refused as client-go's REST client decodes them
+// (apimachinery's codecs, its streaming decoder and framers), odd and
+// hostile ones included. Lists: a JSON body of null, {} or a list without
+// items or metadata is an empty list; the JSON nesting limit counts from
+// the top of the document, not of each item; kind and apiVersion keys,
+// matched regardless of case as encoding/json matches them, must be
+// strings or null; a second metadata merges into the first; bytes after
+// the list are an error; items keep the kind and apiVersion they carry. A
+// protobuf envelope's contentEncoding and contentType are not looked at,
+// an envelope without a raw field is an empty list, and known fields of
+// the wrong wire type are gogo-protobuf's errors. Watch streams: each
+// event's object must carry a kind and an apiVersion, T's (see
+// Options.GroupVersionKind) or, in an ERROR event, a Status's, as
+// client-go's decoding through its scheme requires; otherwise, and for an
+// event longer than client-go's 16 MiB, the stream ends with the Error
+// event client-go's stream watcher sends for a decoding error (a 500
+// Status of reason InternalError whose cause is of type
+// ClientWatchDecoding), naming the resource, the event type and what
+// arrived. Event objects, Status included, have an empty TypeMeta. A body
+// ending inside an event or a protobuf frame ends the watch quietly, as
+// client-go's does. The end of each JSON value or CBOR item is found by a
+// scan that resumes where the previous read stopped: an event costs time
+// linear in its size however its bytes arrive.
+//
+// Where client-go's behaviour cannot be had item by item, or is unsafe,
+// ListWatch does otherwise:
+//   - An object of another registered type in a watch (a Service in a Pod
+//     watch, a Pod of another version client-go's scheme knows) is
+//     handed over by client-go as that type, which its reflector drops
+//     with a logged error; ListWatch, whose events hold only T, ends the
+//     stream with a decoding Error event instead (the reflector watches
+//     again). Nothing of the wrong type ever reaches the store.
+//   - A list's items are handed over as they are decoded, and cannot be
+//     taken back: a second items member (JSON) or raw field (protobuf)
+//     after items were handed over is an error, where client-go keeps the
+//     last one.
+//   - An event longer than 16 MiB is read to its end without being kept;
+//     client-go's JSON framer buffers it whole (however large) before
+//     its streaming decoder refuses it. A protobuf frame's length is
+//     never used to allocate more than 16 MiB.
+//
 // The package does not import k8s.io/client-go. It obtains bytes through a
 // Fetch function, which performs the GET and returns the response body;
 // with client-go it is a few lines over a clientset's RESTClient() (see

@@ -196,3 +196,20 @@ func (f *fetchBytes) fetch(_ context.Context, opts metav1.ListOptions, accept st
 	}
 	return io.NopCloser(bytes.NewReader(b)), "", nil
 }
+
+// statusText is the message of an Error event's Status and of its causes
+// (client-go's decoding errors quote the error in the message and give it
+// as is in a cause).
+func statusText(obj runtime.Object) string {
+	st, ok := obj.(*metav1.Status)
+	if !ok {
+		return fmt.Sprintf("not a Status: %T", obj)
+	}
+	text := st.Message
+	if st.Details != nil {
+		for _, c := range st.Details.Causes {
+			text += "\n" + c.Message
+		}
+	}
+	return text
+}

@@ -12,6 +12,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/typedinformer/typedinformer/runtime/wire/internal/jsondec"
@@ -87,7 +88,37 @@ type Options struct {
 	DisableChunking bool
 	// Resource names the resource in the ListWatch's errors, for example
 	// "foos.v1alpha1.samples.example.com"; they always name T's Go type.
+	// When it has that form (resource.version.group, or resource.version
+	// for the core group), its version and group are T's unless
+	// GroupVersionKind says otherwise.
 	Resource string
+	// GroupVersionKind is T's kind and apiVersion, which every watch event
+	// object must carry, as client-go's scheme requires (see the package
+	// documentation). An empty Kind is T's Go type name; an empty Version
+	// takes the group and version from Resource, and when Resource has
+	// none, only the kind is checked and the apiVersion must be set.
+	GroupVersionKind schema.GroupVersionKind
+}
+
+// itemKind returns the group, version and kind watch event objects must
+// have, and whether the group and version are known.
+func itemKind(opts Options, elem reflect.Type) (schema.GroupVersionKind, bool) {
+	gvk := opts.GroupVersionKind
+	if gvk.Kind == "" {
+		gvk.Kind = elem.Name()
+	}
+	if gvk.Version != "" {
+		return gvk, true
+	}
+	parts := strings.SplitN(strings.TrimSpace(opts.Resource), ".", 3)
+	if len(parts) < 2 || parts[1] == "" {
+		return gvk, false
+	}
+	gvk.Version = parts[1]
+	if len(parts) == 3 {
+		gvk.Group = parts[2]
+	}
+	return gvk, true
 }
 
 // Item is what every ListWatch's items are: a runtime.Object with
@@ -118,6 +149,8 @@ type ListWatch[E any, T Item] struct {
 	cbor            func() (*cborItems, error) // decodes T from CBOR; built on first use
 	unstructured    *unstructuredCodec         // set for unstructured objects; read-only
 	what            string                     // the resource and T, for errors
+	gvk             schema.GroupVersionKind    // what watch event objects must be
+	gvKnown         bool                       // gvk's group and version are known
 	newItem         func() T                   // a new, empty item
 	pointer         func(T) unsafe.Pointer     // the struct an item points to
 	itemType        string                     // the items' Go type, for errors
@@ -159,6 +192,7 @@ func newListWatch[E any, T Item](fetch Fetch, opts Options, elem reflect.Type, n
 	if proto {
 		lw.share = newSharePlan(elem)
 	}
+	lw.gvk, lw.gvKnown = itemKind(opts, elem)
 	if r := strings.TrimSpace(opts.Resource); r != "" {
 		lw.what = r + " (" + lw.what + ")"
 	}

@@ -19,6 +19,8 @@ const (
 	unknownTypeMeta        = 1 // runtime.Unknown.typeMeta
 	unknownRaw             = 2 // runtime.Unknown.raw
 	unknownContentEncoding = 3 // runtime.Unknown.contentEncoding
+	unknownContentType     = 4 // runtime.Unknown.contentType
+	typeMetaAPIVersion     = 1 // runtime.TypeMeta.apiVersion
 	typeMetaKind           = 2 // runtime.TypeMeta.kind
 	listMetadata           = 1 // every list's metadata (ListMeta)
 	listItems              = 2 // every list's repeated items
@@ -29,11 +31,19 @@ const (
 
 // Protobuf wire types.
 const (
-	wireVarint  = 0
-	wireFixed64 = 1
-	wireBytes   = 2
-	wireFixed32 = 5
+	wireVarint     = 0
+	wireFixed64    = 1
+	wireBytes      = 2
+	wireStartGroup = 3
+	wireEndGroup   = 4
+	wireFixed32    = 5
 )
+
+// wrongWireType is the error of gogo-protobuf's generated Unmarshal for a
+// known field sent with another wire type.
+func wrongWireType(wt, field uint64, what string) error {
+	return fmt.Errorf("proto: wrong wireType = %d for field %d of %s", wt, field, what)
+}
 
 // maxMessage bounds the length of one item, list metadata or watch frame
 // the decoder buffers; the API server's own limit on a request is 3 MiB
@@ -125,8 +135,33 @@ func (s *streamReader) skip(wt uint64, end int64) error {
 			return err
 		}
 		n = int64(l)
+	case wireStartGroup:
+		// As gogo-protobuf skips a group: fields up to the end group
+		// that closes it.
+		for depth := 1; depth > 0; {
+			if s.n >= end {
+				return errTruncated
+			}
+			tag, err := s.uvarint()
+			if err != nil {
+				return eofIsUnexpected(err)
+			}
+			switch tag & 7 {
+			case wireStartGroup:
+				depth++
+			case wireEndGroup:
+				depth--
+			default:
+				if err := s.skip(tag&7, end); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	case wireEndGroup:
+		return errors.New("proto: an end group without its start")
 	default:
-		return fmt.Errorf("unsupported protobuf wire type %d", wt)
+		return fmt.Errorf("proto: illegal wireType %d", wt)
 	}
 	if n > end-s.n {
 		return errTruncated
@@ -187,16 +222,51 @@ func (s *sliceReader) next() (field, wt uint64, val []byte, num uint64, ok bool,
 			return 0, 0, nil, 0, false, errTruncated
 		}
 		val, s.b = s.b[:l], s.b[l:]
+	case wireStartGroup:
+		// As gogo-protobuf skips a group: fields up to the end group
+		// that closes it.
+		for depth := 1; depth > 0; {
+			tag, n := binary.Uvarint(s.b)
+			if n <= 0 {
+				return 0, 0, nil, 0, false, errors.New("a malformed field tag")
+			}
+			switch tag & 7 {
+			case wireStartGroup:
+				depth++
+				s.b = s.b[n:]
+			case wireEndGroup:
+				depth--
+				s.b = s.b[n:]
+			default:
+				if _, _, _, _, _, err := s.next(); err != nil {
+					return 0, 0, nil, 0, false, err
+				}
+			}
+		}
+	case wireEndGroup:
+		return 0, 0, nil, 0, false, errors.New("proto: an end group without its start")
 	default:
-		return 0, 0, nil, 0, false, fmt.Errorf("unsupported protobuf wire type %d", wt)
+		return 0, 0, nil, 0, false, fmt.Errorf("proto: illegal wireType %d", wt)
 	}
 	return field, wt, val, num, true, nil
 }
 
+// checkWireTypes returns the error of gogo-protobuf's Unmarshal for a
+// field of the message what: a field listed in bytesFields must be
+// length-delimited, and an end group cannot stand alone.
+func checkWireType(field, wt uint64, what string, bytesFields ...uint64) error {
+	for _, f := range bytesFields {
+		if f == field && wt != wireBytes {
+			return wrongWireType(wt, field, what)
+		}
+	}
+	return nil
+}
+
 // envelope is what a runtime.Unknown held in memory carries.
 type envelope struct {
-	kind string
-	raw  []byte
+	apiVersion, kind string
+	raw              []byte
 }
 
 // hasProtoMagic reports whether b starts with protoMagic.
@@ -205,11 +275,16 @@ func hasProtoMagic(b []byte) bool {
 }
 
 // openEnvelope parses b, which must start with protoMagic, as a
-// runtime.Unknown; raw aliases b.
+// runtime.Unknown, as apimachinery's protobuf serializer does: the last
+// of repeated fields wins, contentEncoding and contentType are not looked
+// at; raw aliases b.
 func openEnvelope(b []byte) (envelope, error) {
 	var e envelope
 	if !hasProtoMagic(b) {
-		return e, fmt.Errorf("the message does not start with the Kubernetes protobuf prefix %q", protoMagic)
+		return e, fmt.Errorf("provided data does not appear to be a protobuf message, expected prefix %q", protoMagic)
+	}
+	if len(b) == len(protoMagic) {
+		return e, errors.New("empty body")
 	}
 	r := sliceReader{b: b[len(protoMagic):]}
 	for {
@@ -220,35 +295,37 @@ func openEnvelope(b []byte) (envelope, error) {
 		if !ok {
 			return e, nil
 		}
-		if wt != wireBytes {
-			continue
+		if err := checkWireType(field, wt, "Unknown", unknownTypeMeta, unknownRaw, unknownContentEncoding, unknownContentType); err != nil {
+			return e, err
 		}
 		switch field {
 		case unknownTypeMeta:
-			if e.kind, err = kindOf(val); err != nil {
+			if err := e.typeMeta(val); err != nil {
 				return e, fmt.Errorf("typeMeta: %w", err)
 			}
 		case unknownRaw:
 			e.raw = val
-		case unknownContentEncoding:
-			if len(val) > 0 {
-				return e, fmt.Errorf("content encoding %q is not supported", val)
-			}
 		}
 	}
 }
 
-// kindOf returns the kind of a runtime.TypeMeta message.
-func kindOf(b []byte) (string, error) {
+// typeMeta reads a runtime.TypeMeta message into e, merging as gogo-protobuf
+// does.
+func (e *envelope) typeMeta(b []byte) error {
 	r := sliceReader{b: b}
-	kind := ""
 	for {
 		field, wt, val, _, ok, err := r.next()
 		if err != nil || !ok {
-			return kind, err
+			return err
 		}
-		if field == typeMetaKind && wt == wireBytes {
-			kind = string(val)
+		if err := checkWireType(field, wt, "TypeMeta", typeMetaAPIVersion, typeMetaKind); err != nil {
+			return err
+		}
+		switch field {
+		case typeMetaAPIVersion:
+			e.apiVersion = string(val)
+		case typeMetaKind:
+			e.kind = string(val)
 		}
 	}
 }

@@ -234,7 +234,7 @@ func TestUnstructuredWatch(t *testing.T) {
 			}
 			if tc.ends {
 				st, ok := got[len(got)-1].Object.(*metav1.Status)
-				if len(got) != 1 || got[0].Type != watch.Error || !ok || !strings.Contains(st.Message, "decoding the watch stream") {
+				if len(got) != 1 || got[0].Type != watch.Error || !ok || !strings.Contains(st.Message, "the watch stream") {
 					t.Fatalf("events %+v, want one Error event of the decoding", got)
 				}
 				return

@@ -9,7 +9,9 @@ import (
 	"net/http"
 	"sync"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/apimachinery/pkg/watch"
 )
@@ -59,12 +61,7 @@ func (w *streamWatcher) run(ctx context.Context, next func() (watch.Event, error
 			if ctx.Err() != nil || endOfStream(err) {
 				return
 			}
-			ev = watch.Event{Type: watch.Error, Object: &metav1.Status{
-				Status:  metav1.StatusFailure,
-				Reason:  metav1.StatusReasonInternalError,
-				Code:    http.StatusInternalServerError,
-				Message: fmt.Sprintf("decoding the watch stream of %s: %v", what, err),
-			}}
+			ev = watch.Event{Type: watch.Error, Object: decodingError(what, err)}
 			select {
 			case w.result <- ev:
 			case <-w.stop:
@@ -89,4 +86,18 @@ func endOfStream(err error) bool {
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, net.ErrClosed) ||
 		errors.Is(err, http.ErrBodyReadAfterClose) || errors.Is(err, context.Canceled) ||
 		utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err)
+}
+
+// decodingError is the Status of the Error event that ends a stream that
+// cannot be decoded: the one client-go's stream watcher sends (a 500 of
+// reason InternalError, whose cause is of type ClientWatchDecoding), its
+// message naming the resource.
+func decodingError(what string, err error) *metav1.Status {
+	msg := fmt.Sprintf("unable to decode an event from the watch stream of %s: %v", what, err)
+	st := apierrors.NewGenericServerResponse(http.StatusInternalServerError, http.MethodGet, schema.GroupResource{}, "", msg, 0, true).ErrStatus
+	if st.Details == nil {
+		st.Details = &metav1.StatusDetails{}
+	}
+	st.Details.Causes = append(st.Details.Causes, metav1.StatusCause{Type: "ClientWatchDecoding", Message: msg})
+	return &st
 }

@@ -228,7 +228,7 @@ func TestListItemsBadInput(t *testing.T) {
 		{name: "empty body", body: nil, want: "unexpected EOF"},
 		{name: "neither JSON nor protobuf", body: []byte("<html>"), want: "neither JSON nor Kubernetes protobuf"},
 		{name: "protobuf cut in an item", body: protoBody[:len(protoBody)-40], want: "item 2: unexpected EOF", maxSeen: 2},
-		{name: "protobuf cut after the magic", body: protoBody[:4], want: "holds no list"},
+		{name: "protobuf cut after the magic", body: protoBody[:4], want: "empty body"},
 		{name: "protobuf item length past the list", body: corruptLastLength(t, protoBody), want: "runs past the end", maxSeen: 2},
 		{name: "JSON cut in an item", body: jsonBody[:len(jsonBody)-40], want: "item 2", maxSeen: 2},
 		{name: "JSON items not an array", body: []byte(`{"metadata":{},"items":{}}`), want: "items: want an array"},
@@ -382,9 +382,6 @@ func TestWatchDecodesEvents(t *testing.T) {
 			for i, ev := range got {
 				want := events[i].obj.DeepCopyObject()
 				want.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
-				if st, ok := ev.Object.(*metav1.Status); ok {
-					st.TypeMeta = metav1.TypeMeta{} // client-go's decoder keeps it; the content matters
-				}
 				if string(ev.Type) != events[i].typ || !reflect.DeepEqual(ev.Object, want) {
 					t.Errorf("event %d = %s %+v, want %s %+v", i, ev.Type, ev.Object, events[i].typ, want)
 				}
@@ -416,10 +413,12 @@ func TestWatchBadStream(t *testing.T) {
 		{name: "protobuf cut", body: append(bytes.Clone(good[encProtobuf]), good[encProtobuf][:30]...), events: 1},
 		{name: "JSON unknown type", body: append(bytes.Clone(good[encJSON]), `{"type":"RENAMED","object":{}}`...), events: 1, errMsg: `unknown type "RENAMED"`},
 		{name: "JSON without object", body: []byte(`{"type":"ADDED"}`), errMsg: "ADDED watch event without an object"},
-		{name: "JSON object first", body: []byte(`{"object":{"metadata":{"name":"x"}},"type":"ADDED"}`), events: 1},
+		{name: "JSON object first", body: []byte(`{"object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"x"}},"type":"ADDED"}`), events: 1},
 		{name: "protobuf frame that is no message", body: []byte{0, 0, 0, 3, 'a', 'b', 'c'}, errMsg: "watch event: a field runs past the end"},
-		{name: "protobuf object without magic", body: []byte{0, 0, 0, 9, 0x0a, 0x05, 'A', 'D', 'D', 'E', 'D', 0x12, 0x00}, errMsg: "ADDED event object: the message does not start with the Kubernetes protobuf prefix"},
-		{name: "protobuf frame too large", body: []byte{0x7f, 0, 0, 0}, errMsg: "larger than the limit"},
+		{name: "protobuf empty object", body: []byte{0, 0, 0, 9, 0x0a, 0x05, 'A', 'D', 'D', 'E', 'D', 0x12, 0x00}, errMsg: "ADDED watch event without an object"},
+		{name: "protobuf object without magic", body: []byte{0, 0, 0, 12, 0x0a, 0x05, 'A', 'D', 'D', 'E', 'D', 0x12, 0x03, 0x0a, 0x01, 'x'}, errMsg: "ADDED event object: provided data does not appear to be a protobuf message"},
+		{name: "protobuf frame past the body's end", body: []byte{0x7f, 0, 0, 0}},
+		{name: "protobuf frame too large", body: append([]byte{0x01, 0, 0, 1}, make([]byte, maxEvent)...), errMsg: "object to decode was longer than maximum allowed size"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -435,7 +434,7 @@ func TestWatchBadStream(t *testing.T) {
 			}
 			n := len(got)
 			if tc.errMsg != "" {
-				if n == 0 || got[n-1].Type != watch.Error || !strings.Contains(got[n-1].Object.(*metav1.Status).Message, tc.errMsg) {
+				if n == 0 || got[n-1].Type != watch.Error || !strings.Contains(statusText(got[n-1].Object), tc.errMsg) {
 					t.Fatalf("events %+v, want a final Error event containing %q", got, tc.errMsg)
 				}
 				n--

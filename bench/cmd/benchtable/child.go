@@ -22,10 +22,10 @@ func runChild(args []string) (err error) {
 	name, args := args[0], args[1:]
 	fs := flag.NewFlagSet("child "+name, flag.ContinueOnError)
 	sideFlag := fs.String("side", "", "ours or client-go")
-	n := fs.Int("n", 10_000, "objects (sync, index)")
+	n := fs.Int("n", 10_000, "objects (sync, index); bytes per event (bigevents)")
 	keys := fs.Int("keys", 10_000, "keys (events)")
 	handlers := fs.Int("handlers", 1, "handlers (events)")
-	total := fs.Int("total", 1_000_000, "updates (events)")
+	total := fs.Int("total", 1_000_000, "updates (events); events (bigevents)")
 	workers := fs.Int("workers", 1, "workers (queue)")
 	adds := fs.Int("adds", 1_000_000, "adds (queue)")
 	queueKeys := fs.Int("queue-keys", 10_000, "distinct keys the adds cycle over (queue)")
@@ -91,6 +91,12 @@ func runChild(args []string) (err error) {
 		res, err = scenario.Decode(side, *mode, *n, *fixtureFile)
 	case "wire":
 		res, err = scenario.Wire(scenario.WireOptions{Side: side, Enc: *mode, Sync: *wireSync, Pods: *wirePods, N: *n, Dir: *fixtureFile, CPUProfile: *syncProfile})
+	case "bigevents":
+		body, one, berr := scenario.BigEventsBody(*n, *total)
+		if berr != nil {
+			return fmt.Errorf("child %s: %w", name, berr)
+		}
+		res, err = scenario.BigEvents(side, body, one)
 	case "crcache":
 		res, err = scenario.CRCache(*mode, *n, *fixtureFile)
 	case "crevents":

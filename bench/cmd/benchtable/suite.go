@@ -109,7 +109,7 @@ type suite struct {
 }
 
 // partNames are the suite's parts in table order, as -only names them.
-var partNames = []string{"sync", "shard", "decode", "wire", "events", "events-metrics", "index", "queue", "generator", "genclient", "controller-runtime"}
+var partNames = []string{"sync", "shard", "decode", "wire", "bigevents", "events", "events-metrics", "index", "queue", "generator", "genclient", "controller-runtime"}
 
 // parseParts parses -only: a comma-separated subset of partNames, or ""
 // for all of them.
@@ -449,7 +449,7 @@ func (s *suite) run(ctx context.Context) {
 		name string
 		run  func(context.Context)
 	}{
-		{"sync", s.runSync}, {"shard", s.runShard}, {"decode", s.runDecode}, {"wire", s.runWire}, {"events", s.runEvents}, {"events-metrics", s.runEventsMetrics},
+		{"sync", s.runSync}, {"shard", s.runShard}, {"decode", s.runDecode}, {"wire", s.runWire}, {"bigevents", s.runBigEvents}, {"events", s.runEvents}, {"events-metrics", s.runEventsMetrics},
 		{"index", s.runIndex}, {"queue", s.runQueue}, {"generator", s.runGenerator}, {"genclient", s.runGenClient}, {"controller-runtime", s.runCRCache},
 	} {
 		if s.parts != nil && !slices.Contains(s.parts, p.name) {

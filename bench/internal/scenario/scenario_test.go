@@ -211,3 +211,28 @@ func BenchmarkQueue(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBigEvents decodes a watch of 1 MiB ConfigMaps (64 KiB with
+// -short) read in SegmentSize pieces, per side; ns/op is per event.
+func BenchmarkBigEvents(b *testing.B) {
+	size, events := 1<<20, 4
+	if testing.Short() {
+		size, events = 64<<10, 2
+	}
+	body, one, err := BigEventsBody(size, events)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, side := range []Side{ClientGo, Ours} {
+		b.Run(string(side), func(b *testing.B) {
+			b.SetBytes(int64(one))
+			for b.Loop() {
+				r, err := BigEvents(side, body, one)
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(r.SecondsPerEvent*1e9, "ns/event")
+			}
+		})
+	}
+}

@@ -135,9 +135,29 @@ type frame struct {
 // Skip returns the length of the well-formed CBOR item at the start of b.
 // An error is a *SyntaxError.
 func Skip(b []byte) (int, error) {
-	var stack []frame
-	off := 0
+	var s Scanner
+	return s.Scan(b)
+}
+
+// Scanner finds the end of one item whose bytes arrive in pieces: each
+// Scan resumes where the previous one stopped, so that an item costs time
+// linear in its size however it arrives. Its zero value is ready for an
+// item.
+type Scanner struct {
+	stack []frame
+	off   int // the bytes scanned: the start of the next head
+}
+
+// Scan reports the length of the well-formed CBOR item at the start of b,
+// as Skip does; b must start with the bytes given to the previous calls.
+// While the item is cut off by the end of b, the error is a *SyntaxError
+// with Truncated set and a later call with more bytes goes on from where
+// this one stopped; any other error is final.
+func (s *Scanner) Scan(b []byte) (int, error) {
+	stack, off := s.stack, s.off
+	defer func() { s.stack = stack }()
 	for {
+		s.off = off
 		h, n, err := ReadHead(b[off:])
 		if err != nil {
 			se := err.(*SyntaxError) //nolint:errorlint // ReadHead returns only this type
@@ -164,7 +184,7 @@ func Skip(b []byte) (int, error) {
 				break
 			}
 			if h.Arg > uint64(len(b)-off) {
-				return 0, truncated(len(b))
+				return 0, truncated(len(b)) // s.off is still this head's
 			}
 			off += int(h.Arg)
 			done = true
@@ -220,3 +240,14 @@ func Skip(b []byte) (int, error) {
 		}
 	}
 }
+
+// Discard forgets the bytes scanned so far: the next Scan's b must start
+// with the bytes that followed them. It returns how many there were.
+func (s *Scanner) Discard() int {
+	n := s.off
+	s.off = 0
+	return n
+}
+
+// Scanned returns how many bytes of the item were scanned.
+func (s *Scanner) Scanned() int { return s.off }

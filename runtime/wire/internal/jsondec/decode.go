@@ -99,11 +99,19 @@ func (d *Decoder) Decode(data []byte, v any) error {
 // strs (nil shares none). When data ends inside the value, the error is
 // a *SyntaxError with Truncated set, and v is partly written.
 func (d *Decoder) DecodeValue(data []byte, v any, strs *Strings) (int, error) {
+	return d.DecodeValueAt(data, v, strs, 0)
+}
+
+// DecodeValueAt is DecodeValue for a value nested depth levels deep in
+// its document (an item of a list's items array is 2 deep): the nesting
+// limit counts from the document's top, as a decoder reading the whole
+// document counts it.
+func (d *Decoder) DecodeValueAt(data []byte, v any, strs *Strings, depth int) (int, error) {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.IsNil() || rv.Type().Elem() != d.typ {
 		return 0, fmt.Errorf("jsondec: Decode into %T, want a non-nil *%v", v, d.typ)
 	}
-	s := state{data: data, strs: strs}
+	s := state{data: data, strs: strs, depth: depth}
 	s.ws()
 	if err := d.root.dec(&s, rv.UnsafePointer()); err != nil {
 		return 0, err

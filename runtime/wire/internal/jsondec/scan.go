@@ -466,7 +466,14 @@ func (s *state) skip() ([]byte, error) {
 // with Truncated set. A number that ends where data ends is returned
 // whole: a caller reading a stream checks whether more digits follow.
 func Skip(data []byte) (int, error) {
-	s := state{data: data}
+	return SkipAt(data, 0)
+}
+
+// SkipAt is Skip for a value nested depth levels deep in its document:
+// the nesting limit counts from the document's top, as a decoder reading
+// the whole document counts it.
+func SkipAt(data []byte, depth int) (int, error) {
+	s := state{data: data, depth: depth}
 	if _, err := s.skip(); err != nil {
 		return 0, err
 	}
