@@ -160,7 +160,7 @@ func TestEqualsGeneratedUnmarshal(t *testing.T) {
 		r := rand.New(rand.NewSource(int64(n)))
 		for seed := 0; seed < seeds && (seed == 0 || time.Now().Before(deadline)); seed++ {
 			v := reflect.New(rt)
-			f := newFiller(codecs, int64(n*1000 + seed)).NilChance(.2).NumElements(0, 3).MaxDepth(8)
+			f := newFiller(codecs, int64(n*1000+seed)).NilChance(.2).NumElements(0, 3).MaxDepth(8)
 			f.Fill(v.Interface())
 			data, err := v.Interface().(message).Marshal()
 			if err != nil {
