@@ -84,9 +84,11 @@ func (d *Decoder) NewState(strs *jsondec.Strings) *State {
 func (d *Decoder) Type() reflect.Type { return d.typ }
 
 // Decode decodes the message b into the value of the Decoder's type at p,
-// merging into what it holds as the generated Unmarshal does (a fresh,
-// zero value gets exactly what Unmarshal would give it). It keeps no
-// reference to b. On error the value is partly written.
+// merging into what it holds as the generated Unmarshal does. The value
+// must be zero or hold only what decoding (this or the generated
+// Unmarshal) wrote: the elements of its slices past their length are
+// taken to be zero, as appending leaves them. Decode keeps no reference
+// to b. On error the value is partly written.
 func (d *Decoder) Decode(b []byte, p unsafe.Pointer, st *State) error {
 	return d.root.decode(st, b, p)
 }

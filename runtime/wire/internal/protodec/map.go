@@ -27,6 +27,11 @@ const (
 // decoded into them and then copied into the map.
 type mapScratch struct {
 	key, val reflect.Value
+	kp, vp   unsafe.Pointer // their addresses
+	// m is the map field at p, as a reflect.Value: the entries of one
+	// map come one after another.
+	p unsafe.Pointer
+	m reflect.Value
 }
 
 type mapPlan struct {
@@ -35,14 +40,15 @@ type mapPlan struct {
 	keySlot, valSlot int
 	kind             valueKind
 	msg              msgFunc
-	scratch          int // the index of the State's mapScratch
+	scratch          int    // the index of the State's mapScratch
+	tag              []byte // the map field's tag, for run
 }
 
-func (b *builder) mapField(t reflect.Type, name string) (fieldFunc, error) {
+func (b *builder) mapField(t reflect.Type, name string, num int) (fieldFunc, error) {
 	if t.Key().Kind() != reflect.String {
 		return nil, fmt.Errorf("a map with keys of type %v", t.Key())
 	}
-	mp := &mapPlan{name: name, typ: t, keySlot: b.newSlot()}
+	mp := &mapPlan{name: name, typ: t, keySlot: b.newSlot(), tag: runTag(num)}
 	switch e := t.Elem(); {
 	case e.Kind() == reflect.String:
 		mp.kind, mp.valSlot = valueString, b.newSlot()
@@ -119,7 +125,7 @@ func (mp *mapPlan) stringMap(st *State, b []byte, i, wt int, p unsafe.Pointer) (
 	}
 	m := *(*map[string]string)(p)
 	if m == nil {
-		m = make(map[string]string)
+		m = make(map[string]string, run(b, e, mp.tag))
 		*(*map[string]string)(p) = m
 	}
 	var k, v string
@@ -139,7 +145,7 @@ func (mp *mapPlan) bytesMap(st *State, b []byte, i, wt int, p unsafe.Pointer) (i
 	}
 	m := *(*map[string][]byte)(p)
 	if m == nil {
-		m = make(map[string][]byte)
+		m = make(map[string][]byte, run(b, e, mp.tag))
 		*(*map[string][]byte)(p) = m
 	}
 	var k string
@@ -160,16 +166,19 @@ func (mp *mapPlan) anyMap(st *State, b []byte, i, wt int, p unsafe.Pointer) (int
 	if err != nil {
 		return i, err
 	}
-	mv := reflect.NewAt(mp.typ, p).Elem()
-	if mv.IsNil() {
-		mv.Set(reflect.MakeMap(mp.typ))
-	}
 	sc := &st.scratch[mp.scratch]
 	if !sc.key.IsValid() {
-		sc.key = reflect.New(mp.typ.Key()).Elem()
-		sc.val = reflect.New(mp.typ.Elem()).Elem()
+		k, v := reflect.New(mp.typ.Key()), reflect.New(mp.typ.Elem())
+		sc.key, sc.val, sc.kp, sc.vp = k.Elem(), v.Elem(), k.UnsafePointer(), v.UnsafePointer()
 	}
-	kp, vp := sc.key.Addr().UnsafePointer(), sc.val.Addr().UnsafePointer()
+	if sc.p != p {
+		sc.p, sc.m = p, reflect.NewAt(mp.typ, p).Elem()
+	}
+	mv := sc.m
+	if mv.IsNil() {
+		mv.Set(reflect.MakeMapWithSize(mp.typ, run(b, e, mp.tag)))
+	}
+	kp, vp := sc.kp, sc.vp
 	*(*string)(kp) = ""
 	mp.resetValue(sc.val)
 	if err := mp.entry(b, s, e,

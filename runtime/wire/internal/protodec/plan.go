@@ -1,8 +1,11 @@
 package protodec
 
 import (
+	"bytes"
+	"encoding/binary"
 	"fmt"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -72,7 +75,7 @@ func (b *builder) message(t reflect.Type) (*message, error) {
 		if err != nil || num <= 0 || num > maxField {
 			return nil, fmt.Errorf("protodec: %v.%s: protobuf tag %q", t, f.Name, tag)
 		}
-		dec, err := b.field(f.Type, f.Name)
+		dec, err := b.field(f.Type, f.Name, num)
 		if err != nil {
 			return nil, fmt.Errorf("protodec: %v.%s: %w", t, f.Name, err)
 		}
@@ -156,7 +159,7 @@ func isVarint(k reflect.Kind) bool {
 }
 
 // field returns the decode function of a field of type t named name.
-func (b *builder) field(t reflect.Type, name string) (fieldFunc, error) {
+func (b *builder) field(t reflect.Type, name string, num int) (fieldFunc, error) {
 	if t.Kind() != reflect.Struct && reflect.PointerTo(t).Implements(reflect.TypeFor[unmarshaler]()) {
 		if t.Kind() != reflect.Slice {
 			return nil, fmt.Errorf("a field of type %v", t)
@@ -202,7 +205,7 @@ func (b *builder) field(t reflect.Type, name string) (fieldFunc, error) {
 		case ek == reflect.Uint8:
 			return bytesField(name), nil
 		case ek == reflect.String:
-			return stringsField(name, b.newSlot()), nil
+			return stringsField(name, b.newSlot(), runTag(num)), nil
 		case isVarint(ek):
 			return varintsField(name, ek), nil
 		case ek == reflect.Struct:
@@ -210,10 +213,10 @@ func (b *builder) field(t reflect.Type, name string) (fieldFunc, error) {
 			if err != nil {
 				return nil, err
 			}
-			return msgsField(name, t, m), nil
+			return msgsField(name, t, m, runTag(num)), nil
 		}
 	case k == reflect.Map:
-		return b.mapField(t, name)
+		return b.mapField(t, name, num)
 	}
 	return nil, fmt.Errorf("a field of type %v", t)
 }
@@ -352,7 +355,7 @@ func bytesField(name string) fieldFunc {
 	}
 }
 
-func stringsField(name string, slot int) fieldFunc {
+func stringsField(name string, slot int, tag []byte) fieldFunc {
 	return func(st *State, b []byte, i, wt int, p unsafe.Pointer) (int, error) {
 		if wt != wireBytes {
 			return i, wrongWireType(wt, name)
@@ -362,6 +365,9 @@ func stringsField(name string, slot int) fieldFunc {
 			return i, err
 		}
 		sp := (*[]string)(p)
+		if len(*sp) == cap(*sp) {
+			*sp = slices.Grow(*sp, run(b, e, tag))
+		}
 		*sp = append(*sp, st.str(b[s:e], slot))
 		return e, nil
 	}
@@ -438,10 +444,13 @@ type sliceHeader struct {
 }
 
 // msgsField decodes a repeated message into a slice of structs of type
-// t: each occurrence appends a zero element and decodes into it.
-func msgsField(name string, t reflect.Type, m msgFunc) fieldFunc {
-	et := t.Elem()
-	size := et.Size()
+// t: each occurrence appends a zero element and decodes into it. The
+// slice grows by the run of occurrences that follow one another (as
+// Marshal writes them), to their number at once. Elements past the
+// length of a slice that only appends made are zero, so an appended
+// element is not cleared again.
+func msgsField(name string, t reflect.Type, m msgFunc, tag []byte) fieldFunc {
+	size := t.Elem().Size()
 	return func(st *State, b []byte, i, wt int, p unsafe.Pointer) (int, error) {
 		if wt != wireBytes {
 			return i, wrongWireType(wt, name)
@@ -452,11 +461,31 @@ func msgsField(name string, t reflect.Type, m msgFunc) fieldFunc {
 		}
 		h := (*sliceHeader)(p)
 		if h.len == h.cap {
-			reflect.NewAt(t, p).Elem().Grow(1)
+			reflect.NewAt(t, p).Elem().Grow(run(b, e, tag))
 		}
 		v := unsafe.Add(h.data, uintptr(h.len)*size)
 		h.len++
-		reflect.NewAt(et, v).Elem().SetZero()
 		return e, m(st, b[s:e], v)
 	}
+}
+
+// runTag is the tag Marshal writes for the length-delimited field num.
+func runTag(num int) []byte {
+	return binary.AppendUvarint(nil, uint64(num)<<3|wireBytes)
+}
+
+// run counts the values of a repeated field that come one after another
+// from the one ending at e, itself included: how many elements to make
+// room for at once. It only sizes: a value it cannot read ends the run.
+func run(b []byte, e int, tag []byte) int {
+	n := 1
+	for e < len(b) && bytes.HasPrefix(b[e:], tag) {
+		_, ne, err := length(b, e+len(tag))
+		if err != nil {
+			break
+		}
+		n++
+		e = ne
+	}
+	return n
 }
