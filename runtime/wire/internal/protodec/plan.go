@@ -346,11 +346,11 @@ func bytesField(name string) fieldFunc {
 		if err != nil {
 			return i, err
 		}
-		v := append((*(*[]byte)(p))[:0], b[s:e]...)
-		if v == nil {
-			v = []byte{}
+		v := (*[]byte)(p)
+		*v = append((*v)[:0], b[s:e]...)
+		if *v == nil {
+			*v = []byte{}
 		}
-		*(*[]byte)(p) = v
 		return e, nil
 	}
 }
