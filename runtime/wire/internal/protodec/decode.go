@@ -59,11 +59,13 @@ type State struct {
 	scratch []mapScratch
 }
 
-// slot remembers the last string decoded into one field of a type; an
-// equal string (the same namespace, image or condition type as the item
-// before) is that one, without asking the table.
+// slot remembers the last two strings decoded into one field of a type;
+// an equal string (the same namespace, image or condition type as the
+// item before, or as the element before the one before: fields of list
+// elements often alternate between two values) is that one, without
+// asking the table.
 type slot struct {
-	last string
+	last, prev string
 	// misses counts table lookups in a row that found nothing; from
 	// slotMisses on the slot skips the table, and skipped counts how many
 	// strings it let through since.
@@ -114,6 +116,11 @@ func (st *State) str(b []byte, i int) string {
 	if sl.last == string(b) {
 		return sl.last
 	}
+	if sl.prev == string(b) {
+		sl.last, sl.prev = sl.prev, sl.last
+		return sl.last
+	}
+	sl.prev = sl.last
 	if sl.misses >= slotMisses {
 		sl.skipped++
 		if sl.skipped != 0 {
