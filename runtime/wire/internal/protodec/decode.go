@@ -117,7 +117,10 @@ func (st *State) str(b []byte, i int) string {
 		return sl.last
 	}
 	if sl.prev == string(b) {
+		// A string the slot shares: as a hit in the table, it resets
+		// the count of misses.
 		sl.last, sl.prev = sl.prev, sl.last
+		sl.misses, sl.skipped = 0, 0
 		return sl.last
 	}
 	sl.prev = sl.last
