@@ -37,6 +37,8 @@ import (
 	"reflect"
 	"unsafe"
 
+	"k8s.io/apimachinery/pkg/api/resource"
+
 	"github.com/typedinformer/typedinformer/runtime/wire/internal/jsondec"
 )
 
@@ -51,12 +53,14 @@ type Decoder struct {
 }
 
 // State is what the values decoded one after another (the items of one
-// response) share: the table of strings, each string field's last string,
-// and scratch values for map entries. A State is used by one goroutine.
+// response) share: the table of strings, each string field's last
+// strings, scratch values for map entries, and the quantities parsed
+// already. A State is used by one goroutine.
 type State struct {
-	strs    *jsondec.Strings
-	slots   []slot
-	scratch []mapScratch
+	strs       *jsondec.Strings
+	slots      []slot
+	scratch    []mapScratch
+	quantities map[string]resource.Quantity // by message bytes; see quantity
 }
 
 // slot remembers the last two strings decoded into one field of a type;

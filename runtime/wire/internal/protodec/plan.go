@@ -138,7 +138,7 @@ func (b *builder) msg(t reflect.Type) (msgFunc, error) {
 func delegate(t reflect.Type) msgFunc {
 	switch t {
 	case reflect.TypeFor[resource.Quantity]():
-		return func(_ *State, b []byte, p unsafe.Pointer) error { return (*resource.Quantity)(p).Unmarshal(b) }
+		return quantity()
 	case reflect.TypeFor[metav1.Time]():
 		return func(_ *State, b []byte, p unsafe.Pointer) error { return (*metav1.Time)(p).Unmarshal(b) }
 	case reflect.TypeFor[metav1.MicroTime]():
@@ -488,4 +488,49 @@ func run(b []byte, e int, tag []byte) int {
 		e = ne
 	}
 	return n
+}
+
+// maxQuantities bounds the Quantities a State keeps.
+const maxQuantities = 256
+
+// quantity decodes a resource.Quantity with its Unmarshal method, which
+// parses the quantity's string, and keeps what it gives in the State for
+// the same bytes: the items of a list repeat the same few requests and
+// limits. Only a Quantity that holds no pointer (no inf.Dec: what every
+// quantity that fits an int64 with a scale parses to) is kept, so that a
+// copy shares nothing mutable; and only for a message that is exactly one
+// string field, which Unmarshal decodes into the same Quantity whatever
+// the value held before. Where the Quantity's layout is not the one known
+// here, every quantity is parsed.
+func quantity() msgFunc {
+	parse := func(_ *State, b []byte, p unsafe.Pointer) error { return (*resource.Quantity)(p).Unmarshal(b) }
+	d, ok := reflect.TypeFor[resource.Quantity]().FieldByName("d")
+	if !ok || d.Type.Kind() != reflect.Struct {
+		return parse
+	}
+	dec, ok := d.Type.FieldByName("Dec")
+	if !ok || dec.Type.Kind() != reflect.Pointer || len(d.Index) != 1 || len(dec.Index) != 1 {
+		return parse
+	}
+	off := d.Offset + dec.Offset
+	return func(st *State, b []byte, p unsafe.Pointer) error {
+		q := (*resource.Quantity)(p)
+		if len(b) < 2 || b[0] != 1<<3|wireBytes || b[1] >= 0x80 || int(b[1]) != len(b)-2 {
+			return q.Unmarshal(b)
+		}
+		if v, ok := st.quantities[string(b)]; ok {
+			*q = v
+			return nil
+		}
+		if err := q.Unmarshal(b); err != nil {
+			return err
+		}
+		if *(*unsafe.Pointer)(unsafe.Add(p, off)) == nil && len(st.quantities) < maxQuantities {
+			if st.quantities == nil {
+				st.quantities = make(map[string]resource.Quantity)
+			}
+			st.quantities[string(b)] = *q
+		}
+		return nil
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/typedinformer/typedinformer/runtime/wire/internal/jsondec"
 	"github.com/typedinformer/typedinformer/runtime/wire/internal/protodec"
@@ -64,5 +65,41 @@ func TestGeneratedQuirks(t *testing.T) {
 			}
 			compare(t, d, d.NewState(jsondec.NewStrings(16)), tc.typ, tc.data, tc.name)
 		})
+	}
+}
+
+// TestQuantitiesKept decodes the same requests into many containers with
+// one State: each Quantity is what Unmarshal gives, and changing one
+// changes no other (a kept Quantity is copied, and only when it holds no
+// pointer).
+func TestQuantitiesKept(t *testing.T) {
+	typ := reflect.TypeFor[corev1.ResourceRequirements]()
+	d, err := protodec.New(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := d.NewState(jsondec.NewStrings(16))
+	for _, q := range []string{"100m", "128Mi", "1.5", "100000000000000000000000", "1e100", "0.000000000001"} {
+		in := corev1.ResourceRequirements{Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse(q)}}
+		data, err := in.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []*corev1.ResourceRequirements
+		for range 3 {
+			compare(t, d, st, typ, data, q)
+			v := &corev1.ResourceRequirements{}
+			if err := d.Unmarshal(data, v, st); err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, v)
+		}
+		want := got[1].Requests[corev1.ResourceCPU].DeepCopy()
+		changed := got[0].Requests[corev1.ResourceCPU]
+		changed.Add(resource.MustParse("1"))
+		got[0].Requests[corev1.ResourceCPU] = changed
+		if c := got[1].Requests[corev1.ResourceCPU]; c.Cmp(want) != 0 {
+			t.Errorf("%s: changing one decoded Quantity changed another to %s", q, c.String())
+		}
 	}
 }
