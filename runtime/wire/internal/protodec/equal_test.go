@@ -27,7 +27,7 @@ var messageType = reflect.TypeFor[message]()
 
 var (
 	seedsFlag  = flag.Int("protodec.seeds", 12, "random values per type in TestEqualsGeneratedUnmarshal")
-	budgetFlag = flag.Duration("protodec.budget", 6*time.Second, "time TestEqualsGeneratedUnmarshal spreads over the types (each gets at least one value)")
+	budgetFlag = flag.Duration("protodec.budget", 4*time.Second, "time TestEqualsGeneratedUnmarshal spreads over the types (each gets at least one value)")
 )
 
 // apiTypes returns every struct type with protobuf methods that the
