@@ -278,10 +278,9 @@ func (d *decoder[E, T]) protoListBody(size int64, yield func(T) error) (*metav1.
 				return nil, fmt.Errorf("item %d: %w", d.items, err)
 			}
 			t := d.newItem()
-			if err := any(t).(protoMessage).Unmarshal(b); err != nil {
+			if err := d.share.unmarshal(t, d.pointer(t), b, d.shared); err != nil {
 				return nil, fmt.Errorf("item %d: %w", d.items, err)
 			}
-			d.share.share(d.pointer(t), d.shared)
 			d.items++
 			if err := yield(t); err != nil {
 				return nil, yieldError{err}
@@ -557,10 +556,9 @@ func (d *decoder[E, T]) protoEvent() (watch.Event, error) {
 		return watch.Event{Type: et, Object: st}, nil
 	}
 	t := d.newItem()
-	if err := any(t).(protoMessage).Unmarshal(inner.raw); err != nil {
+	if err := d.share.unmarshal(t, d.pointer(t), inner.raw, d.shared); err != nil {
 		return watch.Event{}, fmt.Errorf("%s event object (kind %q): %w", typ, inner.kind, err)
 	}
-	d.share.share(d.pointer(t), d.shared)
 	return watch.Event{Type: et, Object: t}, nil
 }
 

@@ -33,13 +33,22 @@
 // (what apimachinery uses), to which it hands the values it does not
 // decode itself.
 //
+// Protobuf items are decoded by a decoder built once per ListWatch for T
+// (see internal/protodec) when T is a struct with protobuf struct tags, as
+// every k8s.io/api type is: it writes fields through precomputed offsets
+// and gives exactly what T's generated Unmarshal gives, errors included,
+// calling the Unmarshal methods written by hand (resource.Quantity,
+// metav1.Time) on their own bytes. Other types with an Unmarshal method
+// are decoded by it.
+//
 // The items of one response (a list, or a watch stream's events) share the
-// short strings they repeat: namespaces, label values, images, condition
-// types, managers. The JSON decoder looks each string up before
-// allocating it; protobuf items, whose generated Unmarshal allocates every
-// string, are walked once decoded (a plan built once per type, each string
-// field compared with the one the item before held there). Only strings
-// are shared, which are immutable: no two objects share anything mutable.
+// short strings they repeat: namespaces, label keys and values, images,
+// condition types, managers. The JSON and protobuf decoders look each
+// string up before allocating it (each string field first compared with
+// the string the item before held there); items decoded by their own
+// Unmarshal method, which allocates every string, are walked once decoded
+// by a plan that does the same. Only strings are shared, which are
+// immutable: no two objects share anything mutable.
 //
 // Unstructured objects (*unstructured.Unstructured, what client-go's
 // dynamic client and dynamic informers hold) have their own ListWatch,

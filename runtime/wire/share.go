@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/typedinformer/typedinformer/runtime/wire/internal/jsondec"
+	"github.com/typedinformer/typedinformer/runtime/wire/internal/protodec"
 )
 
 // sharePlan replaces the strings of a freshly decoded object with equal
@@ -24,9 +25,14 @@ import (
 //
 // A sharePlan is built once per type and is read-only; the state of one
 // body is a shareState, used by one goroutine.
+//
+// When the type is one protodec lays out, items are not decoded by their
+// Unmarshal method and then walked: the plan's protodec.Decoder decodes
+// them, sharing strings as it reads them (see unmarshal).
 type sharePlan struct {
 	root  shareFunc // nil when the type holds no string the plan reaches
 	slots int
+	dec   *protodec.Decoder // decodes the type; nil when protodec does not cover it
 }
 
 type shareFunc func(p unsafe.Pointer, st *shareState)
@@ -36,6 +42,7 @@ type shareFunc func(p unsafe.Pointer, st *shareState)
 type shareState struct {
 	strs  *jsondec.Strings
 	slots []shareSlot
+	dec   *protodec.State // the state of the plan's Decoder
 }
 
 type shareSlot struct {
@@ -53,7 +60,11 @@ const slotMisses = 8
 func newSharePlan(t reflect.Type) *sharePlan {
 	b := sharePlanBuilder{memo: map[reflect.Type]*shareNode{}}
 	root := b.node(t).share
-	return &sharePlan{root: root, slots: b.slots}
+	p := &sharePlan{root: root, slots: b.slots}
+	if dec, err := protodec.New(t); err == nil {
+		p.dec = dec
+	}
+	return p
 }
 
 // newState returns the state of one body, sharing through strs (nil for
@@ -62,7 +73,25 @@ func (p *sharePlan) newState(strs *jsondec.Strings) *shareState {
 	if p == nil {
 		return nil
 	}
-	return &shareState{strs: strs, slots: make([]shareSlot, p.slots)}
+	st := &shareState{strs: strs, slots: make([]shareSlot, p.slots)}
+	if p.dec != nil {
+		st.dec = p.dec.NewState(strs)
+	}
+	return st
+}
+
+// unmarshal decodes the protobuf message b into the new item m, which
+// points to obj: with the plan's Decoder when there is one, else with m's
+// Unmarshal method, its strings then shared.
+func (p *sharePlan) unmarshal(m any, obj unsafe.Pointer, b []byte, st *shareState) error {
+	if p != nil && p.dec != nil {
+		return p.dec.Decode(b, obj, st.dec)
+	}
+	if err := m.(protoMessage).Unmarshal(b); err != nil {
+		return err
+	}
+	p.share(obj, st)
+	return nil
 }
 
 // share shares the strings of the value at obj.

@@ -179,3 +179,35 @@ func TestSharePlanPod(t *testing.T) {
 		t.Error("two equal Pods hold separate copies of their namespace and image")
 	}
 }
+
+// TestSharePlanUnmarshalPod decodes two equal Pods with the plan's
+// protodec.Decoder: they are what their Unmarshal gives, and share their
+// strings.
+func TestSharePlanUnmarshalPod(t *testing.T) {
+	plan := newSharePlan(reflect.TypeFor[corev1.Pod]())
+	if plan.dec == nil {
+		t.Fatal("protodec does not cover corev1.Pod")
+	}
+	st := plan.newState(jsondec.NewStrings(sharedStrings))
+	pod := testPod(1, "5")
+	data, err := pod.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &corev1.Pod{}
+	if err := want.Unmarshal(data); err != nil {
+		t.Fatal(err)
+	}
+	a, b := &corev1.Pod{}, &corev1.Pod{}
+	for _, p := range []*corev1.Pod{a, b} {
+		if err := plan.unmarshal(p, unsafe.Pointer(p), data, st); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(p, want) {
+			t.Fatalf("decoded %+v, want %+v", p, want)
+		}
+	}
+	if !sameString(a.Namespace, b.Namespace) || !sameString(a.Spec.Containers[0].Image, b.Spec.Containers[0].Image) {
+		t.Error("two equal Pods hold separate copies of their namespace and image")
+	}
+}

@@ -154,6 +154,24 @@ func (t *Strings) get(b []byte) string {
 	return v
 }
 
+// Lookup returns b as a string, the copy held if there is one, and
+// whether one was held (holding the new string when there was none and
+// the limit allows). Like Share, it leaves strings longer than
+// MaxSharedLen alone: they come back new and not held.
+func (t *Strings) Lookup(b []byte) (string, bool) {
+	if len(b) > MaxSharedLen {
+		return string(b), false
+	}
+	if v, ok := t.m[string(b)]; ok {
+		return v, true
+	}
+	v := string(b)
+	if len(t.m) < t.limit {
+		t.m[v] = v
+	}
+	return v, false
+}
+
 // boxed returns b as a string in an interface, the box held if there is
 // one: an interface holding a string is as immutable as the string.
 func (t *Strings) boxed(b []byte) any {
