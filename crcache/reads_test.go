@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -144,9 +145,11 @@ func counting(newInformer newInformerFunc, calls *indexCalls) newInformerFunc {
 // on its default informer (clientgo.NewSharedIndexInformer, the runtime's
 // store and indexes) with an indexer that counts the calls made of it.
 func TestReadCosts(t *testing.T) {
-	cfg := adminConfig()
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
+	// The test type has no protobuf methods: both caches are told to ask
+	// for JSON (controller-runtime asks for protobuf for any core/v1 kind).
+	cfg := rest.CopyConfig(adminConfig())
+	cfg.ContentType = runtime.ContentTypeJSON
+	ctx := t.Context()
 	writer, err := client.New(cfg, client.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -232,7 +235,12 @@ func TestReadCosts(t *testing.T) {
 		for _, defaultNoCopy := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/DefaultUnsafeDisableDeepCopy=%v", side.name, defaultNoCopy), func(t *testing.T) {
 				calls := &indexCalls{calls: map[string]int{}}
+				ctx, cancel := context.WithTimeout(ctx, time.Minute)
+				defer cancel()
 				c, err := side.new(cfg, cache.Options{
+					DefaultWatchErrorHandler: func(_ context.Context, _ *toolscache.Reflector, err error) {
+						t.Logf("list or watch: %v", err)
+					},
 					Scheme:                       countingScheme(t),
 					DefaultNamespaces:            map[string]cache.Config{ns: {}},
 					DefaultUnsafeDisableDeepCopy: ptr.To(defaultNoCopy),
