@@ -91,9 +91,10 @@ clientgo:
 	cd $(CLIENTGO) && $(GO) test -race -count=1 ./...
 
 ## crcache: the controller-runtime cache's tests against the project's
-## kube-apiserver and etcd, read for read beside controller-runtime's cache,
-## then controller-runtime's own pkg/cache suite on cache.New and on
-## crcache.New (~5 min).
+## kube-apiserver and etcd, read for read and manager for manager beside
+## controller-runtime's cache, then controller-runtime's own pkg/cache suite
+## and pkg/client's read-your-own-writes tests on cache.New and on
+## crcache.New (~6 min).
 crcache:
 	cd $(CRCACHE) && $(GO) test -race -count=1 ./...
 	$(CRCACHE)/crsuite/run.sh

@@ -82,6 +82,11 @@ type unregistered struct{ unknownKind }
 
 func (u *unregistered) DeepCopyObject() runtime.Object { c := *u; return &c }
 
+// unregisteredList is in no scheme either.
+type unregisteredList struct{ unknownKindList }
+
+func (u *unregisteredList) DeepCopyObject() runtime.Object { c := *u; return &c }
+
 func testScheme(t *testing.T) *runtime.Scheme {
 	t.Helper()
 	s := runtime.NewScheme()
@@ -117,6 +122,10 @@ func list[L client.ObjectList](newList func() L, items func(L) []client.Object, 
 		l := newList()
 		err := c.List(ctx, l, opts...)
 		if err != nil {
+			// A failed List leaves the list as it was: empty.
+			if n := len(items(l)); n > 0 || l.GetContinue() != "" || l.GetResourceVersion() != "" {
+				return result(nil, err) + fmt.Sprintf(" PARTLY FILLED: %d items, continue %q", n, l.GetContinue()), nil
+			}
 			return result(nil, err), nil
 		}
 		objs := items(l)
@@ -135,6 +144,18 @@ func get(obj func() client.Object, key client.ObjectKey, opts ...client.GetOptio
 			return result(nil, err), nil
 		}
 		return result(o, nil), nil
+	}
+}
+
+// informerOp is an informer call of c that can only fail; its result is
+// the error as text.
+func informerOp(f func(ctx context.Context, c cache.Cache) error) func(ctx context.Context, c cache.Cache) (string, error) {
+	return func(ctx context.Context, c cache.Cache) (string, error) {
+		err := f(ctx, c)
+		if err == nil {
+			return "ok", nil
+		}
+		return result(nil, err), nil
 	}
 }
 
@@ -213,6 +234,17 @@ func byData(o client.Object) []string {
 	return []string{o.(*corev1.ConfigMap).Data["k"]}
 }
 
+// runRead runs r on c, a panic reported as its result.
+func runRead(ctx context.Context, r op, c cache.Cache) (res string) {
+	defer func() {
+		if p := recover(); p != nil {
+			res = fmt.Sprintf("panic: %v", p)
+		}
+	}()
+	res, _ = r.run(ctx, c)
+	return res
+}
+
 // TestSameAsControllerRuntime reads the same objects through
 // controller-runtime's cache and ours, built with the same options, and
 // requires the same answer to every read: objects, continue tokens,
@@ -266,6 +298,50 @@ func TestSameAsControllerRuntime(t *testing.T) {
 		{"list unstructured label", list(unstructuredList("ConfigMapList"), unstructuredItems, client.MatchingLabels{"app": "a"})},
 		{"list unstructured field index", list(unstructuredList("ConfigMapList"), unstructuredItems, client.MatchingFields{"k": "v1"})},
 		{"list unknown kind", list(func() *unknownKindList { return &unknownKindList{} }, func(*unknownKindList) []client.Object { return nil })},
+		{"list unregistered type", list(func() *unregisteredList { return &unregisteredList{} }, func(*unregisteredList) []client.Object { return nil })},
+		{"list unregistered type in namespace", list(func() *unregisteredList { return &unregisteredList{} }, func(*unregisteredList) []client.Object { return nil }, client.InNamespace(ns[0]))},
+		{"list unknown kind with field index", list(func() *unknownKindList { return &unknownKindList{} }, func(*unknownKindList) []client.Object { return nil }, client.MatchingFields{"k": "v"})},
+		{"list metadata-only unknown kind", list(func() *metav1.PartialObjectMetadataList {
+			l := &metav1.PartialObjectMetadataList{}
+			l.SetGroupVersionKind(schema.GroupVersionKind{Group: "nowhere.example.com", Version: "v1", Kind: "UnknownList"})
+			return l
+		}, metadataList)},
+		{"list unstructured unknown kind", list(func() *unstructured.UnstructuredList {
+			l := &unstructured.UnstructuredList{}
+			l.SetGroupVersionKind(schema.GroupVersionKind{Group: "nowhere.example.com", Version: "v1", Kind: "UnknownList"})
+			return l
+		}, unstructuredItems)},
+		{"list unindexed field in namespace", list(cmList, configMaps, client.InNamespace(ns[1]), client.MatchingFields{"data.other": "x"})},
+		{"list set-based field", list(cmList, configMaps, client.MatchingFieldsSelector{Selector: fields.AndSelectors(fields.OneTermEqualSelector("k", "v0"), fields.OneTermNotEqualSelector("k", "v1"))})},
+		{"list continue with limit", list(cmList, configMaps, client.Limit(1), client.Continue("x"))},
+		// Raw list options (resourceVersion, a server-side selector) are
+		// not the cache's: both ignore them.
+		{"list raw options", list(cmList, configMaps, client.InNamespace(ns[0]), &client.ListOptions{Raw: &metav1.ListOptions{ResourceVersion: "1", FieldSelector: "metadata.name=cm-0"}})},
+		{"get informer unknown kind", informerOp(func(ctx context.Context, c cache.Cache) error {
+			_, err := c.GetInformer(ctx, &unknownKind{})
+			return err
+		})},
+		{"get informer unregistered type", informerOp(func(ctx context.Context, c cache.Cache) error {
+			_, err := c.GetInformer(ctx, &unregistered{})
+			return err
+		})},
+		{"get informer for kind not in scheme", informerOp(func(ctx context.Context, c cache.Cache) error {
+			_, err := c.GetInformerForKind(ctx, schema.GroupVersionKind{Group: "nowhere.example.com", Version: "v1", Kind: "Missing"})
+			return err
+		})},
+		{"get informer for kind the server lacks", informerOp(func(ctx context.Context, c cache.Cache) error {
+			_, err := c.GetInformerForKind(ctx, schema.GroupVersionKind{Group: "nowhere.example.com", Version: "v1", Kind: "Unknown"})
+			return err
+		})},
+		{"index field unknown kind", informerOp(func(ctx context.Context, c cache.Cache) error {
+			return c.IndexField(ctx, &unknownKind{}, "x", func(client.Object) []string { return nil })
+		})},
+		{"index field unregistered type", informerOp(func(ctx context.Context, c cache.Cache) error {
+			return c.IndexField(ctx, &unregistered{}, "x", func(client.Object) []string { return nil })
+		})},
+		{"remove informer unregistered type", informerOp(func(ctx context.Context, c cache.Cache) error {
+			return c.RemoveInformer(ctx, &unregistered{})
+		})},
 	}
 	setups := []struct {
 		name string
@@ -335,7 +411,10 @@ func TestSameAsControllerRuntime(t *testing.T) {
 				}
 				out := []string{"before start: " + notStarted}
 				for _, r := range reads {
-					res, _ := r.run(ctx, c)
+					res := runRead(ctx, r, c)
+					if strings.Contains(res, "PARTLY FILLED") || strings.HasPrefix(res, "panic") {
+						t.Errorf("%s: %s: %s", side.name, r.name, res)
+					}
 					out = append(out, r.name+": "+res)
 				}
 				// A second Start fails.

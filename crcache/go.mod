@@ -16,7 +16,12 @@ require (
 	sigs.k8s.io/controller-runtime v0.25.3
 )
 
-require github.com/spf13/pflag v1.0.10 // indirect
+require (
+	github.com/fsnotify/fsnotify v1.9.0 // indirect
+	github.com/spf13/pflag v1.0.10 // indirect
+	gomodules.xyz/jsonpatch/v2 v2.4.0 // indirect
+	k8s.io/apiextensions-apiserver v0.37.2 // indirect
+)
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect

@@ -14,6 +14,7 @@ require (
 	k8s.io/apimachinery v0.37.2
 	k8s.io/apiserver v0.37.2
 	k8s.io/client-go v0.37.2
+	sigs.k8s.io/controller-runtime v0.25.3
 )
 
 require (
@@ -34,7 +35,6 @@ require (
 	gomodules.xyz/jsonpatch/v2 v2.4.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20260526163538-3dc84a4a5aaa // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20260526163538-3dc84a4a5aaa // indirect
-	sigs.k8s.io/controller-runtime v0.25.3 // indirect
 )
 
 require (
@@ -63,6 +63,7 @@ require (
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
+	github.com/typedinformer/typedinformer/crcache v0.0.0-00010101000000-000000000000
 	github.com/typedinformer/typedinformer/examples/crd v0.0.0-00010101000000-000000000000
 	github.com/x448/float16 v0.8.4 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
@@ -92,3 +93,5 @@ replace github.com/typedinformer/typedinformer/examples/controller-runtime => ..
 replace github.com/typedinformer/typedinformer/clientgo => ../../clientgo
 
 replace github.com/typedinformer/typedinformer/kube => ../../kube
+
+replace github.com/typedinformer/typedinformer/crcache => ../../crcache

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
+	"github.com/typedinformer/typedinformer/crcache"
 	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
 )
 
@@ -33,7 +34,12 @@ func NewScheme() (*runtime.Scheme, error) {
 
 // Options configure NewManager.
 type Options struct {
-	// NewInformer builds the cache's informers; nil means client-go's.
+	// NewCache builds the manager's cache; nil means crcache.New
+	// (typedinformer's runtime fed from runtime/wire). cache.New is
+	// controller-runtime's own cache, for comparison.
+	NewCache cache.NewCacheFunc
+	// NewInformer builds the cache's informers; nil means the cache's own
+	// (crcache's are the runtime's, cache.New's are client-go's).
 	NewInformer NewInformerFunc
 	// Namespaces scopes the cache and so the controller; empty means all.
 	Namespaces []string
@@ -42,9 +48,10 @@ type Options struct {
 	Name string
 }
 
-// NewManager returns a manager running the Foo Reconciler whose cache builds
-// its informers with o.NewInformer. The cache holds what the Reconciler
-// reads: Foos, FooClasses and ConfigMaps, in o.Namespaces.
+// NewManager returns a manager running the Foo Reconciler on the cache
+// o.NewCache builds, with informers built by o.NewInformer. The cache holds
+// what the Reconciler reads: Foos, FooClasses and ConfigMaps, in
+// o.Namespaces.
 func NewManager(cfg *rest.Config, o Options) (ctrl.Manager, error) {
 	scheme, err := NewScheme()
 	if err != nil {
@@ -57,8 +64,13 @@ func NewManager(cfg *rest.Config, o Options) (ctrl.Manager, error) {
 			cacheOpts.DefaultNamespaces[ns] = cache.Config{}
 		}
 	}
+	newCache := o.NewCache
+	if newCache == nil {
+		newCache = crcache.New
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                 scheme,
+		NewCache:               newCache,
 		Cache:                  cacheOpts,
 		Metrics:                metricsserver.Options{BindAddress: "0"},
 		HealthProbeBindAddress: "0",

@@ -3,8 +3,9 @@
 // controlled by the Foo, and the Foo's status says what happened.
 //
 // It is written as a kubebuilder project would write it. Nothing in it knows
-// which informer backs the manager's cache: NewManager's options choose
-// client-go's informers or typedinformer's (see NewManagerOptions).
+// which cache backs the manager: NewManager's options choose crcache.New
+// (the default) or controller-runtime's cache.New, and the informers of
+// either (see Options).
 package foocontroller
 
 import (
