@@ -57,8 +57,11 @@ var loadFixtures = sync.OnceValues(func() ([]fixture, error) {
 		return nil, fmt.Errorf("go mod download k8s.io/api@%s: %w", apiVersion, err)
 	}
 	var mod struct{ Dir string }
-	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
-		return nil, fmt.Errorf("go mod download k8s.io/api@%s: no Dir in %s (%v)", apiVersion, out, err)
+	if err := json.Unmarshal(out, &mod); err != nil {
+		return nil, fmt.Errorf("go mod download k8s.io/api@%s: %w", apiVersion, err)
+	}
+	if mod.Dir == "" {
+		return nil, fmt.Errorf("go mod download k8s.io/api@%s: no Dir in %s", apiVersion, out)
 	}
 	releases, err := os.ReadDir(filepath.Join(mod.Dir, "testdata"))
 	if err != nil {

@@ -22,7 +22,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/watch"
 	clientfeatures "k8s.io/client-go/features"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -542,7 +541,3 @@ func diffBodies(t testing.TB, tg target, mode fetchMode, srv *server, doList, do
 	}
 	return out
 }
-
-// codecs encodes the auxiliary objects of bodies (bookmarks, Statuses,
-// CBOR items) as the API server does.
-var codecs = serializer.NewCodecFactory(scheme.Scheme)
