@@ -19,11 +19,13 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
+
+	"github.com/typedinformer/typedinformer/runtime/wire"
 )
 
 var (
 	splits  = flag.Int("wirediff.splits", 1, "deliveries of every fixture body in random small reads (besides the whole body)")
-	maxRead = flag.Int("wirediff.maxread", 64, "the largest read of a split delivery (each read is 1..maxread bytes)")
+	maxRead = flag.Int("wirediff.maxread", 256, "the largest read of a split delivery (each read is 1..maxread bytes)")
 	only    = flag.String("wirediff.only", "", "only fixtures whose release/group.version.Kind contains this")
 )
 
@@ -87,7 +89,7 @@ var loadFixtures = sync.OnceValues(func() ([]fixture, error) {
 			if gvk.Group == "core" {
 				gvk.Group = ""
 			}
-			if !scheme.Scheme.Recognizes(gvk) || !scheme.Scheme.Recognizes(gvk.GroupVersion().WithKind(gvk.Kind+"List")) {
+			if !isResource(gvk) {
 				continue
 			}
 			f := fixture{release: rel.Name(), gvk: gvk}
@@ -107,6 +109,21 @@ var loadFixtures = sync.OnceValues(func() ([]fixture, error) {
 	}
 	return fixtures, nil
 })
+
+// isResource reports whether gvk is a kind a ListWatch can serve: an
+// object with ObjectMeta in client-go's scheme, and a List type with
+// Items (which, for example, the discovery types of the core group lack).
+func isResource(gvk schema.GroupVersionKind) bool {
+	obj, err := scheme.Scheme.New(gvk)
+	if err != nil {
+		return false
+	}
+	if _, ok := obj.(wire.Item); !ok {
+		return false
+	}
+	list, err := scheme.Scheme.New(gvk.GroupVersion().WithKind(gvk.Kind + "List"))
+	return err == nil && meta.IsListType(list)
+}
 
 // stripTypeMeta removes the top-level kind and apiVersion members of a
 // fixture's JSON (written by the serializer and indented: they are its
@@ -271,7 +288,7 @@ func TestFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fixtures) < 500 {
+	if len(fixtures) < 600 {
 		t.Fatalf("only %d fixtures of kinds with a List type: is k8s.io/api's testdata where it was?", len(fixtures))
 	}
 	kinds := map[schema.GroupVersionKind]bool{}

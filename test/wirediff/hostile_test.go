@@ -431,7 +431,9 @@ func truncationCases() []hostile {
 // TestHostile requires both decoders to agree on every hostile body: in
 // both ways wire obtains bytes (through the REST client, which does not
 // pass the Content-Type on, and with the Content-Type), delivered whole
-// and in reads of 1..3 bytes.
+// and in reads of 1..3 bytes. With -short (make wirediff), truncated
+// bodies are delivered whole only and the events just under 16 MiB are
+// skipped: under -race they cost more than the rest together.
 func TestHostile(t *testing.T) {
 	var cases []hostile
 	cases = append(cases, jsonCases()...)
@@ -461,8 +463,11 @@ func runHostile(t *testing.T, h hostile) {
 	base := server{list: response{code: h.code, contentType: listType, body: h.list}, watch: response{code: h.code, contentType: watchType, body: h.watch}}
 	tg := target{gvk: podGVK, enc: h.enc}
 	deliveries := []int{0, 3}
-	if h.noSplit {
+	if h.noSplit || (testing.Short() && strings.HasPrefix(h.name, "truncated/")) {
 		deliveries = deliveries[:1]
+	}
+	if testing.Short() && strings.Contains(h.name, "under 16 MiB") {
+		t.Skip("-short: a large body both decoders accept")
 	}
 	for _, mode := range []fetchMode{viaREST, withContentType} {
 		if (h.noSplit || h.code >= 300) && mode == withContentType {
