@@ -27,8 +27,13 @@ KUBE := kube
 # The k8s.io/api version `make kube` regenerates kube/ for; empty keeps the
 # version kube/go.mod requires.
 KUBE_API_VERSION ?=
+# client-go's REST decoding against runtime/wire on the same bytes (own
+# module: it imports client-go).
+WIREDIFF := test/wirediff
+# make wirediff-fuzz: how long the fuzz target runs.
+FUZZTIME ?= 5m
 # Modules besides the main one, each with its own go.mod.
-SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(METRICS) $(CLIENTGO) $(CRCACHE) $(KUBE) test/corpus test/e2e test/soak bench
+SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(METRICS) $(CLIENTGO) $(CRCACHE) $(KUBE) $(WIREDIFF) test/corpus test/e2e test/soak bench
 # make soak: time under load and faults, and the seed (0 picks one; a failing
 # run prints its seed to replay).
 DURATION ?= 10m
@@ -40,7 +45,7 @@ SMOKE_SEED ?= 4
 # on first use and keeps the binary in the Go build cache.
 GOLANGCI_LINT := $(GO) tool -modfile=$(CURDIR)/tools/go.mod golangci-lint
 
-.PHONY: all help build test unit unit-newest examples metrics clientgo crcache crsuite kube-test verify corpus e2e soak soak-smoke bench bench-smoke demo \
+.PHONY: all help build test unit unit-newest examples metrics clientgo crcache crsuite kube-test wirediff wirediff-fuzz verify corpus e2e soak soak-smoke bench bench-smoke demo \
         generate kube goldens lint vet clean
 
 ## all: the default target: build, then test.
@@ -60,10 +65,11 @@ build:
 	for m in $(SUBMODULES); do (cd $$m && $(GO) build ./...) || exit 1; done
 
 ## test: everything CI runs. Lint, race-enabled unit tests, the example CRD
-## repo's tests, the Prometheus adapter's tests, verify-codegen (stale
-## generated code fails), the k8s.io/api corpus build, the real-apiserver
-## e2e suite, a 60-second soak under faults and one pass of every benchmark.
-test: lint unit unit-newest examples metrics clientgo crcache crsuite kube-test verify corpus e2e soak-smoke bench-smoke
+## repo's tests, the Prometheus adapter's tests, the decoding differential
+## test against client-go, verify-codegen (stale generated code fails), the
+## k8s.io/api corpus build, the real-apiserver e2e suite, a 60-second soak
+## under faults and one pass of every benchmark.
+test: lint unit unit-newest examples metrics clientgo crcache crsuite kube-test wirediff verify corpus e2e soak-smoke bench-smoke
 
 ## unit: race-enabled unit tests of the main module.
 unit:
@@ -109,6 +115,20 @@ crsuite:
 ## and its factory against client-go's group-versions).
 kube-test:
 	cd $(KUBE) && $(GO) test -race -count=1 ./...
+
+## wirediff: client-go's REST-client decoding against runtime/wire on the
+## same bytes: every k8s.io/api round-trip fixture with a List type (HEAD
+## and older releases) in JSON, protobuf and CBOR as lists, watches and
+## watch-lists, whole and in one random split into small reads; and a
+## table of hostile bodies (-short: truncations delivered whole only, no
+## 16 MiB bodies both accept). Both must agree.
+wirediff:
+	cd $(WIREDIFF) && $(GO) test -race -count=1 -short -timeout 30m ./...
+
+## wirediff-fuzz: fuzz arbitrary list and watch bodies through both
+## decoders for FUZZTIME (default 5m): `make wirediff-fuzz FUZZTIME=1h`.
+wirediff-fuzz:
+	cd $(WIREDIFF) && $(GO) test -run '^$$' -fuzz '^FuzzDecoders$$' -fuzztime $(FUZZTIME) .
 
 ## verify: fail with a diff if any generated file is out of date.
 verify:
