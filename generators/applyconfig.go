@@ -46,9 +46,11 @@ var excludedApplyTypes = map[string]bool{
 // acGen holds one run's apply configuration planning. It is used by one
 // goroutine.
 type acGen struct {
-	inputs map[string]*acPackage // by import path
-	others map[string]*acPackage // packages read on demand (meta/v1 when it is no input)
-	res    *acResolver
+	loader *loader
+	inputs map[string]*declPackage // by import path
+	// others are the packages beyond the inputs the apply configurations
+	// have read (meta/v1 when it is no input): their aliases are followed.
+	others map[string]*declPackage
 	bctx   *build.Context
 	outPkg string
 	outDir string
@@ -64,51 +66,42 @@ type acGen struct {
 
 // acStruct is a declaration followed to its struct, with resolved members.
 type acStruct struct {
-	decl    *acDecl
+	decl    *typeDecl
 	members []acMember
 }
 
 func typeKey(pkg, name string) string { return pkg + "." + name }
 
-// decl returns p's declaration of name, or nil; a name the files read so
-// far do not declare makes the rest of p's files read first.
-func (g *acGen) decl(p *acPackage, name string) (*acDecl, error) {
-	if d, ok := p.Decls[name]; ok || p.complete {
-		return d, nil
-	}
-	if err := completeDecls(g.res.f.ctx, p); err != nil {
+// decl returns p's declaration of name, or nil for none and for a generic
+// type, which gets no apply configuration.
+func (g *acGen) decl(p *declPackage, name string) (*typeDecl, error) {
+	d, err := g.loader.decl(p, name)
+	if err != nil || d == nil || d.Generic {
 		return nil, err
 	}
-	return p.Decls[name], nil
+	return d, nil
 }
 
-// loaded returns the package with import path pkg if the run has read it.
-func (g *acGen) loaded(pkg string) *acPackage {
+// loaded returns the package with import path pkg if the apply
+// configurations have read it.
+func (g *acGen) loaded(pkg string) *declPackage {
 	if p := g.inputs[pkg]; p != nil {
 		return p
 	}
 	return g.others[pkg]
 }
 
-// load returns the package with import path ip, reading it when it is not
-// an input.
-func (g *acGen) load(ip, fromDir string) (*acPackage, error) {
+// load returns the package with import path ip, through the run's loader.
+func (g *acGen) load(ip, fromDir string) (*declPackage, error) {
 	if p, ok := g.inputs[ip]; ok {
 		return p, nil
 	}
-	if p, ok := g.others[ip]; ok {
-		return p, nil
+	p := g.loader.load(ip, fromDir)
+	if p.err != nil {
+		return nil, p.err
 	}
-	in, err := g.res.f.inputOf(ip, fromDir)
-	if err != nil {
-		return nil, err
-	}
-	pkgs, err := parseACPackages(g.res.f.ctx, []inputPackage{in})
-	if err != nil {
-		return nil, err
-	}
-	g.others[ip] = pkgs[0]
-	return pkgs[0], nil
+	g.others[ip] = p
+	return p, nil
 }
 
 // structOf follows the named type pkg.name to a struct and returns it with
@@ -139,7 +132,7 @@ func (g *acGen) structOf(pkg, name, fromDir string) (*acStruct, error) {
 			break
 		}
 		// "type A B" and "type A = B": B's members.
-		t, err := g.res.resolve(d.Expr, d.pkg.ImportPath, d.pkg.Dir, d.file)
+		t, err := g.loader.resolveType(d.Expr, d)
 		if err != nil || t.Kind != acNamed {
 			break
 		}
@@ -184,7 +177,7 @@ func (g *acGen) reach(t *acType, fromDir string, seen map[string]bool) error {
 		if _, ok := d.Expr.(*ast.StructType); ok {
 			return g.reachMembers(p, d, seen)
 		}
-		u, err := g.res.resolve(d.Expr, p.ImportPath, p.Dir, d.file)
+		u, err := g.loader.resolveType(d.Expr, d)
 		if err != nil {
 			return nil //nolint:nilerr // an underlying type apply configurations cannot express is simply not followed
 		}
@@ -194,7 +187,7 @@ func (g *acGen) reach(t *acType, fromDir string, seen map[string]bool) error {
 }
 
 // reachMembers marks what the members of the struct d declares reach.
-func (g *acGen) reachMembers(p *acPackage, d *acDecl, seen map[string]bool) error {
+func (g *acGen) reachMembers(p *declPackage, d *typeDecl, seen map[string]bool) error {
 	st, ok := d.Expr.(*ast.StructType)
 	if !ok {
 		return nil
@@ -213,8 +206,8 @@ func (g *acGen) reachMembers(p *acPackage, d *acDecl, seen map[string]bool) erro
 
 // members resolves a struct's members, type aliases followed to the types
 // they stand for.
-func (g *acGen) members(d *acDecl, st *ast.StructType) ([]acMember, error) {
-	ms, err := g.res.members(d, st)
+func (g *acGen) members(d *typeDecl, st *ast.StructType) ([]acMember, error) {
+	ms, err := g.loader.members(d, st)
 	if err != nil {
 		return nil, err
 	}
@@ -240,7 +233,7 @@ func (g *acGen) unalias(t *acType, depth int) *acType {
 		if err != nil || d == nil || !d.Alias {
 			return t
 		}
-		u, err := g.res.resolve(d.Expr, p.ImportPath, p.Dir, d.file)
+		u, err := g.loader.resolveType(d.Expr, d)
 		if err != nil {
 			return t
 		}
@@ -335,7 +328,7 @@ func isMetaType(t *acType, name string) bool {
 
 // acPlanned is one package of apply configurations.
 type acPlanned struct {
-	api     *acPackage
+	api     *declPackage
 	pkg     string // import path of the apply configurations
 	sub     string // its directory below the root
 	group   string // API group ("" for core)
@@ -346,7 +339,7 @@ type acPlanned struct {
 
 // acRoot is one type that gets an apply configuration file.
 type acRoot struct {
-	decl *acDecl
+	decl *typeDecl
 	st   *acStruct
 	tags clientTags
 }
@@ -377,17 +370,16 @@ func parseExternals(entries []string) (map[string]string, error) {
 // lays out their files. parsed are the inputs as readInputs read them;
 // other packages are located and read through f, the run's loader. schema, when not nil, is the OpenAPI document given
 // with --openapi-schema.
-func planApplyConfigurations(f *follower, parsed []*acPackage, o *Options, l layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
-	res := &acResolver{f: f}
+func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
 	refs, err := parseExternals(o.ExternalApplyConfigurations)
 	if err != nil {
 		return err
 	}
 
 	g := &acGen{
-		inputs: map[string]*acPackage{}, others: map[string]*acPackage{},
-		res:  res,
-		bctx: f.bctx, outPkg: l.applyPkg, outDir: l.applyDir,
+		loader: ld,
+		inputs: map[string]*declPackage{}, others: map[string]*declPackage{},
+		bctx: ld.bctx, outPkg: l.applyPkg, outDir: l.applyDir,
 		refs: refs, structs: map[string]*acStruct{}, subPkg: map[string]string{},
 	}
 	// The packages that get apply configurations, keyed by their output
@@ -397,14 +389,6 @@ func planApplyConfigurations(f *follower, parsed []*acPackage, o *Options, l lay
 	byOut := map[string]*acPlanned{}
 	for _, p := range parsed {
 		g.inputs[p.ImportPath] = p
-	}
-	g.res.declares = func(pkg, name string) bool {
-		p := g.loaded(pkg)
-		if p == nil {
-			return false
-		}
-		d, err := g.decl(p, name)
-		return err == nil && d != nil
 	}
 	for _, p := range parsed {
 		tags := extractTags(p.Tags)
@@ -594,7 +578,7 @@ func hasApplyVerb(ct clientTags) bool {
 
 // isInternalPackage reports whether p holds internal API types, which
 // applyconfiguration-gen skips: a member named ObjectMeta without a json tag.
-func (g *acGen) isInternalPackage(p *acPackage) (bool, error) {
+func (g *acGen) isInternalPackage(p *declPackage) (bool, error) {
 	for _, name := range sortedDeclNames(p) {
 		d := p.Decls[name]
 		st, ok := d.Expr.(*ast.StructType)
@@ -607,10 +591,10 @@ func (g *acGen) isInternalPackage(p *acPackage) (bool, error) {
 			case len(f.Names) == 1:
 				fname = f.Names[0].Name
 			case len(f.Names) == 0:
-				if r := refOf(f.Type, &ast.File{}); r != nil {
+				if r := refOf(f.Type, nil); r != nil {
 					fname = r.Name
 				} else if star, ok := f.Type.(*ast.StarExpr); ok {
-					if r := refOf(star.X, &ast.File{}); r != nil {
+					if r := refOf(star.X, nil); r != nil {
 						fname = r.Name
 					}
 				}

@@ -24,7 +24,7 @@
 //     `go list -find`), and a definition takes the Status member of the
 //     struct it is defined as. What syntax cannot settle (an instance of a
 //     generic type, a dot import) is settled by type-checking just those
-//     packages with golang.org/x/tools/go/packages. One loader (follower)
+//     packages with golang.org/x/tools/go/packages. One loader (loader.go)
 //     locates and reads every package outside the inputs, for this step and
 //     for the apply configurations' resolver alike.
 //  4. model: client-gen's tags decide which types get an informer (list and

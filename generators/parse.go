@@ -58,18 +58,13 @@ type parsedType struct {
 }
 
 // typeRef names a type as written in a declaration: Name in the same package
-// (Qualifier == "") or in the package a file imports as Qualifier.
+// (Qualifier == "") or in the package the file imports as Qualifier.
 type typeRef struct {
 	Qualifier string
 	Name      string
 	Alias     bool
-	// Imports are the file's imports: by explicit name, and the paths
-	// imported without one (whose package name is known only by reading it).
-	Named   map[string]string
-	Unnamed []string
-	// Dot are the paths the file imports with ".": an unqualified name
-	// not declared in the file's own package comes from one of them.
-	Dot []string
+	// file are the imports of the file the name is written in.
+	file *fileImports
 }
 
 // stringConst is a top-level string constant found in a package.
@@ -157,23 +152,24 @@ func isIdentByte(c byte) bool {
 }
 
 // inputFile is what one reading of an input file gives each target: the
-// informers' and clients' view when relevant keeps the file, the apply
-// configurations' when acRelevant does (and they are generated).
+// informers' and clients' view when relevant keeps the file, its type
+// declarations for the loader when holdsAPITypes does (and apply
+// configurations are generated).
 type inputFile struct {
 	informers *parsedFile
-	apply     *acFileResult
+	decls     *declFile
 }
 
 // readInputs parses every file of the input packages once, concurrently,
-// for the informers and clients and, with withApply, for the apply
-// configurations: what parsePackages returns and, with withApply, what
-// parseACPackages would.
-func readInputs(ctx context.Context, pkgs []inputPackage, withApply bool) ([]parsedPackage, []*acPackage, error) {
+// for the informers and clients and, with withDecls, for the loader: the
+// type declarations of the files holdsAPITypes keeps, which the loader then
+// serves (newLoader) instead of reading the inputs again.
+func readInputs(ctx context.Context, pkgs []inputPackage, withDecls bool) ([]parsedPackage, []*declPackage, error) {
 	results, err := parseFiles(ctx, pkgs, func(fset *token.FileSet, filename string) (inputFile, error) {
-		var informers, apply bool
+		var informers, decls bool
 		f, head, err := parseRelevant(fset, filename, func(base string, src []byte) bool {
-			informers, apply = relevant(base, src), withApply && acRelevant(base, src)
-			return informers || apply
+			informers, decls = relevant(base, src), withDecls && holdsAPITypes(base, src)
+			return informers || decls
 		})
 		if f == nil || err != nil {
 			return inputFile{}, err
@@ -182,8 +178,8 @@ func readInputs(ctx context.Context, pkgs []inputPackage, withApply bool) ([]par
 		if informers {
 			in.informers = parsedFileOf(fset, f, head)
 		}
-		if apply {
-			in.apply = &acFileResult{head: head, decls: typeDecls(fset, f)}
+		if decls {
+			in.decls = &declFile{head: head, decls: typeDecls(fset, f)}
 		}
 		return in, nil
 	})
@@ -191,19 +187,18 @@ func readInputs(ctx context.Context, pkgs []inputPackage, withApply bool) ([]par
 		return nil, nil, err
 	}
 	informerFiles := make([][]*parsedFile, len(results))
-	applyFiles := make([][]*acFileResult, len(results))
+	var declared []*declPackage
 	for i, files := range results {
 		informerFiles[i] = make([]*parsedFile, len(files))
-		applyFiles[i] = make([]*acFileResult, len(files))
+		declFiles := make([]*declFile, len(files))
 		for j, f := range files {
-			informerFiles[i][j], applyFiles[i][j] = f.informers, f.apply
+			informerFiles[i][j], declFiles[j] = f.informers, f.decls
+		}
+		if withDecls {
+			declared = append(declared, declPackageOf(pkgs[i], declFiles))
 		}
 	}
-	var ac []*acPackage
-	if withApply {
-		ac = acPackages(pkgs, applyFiles)
-	}
-	return parsedPackages(pkgs, informerFiles), ac, nil
+	return parsedPackages(pkgs, informerFiles), declared, nil
 }
 
 // parsedPackages assembles, from the files read (nil for a file skipped),
@@ -400,6 +395,13 @@ func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile 
 		}
 	}
 	tags := &declTags{fset: fset, f: f} // indexed lazily: most files have no tagged type
+	var imps *fileImports
+	importsFor := func() *fileImports {
+		if imps == nil {
+			imps = importsOf(fset, f)
+		}
+		return imps
+	}
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok {
@@ -424,7 +426,7 @@ func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile 
 					ObjectMeta: embedsObjectMeta(ts.Type),
 					Generic:    ts.TypeParams != nil && len(ts.TypeParams.List) > 0,
 				}
-				if ref := refOf(ts.Type, f); ref != nil {
+				if ref := refOf(ts.Type, importsFor()); ref != nil {
 					ref.Alias = ts.Assign.IsValid()
 					pt.Def = ref
 				} else if _, isStruct := ts.Type.(*ast.StructType); !isStruct {
@@ -440,7 +442,7 @@ func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile 
 						if len(field.Names) != 0 {
 							continue
 						}
-						if r := refOf(ft, f); r != nil {
+						if r := refOf(ft, importsFor()); r != nil {
 							pt.Embeds = append(pt.Embeds, r)
 						} else {
 							pt.needsTypes = true // e.g. an instance of a generic struct
@@ -504,40 +506,18 @@ func groupNameConst(fset *token.FileSet, gd *ast.GenDecl) *stringConst {
 	return nil
 }
 
-// refOf returns the named type expr refers to ("Bar", "v1.Bar"), with the
-// imports of f, or nil when expr is not a plain type name.
-func refOf(expr ast.Expr, f *ast.File) *typeRef {
-	var ref *typeRef
+// refOf returns the named type expr refers to ("Bar", "v1.Bar"), written in
+// a file with imports file, or nil when expr is not a plain type name.
+func refOf(expr ast.Expr, file *fileImports) *typeRef {
 	switch x := expr.(type) {
 	case *ast.Ident:
-		ref = &typeRef{Name: x.Name}
+		return &typeRef{Name: x.Name, file: file}
 	case *ast.SelectorExpr:
-		q, ok := x.X.(*ast.Ident)
-		if !ok {
-			return nil
-		}
-		ref = &typeRef{Qualifier: q.Name, Name: x.Sel.Name}
-	default:
-		return nil
-	}
-	for _, imp := range f.Imports {
-		p, err := strconv.Unquote(imp.Path.Value)
-		if err != nil {
-			continue
-		}
-		switch {
-		case imp.Name == nil:
-			ref.Unnamed = append(ref.Unnamed, p)
-		case imp.Name.Name == ".":
-			ref.Dot = append(ref.Dot, p)
-		default:
-			if ref.Named == nil {
-				ref.Named = map[string]string{}
-			}
-			ref.Named[imp.Name.Name] = p
+		if q, ok := x.X.(*ast.Ident); ok {
+			return &typeRef{Qualifier: q.Name, Name: x.Sel.Name, file: file}
 		}
 	}
-	return ref
+	return nil
 }
 
 // embedsObjectMeta reports whether a type is a struct that embeds
