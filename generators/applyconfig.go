@@ -87,8 +87,8 @@ func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l la
 	g := &acGen{
 		loader: ld,
 		inputs: map[string]*declPackage{}, others: map[string]*declPackage{},
-		bctx: ld.bctx, outPkg: l.applyPkg, outDir: l.applyDir,
-		refs: refs, structs: map[string]*acStruct{}, subPkg: map[string]string{},
+		outPkg: l.applyPkg,
+		refs:   refs, structs: map[string]*acStruct{},
 	}
 	// The packages that get apply configurations, keyed by their output
 	// package: applyconfiguration-gen's <group>/<version> from the last two
@@ -123,7 +123,6 @@ func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l la
 			return inputErrorf(p.PackagePos, "packages %s and %s would share the apply configurations package %s (it is named after the last two elements of the import path)", other.api.ImportPath, p.ImportPath, pl.pkg)
 		}
 		byOut[pl.pkg] = pl
-		g.subPkg[p.ImportPath] = pl.pkg
 		planned = append(planned, pl)
 	}
 	sort.Slice(planned, func(i, j int) bool { return planned[i].pkg < planned[j].pkg })

@@ -2,7 +2,6 @@ package generators
 
 import (
 	"go/ast"
-	"go/build"
 	"strings"
 )
 
@@ -25,14 +24,10 @@ type acGen struct {
 	// others are the packages beyond the inputs the apply configurations
 	// have read (meta/v1 when it is no input): their aliases are followed.
 	others map[string]*declPackage
-	bctx   *build.Context
 	outPkg string
-	outDir string
 	// refs maps "<pkg>.<Type>" to the package of its apply configuration.
 	refs    map[string]string
 	structs map[string]*acStruct
-	// subPkg maps an input package to its apply configurations' package.
-	subPkg map[string]string
 	// openAPI maps "<apiVersion>/<Kind>" of the roots to their OpenAPI
 	// definition names; nil without a schema.
 	openAPI map[string]string
