@@ -266,29 +266,52 @@ func (w *acWriter) ensure(e *embedCtx) string {
 	return "ensure" + e.field + "Exists"
 }
 
-// withs adds the With methods of s's members (and of its embedded
-// structs' members, once per name) to f.
-func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated *[]string) error {
+// jsonMember is a member of a builder: its json tag and the apply
+// configuration type of its type.
+type jsonMember struct {
+	acMember
+	json  jsonTags
+	apply *acType
+}
+
+// jsonMembers are the members of s a builder has: json-tagged and not
+// blocklisted, in order.
+func (w *acWriter) jsonMembers(s *acStruct) []jsonMember {
+	var out []jsonMember
 	for _, m := range s.members {
 		if blocklisted(s, m) {
 			continue
 		}
-		jt, ok := lookupJSON(m)
-		if !ok {
-			continue
+		if jt, ok := lookupJSON(m); ok {
+			out = append(out, jsonMember{acMember: m, json: jt, apply: w.g.applyFor(m.Type)})
 		}
+	}
+	return out
+}
+
+// embedded follows the embedded member tm of s to its struct (nil when it
+// is none the generator can read) and returns the context its members'
+// methods are set through.
+func (w *acWriter) embedded(s *acStruct, tm jsonMember) (*acStruct, *embedCtx, error) {
+	base := deref(tm.Type)
+	inner, err := w.g.structOf(base.Pkg, base.Name, s.decl.pkg.Dir)
+	return inner, &embedCtx{field: tm.apply.Name, inline: tm.json.inline}, err
+}
+
+// withs adds the With methods of s's members (and of its embedded
+// structs' members, once per name) to f.
+func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated *[]string) error {
+	for _, tm := range w.jsonMembers(s) {
+		m, jt, at := tm.acMember, tm.json, tm.apply
 		if containsString(*generated, m.Name) {
 			continue
 		}
 		*generated = append(*generated, m.Name)
-		at := w.g.applyFor(m.Type)
 		if m.Embedded {
-			base := deref(m.Type)
-			inner, err := w.g.structOf(base.Pkg, base.Name, s.decl.pkg.Dir)
+			inner, ctx, err := w.embedded(s, tm)
 			if err != nil {
 				return err
 			}
-			ctx := &embedCtx{field: at.Name, inline: jt.inline}
 			if inner != nil {
 				if err := w.withs(inner, f, ctx, generated); err != nil {
 					return err
@@ -334,23 +357,15 @@ func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated 
 // getters adds GetName and GetNamespace (from ObjectMeta) and GetKind and
 // GetAPIVersion (from TypeMeta), which Apply needs.
 func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
-	for _, m := range s.members {
-		if blocklisted(s, m) {
-			continue
-		}
-		jt, ok := lookupJSON(m)
-		if !ok {
-			continue
-		}
-		at := w.g.applyFor(m.Type)
+	for _, tm := range w.jsonMembers(s) {
+		m, at := tm.acMember, tm.apply
 		if m.Embedded {
-			base := deref(m.Type)
-			inner, err := w.g.structOf(base.Pkg, base.Name, s.decl.pkg.Dir)
+			inner, ctx, err := w.embedded(s, tm)
 			if err != nil {
 				return err
 			}
 			if inner != nil {
-				if err := w.getters(inner, f, &embedCtx{field: at.Name, inline: jt.inline}); err != nil {
+				if err := w.getters(inner, f, ctx); err != nil {
 					return err
 				}
 			}
