@@ -1,14 +1,10 @@
 package generators
 
 import (
-	"fmt"
-	"go/ast"
-	"go/build"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
-	"unicode"
 )
 
 // This file plans the apply configurations applyconfiguration-gen v0.37
@@ -17,6 +13,8 @@ import (
 // With<Member> methods, its constructor and, for the +genclient types when an
 // OpenAPI schema is given, the Extract functions; the utils package (ForKind,
 // NewTypeConverter) and the internal package (the schema and its Parser).
+// applyconfig_reach.go decides which types get one, applyconfig_builder.go
+// what each file declares.
 
 const (
 	metav1Pkg            = "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -36,306 +34,9 @@ var defaultExternalApplyConfigurations = []string{
 	"ManagedFieldsEntry", "ObjectMeta", "OwnerReference", "TypeMeta",
 }
 
-// excludedApplyTypes never get an apply configuration: they carry raw
-// content.
-var excludedApplyTypes = map[string]bool{
-	"k8s.io/apimachinery/pkg/runtime.RawExtension": true,
-	"k8s.io/apimachinery/pkg/runtime.Unknown":      true,
-}
-
-// acGen holds one run's apply configuration planning. It is used by one
-// goroutine.
-type acGen struct {
-	inputs map[string]*acPackage // by import path
-	others map[string]*acPackage // packages read on demand (meta/v1 when it is no input)
-	res    *acResolver
-	bctx   *build.Context
-	outPkg string
-	outDir string
-	// refs maps "<pkg>.<Type>" to the package of its apply configuration.
-	refs    map[string]string
-	structs map[string]*acStruct
-	// subPkg maps an input package to its apply configurations' package.
-	subPkg map[string]string
-	// openAPI maps "<apiVersion>/<Kind>" of the roots to their OpenAPI
-	// definition names; nil without a schema.
-	openAPI map[string]string
-}
-
-// acStruct is a declaration followed to its struct, with resolved members.
-type acStruct struct {
-	decl    *acDecl
-	members []acMember
-}
-
-func typeKey(pkg, name string) string { return pkg + "." + name }
-
-// decl returns p's declaration of name, or nil; a name the files read so
-// far do not declare makes the rest of p's files read first.
-func (g *acGen) decl(p *acPackage, name string) (*acDecl, error) {
-	if d, ok := p.Decls[name]; ok || p.complete {
-		return d, nil
-	}
-	if err := completeDecls(g.res.f.ctx, p); err != nil {
-		return nil, err
-	}
-	return p.Decls[name], nil
-}
-
-// loaded returns the package with import path pkg if the run has read it.
-func (g *acGen) loaded(pkg string) *acPackage {
-	if p := g.inputs[pkg]; p != nil {
-		return p
-	}
-	return g.others[pkg]
-}
-
-// load returns the package with import path ip, reading it when it is not
-// an input.
-func (g *acGen) load(ip, fromDir string) (*acPackage, error) {
-	if p, ok := g.inputs[ip]; ok {
-		return p, nil
-	}
-	if p, ok := g.others[ip]; ok {
-		return p, nil
-	}
-	in, err := g.res.f.inputOf(ip, fromDir)
-	if err != nil {
-		return nil, err
-	}
-	pkgs, err := parseACPackages(g.res.f.ctx, []inputPackage{in})
-	if err != nil {
-		return nil, err
-	}
-	g.others[ip] = pkgs[0]
-	return pkgs[0], nil
-}
-
-// structOf follows the named type pkg.name to a struct and returns it with
-// its members, or nil when it is not a struct declared by syntax the
-// generator can read.
-func (g *acGen) structOf(pkg, name, fromDir string) (*acStruct, error) {
-	key := typeKey(pkg, name)
-	if s, ok := g.structs[key]; ok {
-		return s, nil
-	}
-	g.structs[key] = nil // ends cycles
-	var s *acStruct
-	p, err := g.load(pkg, fromDir)
-	if err != nil {
-		return nil, err
-	}
-	d, err := g.decl(p, name)
-	if err != nil {
-		return nil, err
-	}
-	for depth := 0; d != nil && depth < maxDefinitionDepth; depth++ {
-		if st, ok := d.Expr.(*ast.StructType); ok {
-			ms, err := g.members(d, st)
-			if err != nil {
-				return nil, err
-			}
-			s = &acStruct{decl: d, members: ms}
-			break
-		}
-		// "type A B" and "type A = B": B's members.
-		t, err := g.res.resolve(d.Expr, d.pkg.ImportPath, d.pkg.Dir, d.file)
-		if err != nil || t.Kind != acNamed {
-			break
-		}
-		np, err := g.load(t.Pkg, d.pkg.Dir)
-		if err != nil {
-			return nil, err
-		}
-		if d, err = g.decl(np, t.Name); err != nil {
-			return nil, err
-		}
-	}
-	g.structs[key] = s
-	return s, nil
-}
-
-// isExternal reports whether a reference goes to a package the generator
-// does not read: neither an input nor meta/v1.
-func (g *acGen) isInput(pkg string) bool { _, ok := g.inputs[pkg]; return ok }
-
-// reach marks every type reachable from t (by members, elements, keys and
-// definitions) in seen, walking the input packages only.
-func (g *acGen) reach(t *acType, fromDir string, seen map[string]bool) error {
-	switch t.Kind {
-	case acPointer, acSlice, acArray:
-		return g.reach(t.Elem, fromDir, seen)
-	case acMap:
-		if err := g.reach(t.Key, fromDir, seen); err != nil {
-			return err
-		}
-		return g.reach(t.Elem, fromDir, seen)
-	case acNamed:
-		key := typeKey(t.Pkg, t.Name)
-		if seen[key] || !g.isInput(t.Pkg) {
-			return nil
-		}
-		seen[key] = true
-		p := g.inputs[t.Pkg]
-		d, err := g.decl(p, t.Name)
-		if err != nil || d == nil {
-			return err
-		}
-		if _, ok := d.Expr.(*ast.StructType); ok {
-			return g.reachMembers(p, d, seen)
-		}
-		u, err := g.res.resolve(d.Expr, p.ImportPath, p.Dir, d.file)
-		if err != nil {
-			return nil //nolint:nilerr // an underlying type apply configurations cannot express is simply not followed
-		}
-		return g.reach(u, p.Dir, seen)
-	}
-	return nil
-}
-
-// reachMembers marks what the members of the struct d declares reach.
-func (g *acGen) reachMembers(p *acPackage, d *acDecl, seen map[string]bool) error {
-	st, ok := d.Expr.(*ast.StructType)
-	if !ok {
-		return nil
-	}
-	ms, err := g.members(d, st)
-	if err != nil {
-		return err
-	}
-	for _, m := range ms {
-		if err := g.reach(m.Type, p.Dir, seen); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// members resolves a struct's members, type aliases followed to the types
-// they stand for.
-func (g *acGen) members(d *acDecl, st *ast.StructType) ([]acMember, error) {
-	ms, err := g.res.members(d, st)
-	if err != nil {
-		return nil, err
-	}
-	for i := range ms {
-		ms[i].Type = g.unalias(ms[i].Type, 0)
-	}
-	return ms, nil
-}
-
-// unalias replaces every named type in t that is an alias ("type A = B")
-// declared in a package the run has read by the type it stands for.
-func (g *acGen) unalias(t *acType, depth int) *acType {
-	if depth > maxDefinitionDepth {
-		return t
-	}
-	switch t.Kind {
-	case acNamed:
-		p := g.loaded(t.Pkg)
-		if p == nil {
-			return t
-		}
-		d, err := g.decl(p, t.Name)
-		if err != nil || d == nil || !d.Alias {
-			return t
-		}
-		u, err := g.res.resolve(d.Expr, p.ImportPath, p.Dir, d.file)
-		if err != nil {
-			return t
-		}
-		return g.unalias(u, depth+1)
-	case acPointer, acSlice, acArray:
-		cp := *t
-		cp.Elem = g.unalias(t.Elem, depth+1)
-		return &cp
-	case acMap:
-		cp := *t
-		cp.Key, cp.Elem = g.unalias(t.Key, depth+1), g.unalias(t.Elem, depth+1)
-		return &cp
-	}
-	return t
-}
-
-// requiresApplyConfiguration reports whether a reachable type gets one: a
-// struct with at least one json-tagged member, other than the raw types.
-func (g *acGen) requiresApplyConfiguration(pkg, name, dir string) (bool, error) {
-	if excludedApplyTypes[typeKey(pkg, name)] {
-		return false, nil
-	}
-	if p := g.inputs[pkg]; p != nil {
-		d, err := g.decl(p, name)
-		if err != nil {
-			return false, err
-		}
-		if d != nil && d.Alias {
-			return false, nil // the type it stands for has the apply configuration
-		}
-	}
-	s, err := g.structOf(pkg, name, dir)
-	if err != nil || s == nil {
-		return false, err
-	}
-	for _, m := range s.members {
-		if _, ok := lookupJSON(m); ok {
-			return true, nil
-		}
-	}
-	return false, nil
-}
-
-// applyFor is the apply configuration type of a member type:
-// applyconfiguration-gen's mapping (a struct with an apply configuration
-// becomes it; slices and maps of one become slices and maps of it; a
-// pointer is dropped; anything else stays as written).
-func (g *acGen) applyFor(t *acType) *acType {
-	switch t.Kind {
-	case acNamed:
-		if pkg, ok := g.refs[typeKey(t.Pkg, t.Name)]; ok {
-			return &acType{Kind: acNamed, Pkg: pkg, Name: t.Name + applyConfigSuffix}
-		}
-	case acMap:
-		if g.isApply(t.Elem) && t.Elem.Kind == acNamed {
-			return &acType{Kind: acMap, Key: g.applyFor(t.Key), Elem: g.applyFor(t.Elem)}
-		}
-	case acSlice:
-		if g.isApply(t.Elem) && t.Elem.Kind == acNamed {
-			return &acType{Kind: acSlice, Elem: g.applyFor(t.Elem)}
-		}
-	case acPointer:
-		return g.applyFor(t.Elem)
-	}
-	return t
-}
-
-// isApply reports whether t is, or points to, a type with an apply configuration.
-func (g *acGen) isApply(t *acType) bool {
-	switch t.Kind {
-	case acNamed:
-		_, ok := g.refs[typeKey(t.Pkg, t.Name)]
-		return ok
-	case acPointer:
-		return g.isApply(t.Elem)
-	}
-	return false
-}
-
-func deref(t *acType) *acType {
-	for t.Kind == acPointer {
-		t = t.Elem
-	}
-	return t
-}
-
-func nillable(t *acType) bool { return t.Kind == acSlice || t.Kind == acMap }
-
-func isMetaType(t *acType, name string) bool {
-	return t.Kind == acNamed && t.Pkg == metav1Pkg && t.Name == name
-}
-
 // acPlanned is one package of apply configurations.
 type acPlanned struct {
-	api     *acPackage
+	api     *declPackage
 	pkg     string // import path of the apply configurations
 	sub     string // its directory below the root
 	group   string // API group ("" for core)
@@ -346,7 +47,7 @@ type acPlanned struct {
 
 // acRoot is one type that gets an apply configuration file.
 type acRoot struct {
-	decl *acDecl
+	decl *typeDecl
 	st   *acStruct
 	tags clientTags
 }
@@ -377,18 +78,17 @@ func parseExternals(entries []string) (map[string]string, error) {
 // lays out their files. parsed are the inputs as readInputs read them;
 // other packages are located and read through f, the run's loader. schema, when not nil, is the OpenAPI document given
 // with --openapi-schema.
-func planApplyConfigurations(f *follower, parsed []*acPackage, o *Options, l layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
-	res := &acResolver{f: f}
+func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
 	refs, err := parseExternals(o.ExternalApplyConfigurations)
 	if err != nil {
 		return err
 	}
 
 	g := &acGen{
-		inputs: map[string]*acPackage{}, others: map[string]*acPackage{},
-		res:  res,
-		bctx: f.bctx, outPkg: l.applyPkg, outDir: l.applyDir,
-		refs: refs, structs: map[string]*acStruct{}, subPkg: map[string]string{},
+		loader: ld,
+		inputs: map[string]*declPackage{}, others: map[string]*declPackage{},
+		outPkg: l.applyPkg,
+		refs:   refs, structs: map[string]*acStruct{},
 	}
 	// The packages that get apply configurations, keyed by their output
 	// package: applyconfiguration-gen's <group>/<version> from the last two
@@ -397,14 +97,6 @@ func planApplyConfigurations(f *follower, parsed []*acPackage, o *Options, l lay
 	byOut := map[string]*acPlanned{}
 	for _, p := range parsed {
 		g.inputs[p.ImportPath] = p
-	}
-	g.res.declares = func(pkg, name string) bool {
-		p := g.loaded(pkg)
-		if p == nil {
-			return false
-		}
-		d, err := g.decl(p, name)
-		return err == nil && d != nil
 	}
 	for _, p := range parsed {
 		tags := extractTags(p.Tags)
@@ -431,7 +123,6 @@ func planApplyConfigurations(f *follower, parsed []*acPackage, o *Options, l lay
 			return inputErrorf(p.PackagePos, "packages %s and %s would share the apply configurations package %s (it is named after the last two elements of the import path)", other.api.ImportPath, p.ImportPath, pl.pkg)
 		}
 		byOut[pl.pkg] = pl
-		g.subPkg[p.ImportPath] = pl.pkg
 		planned = append(planned, pl)
 	}
 	sort.Slice(planned, func(i, j int) bool { return planned[i].pkg < planned[j].pkg })
@@ -592,53 +283,6 @@ func hasApplyVerb(ct clientTags) bool {
 	return containsString(ct.TaggedVerbs, "apply") || containsString(ct.TaggedVerbs, "applyStatus")
 }
 
-// isInternalPackage reports whether p holds internal API types, which
-// applyconfiguration-gen skips: a member named ObjectMeta without a json tag.
-func (g *acGen) isInternalPackage(p *acPackage) (bool, error) {
-	for _, name := range sortedDeclNames(p) {
-		d := p.Decls[name]
-		st, ok := d.Expr.(*ast.StructType)
-		if !ok {
-			continue
-		}
-		for _, f := range st.Fields.List {
-			var fname string
-			switch {
-			case len(f.Names) == 1:
-				fname = f.Names[0].Name
-			case len(f.Names) == 0:
-				if r := refOf(f.Type, &ast.File{}); r != nil {
-					fname = r.Name
-				} else if star, ok := f.Type.(*ast.StarExpr); ok {
-					if r := refOf(star.X, &ast.File{}); r != nil {
-						fname = r.Name
-					}
-				}
-			}
-			if fname != "ObjectMeta" {
-				continue
-			}
-			m := acMember{Name: fname, Embedded: len(f.Names) == 0}
-			if f.Tag != nil {
-				m.Tag = strings.Trim(f.Tag.Value, "`")
-			}
-			_, tagged := lookupJSON(m)
-			return !tagged, nil
-		}
-	}
-	return false, nil
-}
-
-// embedsMeta reports whether a struct embeds metav1.<name> (not a pointer).
-func embedsMeta(s *acStruct, name string) bool {
-	for _, m := range s.members {
-		if m.Embedded && isMetaType(m.Type, name) {
-			return true
-		}
-	}
-	return false
-}
-
 // apiVersion is "<group>/<version>", or the version for the core group.
 func apiVersion(group, version string) string {
 	if group == "" {
@@ -662,26 +306,6 @@ func restFriendlyName(name string) string {
 	return strings.Join(parts, ".")
 }
 
-// titleWord upper-cases the first letter of each word of s and lower-cases
-// the rest, as the Extract<Type><Subresource> functions are named.
-func titleWord(s string) string {
-	var b strings.Builder
-	start := true
-	for _, r := range s {
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			start = true
-			b.WriteRune(r)
-		case start:
-			b.WriteRune(unicode.ToUpper(r))
-			start = false
-		default:
-			b.WriteRune(unicode.ToLower(r))
-		}
-	}
-	return b.String()
-}
-
 // acUtilsData is what utils.go receives.
 type acUtilsData struct {
 	Groups  []*acUtilGroup
@@ -700,337 +324,3 @@ type acUtilVersion struct {
 	Alias    string
 	Kinds    []string
 }
-
-// acTypeFile is what an apply configuration file receives.
-type acTypeFile struct {
-	Imports []importLine
-	Name    string // the API type ("Deployment")
-	AC      string // "DeploymentApplyConfiguration"
-	Doc     []string
-	Fields  []acField
-	// Constructor is "namespaced" or "cluster" for a +genclient type, else
-	// "typeMeta" (sets Kind and APIVersion) or "plain".
-	Constructor      string
-	Kind, APIVersion string
-	IsApply          bool
-	Extract          *acExtract
-	Methods          []acMethod
-}
-
-type acField struct {
-	Doc  []string
-	Decl string
-}
-
-type acExtract struct {
-	Obj, Param, OpenAPIType string
-	Namespaced              bool
-	Subresources            []acSubresource
-}
-
-type acSubresource struct{ Name, Path string }
-
-// acMethod is one method of a builder.
-type acMethod struct {
-	// Kind is "with", "withSlice", "withMap", "ensureEmbed", "ensureSlice" or "get".
-	Kind   string
-	Member string
-	// Path is the field the method sets ("b.ObjectMetaApplyConfiguration.Name").
-	Path string
-	// Type is the parameter (or, for a getter, result) type; Elem the
-	// element type a slice method takes or an ensure method allocates.
-	Type, Elem string
-	// Ensure is the ensure method to call first, if any.
-	Ensure string
-	// Pointer: with assigns &value; withSlice checks for nil and appends
-	// *values[i]; get returns a pointer.
-	Pointer bool
-	// PtrSlice: the member is a pointer to a slice, which SliceEnsure
-	// allocates.
-	PtrSlice    bool
-	SliceEnsure string
-}
-
-// typeFile builds one apply configuration file.
-func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
-	imps := newImportSet(applyFileNames)
-	w := &acWriter{g: g, imps: imps, local: pl.pkg}
-	f := &acTypeFile{Name: r.decl.Name, AC: r.decl.Name + applyConfigSuffix, Kind: r.decl.Name, APIVersion: apiVersion(pl.group, pl.version)}
-	for _, l := range r.decl.Tags {
-		if !strings.HasPrefix(l.Text, "+") {
-			f.Doc = append(f.Doc, l.Text)
-		}
-	}
-	for _, m := range r.st.members {
-		if blocklisted(r.st, m) {
-			continue
-		}
-		jt, ok := lookupJSON(m)
-		if !ok {
-			continue
-		}
-		if !jt.inline {
-			jt.omitempty = true
-		}
-		mt := w.typeString(g.applyFor(m.Type))
-		var decl string
-		switch {
-		case m.Embedded && jt.inline:
-			decl = fmt.Sprintf("%s `json:%q`", mt, jt.String())
-		case m.Embedded:
-			decl = fmt.Sprintf("*%s `json:%q`", mt, jt.String())
-		case nillable(m.Type):
-			decl = fmt.Sprintf("%s %s `json:%q`", m.Name, mt, jt.String())
-		default:
-			decl = fmt.Sprintf("%s *%s `json:%q`", m.Name, mt, jt.String())
-		}
-		var doc []string
-		for _, l := range m.Doc {
-			if !strings.HasPrefix(strings.TrimSpace(l), "+") {
-				doc = append(doc, l)
-			}
-		}
-		f.Fields = append(f.Fields, acField{Doc: doc, Decl: decl})
-	}
-	hasTypeMeta := embedsMeta(r.st, "TypeMeta")
-	switch {
-	case r.tags.GenerateClient && r.tags.NonNamespaced:
-		f.Constructor = "cluster"
-	case r.tags.GenerateClient:
-		f.Constructor = "namespaced"
-	case hasTypeMeta:
-		f.Constructor = "typeMeta"
-	default:
-		f.Constructor = "plain"
-	}
-	f.IsApply = r.tags.GenerateClient || hasTypeMeta
-	if r.tags.GenerateClient && g.openAPI != nil {
-		if n, ok := g.openAPI[f.APIVersion+"/"+r.decl.Name]; ok {
-			x := &acExtract{Obj: imps.add(pl.api.ImportPath, aliasFor(pl.api.ImportPath)) + "." + r.decl.Name, Param: privateName(r.decl.Name), OpenAPIType: n, Namespaced: !r.tags.NonNamespaced}
-			subs := map[string]bool{}
-			if !r.tags.NoStatus {
-				for _, m := range r.st.members {
-					if m.Name == "Status" {
-						subs["status"] = true
-						break
-					}
-				}
-			}
-			for _, e := range r.tags.Extensions {
-				if e.Subresource != "" {
-					subs[e.Subresource] = true
-				}
-			}
-			for s := range subs {
-				x.Subresources = append(x.Subresources, acSubresource{Name: titleWord(s), Path: s})
-			}
-			sort.Slice(x.Subresources, func(i, j int) bool { return x.Subresources[i].Path < x.Subresources[j].Path })
-			f.Extract = x
-			imps.fixed("k8s.io/apimachinery/pkg/util/managedfields", "managedfields")
-			imps.fixed(path.Join(g.outPkg, "internal"), "internal")
-		}
-	}
-	var generated []string
-	if err := w.withs(r.st, f, nil, &generated); err != nil {
-		return nil, err
-	}
-	if err := w.getters(r.st, f, nil); err != nil {
-		return nil, err
-	}
-	f.Imports = imps.imports
-	return f, nil
-}
-
-// blocklisted members get no field and no method.
-func blocklisted(s *acStruct, m acMember) bool {
-	if s.decl.pkg.ImportPath == metav1Pkg && s.decl.Name == "ObjectMeta" && (m.Name == "ManagedFields" || m.Name == "SelfLink") {
-		return true
-	}
-	return strings.HasPrefix(m.Name, "ZZZ_")
-}
-
-// acWriter renders the types and methods of one file.
-type acWriter struct {
-	g     *acGen
-	imps  *importSet
-	local string
-}
-
-// embedCtx is the embedded member whose members a method sets.
-type embedCtx struct {
-	field  string // the embedded field's name ("ObjectMetaApplyConfiguration")
-	inline bool
-}
-
-func (w *acWriter) path(e *embedCtx, member string) string {
-	if e == nil {
-		return "b." + member
-	}
-	return "b." + e.field + "." + member
-}
-
-func (w *acWriter) ensure(e *embedCtx) string {
-	if e == nil || e.inline {
-		return ""
-	}
-	return "ensure" + e.field + "Exists"
-}
-
-// withs adds the With methods of s's members (and of its embedded
-// structs' members, once per name) to f.
-func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated *[]string) error {
-	for _, m := range s.members {
-		if blocklisted(s, m) {
-			continue
-		}
-		jt, ok := lookupJSON(m)
-		if !ok {
-			continue
-		}
-		if containsString(*generated, m.Name) {
-			continue
-		}
-		*generated = append(*generated, m.Name)
-		at := w.g.applyFor(m.Type)
-		if m.Embedded {
-			base := deref(m.Type)
-			inner, err := w.g.structOf(base.Pkg, base.Name, s.decl.pkg.Dir)
-			if err != nil {
-				return err
-			}
-			ctx := &embedCtx{field: at.Name, inline: jt.inline}
-			if inner != nil {
-				if err := w.withs(inner, f, ctx, generated); err != nil {
-					return err
-				}
-			}
-			if !jt.inline && w.g.isApply(m.Type) {
-				f.Methods = append(f.Methods, acMethod{Kind: "ensureEmbed", Member: at.Name, Elem: w.typeString(at)})
-			}
-			continue
-		}
-		mt := at
-		if w.g.isApply(m.Type) {
-			mt = &acType{Kind: acPointer, Elem: at}
-		}
-		meth := acMethod{Member: m.Name, Path: w.path(embed, m.Name), Ensure: w.ensure(embed)}
-		if d := deref(m.Type); (d.Kind == acSlice && w.g.isApply(d.Elem)) || m.Type.Kind == acSlice {
-			// A slice of apply configurations takes pointers to them.
-			meth.Kind = "withSlice"
-			meth.PtrSlice = m.Type.Kind == acPointer
-			meth.Pointer = w.g.isApply(d.Elem)
-			meth.Elem = w.typeString(at.Elem)
-			if meth.PtrSlice {
-				// The field is *[]T: an ensure method allocates it.
-				meth.SliceEnsure = "ensure" + typePublicName(at.Elem) + "Exists"
-				f.Methods = append(f.Methods, acMethod{Kind: "ensureSlice", Member: m.Name, Path: w.path(embed, m.Name), Elem: meth.Elem, Ensure: meth.SliceEnsure})
-			}
-			f.Methods = append(f.Methods, meth)
-			continue
-		}
-		meth.Type = w.typeString(mt)
-		switch m.Type.Kind {
-		case acMap:
-			meth.Kind = "withMap"
-		default:
-			meth.Kind = "with"
-			meth.Pointer = !(w.g.isApply(m.Type) || nillable(m.Type))
-		}
-		f.Methods = append(f.Methods, meth)
-	}
-	return nil
-}
-
-// getters adds GetName and GetNamespace (from ObjectMeta) and GetKind and
-// GetAPIVersion (from TypeMeta), which Apply needs.
-func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
-	for _, m := range s.members {
-		if blocklisted(s, m) {
-			continue
-		}
-		jt, ok := lookupJSON(m)
-		if !ok {
-			continue
-		}
-		at := w.g.applyFor(m.Type)
-		if m.Embedded {
-			base := deref(m.Type)
-			inner, err := w.g.structOf(base.Pkg, base.Name, s.decl.pkg.Dir)
-			if err != nil {
-				return err
-			}
-			if inner != nil {
-				if err := w.getters(inner, f, &embedCtx{field: at.Name, inline: jt.inline}); err != nil {
-					return err
-				}
-			}
-			continue
-		}
-		meta := s.decl.pkg.ImportPath == metav1Pkg
-		if !(meta && s.decl.Name == "ObjectMeta" && (m.Name == "Name" || m.Name == "Namespace")) &&
-			!(meta && s.decl.Name == "TypeMeta" && (m.Name == "Kind" || m.Name == "APIVersion")) {
-			continue
-		}
-		mt := at
-		if w.g.isApply(m.Type) {
-			mt = &acType{Kind: acPointer, Elem: at}
-		}
-		f.Methods = append(f.Methods, acMethod{Kind: "get", Member: m.Name, Path: w.path(embed, m.Name), Ensure: w.ensure(embed),
-			Type: w.typeString(mt), Pointer: !(w.g.isApply(m.Type) || nillable(m.Type))})
-	}
-	return nil
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-// typePublicName is the exported name of a type for ensure method names.
-func typePublicName(t *acType) string {
-	switch t.Kind {
-	case acNamed, acBuiltin:
-		return strings.ToUpper(t.Name[:1]) + t.Name[1:]
-	case acPointer:
-		return typePublicName(t.Elem)
-	case acSlice:
-		return typePublicName(t.Elem) + "Slice"
-	case acMap:
-		return "MapOf" + typePublicName(t.Key) + "To" + typePublicName(t.Elem)
-	}
-	return "Value"
-}
-
-// typeString writes t as the file refers to it, adding imports.
-func (w *acWriter) typeString(t *acType) string {
-	switch t.Kind {
-	case acNamed:
-		if t.Pkg == w.local {
-			return t.Name
-		}
-		want := aliasFor(t.Pkg)
-		if strings.HasPrefix(t.Pkg, w.g.outPkg+"/") || t.Pkg == clientGoMetaApplyPkg || strings.HasSuffix(t.Name, applyConfigSuffix) {
-			want = "applyconfigurations" + want
-		}
-		return w.imps.add(t.Pkg, want) + "." + t.Name
-	case acBuiltin:
-		return t.Name
-	case acPointer:
-		return "*" + w.typeString(t.Elem)
-	case acSlice:
-		return "[]" + w.typeString(t.Elem)
-	case acArray:
-		return "[" + t.Len + "]" + w.typeString(t.Elem)
-	case acMap:
-		return "map[" + w.typeString(t.Key) + "]" + w.typeString(t.Elem)
-	}
-	return t.Src
-}
-
-// applyFileNames are the names apply configuration files use for
-// themselves and their fixed imports; an import may not take one.
-var applyFileNames = []string{"b", "value", "values", "entries", "k", "v", "i", "err", "kind", "scheme", "fieldManager", "subresource", "managedfields", "internal", "schema", "runtime", "typed", "fmt", "sync"}

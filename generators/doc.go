@@ -1,44 +1,69 @@
-// Package generators turns Kubernetes API packages into typed shared
-// informers, listers and an informer factory for the typedinformer runtime.
-// It is the engine behind cmd/informer-gen.
+// Package generators turns Kubernetes API packages into the code
+// kube_codegen.sh's gen_client writes, for the typedinformer runtime: typed
+// shared informers, listers and an informer factory; with
+// Options.WithClientset, client-gen's versioned clientset and its fakes;
+// with Options.WithApplyConfig, applyconfiguration-gen's apply
+// configurations. It is the engine behind cmd/informer-gen.
 //
 // # Pipeline
 //
-// Build runs these steps and keeps the result in memory; Result.Write puts
-// it on disk and Result.Diff compares it with the disk:
+// Build (run.go) runs one pipeline for every target and keeps the result in
+// memory; Result.Write puts it on disk and Result.Diff compares it with the
+// disk.
+// The stages, in order, and the files that hold them:
 //
-//  1. resolve: patterns naming directories ("./apis/...") are walked
-//     directly, with import paths taken from the nearest go.mod; other
-//     patterns go to one `go list -find` call. No dependency is loaded.
-//  2. parse (readInputs): the files of every package are read once,
-//     concurrently; only files that mention +genclient, +groupName or declare
-//     GroupName (and doc.go) are parsed for the informers and clients, and,
-//     with the apply configurations, those with json tags for them, with
-//     go/parser, for their syntax and comments. A name the apply
-//     configurations look up that the files read do not declare (an alias in
-//     a file without json tags) makes the package's other files read.
-//  3. follow: a +genclient type that is a definition or alias of another
-//     named type, or a struct embedding ObjectMeta only through another
-//     struct, is followed by syntax to the struct it names, in the same
-//     package, another package of the module or another module (located with
-//     `go list -find`), and a definition takes the Status member of the
-//     struct it is defined as. What syntax cannot settle (an instance of a
-//     generic type, a dot import) is settled by type-checking just those
-//     packages with golang.org/x/tools/go/packages. One loader (follower)
-//     locates and reads every package outside the inputs, for this step and
-//     for the apply configurations' resolver alike.
-//  4. model: client-gen's tags decide which types get an informer (list and
-//     watch verbs) and a lister (list and get); group, version and plural
-//     names are client-gen's (see Group.GoName, Type.Plural).
-//  5. plan and render: the informers, listers and clientset are planned
-//     from the model, the apply configurations from the parsed inputs
-//     (applyconfig.go); every identifier, import name and file name the
-//     templates would emit is first checked for collisions and validity, and
-//     the files of every target together for two at one path
-//     (checkFilePaths); imports of a file get their names from one importSet
-//     (imports.go); then the templates of package templates are executed per file,
-//     concurrently, prefixed by the header and GeneratedMarker, and
-//     gofmt'ed with go/format.
+//  1. options (options.go): flags checked, output layout decided (layout:
+//     the directories and import paths of every target).
+//  2. resolve (resolve.go): patterns naming directories ("./apis/...") are
+//     walked directly, with import paths taken from the nearest go.mod;
+//     other patterns go to one `go list -find` call. No dependency is
+//     loaded.
+//  3. parse (parse.go, source.go, tags.go): every file of the input
+//     packages is read once, concurrently (readInputs); a file is parsed,
+//     with its comments, only when a byte scan says it matters to a target:
+//     the informers' and clients' view (parsedPackage: package tags, the
+//     GroupName constant, +genclient types) and, with apply configurations,
+//     the type declarations the loader serves. tags.go reads client-gen's
+//     tags.
+//  4. load and follow (load.go, lookup.go, follow.go): one loader holds
+//     the type declarations of every package any target reads (declPackage,
+//     typeDecl), the parsed inputs and, located through the module or one
+//     `go list -find`, packages beyond them, each read once: first the
+//     files that may declare API types, the rest when a name is missing.
+//     lookup.go is the one resolver: a qualifier to its import path, a name
+//     to its declaration (through dot imports), a member's type expression
+//     to an acType. follow.go follows a +genclient type defined as or
+//     aliasing another named type, or embedding ObjectMeta only through
+//     another struct, to the struct it names; what syntax cannot settle (an
+//     instance of a generic type, a dot import) is settled by type-checking
+//     just those packages with golang.org/x/tools/go/packages.
+//  5. model (model.go, model_select.go, model_derive.go, model_validate.go,
+//     naming.go): the API described once: groups, versions and types;
+//     client-gen's tags decide which types get an informer (list and watch
+//     verbs), a lister (list and get) and a typed client; group, version and
+//     plural names are client-gen's (see Group.GoName, Type.Plural).
+//  6. plan, one planner per target, each producing plannedFiles (a path, a
+//     template and its templateData, plan.go):
+//     - informers and listers: planFiles (plan.go);
+//     - clientset and fakes: planClientset (clientset.go);
+//     - apply configurations: planApplyConfigurations (applyconfig.go lays
+//     the files out, applyconfig_reach.go decides which types get one,
+//     applyconfig_builder.go fills each file, applyconfig_members.go holds
+//     what a member resolves to, openapi.go and openapi_yaml.go turn
+//     --openapi-schema into the internal package's schema).
+//     Import names of a generated file come from one importSet (imports.go).
+//  7. check (collisions.go): every identifier, import name and file name the
+//     templates would emit is checked for collisions and validity, and the
+//     planned files of every target together for two at one path
+//     (checkFilePaths), before anything is rendered.
+//  8. output (render.go, header.go, output.go, diff.go): the templates
+//     (templates/*.tmpl, embedded) executed per file, concurrently, prefixed
+//     by the header and GeneratedMarker, gofmt'ed with go/format; the output
+//     tree scanned for existing, stale and foreign files; files written
+//     atomically, or compared as a unified diff for verify.
+//
+// errors.go holds InputError, parallel.go the bounded worker pool the parse
+// and render stages share.
 //
 // # Stable output
 //

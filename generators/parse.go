@@ -3,25 +3,12 @@ package generators
 import (
 	"bytes"
 	"context"
-	"errors"
-	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"os"
-	"path/filepath"
-	"runtime"
 	"sort"
 	"strconv"
 	"strings"
 )
-
-// commentLine is one line of a comment with its position, e.g.
-// {Text: "+genclient:nonNamespaced", Pos: "apis/foo/v1/types.go:12"}.
-type commentLine struct {
-	Text string
-	Pos  string
-}
 
 // parsedType is a type declaration that carries +genclient tags.
 type parsedType struct {
@@ -58,35 +45,19 @@ type parsedType struct {
 }
 
 // typeRef names a type as written in a declaration: Name in the same package
-// (Qualifier == "") or in the package a file imports as Qualifier.
+// (Qualifier == "") or in the package the file imports as Qualifier.
 type typeRef struct {
 	Qualifier string
 	Name      string
 	Alias     bool
-	// Imports are the file's imports: by explicit name, and the paths
-	// imported without one (whose package name is known only by reading it).
-	Named   map[string]string
-	Unnamed []string
-	// Dot are the paths the file imports with ".": an unqualified name
-	// not declared in the file's own package comes from one of them.
-	Dot []string
+	// file are the imports of the file the name is written in.
+	file *fileImports
 }
 
 // stringConst is a top-level string constant found in a package.
 type stringConst struct {
 	Value string
 	Pos   string
-}
-
-// fileHead is what every reading of a file takes from it for its package:
-// its name, package clause and the comment lines that may carry package tags.
-type fileHead struct {
-	Name        string // base name
-	PackageName string
-	PackagePos  string
-	// Comments are every comment line of the file when it is doc.go, else the
-	// lines of the package doc comment.
-	Comments []commentLine
 }
 
 // parsedFile is what the generator needs from one file: syntax and comments
@@ -157,23 +128,24 @@ func isIdentByte(c byte) bool {
 }
 
 // inputFile is what one reading of an input file gives each target: the
-// informers' and clients' view when relevant keeps the file, the apply
-// configurations' when acRelevant does (and they are generated).
+// informers' and clients' view when relevant keeps the file, its type
+// declarations for the loader when holdsAPITypes does (and apply
+// configurations are generated).
 type inputFile struct {
 	informers *parsedFile
-	apply     *acFileResult
+	decls     *declFile
 }
 
 // readInputs parses every file of the input packages once, concurrently,
-// for the informers and clients and, with withApply, for the apply
-// configurations: what parsePackages returns and, with withApply, what
-// parseACPackages would.
-func readInputs(ctx context.Context, pkgs []inputPackage, withApply bool) ([]parsedPackage, []*acPackage, error) {
+// for the informers and clients and, with withDecls, for the loader: the
+// type declarations of the files holdsAPITypes keeps, which the loader then
+// serves (newLoader) instead of reading the inputs again.
+func readInputs(ctx context.Context, pkgs []inputPackage, withDecls bool) ([]parsedPackage, []*declPackage, error) {
 	results, err := parseFiles(ctx, pkgs, func(fset *token.FileSet, filename string) (inputFile, error) {
-		var informers, apply bool
+		var informers, decls bool
 		f, head, err := parseRelevant(fset, filename, func(base string, src []byte) bool {
-			informers, apply = relevant(base, src), withApply && acRelevant(base, src)
-			return informers || apply
+			informers, decls = relevant(base, src), withDecls && holdsAPITypes(base, src)
+			return informers || decls
 		})
 		if f == nil || err != nil {
 			return inputFile{}, err
@@ -182,8 +154,8 @@ func readInputs(ctx context.Context, pkgs []inputPackage, withApply bool) ([]par
 		if informers {
 			in.informers = parsedFileOf(fset, f, head)
 		}
-		if apply {
-			in.apply = &acFileResult{head: head, decls: typeDecls(fset, f)}
+		if decls {
+			in.decls = &declFile{head: head, decls: typeDecls(fset, f)}
 		}
 		return in, nil
 	})
@@ -191,19 +163,18 @@ func readInputs(ctx context.Context, pkgs []inputPackage, withApply bool) ([]par
 		return nil, nil, err
 	}
 	informerFiles := make([][]*parsedFile, len(results))
-	applyFiles := make([][]*acFileResult, len(results))
+	var declared []*declPackage
 	for i, files := range results {
 		informerFiles[i] = make([]*parsedFile, len(files))
-		applyFiles[i] = make([]*acFileResult, len(files))
+		declFiles := make([]*declFile, len(files))
 		for j, f := range files {
-			informerFiles[i][j], applyFiles[i][j] = f.informers, f.apply
+			informerFiles[i][j], declFiles[j] = f.informers, f.decls
+		}
+		if withDecls {
+			declared = append(declared, declPackageOf(pkgs[i], declFiles))
 		}
 	}
-	var ac []*acPackage
-	if withApply {
-		ac = acPackages(pkgs, applyFiles)
-	}
-	return parsedPackages(pkgs, informerFiles), ac, nil
+	return parsedPackages(pkgs, informerFiles), declared, nil
 }
 
 // parsedPackages assembles, from the files read (nil for a file skipped),
@@ -237,149 +208,6 @@ func parsedPackages(pkgs []inputPackage, results [][]*parsedFile) []parsedPackag
 	return out
 }
 
-// parseFiles runs parse over every file of every package concurrently, one
-// FileSet per worker (no lock contention), and returns the results by package
-// and file, in input order; of the files that failed, the error firstError
-// picks.
-func parseFiles[T any](ctx context.Context, pkgs []inputPackage, parse func(fset *token.FileSet, filename string) (T, error)) ([][]T, error) {
-	type job struct{ pkg, file int }
-	results := make([][]T, len(pkgs))
-	var jobs []job
-	for i, p := range pkgs {
-		results[i] = make([]T, len(p.Files))
-		for j := range p.Files {
-			jobs = append(jobs, job{i, j})
-		}
-	}
-	errs, err := forEachParallel(ctx, len(jobs), runtime.GOMAXPROCS(0)*2, token.NewFileSet, func(fset *token.FileSet, k int) error {
-		jb := jobs[k]
-		var err error
-		results[jb.pkg][jb.file], err = parse(fset, pkgs[jb.pkg].Files[jb.file])
-		return err
-	})
-	if err != nil {
-		return nil, err
-	}
-	if err := firstError(errs); err != nil {
-		return nil, err
-	}
-	return results, nil
-}
-
-// firstError returns the InputError with the smallest position, else the
-// first other error, counting the rest as More.
-func firstError(errs []error) error {
-	var found []error
-	for _, e := range errs {
-		if e != nil {
-			found = append(found, e)
-		}
-	}
-	if len(found) == 0 {
-		return nil
-	}
-	sort.SliceStable(found, func(i, j int) bool { return found[i].Error() < found[j].Error() })
-	if ie, ok := found[0].(*InputError); ok { //nolint:errorlint // only an unwrapped InputError gets the count: rebuilding a wrapped one would drop its wrapper
-		cp := *ie
-		cp.More += len(found) - 1
-		return &cp
-	}
-	return found[0]
-}
-
-// parseRelevant reads filename and, when keep says its bytes may matter,
-// parses it with comments and returns the syntax with the file's head; it
-// returns nil, nil, nil for a file keep skips. Syntax errors are InputErrors
-// at their file:line.
-func parseRelevant(fset *token.FileSet, filename string, keep func(base string, src []byte) bool) (*ast.File, *fileHead, error) {
-	src, err := os.ReadFile(filename)
-	if err != nil {
-		return nil, nil, fmt.Errorf("reading %s: %w", filename, err)
-	}
-	base := filepath.Base(filename)
-	if !keep(base, src) {
-		return nil, nil, nil
-	}
-	f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
-	if err != nil {
-		var list interface{ Len() int }
-		if errors.As(err, &list) && list.Len() > 0 {
-			return nil, nil, syntaxError(err)
-		}
-		return nil, nil, inputErrorf(filename, "%v", err)
-	}
-	head := &fileHead{
-		Name:        base,
-		PackageName: f.Name.Name,
-		PackagePos:  position(fset, f.Package),
-	}
-	if base == "doc.go" {
-		for _, cg := range f.Comments {
-			head.Comments = append(head.Comments, commentLines(fset, cg)...)
-		}
-	} else if f.Doc != nil {
-		head.Comments = commentLines(fset, f.Doc)
-	}
-	return f, head, nil
-}
-
-// packageHead combines the heads of a package's files read (nil for a file
-// skipped), in file order: the package name and position of the first one,
-// and the package tags: all comments of doc.go (whose package clause is then
-// the position), or without a doc.go the package doc comments of every file.
-func packageHead(files []*fileHead) (name, pos string, tags []commentLine) {
-	var doc *fileHead
-	for _, f := range files {
-		if f == nil {
-			continue
-		}
-		if name == "" {
-			name, pos = f.PackageName, f.PackagePos
-		}
-		if f.Name == "doc.go" {
-			doc = f
-		}
-	}
-	if doc != nil {
-		return name, doc.PackagePos, doc.Comments
-	}
-	for _, f := range files {
-		if f != nil {
-			tags = append(tags, f.Comments...)
-		}
-	}
-	return name, pos, tags
-}
-
-// declTags reads the tags of a file's type declarations: the comment group
-// ending on the line above the type's name, and the one ending two lines
-// above that group (or above the name, when none is adjacent), as gengo
-// reads them. The index of comment groups is built on first use.
-type declTags struct {
-	fset     *token.FileSet
-	f        *ast.File
-	endLines map[int]*ast.CommentGroup
-}
-
-// of returns the tag lines of ts, the farther group first.
-func (d *declTags) of(ts *ast.TypeSpec) []commentLine {
-	if d.endLines == nil {
-		d.endLines = make(map[int]*ast.CommentGroup, len(d.f.Comments))
-		for _, cg := range d.f.Comments {
-			d.endLines[d.fset.Position(cg.End()).Line] = cg
-		}
-	}
-	line := d.fset.Position(ts.Name.Pos()).Line
-	closest := d.endLines[line-1]
-	var second *ast.CommentGroup
-	if closest != nil {
-		second = d.endLines[d.fset.Position(closest.Pos()).Line-2]
-	} else {
-		second = d.endLines[line-2]
-	}
-	return append(commentLines(d.fset, second), commentLines(d.fset, closest)...)
-}
-
 // parseFile reads one file and extracts package tags, the GroupName constant
 // and the +genclient types. It returns nil, nil for a file that holds none.
 func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
@@ -400,6 +228,13 @@ func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile 
 		}
 	}
 	tags := &declTags{fset: fset, f: f} // indexed lazily: most files have no tagged type
+	var imps *fileImports
+	importsFor := func() *fileImports {
+		if imps == nil {
+			imps = importsOf(fset, f)
+		}
+		return imps
+	}
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok {
@@ -424,7 +259,7 @@ func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile 
 					ObjectMeta: embedsObjectMeta(ts.Type),
 					Generic:    ts.TypeParams != nil && len(ts.TypeParams.List) > 0,
 				}
-				if ref := refOf(ts.Type, f); ref != nil {
+				if ref := refOf(ts.Type, importsFor()); ref != nil {
 					ref.Alias = ts.Assign.IsValid()
 					pt.Def = ref
 				} else if _, isStruct := ts.Type.(*ast.StructType); !isStruct {
@@ -440,7 +275,7 @@ func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile 
 						if len(field.Names) != 0 {
 							continue
 						}
-						if r := refOf(ft, f); r != nil {
+						if r := refOf(ft, importsFor()); r != nil {
 							pt.Embeds = append(pt.Embeds, r)
 						} else {
 							pt.needsTypes = true // e.g. an instance of a generic struct
@@ -452,24 +287,6 @@ func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile 
 		}
 	}
 	return pf
-}
-
-// syntaxError turns a go/scanner error list into an InputError at the first
-// error's position.
-func syntaxError(err error) error {
-	msg := err.Error()
-	// scanner.ErrorList prints "file:line:col: msg (and N more errors)".
-	pos, rest, ok := strings.Cut(msg, ": ")
-	if !ok {
-		return inputErrorf("", "%s", msg)
-	}
-	// Keep file:line, drop the column.
-	if i := strings.LastIndexByte(pos, ':'); i > 0 {
-		if _, aerr := strconv.Atoi(pos[i+1:]); aerr == nil && strings.Count(pos, ":") >= 2 {
-			pos = pos[:i]
-		}
-	}
-	return inputErrorf(pos, "syntax error: %s", rest)
 }
 
 // anyGenclient reports whether a tag line starts with "+genclient".
@@ -504,40 +321,18 @@ func groupNameConst(fset *token.FileSet, gd *ast.GenDecl) *stringConst {
 	return nil
 }
 
-// refOf returns the named type expr refers to ("Bar", "v1.Bar"), with the
-// imports of f, or nil when expr is not a plain type name.
-func refOf(expr ast.Expr, f *ast.File) *typeRef {
-	var ref *typeRef
+// refOf returns the named type expr refers to ("Bar", "v1.Bar"), written in
+// a file with imports file, or nil when expr is not a plain type name.
+func refOf(expr ast.Expr, file *fileImports) *typeRef {
 	switch x := expr.(type) {
 	case *ast.Ident:
-		ref = &typeRef{Name: x.Name}
+		return &typeRef{Name: x.Name, file: file}
 	case *ast.SelectorExpr:
-		q, ok := x.X.(*ast.Ident)
-		if !ok {
-			return nil
-		}
-		ref = &typeRef{Qualifier: q.Name, Name: x.Sel.Name}
-	default:
-		return nil
-	}
-	for _, imp := range f.Imports {
-		p, err := strconv.Unquote(imp.Path.Value)
-		if err != nil {
-			continue
-		}
-		switch {
-		case imp.Name == nil:
-			ref.Unnamed = append(ref.Unnamed, p)
-		case imp.Name.Name == ".":
-			ref.Dot = append(ref.Dot, p)
-		default:
-			if ref.Named == nil {
-				ref.Named = map[string]string{}
-			}
-			ref.Named[imp.Name.Name] = p
+		if q, ok := x.X.(*ast.Ident); ok {
+			return &typeRef{Qualifier: q.Name, Name: x.Sel.Name, file: file}
 		}
 	}
-	return ref
+	return nil
 }
 
 // embedsObjectMeta reports whether a type is a struct that embeds
@@ -601,31 +396,4 @@ func hasStatusField(typ ast.Expr) bool {
 		}
 	}
 	return false
-}
-
-// commentLines splits a comment group into trimmed lines with positions,
-// dropping the comment markers ("//", "/*", "*/").
-func commentLines(fset *token.FileSet, cg *ast.CommentGroup) []commentLine {
-	if cg == nil {
-		return nil
-	}
-	var out []commentLine
-	for _, c := range cg.List {
-		p := fset.Position(c.Slash)
-		if text, ok := strings.CutPrefix(c.Text, "//"); ok {
-			out = append(out, commentLine{Text: strings.Trim(text, " \t"), Pos: p.Filename + ":" + strconv.Itoa(p.Line)})
-			continue
-		}
-		body := strings.TrimSuffix(strings.TrimPrefix(c.Text, "/*"), "*/")
-		for i, text := range strings.Split(body, "\n") {
-			out = append(out, commentLine{Text: strings.Trim(text, " \t\r"), Pos: p.Filename + ":" + strconv.Itoa(p.Line+i)})
-		}
-	}
-	return out
-}
-
-// position renders a token position as "file:line".
-func position(fset *token.FileSet, pos token.Pos) string {
-	p := fset.Position(pos)
-	return p.Filename + ":" + strconv.Itoa(p.Line)
 }

@@ -107,12 +107,12 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 		logger.V(1).Info("Resolved packages", "count", len(pkgs), "elapsed", time.Since(start))
-		parsed, acParsed, err := readInputs(ctx, pkgs, lay.applyDir != "")
+		parsed, declared, err := readInputs(ctx, pkgs, lay.applyDir != "")
 		if err != nil {
 			return nil, err
 		}
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
-		loader := newFollower(ctx, bctx, workDir, pkgs)
+		loader := newLoader(ctx, bctx, workDir, pkgs, declared)
 		followDefinitions(ctx, loader, parsed)
 		model, err := buildModel(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset, opts.ClientsetOnly)
 		if err != nil {
@@ -126,7 +126,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, inputErrorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
 		}
 		if lay.applyDir != "" {
-			err := planApplyConfigurations(loader, acParsed, &opts, lay, schema, func(p, tmpl string, d templateData) {
+			err := planApplyConfigurations(loader, declared, &opts, lay, schema, func(p, tmpl string, d templateData) {
 				applyFiles = append(applyFiles, plannedFile{Path: p, Template: tmpl, Data: d})
 			})
 			if err != nil {
