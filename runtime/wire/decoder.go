@@ -203,6 +203,9 @@ func (d *decoder[E, T]) protoList(yield func(T) error) (*metav1.ListMeta, error)
 			if env.kind == "Status" {
 				return nil, d.protoStatus(l)
 			}
+			if err := d.checkListKind(env.kind, env.apiVersion); err != nil {
+				return nil, err
+			}
 			if lm != nil && d.items > 0 {
 				return nil, errors.New("the protobuf envelope has a second raw field after items were handed over")
 			}
@@ -338,6 +341,9 @@ func (d *decoder[E, T]) jsonList(yield func(T) error) (*metav1.ListMeta, error) 
 			if d.items > 0 {
 				return nil, errors.New("the list has a second items member after items were handed over")
 			}
+			if err := d.checkListKind(tm.kind, tm.apiVersion); err != nil {
+				return nil, err
+			}
 			if err := d.jsonItems(yield); err != nil {
 				return nil, err
 			}
@@ -360,6 +366,9 @@ func (d *decoder[E, T]) jsonList(yield func(T) error) (*metav1.ListMeta, error) 
 				return nil, fmt.Errorf("list metadata: %w", err)
 			}
 		}
+	}
+	if err := d.checkListKind(tm.kind, tm.apiVersion); err != nil {
+		return nil, err
 	}
 	return lm, j.end()
 }
@@ -681,4 +690,31 @@ func eventType(typ string) (watch.EventType, error) {
 		return et, nil
 	}
 	return "", fmt.Errorf("a watch event of unknown type %q", typ)
+}
+
+// checkListKind checks a list response's kind and apiVersion against T's
+// list, before any of its items is handed over where the kind comes first
+// (as servers write it). An empty kind or apiVersion is T's, as client-go's
+// typed decoding defaults them. A list of another kind is an error, where
+// client-go's typed decoding gives an empty list for one its scheme knows
+// (which would make the reflector delete every cached object) and an error
+// for one it does not.
+//
+// It checks only a ListWatch that knows T's group and version (from
+// Options.Resource or Options.GroupVersionKind), as generated informers
+// and crcache's do.
+func (d *decoder[E, T]) checkListKind(kind, apiVersion string) error {
+	if !d.gvKnown {
+		return nil
+	}
+	if kind != "" && kind != d.gvk.Kind+"List" {
+		return fmt.Errorf("the response is a %s (apiVersion %q), not a %sList", kind, apiVersion, d.gvk.Kind)
+	}
+	if apiVersion == "" {
+		return nil
+	}
+	if gv, err := schema.ParseGroupVersion(apiVersion); err != nil || gv != d.gvk.GroupVersion() {
+		return fmt.Errorf("the response's apiVersion is %q, not %q", apiVersion, d.gvk.GroupVersion().String())
+	}
+	return nil
 }

@@ -107,6 +107,16 @@
 //     client-go's JSON framer buffers it whole (however large) before
 //     its streaming decoder refuses it. A protobuf frame's length is
 //     never used to allocate more than 16 MiB.
+//   - A list response of another kind than T's list (a ServiceList for
+//     Pods), or a Status of status Success in a list's place, is an
+//     error for a ListWatch that knows T's group and version; client-go's
+//     typed decoding gives an empty list for one its scheme knows, on
+//     which the reflector would delete every cached object. An ERROR
+//     event whose object is not a Status is a decoding Error event.
+//
+// test/wirediff compares this package with client-go's REST client on
+// k8s.io/api's fixtures and on hostile bodies; its knownDifferences table
+// lists every body on which the two still differ, with the reason.
 //
 // The package does not import k8s.io/client-go. It obtains bytes through a
 // Fetch function, which performs the GET and returns the response body;

@@ -141,6 +141,13 @@ type target struct {
 
 func (tg target) resource() string { return strings.ToLower(tg.gvk.Kind) + "s" }
 
+// wireResource names the resource as generated informers name it to
+// runtime/wire (resource.version.group), which gives the ListWatch the
+// group and version every event object must carry.
+func (tg target) wireResource() string {
+	return strings.TrimSuffix(tg.resource()+"."+tg.gvk.Version+"."+tg.gvk.Group, ".")
+}
+
 // fetchMode says how the ListWatch obtains the bytes.
 type fetchMode int
 
@@ -249,7 +256,7 @@ func newListWatch(t testing.TB, srv *server, rc *rest.RESTClient, tg target, mod
 			return body, r.contentType, nil
 		}
 	}
-	lw, err := wire.NewListWatchOf(fetch, example.(wire.Item), wire.Options{ContentType: tg.enc.wireType, Resource: tg.resource()})
+	lw, err := wire.NewListWatchOf(fetch, example.(wire.Item), wire.Options{ContentType: tg.enc.wireType, Resource: tg.wireResource()})
 	if err != nil {
 		t.Fatal(err)
 	}
