@@ -91,6 +91,8 @@ func runChild(args []string) (err error) {
 		res, err = scenario.Decode(side, *mode, *n, *fixtureFile)
 	case "wire":
 		res, err = scenario.Wire(scenario.WireOptions{Side: side, Enc: *mode, Sync: *wireSync, Pods: *wirePods, N: *n, Dir: *fixtureFile, CPUProfile: *syncProfile})
+	case "dynamic":
+		res, err = scenario.Dynamic(side, *wirePods, *n, *fixtureFile)
 	case "crcache":
 		res, err = scenario.CRCache(*mode, *n, *fixtureFile)
 	case "crevents":
