@@ -97,6 +97,8 @@ func runChild(args []string) (err error) {
 			return fmt.Errorf("child %s: %w", name, berr)
 		}
 		res, err = scenario.BigEvents(side, body, one)
+	case "dynamic":
+		res, err = scenario.Dynamic(side, *wirePods, *n, *fixtureFile)
 	case "crcache":
 		res, err = scenario.CRCache(*mode, *n, *fixtureFile)
 	case "crevents":
