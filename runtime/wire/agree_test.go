@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -273,6 +274,11 @@ func (c codecs) refList(t *testing.T, mediaType string, body []byte) (*corev1.Po
 	if err != nil {
 		return nil, err
 	}
+	if st, ok := obj.(*metav1.Status); ok && st.Status != metav1.StatusSuccess {
+		// As client-go's Result.Into turns a Status that is not a success
+		// into an error.
+		return nil, apierrors.FromObject(st)
+	}
 	if obj != into {
 		return nil, fmt.Errorf("decoded a %T", obj)
 	}
@@ -335,6 +341,11 @@ func TestListAgreesWithClientGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	gone := `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version","reason":"Expired","code":410}`
+	var goneProto bytes.Buffer
+	if err := c.proto.Encode(&metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: metav1.StatusFailure, Reason: metav1.StatusReasonExpired, Code: 410}, &goneProto); err != nil {
+		t.Fatal(err)
+	}
 	const jsonCT, pbCT = "application/json", "application/vnd.kubernetes.protobuf"
 	cases := []struct {
 		name   string
@@ -363,6 +374,14 @@ func TestListAgreesWithClientGo(t *testing.T) {
 		{name: "JSON kind in another case not a string", ct: jsonCT, body: `{"KIND":5,"items":[]}`},
 		{name: "JSON apiVersion not a string", ct: jsonCT, body: `{"apiversion":[],"items":[]}`},
 		{name: "JSON an array", ct: jsonCT, body: `[]`},
+		{name: "JSON a Status", ct: jsonCT, body: gone},
+		{name: "JSON a Status, kind last", ct: jsonCT, body: `{"status":"Failure","message":"too old","reason":"Expired","code":410,"metadata":{},"apiVersion":"v1","kind":"Status"}`},
+		{name: "JSON a Status with items", ct: jsonCT, body: `{"kind":"Status","apiVersion":"v1","items":[` + pod + `],"status":"Failure","reason":"Expired","code":410}`},
+		{name: "JSON a Status after items", ct: jsonCT, body: `{"items":[` + pod + `],"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410}`},
+		{name: "JSON a Status without status", ct: jsonCT, body: `{"kind":"Status","apiVersion":"v1","reason":"Forbidden","code":403}`},
+		{name: "JSON a Status that is not one", ct: jsonCT, body: `{"kind":"Status","apiVersion":"v1","code":"410"}`},
+		{name: "JSON a Status with bytes after it", ct: jsonCT, body: gone + `x`},
+		{name: "protobuf a Status", ct: pbCT, body: goneProto.String()},
 		{name: "protobuf list", ct: pbCT, body: string(listPB)},
 		{name: "protobuf envelope without raw", ct: pbCT, body: string(pbEnvelope("v1", "PodList", nil))},
 		{name: "protobuf envelope with a content encoding", ct: pbCT, body: string(pbEnvelope("v1", "PodList", env.raw, pbField(unknownContentEncoding, []byte("gzip"))))},
@@ -397,6 +416,11 @@ func TestListAgreesWithClientGo(t *testing.T) {
 				t.Fatalf("err = %v, client-go's %v", err, wantErr)
 			}
 			if err != nil {
+				// An error carrying a Status carries client-go's reason and
+				// code, which the reflector acts on.
+				if apierrors.ReasonForError(err) != apierrors.ReasonForError(wantErr) || statusCodeOf(err) != statusCodeOf(wantErr) {
+					t.Fatalf("err = %v (%s), client-go's %v (%s)", err, apierrors.ReasonForError(err), wantErr, apierrors.ReasonForError(wantErr))
+				}
 				return
 			}
 			want.TypeMeta = metav1.TypeMeta{}
@@ -408,4 +432,13 @@ func TestListAgreesWithClientGo(t *testing.T) {
 			}
 		})
 	}
+}
+
+// statusCodeOf is the code of the Status err carries; 0 for none.
+func statusCodeOf(err error) int32 {
+	var st apierrors.APIStatus
+	if errors.As(err, &st) {
+		return st.Status().Code
+	}
+	return 0
 }

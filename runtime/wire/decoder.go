@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -241,7 +242,7 @@ func (d *decoder[E, T]) protoStatus(size uint64) error {
 	if err := st.Unmarshal(b); err != nil {
 		return fmt.Errorf("the response is a Status that cannot be decoded: %w", err)
 	}
-	return apierrors.FromObject(st)
+	return statusError(st)
 }
 
 // protoListBody reads size bytes of a list message from the stream.
@@ -329,6 +330,9 @@ func (d *decoder[E, T]) jsonList(yield func(T) error) (*metav1.ListMeta, error) 
 	j.depth = 1
 	defer func() { j.depth = 0 }()
 	var tm typeMeta
+	// The members other than items, kept as an object's text in case the
+	// body turns out to be a Status (see jsonStatus).
+	members := []byte{'{'}
 	for more, err := j.first('}'); more || err != nil; more, err = j.next('}') {
 		if err != nil {
 			return nil, err
@@ -337,7 +341,7 @@ func (d *decoder[E, T]) jsonList(yield func(T) error) (*metav1.ListMeta, error) 
 		if err != nil {
 			return nil, err
 		}
-		if key == "items" {
+		if key == "items" && tm.kind != "Status" {
 			if d.items > 0 {
 				return nil, errors.New("the list has a second items member after items were handed over")
 			}
@@ -356,21 +360,54 @@ func (d *decoder[E, T]) jsonList(yield func(T) error) (*metav1.ListMeta, error) 
 		if err := tm.member(key, v); err != nil {
 			return nil, err
 		}
-		switch key {
-		case "kind":
-			if tm.kind == "Status" {
-				return nil, errors.New("the server answered with a Status instead of a list")
-			}
-		case "metadata":
+		members = appendMember(members, key, v)
+		if key == "metadata" && tm.kind != "Status" {
 			if err := unmarshalJSON(v, lm); err != nil {
 				return nil, fmt.Errorf("list metadata: %w", err)
 			}
 		}
 	}
+	if tm.kind == "Status" {
+		if err := j.end(); err != nil {
+			return nil, err
+		}
+		return nil, jsonStatus(append(members[:len(members)-1], '}'))
+	}
 	if err := d.checkListKind(tm.kind, tm.apiVersion); err != nil {
 		return nil, err
 	}
 	return lm, j.end()
+}
+
+// appendMember appends the member key: v and a comma to an object's text.
+func appendMember(b []byte, key string, v []byte) []byte {
+	k, _ := json.Marshal(key) // a string always marshals
+	b = append(b, k...)
+	b = append(b, ':')
+	b = append(b, v...)
+	return append(b, ',')
+}
+
+// jsonStatus decodes the Status that a list response's body holds (its
+// members in b) and returns it as the error client-go's REST client
+// makes of a Status that is not a success. A Status of status Success is
+// an error too: client-go would give an empty list, on which the
+// reflector would delete every cached object.
+func jsonStatus(b []byte) error {
+	st := &metav1.Status{}
+	if err := unmarshalJSON(b, st); err != nil {
+		return fmt.Errorf("the response is a Status that cannot be decoded: %w", err)
+	}
+	return statusError(st)
+}
+
+// statusError is the error for a Status sent instead of a list, wrapping
+// the *apierrors.StatusError that carries its reason and code.
+func statusError(st *metav1.Status) error {
+	if st.Status == metav1.StatusSuccess {
+		return errors.New("the server answered with a Status of status Success instead of a list")
+	}
+	return fmt.Errorf("the server answered with a Status instead of a list: %w", apierrors.FromObject(st))
 }
 
 // null consumes the literal null, which must come next.

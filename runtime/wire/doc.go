@@ -75,7 +75,10 @@
 // matched regardless of case as encoding/json matches them, must be
 // strings or null; a second metadata merges into the first; bytes after
 // the list are an error; items keep the kind and apiVersion they carry. A
-// protobuf envelope's contentEncoding and contentType are not looked at,
+// Status in a list's place (JSON or protobuf, wherever its kind
+// comes in the body) is the error client-go's REST client makes of it,
+// an *apierrors.StatusError of its reason and code (a 410 Expired makes
+// the reflector list again). A protobuf envelope's contentEncoding and contentType are not looked at,
 // an envelope without a raw field is an empty list, and known fields of
 // the wrong wire type are gogo-protobuf's errors. Watch streams: each
 // event's object must carry a kind and an apiVersion, T's (see

@@ -473,7 +473,6 @@ var knownDifferences = map[string]string{
 	"protobuf/list envelope raw twice":      "safer: items are handed over as decoded and cannot be taken back; a second raw field is an error",
 	"json/watch ERROR of a Pod":             "safer: an ERROR event's object must be a Status; anything else is a decoding Error event",
 	// Open.
-	"json/list a Status":      "open: a Status in a 200 list body is a plain error, not client-go's StatusError",
 	"cbor/list a Status":      "open: a Status in a 200 list body is a plain error, not client-go's StatusError",
 	"json/watch body x":       "open: without the response's Content-Type a body that is not JSON ends quietly",
 	"json/watch body space x": "open: without the response's Content-Type a body that is not JSON ends quietly",
