@@ -74,13 +74,17 @@
 // the top of the document, not of each item; kind and apiVersion keys,
 // matched regardless of case as encoding/json matches them, must be
 // strings or null; a second metadata merges into the first; bytes after
-// the list are an error; items keep the kind and apiVersion they carry. A
-// Status in a list's place (JSON or protobuf, wherever its kind
+// the list are an error; items keep the kind and apiVersion they carry.
+// In CBOR lists too, null, an empty map or a map without items or
+// metadata is an empty list; keys are matched case sensitively and a
+// duplicate key is an error, as apimachinery's CBOR decoder reads them.
+// A Status in a list's place (JSON, protobuf or CBOR, wherever its kind
 // comes in the body) is the error client-go's REST client makes of it,
 // an *apierrors.StatusError of its reason and code (a 410 Expired makes
-// the reflector list again). A protobuf envelope's contentEncoding and contentType are not looked at,
-// an envelope without a raw field is an empty list, and known fields of
-// the wrong wire type are gogo-protobuf's errors. Watch streams: each
+// the reflector list again). A protobuf envelope's contentEncoding and
+// contentType are not looked at, an envelope without a raw field is an
+// empty list, and known fields of the wrong wire type are gogo-protobuf's
+// errors. Watch streams: each
 // event's object must carry a kind and an apiVersion, T's (see
 // Options.GroupVersionKind) or, in an ERROR event, a Status's, as
 // client-go's decoding through its scheme requires; otherwise, and for an

@@ -473,7 +473,6 @@ var knownDifferences = map[string]string{
 	"protobuf/list envelope raw twice":      "safer: items are handed over as decoded and cannot be taken back; a second raw field is an error",
 	"json/watch ERROR of a Pod":             "safer: an ERROR event's object must be a Status; anything else is a decoding Error event",
 	// Open.
-	"cbor/list a Status":      "open: a Status in a 200 list body is a plain error, not client-go's StatusError",
 	"json/watch body x":       "open: without the response's Content-Type a body that is not JSON ends quietly",
 	"json/watch body space x": "open: without the response's Content-Type a body that is not JSON ends quietly",
 	"json/watch body []":      "open: without the response's Content-Type a body that is not JSON ends quietly",
@@ -481,12 +480,6 @@ var knownDifferences = map[string]string{
 	"protobuf/list JSON with protobuf content type":       "open: the body's encoding is sniffed, not taken from the Content-Type",
 	"cbor/watch JSON body":                                "open: without the response's Content-Type the body's encoding is sniffed",
 	"cbor/list without the self-described tag":            "open: without the response's Content-Type CBOR needs its self-described tag",
-	"cbor/list null":                                      "open: CBOR lists do not yet follow the JSON list rules for empty bodies",
-	"cbor/list {}":                                        "open: CBOR lists do not yet follow the JSON list rules for empty bodies",
-	`cbor/list {"kind":"PodList"}`:                        "open: CBOR lists do not yet follow the JSON list rules for empty bodies",
-	"cbor/list Items key":                                 "open: CBOR lists do not yet follow the JSON list rules for empty bodies",
-	"cbor/list metadata twice":                            "open: a duplicate key in a CBOR list is not yet an error",
-	"cbor/list items twice":                               "open: a duplicate key in a CBOR list is not yet an error",
 }
 
 func runHostile(t *testing.T, h hostile) {
