@@ -78,9 +78,16 @@ func (c codecs) refWatch(t *testing.T, mediaType string, body []byte) []watch.Ev
 // served with content type ct.
 func ourWatch(t *testing.T, ct string, body []byte) []watch.Event {
 	t.Helper()
+	return ourWatchAsking(t, "", ct, body)
+}
+
+// ourWatchAsking is ourWatch of a ListWatch asking for the content type
+// asked (Options.ContentType).
+func ourWatchAsking(t *testing.T, asked, ct string, body []byte) []watch.Event {
+	t.Helper()
 	lw, err := NewListWatch[corev1.Pod](func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) {
 		return io.NopCloser(bytes.NewReader(body)), ct, nil
-	}, Options{Resource: "pods.v1"})
+	}, Options{Resource: "pods.v1", ContentType: asked})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -382,6 +389,7 @@ func TestListAgreesWithClientGo(t *testing.T) {
 		{name: "JSON a Status that is not one", ct: jsonCT, body: `{"kind":"Status","apiVersion":"v1","code":"410"}`},
 		{name: "JSON a Status with bytes after it", ct: jsonCT, body: gone + `x`},
 		{name: "protobuf a Status", ct: pbCT, body: goneProto.String()},
+		{name: "JSON with a protobuf content type", ct: pbCT, body: `{"kind":"PodList","apiVersion":"v1","items":[` + pod + `]}`},
 		{name: "protobuf list", ct: pbCT, body: string(listPB)},
 		{name: "protobuf envelope without raw", ct: pbCT, body: string(pbEnvelope("v1", "PodList", nil))},
 		{name: "protobuf envelope with a content encoding", ct: pbCT, body: string(pbEnvelope("v1", "PodList", env.raw, pbField(unknownContentEncoding, []byte("gzip"))))},
@@ -441,4 +449,47 @@ func statusCodeOf(err error) int32 {
 		return st.Status().Code
 	}
 	return 0
+}
+
+// TestWatchWithoutContentTypeAgreesWithClientGo watches, asking for JSON
+// only, through a fetch that does not know the response's Content-Type
+// (as NewRESTFetch's): client-go reads the body as the JSON the server
+// sends, so a body that is not JSON is its decoding Error event, not a
+// quiet end.
+func TestWatchWithoutContentTypeAgreesWithClientGo(t *testing.T) {
+	c := newCodecs(t)
+	for _, body := range []string{"x", " x", "[]", "\n[1]", `{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1"}}`, " "} {
+		t.Run(body, func(t *testing.T) {
+			want := c.refWatch(t, runtime.ContentTypeJSON, []byte(body))
+			got := ourWatchAsking(t, ContentTypeJSON, "", []byte(body))
+			if len(got) != len(want) {
+				t.Fatalf("events %v, client-go's %v", describe(got), describe(want))
+			}
+			for i := range want {
+				if got[i].Type != want[i].Type {
+					t.Fatalf("events %v, client-go's %v", describe(got), describe(want))
+				}
+			}
+		})
+	}
+}
+
+// TestJSONAnswerWithoutContentType reads the JSON a server answers to a
+// request for protobuf (a custom resource's) or CBOR (a server without
+// CBOR serving) through a fetch that does not know the response's
+// Content-Type, as NewRESTFetch's: the body is recognised as JSON, where
+// client-go, which reads the header, would decode it as what it asked
+// for only when the header says so (see the package documentation).
+func TestJSONAnswerWithoutContentType(t *testing.T) {
+	pod := `{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a"}}`
+	for _, asked := range []string{"", ContentTypeProtobuf, ContentTypeCBOR} {
+		got := ourWatchAsking(t, asked, "", []byte(jsonWatchEvent("ADDED", pod)))
+		if len(got) != 1 || got[0].Type != watch.Added || got[0].Object.(*corev1.Pod).Name != "a" {
+			t.Errorf("asking for %q: events %v, want the pod added", asked, describe(got))
+		}
+	}
+	l, err := ourList(t, "", []byte(`{"kind":"PodList","apiVersion":"v1","items":[`+pod+`]}`))
+	if err != nil || len(l.Items) != 1 || l.Items[0].Name != "a" {
+		t.Fatalf("list asking for protobuf: %+v, %v; want the pod", l, err)
+	}
 }

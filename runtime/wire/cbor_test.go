@@ -713,6 +713,7 @@ func TestCBORListAgreesWithApimachinery(t *testing.T) {
 		{name: "empty map", body: sd(cmap())},
 		{name: "kind only", body: sd(cmap("kind", "PodList"))},
 		{name: "Items key", body: sd(cmap("kind", "PodList", "apiVersion", "v1", "Items", array(pod)))},
+		{name: "without the self-described tag", body: cmap("kind", "PodList", "apiVersion", "v1", "items", array(pod))},
 		{name: "metadata twice", body: sd(cmap("kind", "PodList", "apiVersion", "v1", "metadata", cmap("resourceVersion", "9"), "metadata", cmap("continue", "c"), "items", array(pod)))},
 		{name: "items twice", body: sd(cmap("kind", "PodList", "apiVersion", "v1", "items", array(pod), "items", array(pod)))},
 		{name: "kind twice", body: sd(cmap("kind", "PodList", "kind", "PodList", "items", array(pod)))},

@@ -24,8 +24,11 @@ import (
 // used by one goroutine.
 type decoder[E any, T Item] struct {
 	br          *bufio.Reader
-	contentType string
-	proto       bool // T has protobuf methods
+	contentType string // the response's; "" when the fetch does not know it
+	// asked is the encoding the request asked for first: encJSON,
+	// encProtobuf or encCBOR.
+	asked string
+	proto bool // T has protobuf methods
 	// encoding is "json", "protobuf" or "cbor" once the body's first bytes were
 	// read; "" before.
 	encoding string
@@ -68,14 +71,33 @@ const (
 
 func newDecoder[E any, T Item](body io.Reader, contentType string, lw *ListWatch[E, T]) *decoder[E, T] {
 	br := bufio.NewReaderSize(body, 64<<10)
-	return &decoder[E, T]{br: br, contentType: contentType, proto: lw.proto, s: streamReader{r: br}, item: lw.json, share: lw.share,
+	return &decoder[E, T]{br: br, contentType: contentType, asked: askedEncoding(lw.accept), proto: lw.proto, s: streamReader{r: br}, item: lw.json, share: lw.share,
 		cborOf: lw.cbor, gvk: lw.gvk, gvKnown: lw.gvKnown, newItem: lw.newItem, pointer: lw.pointer, itemType: lw.itemType}
 }
 
-// sniff decides the body's encoding from its first bytes (and, for a
-// watch stream, its Content-Type): JSON starts with '{' after white space,
-// a protobuf list with protoMagic, a protobuf watch stream with a frame
-// length. It returns io.EOF for an empty body.
+// askedEncoding is the encoding an Accept header of a ListWatch asks for
+// first.
+func askedEncoding(accept string) string {
+	switch {
+	case strings.HasPrefix(accept, ContentTypeProtobuf):
+		return encProtobuf
+	case strings.HasPrefix(accept, ContentTypeCBOR):
+		return encCBOR
+	}
+	return encJSON
+}
+
+// sniff decides the body's encoding. A JSON, protobuf or CBOR
+// Content-Type decides it, as client-go decodes by the response's
+// Content-Type. Otherwise (and
+// without a Content-Type, as through NewRESTFetch) it is recognised from
+// the first bytes: JSON starts with '{' after white space, CBOR with its
+// self-described tag, a protobuf list with protoMagic, a protobuf watch
+// stream with a frame length. A server that answers JSON to a request
+// for protobuf or CBOR (a custom resource's) is read correctly either
+// way. Without a Content-Type, a watch stream asked for as JSON only is
+// JSON, and a body asked for as CBOR that does not start as JSON is CBOR.
+// It returns io.EOF for an empty body.
 func (d *decoder[E, T]) sniff(watching bool) error {
 	if d.encoding != "" {
 		return nil
@@ -85,12 +107,12 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 		if err != nil {
 			return err
 		}
-		if watching && strings.Contains(d.contentType, "protobuf") {
+		if strings.Contains(d.contentType, "protobuf") {
 			break
 		}
-		if watching && strings.Contains(d.contentType, "json") {
-			// As client-go does, a watch stream of a JSON content type is
-			// read as JSON whatever it starts with.
+		if strings.Contains(d.contentType, "json") || watching && d.contentType == "" && d.asked == encJSON {
+			// As client-go does, a body of a JSON content type is read as
+			// JSON whatever it starts with.
 			d.useJSON(watching)
 			return nil
 		}
@@ -107,11 +129,17 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 			d.useJSON(watching)
 			return nil
 		}
+		if d.contentType == "" && d.asked == encCBOR {
+			return d.sniffCBOR(watching)
+		}
 		break
 	}
 	if !watching {
 		b, err := d.br.Peek(len(protoMagic))
 		if err != nil || string(b) != protoMagic {
+			if strings.Contains(d.contentType, "protobuf") {
+				return fmt.Errorf("the response does not start with the protobuf prefix %q (it starts with %q; Content-Type %q)", protoMagic, b, d.contentType)
+			}
 			return fmt.Errorf("the response is neither JSON nor Kubernetes protobuf (it starts with %q; Content-Type %q)", b, d.contentType)
 		}
 	}
