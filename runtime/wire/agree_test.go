@@ -492,4 +492,15 @@ func TestJSONAnswerWithoutContentType(t *testing.T) {
 	if err != nil || len(l.Items) != 1 || l.Items[0].Name != "a" {
 		t.Fatalf("list asking for protobuf: %+v, %v; want the pod", l, err)
 	}
+	// null is no JSON object: asked for protobuf, it is not the empty
+	// list it is in JSON (on which the reflector would empty its cache),
+	// as client-go's protobuf decoding refuses it.
+	if l, err := ourList(t, "", []byte("null")); err == nil {
+		t.Fatalf("list of null asking for protobuf: %+v, want an error", l)
+	}
+	// Asked for CBOR, a body that does not start with '{' is CBOR: " " is
+	// the integer -1, no watch event.
+	if got := ourWatchAsking(t, ContentTypeCBOR, "", []byte(" ")); len(got) != 1 || got[0].Type != watch.Error {
+		t.Fatalf("CBOR watch of \" \": events %v, want a decoding Error event", describe(got))
+	}
 }

@@ -96,7 +96,8 @@ func askedEncoding(accept string) string {
 // stream with a frame length. A server that answers JSON to a request
 // for protobuf or CBOR (a custom resource's) is read correctly either
 // way. Without a Content-Type, a watch stream asked for as JSON only is
-// JSON, and a body asked for as CBOR that does not start as JSON is CBOR.
+// JSON, a body asked for as CBOR that does not start with '{' is CBOR,
+// and a list body of null is JSON only if JSON was asked for.
 // It returns io.EOF for an empty body.
 func (d *decoder[E, T]) sniff(watching bool) error {
 	if d.encoding != "" {
@@ -119,18 +120,26 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 		if b[0] == cborscan.SelfDescribed[0] || strings.Contains(d.contentType, "cbor") {
 			return d.sniffCBOR(watching)
 		}
+		if d.contentType == "" && d.asked == encCBOR && b[0] != '{' {
+			// A server answers a CBOR request in CBOR or with a JSON
+			// object, which starts with '{'.
+			return d.sniffCBOR(watching)
+		}
 		switch b[0] {
 		case ' ', '\t', '\r', '\n':
 			d.br.Discard(1) //nolint:errcheck // Peek succeeded
 			continue
-		case '{', 'n':
-			// 'n': a list body of null, which client-go reads as an
-			// empty list.
+		case '{':
 			d.useJSON(watching)
 			return nil
-		}
-		if d.contentType == "" && d.asked == encCBOR {
-			return d.sniffCBOR(watching)
+		case 'n':
+			// A list body of null, which client-go reads as an empty
+			// list; only where JSON is expected: an empty list would
+			// make the reflector delete every cached object.
+			if d.asked == encJSON {
+				d.useJSON(watching)
+				return nil
+			}
 		}
 		break
 	}

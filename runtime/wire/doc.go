@@ -28,8 +28,10 @@
 // watch stream asked for as JSON only is read as JSON, as client-go reads
 // it, whatever it starts with. CBOR, as apimachinery's CBOR serializer
 // writes it, is read too when asked for (ContentTypeCBOR); without a
-// Content-Type, a body that does not start as JSON is then CBOR, with or
-// without its self-described tag.
+// Content-Type, a body that does not start with '{' is then CBOR, with or
+// without its self-described tag. A list body of null (an empty list in
+// JSON) is taken as JSON only when JSON was asked for or is the
+// Content-Type.
 //
 // JSON items are decoded by a decoder built once per ListWatch for T (see
 // internal/jsondec): it reads each item's bytes once, straight from the

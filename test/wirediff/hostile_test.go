@@ -556,6 +556,12 @@ func FuzzDecoders(f *testing.F) {
 	f.Fuzz(func(t *testing.T, sel uint8, body []byte) {
 		enc := encodings[sel%3]
 		watching := sel/3%2 == 1
+		if enc.name == "protobuf" && bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")) || enc.name == "cbor" && bytes.HasPrefix(body, []byte("{")) {
+			// The documented difference listed as safer above: without the
+			// response's Content-Type, wire reads a JSON body answering a
+			// protobuf or CBOR request as JSON.
+			t.Skip("a JSON body answering a protobuf or CBOR request")
+		}
 		srv := server{list: response{contentType: enc.contentType, body: body}, watch: response{contentType: enc.watchType, body: body}}
 		for _, d := range diffBodies(t, target{gvk: podGVK, enc: enc}, viaREST, &srv, !watching, watching, metav1.ListOptions{}) {
 			t.Errorf("%s %q: %s", enc.name, trimBytes(body), d)
