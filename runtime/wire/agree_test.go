@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -77,9 +78,16 @@ func (c codecs) refWatch(t *testing.T, mediaType string, body []byte) []watch.Ev
 // served with content type ct.
 func ourWatch(t *testing.T, ct string, body []byte) []watch.Event {
 	t.Helper()
+	return ourWatchAsking(t, "", ct, body)
+}
+
+// ourWatchAsking is ourWatch of a ListWatch asking for the content type
+// asked (Options.ContentType).
+func ourWatchAsking(t *testing.T, asked, ct string, body []byte) []watch.Event {
+	t.Helper()
 	lw, err := NewListWatch[corev1.Pod](func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) {
 		return io.NopCloser(bytes.NewReader(body)), ct, nil
-	}, Options{Resource: "pods.v1"})
+	}, Options{Resource: "pods.v1", ContentType: asked})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -273,6 +281,11 @@ func (c codecs) refList(t *testing.T, mediaType string, body []byte) (*corev1.Po
 	if err != nil {
 		return nil, err
 	}
+	if st, ok := obj.(*metav1.Status); ok && st.Status != metav1.StatusSuccess {
+		// As client-go's Result.Into turns a Status that is not a success
+		// into an error.
+		return nil, apierrors.FromObject(st)
+	}
 	if obj != into {
 		return nil, fmt.Errorf("decoded a %T", obj)
 	}
@@ -335,6 +348,11 @@ func TestListAgreesWithClientGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	gone := `{"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"too old resource version","reason":"Expired","code":410}`
+	var goneProto bytes.Buffer
+	if err := c.proto.Encode(&metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: metav1.StatusFailure, Reason: metav1.StatusReasonExpired, Code: 410}, &goneProto); err != nil {
+		t.Fatal(err)
+	}
 	const jsonCT, pbCT = "application/json", "application/vnd.kubernetes.protobuf"
 	cases := []struct {
 		name   string
@@ -363,6 +381,15 @@ func TestListAgreesWithClientGo(t *testing.T) {
 		{name: "JSON kind in another case not a string", ct: jsonCT, body: `{"KIND":5,"items":[]}`},
 		{name: "JSON apiVersion not a string", ct: jsonCT, body: `{"apiversion":[],"items":[]}`},
 		{name: "JSON an array", ct: jsonCT, body: `[]`},
+		{name: "JSON a Status", ct: jsonCT, body: gone},
+		{name: "JSON a Status, kind last", ct: jsonCT, body: `{"status":"Failure","message":"too old","reason":"Expired","code":410,"metadata":{},"apiVersion":"v1","kind":"Status"}`},
+		{name: "JSON a Status with items", ct: jsonCT, body: `{"kind":"Status","apiVersion":"v1","items":[` + pod + `],"status":"Failure","reason":"Expired","code":410}`},
+		{name: "JSON a Status after items", ct: jsonCT, body: `{"items":[` + pod + `],"kind":"Status","apiVersion":"v1","status":"Failure","reason":"Expired","code":410}`},
+		{name: "JSON a Status without status", ct: jsonCT, body: `{"kind":"Status","apiVersion":"v1","reason":"Forbidden","code":403}`},
+		{name: "JSON a Status that is not one", ct: jsonCT, body: `{"kind":"Status","apiVersion":"v1","code":"410"}`},
+		{name: "JSON a Status with bytes after it", ct: jsonCT, body: gone + `x`},
+		{name: "protobuf a Status", ct: pbCT, body: goneProto.String()},
+		{name: "JSON with a protobuf content type", ct: pbCT, body: `{"kind":"PodList","apiVersion":"v1","items":[` + pod + `]}`},
 		{name: "protobuf list", ct: pbCT, body: string(listPB)},
 		{name: "protobuf envelope without raw", ct: pbCT, body: string(pbEnvelope("v1", "PodList", nil))},
 		{name: "protobuf envelope with a content encoding", ct: pbCT, body: string(pbEnvelope("v1", "PodList", env.raw, pbField(unknownContentEncoding, []byte("gzip"))))},
@@ -397,6 +424,11 @@ func TestListAgreesWithClientGo(t *testing.T) {
 				t.Fatalf("err = %v, client-go's %v", err, wantErr)
 			}
 			if err != nil {
+				// An error carrying a Status carries client-go's reason and
+				// code, which the reflector acts on.
+				if apierrors.ReasonForError(err) != apierrors.ReasonForError(wantErr) || statusCodeOf(err) != statusCodeOf(wantErr) {
+					t.Fatalf("err = %v (%s), client-go's %v (%s)", err, apierrors.ReasonForError(err), wantErr, apierrors.ReasonForError(wantErr))
+				}
 				return
 			}
 			want.TypeMeta = metav1.TypeMeta{}
@@ -407,5 +439,68 @@ func TestListAgreesWithClientGo(t *testing.T) {
 				t.Fatalf("list %+v\nclient-go's %+v", got, want)
 			}
 		})
+	}
+}
+
+// statusCodeOf is the code of the Status err carries; 0 for none.
+func statusCodeOf(err error) int32 {
+	var st apierrors.APIStatus
+	if errors.As(err, &st) {
+		return st.Status().Code
+	}
+	return 0
+}
+
+// TestWatchWithoutContentTypeAgreesWithClientGo watches, asking for JSON
+// only, through a fetch that does not know the response's Content-Type
+// (as NewRESTFetch's): client-go reads the body as the JSON the server
+// sends, so a body that is not JSON is its decoding Error event, not a
+// quiet end.
+func TestWatchWithoutContentTypeAgreesWithClientGo(t *testing.T) {
+	c := newCodecs(t)
+	for _, body := range []string{"x", " x", "[]", "\n[1]", `{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1"}}`, " "} {
+		t.Run(body, func(t *testing.T) {
+			want := c.refWatch(t, runtime.ContentTypeJSON, []byte(body))
+			got := ourWatchAsking(t, ContentTypeJSON, "", []byte(body))
+			if len(got) != len(want) {
+				t.Fatalf("events %v, client-go's %v", describe(got), describe(want))
+			}
+			for i := range want {
+				if got[i].Type != want[i].Type {
+					t.Fatalf("events %v, client-go's %v", describe(got), describe(want))
+				}
+			}
+		})
+	}
+}
+
+// TestJSONAnswerWithoutContentType reads the JSON a server answers to a
+// request for protobuf (a custom resource's) or CBOR (a server without
+// CBOR serving) through a fetch that does not know the response's
+// Content-Type, as NewRESTFetch's: the body is recognised as JSON, where
+// client-go, which reads the header, would decode it as what it asked
+// for only when the header says so (see the package documentation).
+func TestJSONAnswerWithoutContentType(t *testing.T) {
+	pod := `{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a"}}`
+	for _, asked := range []string{"", ContentTypeProtobuf, ContentTypeCBOR} {
+		got := ourWatchAsking(t, asked, "", []byte(jsonWatchEvent("ADDED", pod)))
+		if len(got) != 1 || got[0].Type != watch.Added || got[0].Object.(*corev1.Pod).Name != "a" {
+			t.Errorf("asking for %q: events %v, want the pod added", asked, describe(got))
+		}
+	}
+	l, err := ourList(t, "", []byte(`{"kind":"PodList","apiVersion":"v1","items":[`+pod+`]}`))
+	if err != nil || len(l.Items) != 1 || l.Items[0].Name != "a" {
+		t.Fatalf("list asking for protobuf: %+v, %v; want the pod", l, err)
+	}
+	// null is no JSON object: asked for protobuf, it is not the empty
+	// list it is in JSON (on which the reflector would empty its cache),
+	// as client-go's protobuf decoding refuses it.
+	if l, err := ourList(t, "", []byte("null")); err == nil {
+		t.Fatalf("list of null asking for protobuf: %+v, want an error", l)
+	}
+	// Asked for CBOR, a body that does not start with '{' is CBOR: " " is
+	// the integer -1, no watch event.
+	if got := ourWatchAsking(t, ContentTypeCBOR, "", []byte(" ")); len(got) != 1 || got[0].Type != watch.Error {
+		t.Fatalf("CBOR watch of \" \": events %v, want a decoding Error event", describe(got))
 	}
 }

@@ -520,7 +520,12 @@ func (c *cborStream) forEach(h cborscan.Head, fn func(i int) error) error {
 }
 
 // cborList walks a CBOR list response: a map whose "items" array is
-// decoded element by element into fresh Ts as the stream reaches them.
+// decoded element by element into fresh Ts as the stream reaches them. As
+// apimachinery's CBOR decoder reads a list: null, an empty map and a map
+// without items or metadata are an empty list, keys are matched case
+// sensitively, a duplicate key is an error (found when the second one is
+// reached, after the items of a first items key were handed over), and a
+// Status is the error client-go's REST client makes of it.
 func (d *decoder[E, T]) cborList(yield func(T) error) (*metav1.ListMeta, error) {
 	c := d.cborStream
 	if err := c.skipSelfDescribed(); err != nil {
@@ -530,12 +535,22 @@ func (d *decoder[E, T]) cborList(yield func(T) error) (*metav1.ListMeta, error) 
 	if err != nil {
 		return nil, err
 	}
+	if h.Major == cborscan.MajorSimple && h.Arg == 22 && !h.Indefinite {
+		if err := c.end(); err != nil {
+			return nil, err
+		}
+		return &metav1.ListMeta{}, nil // null
+	}
 	if h.Major != cborscan.MajorMap {
 		return nil, fmt.Errorf("the CBOR response is not a map (major type %d)", h.Major)
 	}
-	var lm *metav1.ListMeta
-	sawItems := false
-	err = c.forEach(h, func(int) error {
+	lm := &metav1.ListMeta{}
+	seen := map[string]struct{}{}
+	var kind string
+	// The pairs other than items, kept as an indefinite-length map in case
+	// the body turns out to be a Status.
+	pairs := []byte{0xbf}
+	err = c.forEach(h, func(i int) error {
 		kb, err := c.item()
 		if err != nil {
 			return err
@@ -544,25 +559,25 @@ func (d *decoder[E, T]) cborList(yield func(T) error) (*metav1.ListMeta, error) 
 		if err != nil {
 			return fmt.Errorf("a map key: %w", err)
 		}
-		if key == "items" {
-			sawItems = true
+		if _, dup := seen[key]; dup {
+			return fmt.Errorf("cbor: found duplicate map key %q at map element index %d", key, i)
+		}
+		seen[key] = struct{}{}
+		if key == "items" && kind != "Status" {
 			return d.cborItemsArray(yield)
 		}
+		pairs = append(pairs, kb...)
 		v, err := c.item()
 		if err != nil {
 			return fmt.Errorf("field %q: %w", key, err)
 		}
+		pairs = append(pairs, v...)
 		switch key {
 		case "kind":
-			kind, err := d.cbor.cborString(v)
-			if err != nil {
+			if kind, err = d.cbor.cborString(v); err != nil {
 				return fmt.Errorf("kind: %w", err)
 			}
-			if kind == "Status" {
-				return errors.New("the server answered with a Status instead of a list")
-			}
 		case "metadata":
-			lm = &metav1.ListMeta{}
 			if err := d.cbor.decodeMeta(v, lm); err != nil {
 				return fmt.Errorf("list metadata: %w", err)
 			}
@@ -572,19 +587,26 @@ func (d *decoder[E, T]) cborList(yield func(T) error) (*metav1.ListMeta, error) 
 	if err != nil {
 		return nil, err
 	}
-	if end, err := c.atEnd(); err != nil || !end {
-		if err == nil {
-			err = fmt.Errorf("bytes after the list (0x%02x...)", c.buf[c.off])
-		}
+	if err := c.end(); err != nil {
 		return nil, err
 	}
-	if !sawItems && lm == nil {
-		return nil, errors.New("the CBOR response has neither items nor list metadata")
-	}
-	if lm == nil {
-		lm = &metav1.ListMeta{}
+	if kind == "Status" {
+		st := &metav1.Status{}
+		if err := d.cbor.decodeMeta(append(pairs, cborscan.Break), st); err != nil {
+			return nil, fmt.Errorf("the response is a Status that cannot be decoded: %w", err)
+		}
+		return nil, statusError(st)
 	}
 	return lm, nil
+}
+
+// end checks that the stream ended cleanly after the list.
+func (c *cborStream) end() error {
+	end, err := c.atEnd()
+	if err == nil && !end {
+		err = fmt.Errorf("bytes after the list (0x%02x...)", c.buf[c.off])
+	}
+	return err
 }
 
 // cborItemsArray decodes the items array (or null).

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -23,6 +24,8 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/watch"
 	kjson "sigs.k8s.io/json"
+
+	"github.com/typedinformer/typedinformer/runtime/wire/internal/cborscan"
 )
 
 // widget is a custom resource's type as a CRD repo writes it: no
@@ -386,7 +389,6 @@ func TestCBORListBadInput(t *testing.T) {
 		{name: "not a map", body: []byte("\xd9\xd9\xf7\x83\x01\x02\x03"), want: "not a map (major type 4)"},
 		{name: "items not an array", body: []byte("\xd9\xd9\xf7\xa1\x45items\xa0"), want: "items: want an array, got major type 5"},
 		{name: "Status", body: c.encode(t, &metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: metav1.StatusFailure}), want: "a Status instead of a list"},
-		{name: "neither items nor metadata", body: []byte("\xd9\xd9\xf7\xa0"), want: "neither items nor list metadata"},
 		{name: "bytes after the list", body: append(bytes.Clone(body), 0x01), want: "bytes after the list", maxSeen: 3},
 		{name: "field of the wrong type", body: badName, want: "item 0: cbor: cannot unmarshal"},
 		{name: "cut in the tag", body: []byte("\xd9\xd9"), want: "unexpected EOF"},
@@ -668,5 +670,94 @@ func TestCBORYieldError(t *testing.T) {
 	})
 	if err != stop || calls != 2 { //nolint:errorlint // yield's error must come back unwrapped
 		t.Errorf("err %v after %d calls, want %v after 2", err, calls, stop)
+	}
+}
+
+// TestCBORListAgreesWithApimachinery decodes odd CBOR list bodies with
+// apimachinery's CBOR serializer as client-go's typed clients do (a
+// Status that is not a success being the error client-go's REST client
+// makes of it) and with ListItems, and requires the same items and
+// metadata, or an error from both with the same Status reason and code.
+func TestCBORListAgreesWithApimachinery(t *testing.T) {
+	c := newCBORCodec(t)
+	p := testPod(0, "5")
+	pod := bytes.TrimPrefix(c.encode(t, &p), []byte(cborscan.SelfDescribed))
+	text := func(s string) []byte { return append([]byte{0x60 | byte(len(s))}, s...) }
+	// cmap is a map of the pairs kv, each key a string and each value a
+	// string or encoded bytes.
+	cmap := func(kv ...any) []byte {
+		b := []byte{0xa0 | byte(len(kv)/2)}
+		for _, x := range kv {
+			switch x := x.(type) {
+			case string:
+				b = append(b, text(x)...)
+			case []byte:
+				b = append(b, x...)
+			}
+		}
+		return b
+	}
+	sd := func(b []byte) []byte { return append([]byte(cborscan.SelfDescribed), b...) }
+	array := func(items ...[]byte) []byte {
+		return append([]byte{0x80 | byte(len(items))}, bytes.Join(items, nil)...)
+	}
+	code410 := []byte{0x19, 0x01, 0x9a}
+	gone := c.encode(t, &metav1.Status{TypeMeta: metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}, Status: metav1.StatusFailure, Reason: metav1.StatusReasonExpired, Message: "too old resource version", Code: 410})
+	cases := []struct {
+		name string
+		body []byte
+	}{
+		{name: "list", body: sd(cmap("kind", "PodList", "apiVersion", "v1", "metadata", cmap("resourceVersion", "9"), "items", array(pod, pod)))},
+		{name: "null", body: sd([]byte{0xf6})},
+		{name: "null then bytes", body: sd([]byte{0xf6, 0x01})},
+		{name: "empty map", body: sd(cmap())},
+		{name: "kind only", body: sd(cmap("kind", "PodList"))},
+		{name: "Items key", body: sd(cmap("kind", "PodList", "apiVersion", "v1", "Items", array(pod)))},
+		{name: "without the self-described tag", body: cmap("kind", "PodList", "apiVersion", "v1", "items", array(pod))},
+		{name: "metadata twice", body: sd(cmap("kind", "PodList", "apiVersion", "v1", "metadata", cmap("resourceVersion", "9"), "metadata", cmap("continue", "c"), "items", array(pod)))},
+		{name: "items twice", body: sd(cmap("kind", "PodList", "apiVersion", "v1", "items", array(pod), "items", array(pod)))},
+		{name: "kind twice", body: sd(cmap("kind", "PodList", "kind", "PodList", "items", array(pod)))},
+		{name: "an unknown key twice", body: sd(cmap("x", "1", "x", "2", "items", array(pod)))},
+		{name: "a Status", body: gone},
+		{name: "a Status, kind last", body: sd(cmap("status", "Failure", "reason", "Expired", "code", code410, "apiVersion", "v1", "kind", "Status"))},
+		{name: "a Status with items", body: sd(cmap("kind", "Status", "apiVersion", "v1", "items", array(pod), "status", "Failure", "reason", "Expired", "code", code410))},
+		{name: "a Status after items", body: sd(cmap("items", array(pod), "kind", "Status", "apiVersion", "v1", "status", "Failure", "reason", "Expired", "code", code410))},
+		{name: "a Status with a key twice", body: sd(cmap("kind", "Status", "apiVersion", "v1", "code", code410, "code", code410))},
+		{name: "a Status that is not one", body: sd(cmap("kind", "Status", "apiVersion", "v1", "code", "410"))},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var want *corev1.PodList
+			obj, _, wantErr := c.s.Decode(tc.body, nil, &corev1.PodList{})
+			if wantErr == nil {
+				switch o := obj.(type) {
+				case *metav1.Status:
+					wantErr = apierrors.FromObject(o)
+				case *corev1.PodList:
+					want = o
+				default:
+					wantErr = fmt.Errorf("decoded a %T", obj)
+				}
+			}
+			got, lm, _, err := listAll[corev1.Pod](t, tc.body, ContentTypeCBOR)
+			t.Logf("apimachinery: %v, ours: %v", wantErr, err)
+			if (err != nil) != (wantErr != nil) {
+				t.Fatalf("err = %v, apimachinery's %v", err, wantErr)
+			}
+			if err != nil {
+				if apierrors.ReasonForError(err) != apierrors.ReasonForError(wantErr) || statusCodeOf(err) != statusCodeOf(wantErr) {
+					t.Fatalf("err = %v (%s), apimachinery's %v (%s)", err, apierrors.ReasonForError(err), wantErr, apierrors.ReasonForError(wantErr))
+				}
+				return
+			}
+			if !reflect.DeepEqual(*lm, want.ListMeta) {
+				t.Errorf("list metadata %+v, apimachinery's %+v", lm, want.ListMeta)
+			}
+			wantItems := make([]*corev1.Pod, len(want.Items))
+			for i := range want.Items {
+				wantItems[i] = &want.Items[i]
+			}
+			requireSame(t, got, wantItems)
+		})
 	}
 }

@@ -2,6 +2,7 @@ package wire
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -23,8 +24,11 @@ import (
 // used by one goroutine.
 type decoder[E any, T Item] struct {
 	br          *bufio.Reader
-	contentType string
-	proto       bool // T has protobuf methods
+	contentType string // the response's; "" when the fetch does not know it
+	// asked is the encoding the request asked for first: encJSON,
+	// encProtobuf or encCBOR.
+	asked string
+	proto bool // T has protobuf methods
 	// encoding is "json", "protobuf" or "cbor" once the body's first bytes were
 	// read; "" before.
 	encoding string
@@ -67,14 +71,34 @@ const (
 
 func newDecoder[E any, T Item](body io.Reader, contentType string, lw *ListWatch[E, T]) *decoder[E, T] {
 	br := bufio.NewReaderSize(body, 64<<10)
-	return &decoder[E, T]{br: br, contentType: contentType, proto: lw.proto, s: streamReader{r: br}, item: lw.json, share: lw.share,
+	return &decoder[E, T]{br: br, contentType: contentType, asked: askedEncoding(lw.accept), proto: lw.proto, s: streamReader{r: br}, item: lw.json, share: lw.share,
 		cborOf: lw.cbor, gvk: lw.gvk, gvKnown: lw.gvKnown, newItem: lw.newItem, pointer: lw.pointer, itemType: lw.itemType}
 }
 
-// sniff decides the body's encoding from its first bytes (and, for a
-// watch stream, its Content-Type): JSON starts with '{' after white space,
-// a protobuf list with protoMagic, a protobuf watch stream with a frame
-// length. It returns io.EOF for an empty body.
+// askedEncoding is the encoding an Accept header of a ListWatch asks for
+// first.
+func askedEncoding(accept string) string {
+	switch {
+	case strings.HasPrefix(accept, ContentTypeProtobuf):
+		return encProtobuf
+	case strings.HasPrefix(accept, ContentTypeCBOR):
+		return encCBOR
+	}
+	return encJSON
+}
+
+// sniff decides the body's encoding. A JSON, protobuf or CBOR
+// Content-Type decides it, as client-go decodes by the response's
+// Content-Type. Otherwise (and
+// without a Content-Type, as through NewRESTFetch) it is recognised from
+// the first bytes: JSON starts with '{' after white space, CBOR with its
+// self-described tag, a protobuf list with protoMagic, a protobuf watch
+// stream with a frame length. A server that answers JSON to a request
+// for protobuf or CBOR (a custom resource's) is read correctly either
+// way. Without a Content-Type, a watch stream asked for as JSON only is
+// JSON, a body asked for as CBOR that does not start with '{' is CBOR,
+// and a list body of null is JSON only if JSON was asked for.
+// It returns io.EOF for an empty body.
 func (d *decoder[E, T]) sniff(watching bool) error {
 	if d.encoding != "" {
 		return nil
@@ -84,33 +108,47 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 		if err != nil {
 			return err
 		}
-		if watching && strings.Contains(d.contentType, "protobuf") {
+		if strings.Contains(d.contentType, "protobuf") {
 			break
 		}
-		if watching && strings.Contains(d.contentType, "json") {
-			// As client-go does, a watch stream of a JSON content type is
-			// read as JSON whatever it starts with.
+		if strings.Contains(d.contentType, "json") || watching && d.contentType == "" && d.asked == encJSON {
+			// As client-go does, a body of a JSON content type is read as
+			// JSON whatever it starts with.
 			d.useJSON(watching)
 			return nil
 		}
 		if b[0] == cborscan.SelfDescribed[0] || strings.Contains(d.contentType, "cbor") {
 			return d.sniffCBOR(watching)
 		}
+		if d.contentType == "" && d.asked == encCBOR && b[0] != '{' {
+			// A server answers a CBOR request in CBOR or with a JSON
+			// object, which starts with '{'.
+			return d.sniffCBOR(watching)
+		}
 		switch b[0] {
 		case ' ', '\t', '\r', '\n':
 			d.br.Discard(1) //nolint:errcheck // Peek succeeded
 			continue
-		case '{', 'n':
-			// 'n': a list body of null, which client-go reads as an
-			// empty list.
+		case '{':
 			d.useJSON(watching)
 			return nil
+		case 'n':
+			// A list body of null, which client-go reads as an empty
+			// list; only where JSON is expected: an empty list would
+			// make the reflector delete every cached object.
+			if d.asked == encJSON {
+				d.useJSON(watching)
+				return nil
+			}
 		}
 		break
 	}
 	if !watching {
 		b, err := d.br.Peek(len(protoMagic))
 		if err != nil || string(b) != protoMagic {
+			if strings.Contains(d.contentType, "protobuf") {
+				return fmt.Errorf("the response does not start with the protobuf prefix %q (it starts with %q; Content-Type %q)", protoMagic, b, d.contentType)
+			}
 			return fmt.Errorf("the response is neither JSON nor Kubernetes protobuf (it starts with %q; Content-Type %q)", b, d.contentType)
 		}
 	}
@@ -241,7 +279,7 @@ func (d *decoder[E, T]) protoStatus(size uint64) error {
 	if err := st.Unmarshal(b); err != nil {
 		return fmt.Errorf("the response is a Status that cannot be decoded: %w", err)
 	}
-	return apierrors.FromObject(st)
+	return statusError(st)
 }
 
 // protoListBody reads size bytes of a list message from the stream.
@@ -329,6 +367,9 @@ func (d *decoder[E, T]) jsonList(yield func(T) error) (*metav1.ListMeta, error) 
 	j.depth = 1
 	defer func() { j.depth = 0 }()
 	var tm typeMeta
+	// The members other than items, kept as an object's text in case the
+	// body turns out to be a Status (see jsonStatus).
+	members := []byte{'{'}
 	for more, err := j.first('}'); more || err != nil; more, err = j.next('}') {
 		if err != nil {
 			return nil, err
@@ -337,7 +378,7 @@ func (d *decoder[E, T]) jsonList(yield func(T) error) (*metav1.ListMeta, error) 
 		if err != nil {
 			return nil, err
 		}
-		if key == "items" {
+		if key == "items" && tm.kind != "Status" {
 			if d.items > 0 {
 				return nil, errors.New("the list has a second items member after items were handed over")
 			}
@@ -356,21 +397,54 @@ func (d *decoder[E, T]) jsonList(yield func(T) error) (*metav1.ListMeta, error) 
 		if err := tm.member(key, v); err != nil {
 			return nil, err
 		}
-		switch key {
-		case "kind":
-			if tm.kind == "Status" {
-				return nil, errors.New("the server answered with a Status instead of a list")
-			}
-		case "metadata":
+		members = appendMember(members, key, v)
+		if key == "metadata" && tm.kind != "Status" {
 			if err := unmarshalJSON(v, lm); err != nil {
 				return nil, fmt.Errorf("list metadata: %w", err)
 			}
 		}
 	}
+	if tm.kind == "Status" {
+		if err := j.end(); err != nil {
+			return nil, err
+		}
+		return nil, jsonStatus(append(members[:len(members)-1], '}'))
+	}
 	if err := d.checkListKind(tm.kind, tm.apiVersion); err != nil {
 		return nil, err
 	}
 	return lm, j.end()
+}
+
+// appendMember appends the member key: v and a comma to an object's text.
+func appendMember(b []byte, key string, v []byte) []byte {
+	k, _ := json.Marshal(key) // a string always marshals
+	b = append(b, k...)
+	b = append(b, ':')
+	b = append(b, v...)
+	return append(b, ',')
+}
+
+// jsonStatus decodes the Status that a list response's body holds (its
+// members in b) and returns it as the error client-go's REST client
+// makes of a Status that is not a success. A Status of status Success is
+// an error too: client-go would give an empty list, on which the
+// reflector would delete every cached object.
+func jsonStatus(b []byte) error {
+	st := &metav1.Status{}
+	if err := unmarshalJSON(b, st); err != nil {
+		return fmt.Errorf("the response is a Status that cannot be decoded: %w", err)
+	}
+	return statusError(st)
+}
+
+// statusError is the error for a Status sent instead of a list, wrapping
+// the *apierrors.StatusError that carries its reason and code.
+func statusError(st *metav1.Status) error {
+	if st.Status == metav1.StatusSuccess {
+		return errors.New("the server answered with a Status of status Success instead of a list")
+	}
+	return fmt.Errorf("the server answered with a Status instead of a list: %w", apierrors.FromObject(st))
 }
 
 // null consumes the literal null, which must come next.

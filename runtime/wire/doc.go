@@ -19,11 +19,19 @@
 // "k8s\x00"-prefixed runtime.Unknown envelope; a protobuf watch stream is
 // a sequence of length-prefixed frames, each a bare WatchEvent message
 // whose object is in that envelope.
-// Which one is asked for is Options.ContentType; the response's encoding is
-// recognised from its first bytes, so a server that answers JSON to a
-// protobuf request (a custom resource) is still read correctly. CBOR, as
-// apimachinery's CBOR serializer writes it, is read too when asked for
-// (ContentTypeCBOR).
+// Which one is asked for is Options.ContentType. The response's encoding
+// is taken from its Content-Type when the Fetch returns one, as client-go
+// does; a Fetch that cannot know it (NewRESTFetch's: the REST client's
+// Stream does not pass it on) leaves it to be recognised from the first
+// bytes, so a server that answers JSON to a protobuf request (a custom
+// resource) is still read correctly either way. Without a Content-Type, a
+// watch stream asked for as JSON only is read as JSON, as client-go reads
+// it, whatever it starts with. CBOR, as apimachinery's CBOR serializer
+// writes it, is read too when asked for (ContentTypeCBOR); without a
+// Content-Type, a body that does not start with '{' is then CBOR, with or
+// without its self-described tag. A list body of null (an empty list in
+// JSON) is taken as JSON only when JSON was asked for or is the
+// Content-Type.
 //
 // JSON items are decoded by a decoder built once per ListWatch for T (see
 // internal/jsondec): it reads each item's bytes once, straight from the
@@ -74,10 +82,17 @@
 // the top of the document, not of each item; kind and apiVersion keys,
 // matched regardless of case as encoding/json matches them, must be
 // strings or null; a second metadata merges into the first; bytes after
-// the list are an error; items keep the kind and apiVersion they carry. A
-// protobuf envelope's contentEncoding and contentType are not looked at,
-// an envelope without a raw field is an empty list, and known fields of
-// the wrong wire type are gogo-protobuf's errors. Watch streams: each
+// the list are an error; items keep the kind and apiVersion they carry.
+// In CBOR lists too, null, an empty map or a map without items or
+// metadata is an empty list; keys are matched case sensitively and a
+// duplicate key is an error, as apimachinery's CBOR decoder reads them.
+// A Status in a list's place (JSON, protobuf or CBOR, wherever its kind
+// comes in the body) is the error client-go's REST client makes of it,
+// an *apierrors.StatusError of its reason and code (a 410 Expired makes
+// the reflector list again). A protobuf envelope's contentEncoding and
+// contentType are not looked at, an envelope without a raw field is an
+// empty list, and known fields of the wrong wire type are gogo-protobuf's
+// errors. Watch streams: each
 // event's object must carry a kind and an apiVersion, T's (see
 // Options.GroupVersionKind) or, in an ERROR event, a Status's, as
 // client-go's decoding through its scheme requires; otherwise, and for an
@@ -107,6 +122,13 @@
 //     client-go's JSON framer buffers it whole (however large) before
 //     its streaming decoder refuses it. A protobuf frame's length is
 //     never used to allocate more than 16 MiB.
+//   - Without the response's Content-Type (NewRESTFetch), a JSON body
+//     answering a request for protobuf or CBOR is read as JSON, since
+//     that is how a server answers for a custom resource (or without
+//     CBOR serving); client-go, which reads the header, decodes such a
+//     body as protobuf or CBOR when the header says so, and fails (a
+//     list's error, a watch's quiet end). With the Content-Type known,
+//     ListWatch follows it as client-go does.
 //   - A list response of another kind than T's list (a ServiceList for
 //     Pods), or a Status of status Success in a list's place, is an
 //     error for a ListWatch that knows T's group and version; client-go's

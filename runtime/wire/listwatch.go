@@ -31,7 +31,8 @@ const (
 // opts.Watch is set. accept is the value of the request's Accept header.
 // It returns the response body, which the caller reads to its end or until
 // it no longer needs it and then closes, and the response's Content-Type
-// ("" when unknown: the encoding is then recognised from the body). When
+// ("" when unknown: the encoding is then recognised from the body and the
+// one asked for; see the package documentation). When
 // the server does not answer 2xx, Fetch returns an error and no body; an
 // error carrying the server's Status (an *errors.StatusError of
 // k8s.io/apimachinery/pkg/api/errors) lets the reflector recognise 410 Gone

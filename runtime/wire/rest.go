@@ -68,8 +68,10 @@ const (
 // handler. When the ListWatch asks for protobuf, the request prefers it
 // only if the client's configuration sets no content type
 // (rest.Config.ContentType or AcceptContentTypes), so a content type the
-// user set is kept; a request for JSON asks for JSON. The response's
-// encoding is recognised from its bytes.
+// user set is kept; a request for JSON asks for JSON. The REST client's
+// Stream does not pass the response's Content-Type on, so its encoding is
+// recognised from its bytes, guided by the one asked for (see the package
+// documentation).
 func NewRESTFetch[C RESTClient[R], R RESTRequest[R, L], L any](client C, namespace, resource string) (Fetch, bool) {
 	if !isRESTClient(client) {
 		return nil, false

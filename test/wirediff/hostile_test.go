@@ -472,22 +472,15 @@ var knownDifferences = map[string]string{
 	"json/list items then null items":       "safer: items are handed over as decoded and cannot be taken back; a second items member is an error",
 	"protobuf/list envelope raw twice":      "safer: items are handed over as decoded and cannot be taken back; a second raw field is an error",
 	"json/watch ERROR of a Pod":             "safer: an ERROR event's object must be a Status; anything else is a decoding Error event",
-	// Open.
-	"json/list a Status":      "open: a Status in a 200 list body is a plain error, not client-go's StatusError",
-	"cbor/list a Status":      "open: a Status in a 200 list body is a plain error, not client-go's StatusError",
-	"json/watch body x":       "open: without the response's Content-Type a body that is not JSON ends quietly",
-	"json/watch body space x": "open: without the response's Content-Type a body that is not JSON ends quietly",
-	"json/watch body []":      "open: without the response's Content-Type a body that is not JSON ends quietly",
-	"protobuf/watch JSON body with protobuf content type": "open: without the response's Content-Type the body's encoding is sniffed",
-	"protobuf/list JSON with protobuf content type":       "open: the body's encoding is sniffed, not taken from the Content-Type",
-	"cbor/watch JSON body":                                "open: without the response's Content-Type the body's encoding is sniffed",
-	"cbor/list without the self-described tag":            "open: without the response's Content-Type CBOR needs its self-described tag",
-	"cbor/list null":                                      "open: CBOR lists do not yet follow the JSON list rules for empty bodies",
-	"cbor/list {}":                                        "open: CBOR lists do not yet follow the JSON list rules for empty bodies",
-	`cbor/list {"kind":"PodList"}`:                        "open: CBOR lists do not yet follow the JSON list rules for empty bodies",
-	"cbor/list Items key":                                 "open: CBOR lists do not yet follow the JSON list rules for empty bodies",
-	"cbor/list metadata twice":                            "open: a duplicate key in a CBOR list is not yet an error",
-	"cbor/list items twice":                               "open: a duplicate key in a CBOR list is not yet an error",
+	// Safer: NewRESTFetch cannot see the response's Content-Type (the REST
+	// client's Stream does not pass it on), and a server answers JSON to a
+	// request for protobuf (a custom resource's) or for CBOR (without CBOR
+	// serving); client-go reads the header, wire recognises the body, so
+	// that it keeps reading those answers. With the Content-Type known,
+	// both follow it.
+	"protobuf/watch JSON body with protobuf content type": "safer: without the response's Content-Type a JSON body is read as JSON, as a custom resource's answer to a protobuf request must be",
+	"protobuf/list JSON with protobuf content type":       "safer: without the response's Content-Type a JSON body is read as JSON, as a custom resource's answer to a protobuf request must be",
+	"cbor/watch JSON body":                                "safer: without the response's Content-Type a JSON body is read as JSON, as a server without CBOR answers a CBOR request",
 }
 
 func runHostile(t *testing.T, h hostile) {
@@ -563,6 +556,12 @@ func FuzzDecoders(f *testing.F) {
 	f.Fuzz(func(t *testing.T, sel uint8, body []byte) {
 		enc := encodings[sel%3]
 		watching := sel/3%2 == 1
+		if enc.name == "protobuf" && bytes.HasPrefix(bytes.TrimLeft(body, " \t\r\n"), []byte("{")) || enc.name == "cbor" && bytes.HasPrefix(body, []byte("{")) {
+			// The documented difference listed as safer above: without the
+			// response's Content-Type, wire reads a JSON body answering a
+			// protobuf or CBOR request as JSON.
+			t.Skip("a JSON body answering a protobuf or CBOR request")
+		}
 		srv := server{list: response{contentType: enc.contentType, body: body}, watch: response{contentType: enc.watchType, body: body}}
 		for _, d := range diffBodies(t, target{gvk: podGVK, enc: enc}, viaREST, &srv, !watching, watching, metav1.ListOptions{}) {
 			t.Errorf("%s %q: %s", enc.name, trimBytes(body), d)
