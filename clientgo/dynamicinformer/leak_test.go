@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/typedinformer/typedinformer/clientgo/dynamicinformer"
+	"github.com/typedinformer/typedinformer/internal/testutil/apiserver"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 )
 
@@ -27,7 +28,7 @@ var (
 	missing = schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "nothere"}
 )
 
-func newResource(t *testing.T, kind string, objs ...*unstructured.Unstructured) resourceServer {
+func newResource(t *testing.T, kind string, objs ...*unstructured.Unstructured) apiserver.Resource {
 	t.Helper()
 	srv := fake.NewServer[*unstructured.Unstructured](fake.WithResource(schema.GroupResource{Group: "example.com", Resource: strings.ToLower(kind) + "s"}))
 	for _, o := range objs {
@@ -36,12 +37,12 @@ func newResource(t *testing.T, kind string, objs ...*unstructured.Unstructured) 
 			t.Fatal(err)
 		}
 	}
-	return resourceServer{srv: srv, kind: kind}
+	return apiserver.Resource{Server: srv, Kind: kind}
 }
 
 // dynamicClient is a real dynamic client of srv that keeps no idle
 // connection, so that every open connection is a request under way.
-func dynamicClient(t *testing.T, srv *apiServer) *dynamic.DynamicClient {
+func dynamicClient(t *testing.T, srv *apiserver.Server) *dynamic.DynamicClient {
 	t.Helper()
 	dc, err := dynamic.NewForConfig(&rest.Config{Host: srv.URL, Transport: &http.Transport{DisableKeepAlives: true}})
 	if err != nil {
@@ -89,17 +90,17 @@ func poll(t *testing.T, what func() string, cond func() bool) {
 // the connections, the watches under way and the goroutines back where
 // they were after each removal, and none of them after Shutdown.
 func TestRemoveInformerLeavesNothingRunning(t *testing.T) {
-	srv := newAPIServer(t, map[schema.GroupVersionResource]resourceServer{
+	srv := apiserver.New(t, map[schema.GroupVersionResource]apiserver.Resource{
 		widgets: newResource(t, "Widget", widget("a", "w1", 1)),
 		gadgets: newResource(t, "Gadget", widget("a", "g1", 1)),
 	})
 	open := func(conns, watches int) {
 		t.Helper()
 		poll(t, func() string {
-			c, w := srv.open()
+			c, w := srv.Open()
 			return fmt.Sprintf("%d connections and %d watches, want %d and %d", c, w, conns, watches)
 		}, func() bool {
-			c, w := srv.open()
+			c, w := srv.Open()
 			return c == conns && w == watches
 		})
 	}
@@ -157,7 +158,7 @@ func TestRemoveInformerLeavesNothingRunning(t *testing.T) {
 // not serve is named with the reason; the served one stays complete.
 func TestUnservedResourceIsNamedAndLosesNothing(t *testing.T) {
 	ws := newResource(t, "Widget", widget("a", "w1", 1), widget("a", "w2", 2))
-	srv := newAPIServer(t, map[schema.GroupVersionResource]resourceServer{widgets: ws})
+	srv := apiserver.New(t, map[schema.GroupVersionResource]apiserver.Resource{widgets: ws})
 	f := dynamicinformer.NewDynamicSharedInformerFactory(dynamicClient(t, srv), 0)
 	w := f.ForResource(widgets)
 	f.ForResource(missing)

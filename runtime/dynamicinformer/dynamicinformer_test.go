@@ -18,10 +18,12 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/typedinformer/typedinformer/internal/testutil"
+	"github.com/typedinformer/typedinformer/internal/testutil/apiserver"
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/dynamicinformer"
 	"github.com/typedinformer/typedinformer/runtime/fake"
 	"github.com/typedinformer/typedinformer/runtime/informers"
+	"github.com/typedinformer/typedinformer/runtime/wire"
 )
 
 var (
@@ -39,7 +41,7 @@ func object(kind, ns, name string, spec int64) *unstructured.Unstructured {
 	return u
 }
 
-func newServer(t *testing.T, kind string, objs ...*unstructured.Unstructured) resourceServer {
+func newServer(t *testing.T, kind string, objs ...*unstructured.Unstructured) apiserver.Resource {
 	t.Helper()
 	srv := fake.NewServer[*unstructured.Unstructured](fake.WithResource(schema.GroupResource{Group: "example.com", Resource: strings.ToLower(kind) + "s"}))
 	for _, o := range objs {
@@ -47,7 +49,7 @@ func newServer(t *testing.T, kind string, objs ...*unstructured.Unstructured) re
 			t.Fatal(err)
 		}
 	}
-	return resourceServer{srv: srv, kind: kind}
+	return apiserver.Resource{Server: srv, Kind: kind}
 }
 
 func waitSynced(t *testing.T, f *dynamicinformer.Factory, want ...schema.GroupVersionResource) {
@@ -97,8 +99,8 @@ func (r *recorder) handler() cache.ResourceEventHandler[dynamicinformer.Object] 
 
 func TestFactoryReadsFromTheWire(t *testing.T) {
 	ws := newServer(t, "Widget", object("Widget", "a", "w1", 1), object("Widget", "b", "w2", 2))
-	srv := newAPIServer(t, map[schema.GroupVersionResource]resourceServer{widgets: ws})
-	f := dynamicinformer.NewDynamicSharedInformerFactory(srv.client(), 0)
+	srv := apiserver.New(t, map[schema.GroupVersionResource]apiserver.Resource{widgets: ws})
+	f := dynamicinformer.NewDynamicSharedInformerFactory(wireClient(srv), 0)
 	inf := f.ForResource(widgets)
 	if f.ForResource(widgets).Informer() != inf.Informer() {
 		t.Fatal("a second ForResource built another informer")
@@ -126,10 +128,10 @@ func TestFactoryReadsFromTheWire(t *testing.T) {
 	if _, err := inf.Lister().Namespace("a").Get("w2"); !apierrors.IsNotFound(err) || !strings.Contains(err.Error(), "widgets.example.com") {
 		t.Fatalf("Get of a missing object = %v, want NotFound naming widgets.example.com", err)
 	}
-	if _, err := ws.srv.Update(object("Widget", "a", "w1", 3)); err != nil {
+	if _, err := ws.Server.Update(object("Widget", "a", "w1", 3)); err != nil {
 		t.Fatal(err)
 	}
-	if err := ws.srv.Delete("b", "w2"); err != nil {
+	if err := ws.Server.Delete("b", "w2"); err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"add a/w1 true", "add b/w2 true", "update a/w1 map[n:3]", "delete b/w2"}
@@ -141,8 +143,8 @@ func TestFactoryReadsFromTheWire(t *testing.T) {
 
 func TestFilteredFactoryAppliesNamespaceAndTweak(t *testing.T) {
 	ws := newServer(t, "Widget", object("Widget", "a", "w1", 1), object("Widget", "a", "other", 2), object("Widget", "b", "w2", 3))
-	srv := newAPIServer(t, map[schema.GroupVersionResource]resourceServer{widgets: ws})
-	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(srv.client(), 0, "a", func(o *metav1.ListOptions) { o.LabelSelector = "app=w1" })
+	srv := apiserver.New(t, map[schema.GroupVersionResource]apiserver.Resource{widgets: ws})
+	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(wireClient(srv), 0, "a", func(o *metav1.ListOptions) { o.LabelSelector = "app=w1" })
 	inf := f.ForResource(widgets)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer func() { cancel(); f.Shutdown() }()
@@ -160,7 +162,7 @@ func TestClientFuncsFeedTheInformers(t *testing.T) {
 	ws := newServer(t, "Widget", object("Widget", "a", "w1", 1))
 	client := dynamicinformer.ClientFuncs{
 		ListFunc: func(ctx context.Context, gvr schema.GroupVersionResource, ns string, o metav1.ListOptions) (*unstructured.UnstructuredList, error) {
-			obj, err := ws.srv.ListerWatcher(ns).List(ctx, o)
+			obj, err := ws.Server.ListerWatcher(ns).List(ctx, o)
 			if err != nil {
 				return nil, err
 			}
@@ -173,7 +175,7 @@ func TestClientFuncsFeedTheInformers(t *testing.T) {
 			return out, nil
 		},
 		WatchFunc: func(ctx context.Context, gvr schema.GroupVersionResource, ns string, o metav1.ListOptions) (watch.Interface, error) {
-			return ws.srv.ListerWatcher(ns).Watch(ctx, o)
+			return ws.Server.ListerWatcher(ns).Watch(ctx, o)
 		},
 	}
 	f := dynamicinformer.NewDynamicSharedInformerFactory(client, 0)
@@ -252,18 +254,18 @@ func settled(t *testing.T, what string, want int) {
 // watches under way back where they were after each removal, and at the
 // baseline after Shutdown.
 func TestRemoveInformerLeavesNothingRunning(t *testing.T) {
-	srv := newAPIServer(t, map[schema.GroupVersionResource]resourceServer{
+	srv := apiserver.New(t, map[schema.GroupVersionResource]apiserver.Resource{
 		widgets: newServer(t, "Widget", object("Widget", "a", "w1", 1)),
 		gadgets: newServer(t, "Gadget", object("Gadget", "a", "g1", 1)),
 	})
 	open := func(conns, watches int) func() bool {
-		return func() bool { c, w := srv.open(); return c == conns && w == watches }
+		return func() bool { c, w := srv.Open(); return c == conns && w == watches }
 	}
 	testutil.Eventually(t, "no connection open", open(0, 0))
 	noRuntimeGoroutines(t, "before the factory started")
 	baseline := goruntime.NumGoroutine()
 
-	f := dynamicinformer.NewDynamicSharedInformerFactory(srv.client(), 0)
+	f := dynamicinformer.NewDynamicSharedInformerFactory(wireClient(srv), 0)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	w := f.ForResource(widgets)
@@ -313,8 +315,8 @@ func TestRemoveInformerLeavesNothingRunning(t *testing.T) {
 // its watch, and removing the missing one leaves the factory synced.
 func TestUnservedResourceIsNamedAndLosesNothing(t *testing.T) {
 	ws := newServer(t, "Widget", object("Widget", "a", "w1", 1), object("Widget", "a", "w2", 2))
-	srv := newAPIServer(t, map[schema.GroupVersionResource]resourceServer{widgets: ws})
-	f := dynamicinformer.NewDynamicSharedInformerFactory(srv.client(), 0)
+	srv := apiserver.New(t, map[schema.GroupVersionResource]apiserver.Resource{widgets: ws})
+	f := dynamicinformer.NewDynamicSharedInformerFactory(wireClient(srv), 0)
 	w := f.ForResource(widgets)
 	bad := f.ForResource(missing)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -335,7 +337,7 @@ func TestUnservedResourceIsNamedAndLosesNothing(t *testing.T) {
 	if all, _ := w.Lister().List(labels.Everything()); len(all) != 2 {
 		t.Fatalf("widgets cached %d, want 2", len(all))
 	}
-	if _, err := ws.srv.Create(object("Widget", "a", "w3", 3)); err != nil {
+	if _, err := ws.Server.Create(object("Widget", "a", "w3", 3)); err != nil {
 		t.Fatal(err)
 	}
 	testutil.Eventually(t, "the widget created later", func() bool { _, err := w.Lister().Namespace("a").Get("w3"); return err == nil })
@@ -349,9 +351,9 @@ func TestUnservedResourceIsNamedAndLosesNothing(t *testing.T) {
 // TestWireClientRejectsBadInput: a resource without a version, and a
 // FetchFunc that fails, give informers that never sync and say why.
 func TestWireClientRejectsBadInput(t *testing.T) {
-	c := dynamicinformer.NewWireClient(func(gvr schema.GroupVersionResource, ns string) (wirefetch, error) {
+	c := dynamicinformer.NewWireClient(func(gvr schema.GroupVersionResource, ns string) (wire.Fetch, error) {
 		return nil, fmt.Errorf("no route to %s", gvr.Resource)
-	}, wireOptions())
+	}, wire.Options{})
 	if _, err := c.UnstructuredListWatch(schema.GroupVersionResource{Resource: "widgets"}, ""); err == nil || !strings.Contains(err.Error(), "no version") {
 		t.Fatalf("a resource without version = %v", err)
 	}

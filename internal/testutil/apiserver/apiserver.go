@@ -1,4 +1,9 @@
-package dynamicinformer_test
+// Package apiserver serves list and watch requests of unstructured
+// resources over HTTP, as a kube-apiserver does in JSON, from fake.Servers,
+// and counts the connections open and the watches under way: what the
+// dynamic informers' tests (in the runtime and in the clientgo module)
+// need to see that nothing is left running after an informer is removed.
+package apiserver
 
 import (
 	"encoding/json"
@@ -19,19 +24,19 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/fake"
 )
 
-// resourceServer is a fake.Server of one resource and the kind its
-// objects have.
-type resourceServer struct {
-	srv  *fake.Server[*unstructured.Unstructured]
-	kind string
+// Resource is a fake.Server of one resource and the kind its objects
+// have.
+type Resource struct {
+	Server *fake.Server[*unstructured.Unstructured]
+	Kind   string
 }
 
-// apiServer serves the list and watch requests of several resources over
+// Server serves the list and watch requests of several resources over
 // HTTP from fake.Servers, as JSON like a kube-apiserver, and counts the
 // connections open and the watch requests under way.
-type apiServer struct {
+type Server struct {
 	*httptest.Server
-	resources map[schema.GroupVersionResource]resourceServer
+	resources map[schema.GroupVersionResource]Resource
 	codec     runtime.ParameterCodec
 
 	mu      sync.Mutex
@@ -39,11 +44,12 @@ type apiServer struct {
 	watches int
 }
 
-func newAPIServer(t *testing.T, resources map[schema.GroupVersionResource]resourceServer) *apiServer {
+// New starts a Server of resources, closed when the test ends.
+func New(t testing.TB, resources map[schema.GroupVersionResource]Resource) *Server {
 	t.Helper()
 	scheme := runtime.NewScheme()
 	metav1.AddToGroupVersion(scheme, metav1.SchemeGroupVersion)
-	s := &apiServer{resources: resources, codec: runtime.NewParameterCodec(scheme)}
+	s := &Server{resources: resources, codec: runtime.NewParameterCodec(scheme)}
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(s.serve))
 	s.Config.ConnState = func(_ net.Conn, st http.ConnState) {
 		s.mu.Lock()
@@ -60,14 +66,14 @@ func newAPIServer(t *testing.T, resources map[schema.GroupVersionResource]resour
 	return s
 }
 
-// open returns the connections open and the watches being served.
-func (s *apiServer) open() (conns, watches int) {
+// Open returns the connections open and the watches being served.
+func (s *Server) Open() (conns, watches int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.conns, s.watches
 }
 
-func (s *apiServer) serve(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	gvr, ns, ok := parsePath(r.URL.Path)
 	rs, served := s.resources[gvr]
 	if !ok || !served {
@@ -84,10 +90,10 @@ func (s *apiServer) serve(w http.ResponseWriter, r *http.Request) {
 	setKind := func(u *unstructured.Unstructured) {
 		if u.GetKind() == "" {
 			u.SetAPIVersion(apiVersion)
-			u.SetKind(rs.kind)
+			u.SetKind(rs.Kind)
 		}
 	}
-	lw := rs.srv.ListerWatcher(ns)
+	lw := rs.Server.ListerWatcher(ns)
 	w.Header().Set("Content-Type", "application/json")
 	if !opts.Watch {
 		obj, err := lw.List(r.Context(), opts)
@@ -96,7 +102,7 @@ func (s *apiServer) serve(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		l := obj.(*fake.List[*unstructured.Unstructured])
-		out := map[string]any{"kind": rs.kind + "List", "apiVersion": apiVersion,
+		out := map[string]any{"kind": rs.Kind + "List", "apiVersion": apiVersion,
 			"metadata": map[string]any{"resourceVersion": l.ResourceVersion, "continue": l.Continue}}
 		items := make([]any, 0, len(l.Items))
 		for _, u := range l.Items {
@@ -145,7 +151,8 @@ func (s *apiServer) serve(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
-// parsePath reads a resource path as the dynamic client writes it.
+// parsePath reads a resource path as the dynamic client (and
+// dynamicinformer.ResourcePath) writes it.
 func parsePath(p string) (schema.GroupVersionResource, string, bool) {
 	parts := strings.Split(strings.Trim(p, "/"), "/")
 	var gvr schema.GroupVersionResource
