@@ -157,7 +157,9 @@ func gadgetListWatch(t *testing.T, cfg *rest.Config, ns, ct string) (*wire.ListW
 			VersionedParams(&opts, metav1.ParameterCodec).SetHeader("Accept", accept).Stream(ctx)
 		return body, "", err
 	}
-	lw, err := wire.NewListWatch[gadget](fetch, wire.Options{ContentType: ct})
+	// gadget's Go name is not its kind, so the ListWatch is told the kind
+	// every watch event object must carry.
+	lw, err := wire.NewListWatch[gadget](fetch, wire.Options{ContentType: ct, GroupVersionKind: gadgetGVR.GroupVersion().WithKind("Gadget")})
 	if err != nil {
 		t.Fatal(err)
 	}
