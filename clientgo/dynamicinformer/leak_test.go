@@ -12,7 +12,6 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
@@ -20,25 +19,12 @@ import (
 
 	"github.com/typedinformer/typedinformer/clientgo/dynamicinformer"
 	"github.com/typedinformer/typedinformer/internal/testutil/apiserver"
-	"github.com/typedinformer/typedinformer/runtime/fake"
 )
 
 var (
 	gadgets = schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "gadgets"}
 	missing = schema.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "nothere"}
 )
-
-func newResource(t *testing.T, kind string, objs ...*unstructured.Unstructured) apiserver.Resource {
-	t.Helper()
-	srv := fake.NewServer[*unstructured.Unstructured](fake.WithResource(schema.GroupResource{Group: "example.com", Resource: strings.ToLower(kind) + "s"}))
-	for _, o := range objs {
-		o.SetKind(kind)
-		if _, err := srv.Create(o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return apiserver.Resource{Server: srv, Kind: kind}
-}
 
 // dynamicClient is a real dynamic client of srv that keeps no idle
 // connection, so that every open connection is a request under way.
@@ -91,8 +77,8 @@ func poll(t *testing.T, what func() string, cond func() bool) {
 // they were after each removal, and none of them after Shutdown.
 func TestRemoveInformerLeavesNothingRunning(t *testing.T) {
 	srv := apiserver.New(t, map[schema.GroupVersionResource]apiserver.Resource{
-		widgets: newResource(t, "Widget", widget("a", "w1", 1)),
-		gadgets: newResource(t, "Gadget", widget("a", "g1", 1)),
+		widgets: apiserver.NewResource(t, "example.com", "Widget", widget("a", "w1", 1)),
+		gadgets: apiserver.NewResource(t, "example.com", "Gadget", widget("a", "g1", 1)),
 	})
 	open := func(conns, watches int) {
 		t.Helper()
@@ -157,7 +143,7 @@ func TestRemoveInformerLeavesNothingRunning(t *testing.T) {
 // TestUnservedResourceIsNamedAndLosesNothing: a resource the server does
 // not serve is named with the reason; the served one stays complete.
 func TestUnservedResourceIsNamedAndLosesNothing(t *testing.T) {
-	ws := newResource(t, "Widget", widget("a", "w1", 1), widget("a", "w2", 2))
+	ws := apiserver.NewResource(t, "example.com", "Widget", widget("a", "w1", 1), widget("a", "w2", 2))
 	srv := apiserver.New(t, map[schema.GroupVersionResource]apiserver.Resource{widgets: ws})
 	f := dynamicinformer.NewDynamicSharedInformerFactory(dynamicClient(t, srv), 0)
 	w := f.ForResource(widgets)

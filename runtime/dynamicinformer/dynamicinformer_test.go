@@ -41,17 +41,6 @@ func object(kind, ns, name string, spec int64) *unstructured.Unstructured {
 	return u
 }
 
-func newServer(t *testing.T, kind string, objs ...*unstructured.Unstructured) apiserver.Resource {
-	t.Helper()
-	srv := fake.NewServer[*unstructured.Unstructured](fake.WithResource(schema.GroupResource{Group: "example.com", Resource: strings.ToLower(kind) + "s"}))
-	for _, o := range objs {
-		if _, err := srv.Create(o); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return apiserver.Resource{Server: srv, Kind: kind}
-}
-
 func waitSynced(t *testing.T, f *dynamicinformer.Factory, want ...schema.GroupVersionResource) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), testutil.WaitLimit)
@@ -98,7 +87,7 @@ func (r *recorder) handler() cache.ResourceEventHandler[dynamicinformer.Object] 
 }
 
 func TestFactoryReadsFromTheWire(t *testing.T) {
-	ws := newServer(t, "Widget", object("Widget", "a", "w1", 1), object("Widget", "b", "w2", 2))
+	ws := apiserver.NewResource(t, "example.com", "Widget", object("Widget", "a", "w1", 1), object("Widget", "b", "w2", 2))
 	srv := apiserver.New(t, map[schema.GroupVersionResource]apiserver.Resource{widgets: ws})
 	f := dynamicinformer.NewDynamicSharedInformerFactory(wireClient(srv), 0)
 	inf := f.ForResource(widgets)
@@ -142,7 +131,7 @@ func TestFactoryReadsFromTheWire(t *testing.T) {
 }
 
 func TestFilteredFactoryAppliesNamespaceAndTweak(t *testing.T) {
-	ws := newServer(t, "Widget", object("Widget", "a", "w1", 1), object("Widget", "a", "other", 2), object("Widget", "b", "w2", 3))
+	ws := apiserver.NewResource(t, "example.com", "Widget", object("Widget", "a", "w1", 1), object("Widget", "a", "other", 2), object("Widget", "b", "w2", 3))
 	srv := apiserver.New(t, map[schema.GroupVersionResource]apiserver.Resource{widgets: ws})
 	f := dynamicinformer.NewFilteredDynamicSharedInformerFactory(wireClient(srv), 0, "a", func(o *metav1.ListOptions) { o.LabelSelector = "app=w1" })
 	inf := f.ForResource(widgets)
@@ -159,7 +148,7 @@ func TestFilteredFactoryAppliesNamespaceAndTweak(t *testing.T) {
 // TestClientFuncsFeedTheInformers serves a fake through a plain Client,
 // as a unit test would.
 func TestClientFuncsFeedTheInformers(t *testing.T) {
-	ws := newServer(t, "Widget", object("Widget", "a", "w1", 1))
+	ws := apiserver.NewResource(t, "example.com", "Widget", object("Widget", "a", "w1", 1))
 	client := dynamicinformer.ClientFuncs{
 		ListFunc: func(ctx context.Context, gvr schema.GroupVersionResource, ns string, o metav1.ListOptions) (*unstructured.UnstructuredList, error) {
 			obj, err := ws.Server.ListerWatcher(ns).List(ctx, o)
@@ -255,8 +244,8 @@ func settled(t *testing.T, what string, want int) {
 // baseline after Shutdown.
 func TestRemoveInformerLeavesNothingRunning(t *testing.T) {
 	srv := apiserver.New(t, map[schema.GroupVersionResource]apiserver.Resource{
-		widgets: newServer(t, "Widget", object("Widget", "a", "w1", 1)),
-		gadgets: newServer(t, "Gadget", object("Gadget", "a", "g1", 1)),
+		widgets: apiserver.NewResource(t, "example.com", "Widget", object("Widget", "a", "w1", 1)),
+		gadgets: apiserver.NewResource(t, "example.com", "Gadget", object("Gadget", "a", "g1", 1)),
 	})
 	open := func(conns, watches int) func() bool {
 		return func() bool { c, w := srv.Open(); return c == conns && w == watches }
@@ -314,7 +303,7 @@ func TestRemoveInformerLeavesNothingRunning(t *testing.T) {
 // one and why, the served one's cache is complete and keeps following
 // its watch, and removing the missing one leaves the factory synced.
 func TestUnservedResourceIsNamedAndLosesNothing(t *testing.T) {
-	ws := newServer(t, "Widget", object("Widget", "a", "w1", 1), object("Widget", "a", "w2", 2))
+	ws := apiserver.NewResource(t, "example.com", "Widget", object("Widget", "a", "w1", 1), object("Widget", "a", "w2", 2))
 	srv := apiserver.New(t, map[schema.GroupVersionResource]apiserver.Resource{widgets: ws})
 	f := dynamicinformer.NewDynamicSharedInformerFactory(wireClient(srv), 0)
 	w := f.ForResource(widgets)

@@ -31,6 +31,20 @@ type Resource struct {
 	Kind   string
 }
 
+// NewResource returns a Resource of group whose objects are of kind (its
+// resource is the lower-cased kind plus "s"), holding objs with that kind.
+func NewResource(t testing.TB, group, kind string, objs ...*unstructured.Unstructured) Resource {
+	t.Helper()
+	srv := fake.NewServer[*unstructured.Unstructured](fake.WithResource(schema.GroupResource{Group: group, Resource: strings.ToLower(kind) + "s"}))
+	for _, o := range objs {
+		o.SetKind(kind)
+		if _, err := srv.Create(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return Resource{Server: srv, Kind: kind}
+}
+
 // Server serves the list and watch requests of several resources over
 // HTTP from fake.Servers, as JSON like a kube-apiserver, and counts the
 // connections open and the watch requests under way.
