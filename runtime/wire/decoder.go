@@ -96,8 +96,9 @@ func askedEncoding(accept string) string {
 // stream with a frame length. A server that answers JSON to a request
 // for protobuf or CBOR (a custom resource's) is read correctly either
 // way. Without a Content-Type, a watch stream asked for as JSON only is
-// JSON, a body asked for as CBOR that does not start with '{' is CBOR,
-// and a list body of null is JSON only if JSON was asked for.
+// JSON, a list body asked for as JSON only is never protobuf, a body
+// asked for as CBOR that does not start with '{' is CBOR, and a list
+// body of null is JSON only if JSON was asked for.
 // It returns io.EOF for an empty body.
 func (d *decoder[E, T]) sniff(watching bool) error {
 	if d.encoding != "" {
@@ -154,6 +155,11 @@ func (d *decoder[E, T]) sniff(watching bool) error {
 	}
 	if !d.proto {
 		return fmt.Errorf("the response is protobuf, and %s has no protobuf Unmarshal method (Content-Type %q)", d.itemType, d.contentType)
+	}
+	if d.contentType == "" && d.asked == encJSON {
+		// Only JSON was asked for, so a server answers JSON: client-go
+		// reads such a body as JSON and fails on it.
+		return fmt.Errorf("the response is protobuf, but only JSON was asked for (Content-Type %q)", d.contentType)
 	}
 	d.encoding = encProtobuf
 	d.strs = jsondec.NewStrings(sharedStrings)

@@ -268,6 +268,19 @@ func TestListItemsBadInput(t *testing.T) {
 			t.Errorf("err = %v, want one saying the type has no protobuf methods", err)
 		}
 	})
+	t.Run("protobuf answer to a request for JSON only", func(t *testing.T) {
+		lw, err := NewListWatch[corev1.Pod](func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) {
+			return io.NopCloser(bytes.NewReader(protoBody)), "", nil
+		}, Options{ContentType: ContentTypeJSON})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		_, err = lw.ListItems(context.Background(), metav1.ListOptions{}, func(*corev1.Pod) error { n++; return nil })
+		if err == nil || !strings.Contains(err.Error(), "only JSON was asked for") || n != 0 {
+			t.Errorf("err = %v after %d items, want no item and an error saying only JSON was asked for", err, n)
+		}
+	})
 }
 
 // corruptLastLength makes the last item's length one byte too large,

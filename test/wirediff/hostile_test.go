@@ -173,6 +173,10 @@ func jsonCases() []hostile {
 			cases[i].code = 500
 		}
 	}
+	// A protobuf body answering a request for JSON only, under the JSON
+	// Content-Type: both must fail rather than read it as protobuf.
+	cases = append(cases, hostile{name: "json/list answered in protobuf", enc: encJSON,
+		list: pbEnvelope("v1", "PodList", [][]byte{pbListRaw(pbPod("a"))}, "", "")})
 	return cases
 }
 
