@@ -107,6 +107,9 @@ type sharedIndexInformer[T Object] struct {
 	// idMetrics is nil unless an InformerMetricsProvider was given for a
 	// reserved Identifier (informer_metrics_provider.go).
 	idMetrics *identityMetrics
+	// gate holds the program's writes the store has not applied yet
+	// (write_gate.go); it never waits without a WriteTracker.
+	gate *writeGate[T]
 }
 
 func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformerOptions[T]) SharedIndexInformer[T] {
@@ -123,8 +126,10 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		resyncChanged: make(chan struct{}, 1),
 		scope:         opts.ShardScope,
 	}
+	s.gate = &writeGate[T]{s: s}
 	s.fifo = deltafifo.New[T](s.indexer)
 	s.fifo.SetOnSynced(s.proc.InformerSynced)
+	s.fifo.SetObserver(storeObserver[T]{s})
 	s.transformErrs = map[keys.Key]error{}
 	switch {
 	case lw == nil:
@@ -139,6 +144,29 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		s.installInformerMetrics()
 	}
 	return s
+}
+
+// storeObserver is the informer's DeltaFIFO observer: a list's or
+// bookmark's resourceVersion the store reached becomes the store's
+// (LastStoreSyncResourceVersion) and lets reads waiting for writes
+// re-check; both it and the queue depth go to the InformerMetricsProvider's
+// metrics, if any.
+type storeObserver[T Object] struct{ s *sharedIndexInformer[T] }
+
+// Queued implements deltafifo.Observer.
+func (o storeObserver[T]) Queued(n int) {
+	if m := o.s.idMetrics; m != nil {
+		m.Queued(n)
+	}
+}
+
+// Reached implements deltafifo.Observer.
+func (o storeObserver[T]) Reached(rv string) {
+	o.s.indexer.Bookmark(rv)
+	o.s.gate.advance()
+	if m := o.s.idMetrics; m != nil {
+		m.Reached(rv)
+	}
 }
 
 func (s *sharedIndexInformer[T]) Name() string { return s.name }
@@ -197,6 +225,7 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	s.fifo.Close()
 	wg.Wait()
 	s.proc.Wait()
+	s.detachWriteTracker()
 	s.startMu.Lock()
 	s.stopped = true
 	s.startMu.Unlock()
@@ -218,6 +247,7 @@ func (s *sharedIndexInformer[T]) processLoop(ctx context.Context) {
 		if errors.Is(err, deltafifo.ErrClosed) {
 			return
 		}
+		s.gate.advance()
 		if s.metrics != nil {
 			s.noteBatch()
 		}
@@ -466,9 +496,9 @@ func (s *sharedIndexInformer[T]) RemoveEventHandler(reg ResourceEventHandlerRegi
 	return nil
 }
 
-func (s *sharedIndexInformer[T]) GetStore() Store[T] { return indexer[T]{s.indexer} }
+func (s *sharedIndexInformer[T]) GetStore() Store[T] { return indexer[T]{s.indexer, s.gate} }
 
-func (s *sharedIndexInformer[T]) GetIndexer() Indexer[T] { return indexer[T]{s.indexer} }
+func (s *sharedIndexInformer[T]) GetIndexer() Indexer[T] { return indexer[T]{s.indexer, s.gate} }
 
 // AddIndexers adds index functions to the store; see Indexer.AddIndexers.
 func (s *sharedIndexInformer[T]) AddIndexers(indexers Indexers[T]) error {
@@ -541,13 +571,10 @@ func (w informerSink[T]) ReplaceInScope(list []T, rv string, inScope func(T) boo
 	return w.Queue.ReplaceInScope(list, rv, inScope)
 }
 
-// Bookmark tells the DeltaFIFO the resourceVersion of a watch bookmark, for
-// the store resource version metric (see InformerMetricsProvider); without
-// that metric it does nothing.
+// Bookmark tells the DeltaFIFO the resourceVersion of a watch bookmark: the
+// store reaches it once the deltas queued before it are applied.
 func (w informerSink[T]) Bookmark(rv string) {
-	if w.s.idMetrics != nil {
-		w.Queue.Bookmark(rv)
-	}
+	w.Queue.Bookmark(rv)
 }
 
 // checkedTransform wraps the user's transform so that misuse is an error the

@@ -29,8 +29,7 @@ func (s *sharedIndexInformer[T]) SetInformerMetricsProvider(p InformerMetricsPro
 
 // installInformerMetrics asks the InformerMetricsProvider for the metrics of
 // the informer's Identifier, when there is a provider and the identity is
-// reserved, and hooks them to the DeltaFIFO; otherwise it unhooks them, and
-// the informer pays nothing for them.
+// reserved; the informer's DeltaFIFO observer (storeObserver) feeds them.
 func (s *sharedIndexInformer[T]) installInformerMetrics() {
 	s.idMetrics = nil
 	p, id := s.opts.InformerMetricsProvider, s.opts.Identifier
@@ -42,11 +41,6 @@ func (s *sharedIndexInformer[T]) installInformerMetrics() {
 			rv:      p.NewStoreResourceVersionMetric(id),
 		}
 	}
-	if s.idMetrics == nil {
-		s.fifo.SetObserver(nil)
-		return
-	}
-	s.fifo.SetObserver(s.idMetrics)
 }
 
 // identityMetrics are an informer's InformerMetricsProvider metrics. Every

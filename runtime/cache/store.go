@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/typedinformer/typedinformer/runtime/cache/internal/store"
@@ -34,6 +35,16 @@ type Store[T Object] interface {
 	Replace(items []T, resourceVersion string) error
 	// Len returns the number of stored objects.
 	Len() int
+	// LastStoreSyncResourceVersion returns the latest resourceVersion the
+	// store has seen: of the last object added, updated or deleted, of the
+	// last Replace, or of the last Bookmark ("" before any). An informer's
+	// store reaches a watch event's version once it applied that event
+	// (and every change before it), a list's once it applied the whole
+	// list, a bookmark's once it applied every change queued before it.
+	LastStoreSyncResourceVersion() string
+	// Bookmark records that the store reached resourceVersion without a
+	// change to its objects.
+	Bookmark(resourceVersion string)
 }
 
 // IndexFunc computes the index values of obj for one named index. An object
@@ -88,18 +99,33 @@ type Indexer[T Object] interface {
 // the given extra index functions. Passing NamespaceIndex in indexers is
 // allowed and ignored in favour of the built-in one.
 func NewIndexer[T Object](indexers Indexers[T]) Indexer[T] {
-	return indexer[T]{store.New(indexFuncs(indexers))}
+	return indexer[T]{Indexer: store.New(indexFuncs(indexers))}
 }
 
 // NewStore returns an empty thread-safe Store (an Indexer with only the
 // NamespaceIndex).
 func NewStore[T Object]() Store[T] {
-	return indexer[T]{store.New[T](nil)}
+	return indexer[T]{Indexer: store.New[T](nil)}
 }
 
 // indexer is the Indexer every constructor and informer hands out: the
 // store's implementation, with the index functions typed as this package's.
-type indexer[T Object] struct{ *store.Indexer[T] }
+// An informer's also has its write gate (see WriteWaiter); a standalone
+// store's gate is nil and never waits.
+type indexer[T Object] struct {
+	*store.Indexer[T]
+	gate *writeGate[T]
+}
+
+// WaitForWritesTo implements WriteWaiter.
+func (i indexer[T]) WaitForWritesTo(ctx context.Context, key string) error {
+	return i.gate.waitKey(ctx, key)
+}
+
+// WaitForWrites implements WriteWaiter.
+func (i indexer[T]) WaitForWrites(ctx context.Context) error {
+	return i.gate.waitAll(ctx)
+}
 
 // GetIndexers returns a copy of the index functions.
 func (i indexer[T]) GetIndexers() Indexers[T] {

@@ -63,6 +63,35 @@ func (s *Server[T]) SetListDelay(d time.Duration) {
 	s.mu.Unlock()
 }
 
+// HoldWatchEvents makes every watch, open or opened later, hold its events
+// instead of delivering them, as a slow watch does, until
+// ReleaseWatchEvents; writes and lists are not affected.
+func (s *Server[T]) HoldWatchEvents() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held == nil {
+		s.held = make(chan struct{})
+	}
+}
+
+// ReleaseWatchEvents lets the watches deliver what they held, in order.
+func (s *Server[T]) ReleaseWatchEvents() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held != nil {
+		close(s.held)
+		s.held = nil
+	}
+}
+
+// heldEvents returns the channel closed when held events are released,
+// or nil when events are not held.
+func (s *Server[T]) heldEvents() chan struct{} {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.held
+}
+
 // DropWatches closes every open watch as a server or proxy restart would:
 // each delivers what was already queued, then its result channel closes
 // with no error (a clean EOF).

@@ -57,6 +57,9 @@ type Server[T cache.Object] struct {
 	failNextList, failNextWatch error
 	failLists, failWatches      error
 	listDelay                   time.Duration
+	// held is non-nil while HoldWatchEvents holds deliveries; closed by
+	// ReleaseWatchEvents.
+	held chan struct{}
 
 	lists, watches int
 	requests       []Request

@@ -112,6 +112,18 @@ func (w *watcher[T]) run() {
 			}
 			w.mu.Lock()
 		}
+		w.mu.Unlock()
+		if held := w.s.heldEvents(); held != nil {
+			select {
+			case <-held:
+				continue
+			case <-w.stopped:
+				return
+			case <-w.ctx.Done():
+				return
+			}
+		}
+		w.mu.Lock()
 		ev := w.queue[0]
 		w.queue[0] = watch.Event{}
 		w.queue = w.queue[1:]

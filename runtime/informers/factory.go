@@ -34,6 +34,7 @@ type Factory struct {
 	shardScope    *sharding.Scope                              // WithShardScope
 	informerName  *cache.InformerName                          // WithInformerName
 	idMetrics     cache.InformerMetricsProvider                // WithInformerMetricsProvider
+	writes        *cache.WriteTracker                          // WithWriteTracker
 	// identities are the identities the factory gave its informers, by
 	// resource, so that an informer built again after RemoveInformer
 	// takes over its predecessor's reservation (guarded by mu).

@@ -1,9 +1,11 @@
 package informers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"sync"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -86,7 +88,10 @@ func (m *multiNamespaceIndexer[T]) removeNamespace(ns string) {
 	m.namespaces, m.byNS, m.all = namespaces, byNS, all
 }
 
-var _ cache.Indexer[*metav1.PartialObjectMetadata] = (*multiNamespaceIndexer[*metav1.PartialObjectMetadata])(nil)
+var (
+	_ cache.Indexer[*metav1.PartialObjectMetadata] = (*multiNamespaceIndexer[*metav1.PartialObjectMetadata])(nil)
+	_ cache.WriteWaiter                            = (*multiNamespaceIndexer[*metav1.PartialObjectMetadata])(nil)
+)
 
 func (m *multiNamespaceIndexer[T]) forNamespace(ns string) (cache.Indexer[T], error) {
 	if idx, ok := m.lookup(ns); ok {
@@ -162,6 +167,58 @@ func (m *multiNamespaceIndexer[T]) ListKeys() []string {
 		out = append(out, idx.ListKeys()...)
 	}
 	return out
+}
+
+// LastStoreSyncResourceVersion returns the lowest of the namespaces'
+// stores' resourceVersions: every namespace's store reached it. It is ""
+// while some namespace's store has none (or one that is not a number).
+func (m *multiNamespaceIndexer[T]) LastStoreSyncResourceVersion() string {
+	_, all := m.view()
+	lowest, out := int64(-1), ""
+	for _, idx := range all {
+		rv := idx.LastStoreSyncResourceVersion()
+		n, err := strconv.ParseInt(rv, 10, 64)
+		if err != nil {
+			return ""
+		}
+		if lowest < 0 || n < lowest {
+			lowest, out = n, rv
+		}
+	}
+	return out
+}
+
+// Bookmark does nothing: each namespace's informer records its own
+// bookmarks in its store.
+func (m *multiNamespaceIndexer[T]) Bookmark(string) {}
+
+// WaitForWritesTo implements cache.WriteWaiter through the indexer of key's
+// namespace.
+func (m *multiNamespaceIndexer[T]) WaitForWritesTo(ctx context.Context, key string) error {
+	ns, _, err := cache.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return nil // the read itself reports the malformed key
+	}
+	if idx, ok := m.lookup(ns); ok {
+		if w, ok := idx.(cache.WriteWaiter); ok {
+			return w.WaitForWritesTo(ctx, key)
+		}
+	}
+	return nil
+}
+
+// WaitForWrites implements cache.WriteWaiter through every namespace's
+// indexer.
+func (m *multiNamespaceIndexer[T]) WaitForWrites(ctx context.Context) error {
+	_, all := m.view()
+	for _, idx := range all {
+		if w, ok := idx.(cache.WriteWaiter); ok {
+			if err := w.WaitForWrites(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 func (m *multiNamespaceIndexer[T]) Len() int {

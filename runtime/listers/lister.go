@@ -1,6 +1,7 @@
 package listers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -42,8 +43,16 @@ type NamespaceLister[T cache.Object] interface {
 // ResourceLister is the Lister over an informer's Indexer. Generated listers
 // embed it. It is safe for concurrent use; it holds no state of its own
 // beyond the indexer and the resource it names in errors.
+//
+// When the indexer is an informer's with a cache.WriteTracker attached, the
+// lister reads the program's own writes: Get waits until the store holds
+// the program's pending writes of the object read, List until it holds
+// every pending write in the informer's selection (see cache.WriteTracker).
+// A read that waited too long returns an error wrapping
+// cache.ErrWriteNotObserved. While no write is pending, reads do not wait.
 type ResourceLister[T cache.Object] struct {
 	indexer  cache.Indexer[T]
+	waiter   cache.WriteWaiter // nil: the indexer never waits
 	resource schema.GroupResource
 }
 
@@ -53,7 +62,8 @@ var _ Lister[*metav1.PartialObjectMetadata] = (*ResourceLister[*metav1.PartialOb
 // errors, e.g. {Group: "example.com", Resource: "foos"}. A nil indexer is
 // not a panic: every call of the lister returns an error saying so.
 func New[T cache.Object](indexer cache.Indexer[T], resource schema.GroupResource) *ResourceLister[T] {
-	return &ResourceLister[T]{indexer: indexer, resource: resource}
+	w, _ := indexer.(cache.WriteWaiter)
+	return &ResourceLister[T]{indexer: indexer, waiter: w, resource: resource}
 }
 
 // errNoIndexer is returned by listers built over a nil indexer.
@@ -68,17 +78,20 @@ func (l *ResourceLister[T]) List(selector labels.Selector) ([]T, error) {
 	if l.indexer == nil {
 		return nil, noIndexer(l.resource)
 	}
+	if err := waitAll(l.waiter); err != nil {
+		return nil, err
+	}
 	return filter(l.indexer.List(), selector), nil
 }
 
 // Get returns the cluster-scoped object name.
 func (l *ResourceLister[T]) Get(name string) (T, error) {
-	return get(l.indexer, l.resource, name, name)
+	return get(l.indexer, l.waiter, l.resource, name, name)
 }
 
 // Namespace returns a NamespaceLister for namespace.
 func (l *ResourceLister[T]) Namespace(namespace string) NamespaceLister[T] {
-	return namespaceLister[T]{indexer: l.indexer, resource: l.resource, namespace: namespace}
+	return namespaceLister[T]{indexer: l.indexer, waiter: l.waiter, resource: l.resource, namespace: namespace}
 }
 
 // Resource is the group/resource the lister names in errors.
@@ -86,6 +99,7 @@ func (l *ResourceLister[T]) Resource() schema.GroupResource { return l.resource 
 
 type namespaceLister[T cache.Object] struct {
 	indexer   cache.Indexer[T]
+	waiter    cache.WriteWaiter
 	resource  schema.GroupResource
 	namespace string
 }
@@ -93,6 +107,9 @@ type namespaceLister[T cache.Object] struct {
 func (l namespaceLister[T]) List(selector labels.Selector) ([]T, error) {
 	if l.indexer == nil {
 		return nil, noIndexer(l.resource)
+	}
+	if err := waitAll(l.waiter); err != nil {
+		return nil, err
 	}
 	if l.namespace == metav1.NamespaceAll {
 		return filter(l.indexer.List(), selector), nil
@@ -105,17 +122,31 @@ func (l namespaceLister[T]) List(selector labels.Selector) ([]T, error) {
 }
 
 func (l namespaceLister[T]) Get(name string) (T, error) {
-	return get(l.indexer, l.resource, cache.NewObjectName(l.namespace, name).String(), name)
+	return get(l.indexer, l.waiter, l.resource, cache.NewObjectName(l.namespace, name).String(), name)
+}
+
+// waitAll waits for the program's pending writes before a List (see
+// ResourceLister).
+func waitAll(w cache.WriteWaiter) error {
+	if w == nil {
+		return nil
+	}
+	return w.WaitForWrites(context.Background())
 }
 
 // get looks name up under key. Any name the cache does not hold is
 // NotFound, also one that makes no valid key ("" in a namespace, or a name
 // with a "/"), as with client-go's listers; only a nil indexer is another
 // error.
-func get[T cache.Object](indexer cache.Indexer[T], resource schema.GroupResource, key, name string) (T, error) {
+func get[T cache.Object](indexer cache.Indexer[T], w cache.WriteWaiter, resource schema.GroupResource, key, name string) (T, error) {
 	var zero T
 	if indexer == nil {
 		return zero, noIndexer(resource)
+	}
+	if w != nil {
+		if err := w.WaitForWritesTo(context.Background(), key); err != nil {
+			return zero, err
+		}
 	}
 	obj, ok, err := indexer.GetByKey(key)
 	if err != nil || !ok {

@@ -17,6 +17,14 @@ const maxIndexErrors = 10
 // Objects an index function fails on are stored anyway (see putLocked); up
 // to maxIndexErrors of those errors are returned.
 //
+// The last watch event of the batch (an Added, Updated or Deleted delta
+// other than a relist's tombstone or a scope exit, both of which have
+// FinalStateUnknown) sets the store's resourceVersion: the
+// queue is in arrival order, so once it is applied the store holds every
+// change up to it. A list's Replaced deltas do not (their objects'
+// versions are in no order); the list's resourceVersion comes through
+// Bookmark once all of them are applied.
+//
 // The informer calls it inside Processor.ApplyAndDistribute, so it runs
 // with the processor's lock held: Processor.mu is taken before mu, never
 // after it.
@@ -27,6 +35,9 @@ func (s *Indexer[T]) ApplyDeltas(batch []deltafifo.Delta[T], initial bool, notes
 	for i := range batch {
 		d := &batch[i]
 		k := keys.Of(d.Object)
+		if d.Type == deltafifo.Added || d.Type == deltafifo.Updated || d.Type == deltafifo.Deleted && !d.FinalStateUnknown {
+			s.rv = d.Object.GetResourceVersion()
+		}
 		switch d.Type {
 		case deltafifo.Added, deltafifo.Updated, deltafifo.Replaced, deltafifo.Sync:
 			old, existed, err := s.upsertLocked(k, d.Object)

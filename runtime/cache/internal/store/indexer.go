@@ -34,6 +34,9 @@ type Indexer[T keys.Object] struct {
 	// construction: each indexer has its own, so no state is shared
 	// between indexers.
 	seed maphash.Seed
+	// rv is the resourceVersion the store last reached (see
+	// LastStoreSyncResourceVersion).
+	rv string
 }
 
 // IndexFunc is runtime/cache's IndexFunc: the values an object has in one
@@ -335,6 +338,7 @@ func (s *Indexer[T]) ObjectErrors() error {
 func (s *Indexer[T]) Add(obj T) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.rv = obj.GetResourceVersion()
 	return s.putLocked(keys.Of(obj), obj)
 }
 
@@ -345,6 +349,7 @@ func (s *Indexer[T]) Update(obj T) error { return s.Add(obj) }
 func (s *Indexer[T]) Delete(obj T) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.rv = obj.GetResourceVersion()
 	s.deleteLocked(keys.Of(obj))
 	return nil
 }
@@ -369,6 +374,32 @@ func (s *Indexer[T]) GetByKey(key string) (T, bool, error) {
 	defer s.mu.RUnlock()
 	item, ok := s.getLocked(k)
 	return item, ok, nil
+}
+
+// LastStoreSyncResourceVersion returns the resourceVersion the store last
+// reached: that of the last object added, updated or deleted directly, of
+// the last list Replace, of the last watch event ApplyDeltas applied, or of
+// the last Bookmark, whichever came last ("" before any).
+func (s *Indexer[T]) LastStoreSyncResourceVersion() string {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.rv
+}
+
+// Bookmark records that the store reached resourceVersion without a change
+// of its objects (a watch bookmark, or a list whose objects were applied
+// as deltas).
+func (s *Indexer[T]) Bookmark(resourceVersion string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.rv = resourceVersion
+}
+
+// GetKey returns the object stored under k.
+func (s *Indexer[T]) GetKey(k keys.Key) (T, bool) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.getLocked(k)
 }
 
 // hasKey reports whether k is stored (for DeltaFIFO's known objects).
@@ -423,7 +454,7 @@ func (s *Indexer[T]) Len() int {
 // Replace swaps the whole content for items. Objects an index function
 // fails on are stored and left out of that index; the errors are returned.
 // Each namespace's storage is sized for its objects up front.
-func (s *Indexer[T]) Replace(items []T, _ string) error {
+func (s *Indexer[T]) Replace(items []T, resourceVersion string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	fresh := &Indexer[T]{
@@ -450,6 +481,7 @@ func (s *Indexer[T]) Replace(items []T, _ string) error {
 	}
 	s.buckets, s.count, s.custom, s.byName, s.errs = fresh.buckets, fresh.count, fresh.custom, fresh.byName, fresh.errs
 	s.sizeHints = nil
+	s.rv = resourceVersion
 	if n := len(s.errs); n > len(errs) {
 		errs = append(errs, fmt.Errorf("and %d more objects failing an index", n-len(errs)))
 	}

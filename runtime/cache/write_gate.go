@@ -1,0 +1,353 @@
+package cache
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/apimachinery/pkg/fields"
+	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
+)
+
+// writeGate is an informer's side of a WriteTracker: the program's writes
+// its store has not applied yet, per key, and the waits of reads for them.
+//
+// Lock order: the tracker's mu, then the gate's mu, then the store's
+// (store.Indexer's mu). The informer signals the gate (advance) after each
+// applied batch and when the DeltaFIFO reports a list's or bookmark's
+// resourceVersion reached, the latter with the DeltaFIFO's mu held; the
+// gate never takes the DeltaFIFO's mu.
+type writeGate[T Object] struct {
+	s *sharedIndexInformer[T]
+	// n is len(pending), read without mu: reads while nothing is pending
+	// take no lock.
+	n atomic.Int32
+
+	mu       sync.Mutex
+	tracker  *WriteTracker
+	resource string // for errors: the informer's group and resource
+	scope    gateScope
+	pending  map[keys.Key]pendingWrite
+	// advanced is closed (and set to nil) when the store advances; nil
+	// while nobody waits.
+	advanced chan struct{}
+}
+
+// pendingWrite is what a read of one key waits for: the store at
+// resourceVersion rv (0: none), and no object of UID uid ("": none).
+type pendingWrite struct {
+	rv  int64
+	uid types.UID
+}
+
+// gateScope decides whether a written object may be in the informer's
+// selection.
+type gateScope struct {
+	namespace string
+	labels    labels.Selector // nil: every object
+	fields    fields.Selector // nil: every object
+	// fieldsDecidable is false when the field selector names a field other
+	// than metadata.name or metadata.namespace.
+	fieldsDecidable bool
+}
+
+func newGateScope(ws WriteScope) (gateScope, error) {
+	sc := gateScope{namespace: ws.Namespace, fieldsDecidable: true}
+	if ws.LabelSelector != "" {
+		sel, err := labels.Parse(ws.LabelSelector)
+		if err != nil {
+			return sc, fmt.Errorf("label selector %q: %w", ws.LabelSelector, err)
+		}
+		sc.labels = sel
+	}
+	if ws.FieldSelector != "" {
+		sel, err := fields.ParseSelector(ws.FieldSelector)
+		if err != nil {
+			return sc, fmt.Errorf("field selector %q: %w", ws.FieldSelector, err)
+		}
+		sc.fields = sel
+		for _, r := range sel.Requirements() {
+			if r.Field != "metadata.name" && r.Field != "metadata.namespace" {
+				sc.fieldsDecidable = false
+			}
+		}
+	}
+	return sc, nil
+}
+
+// selects reports whether an object k with labels lbls may be in the
+// selection.
+func (sc gateScope) selects(k keys.Key, lbls map[string]string) bool {
+	if sc.namespace != "" && k.Namespace != sc.namespace {
+		return false
+	}
+	if sc.labels != nil && !sc.labels.Matches(labels.Set(lbls)) {
+		return false
+	}
+	if sc.fields != nil && sc.fieldsDecidable {
+		return sc.fields.Matches(fields.Set{"metadata.name": k.Name, "metadata.namespace": k.Namespace})
+	}
+	return true
+}
+
+// SetWriteTracker attaches t to the informer (replacing a tracker attached
+// before; nil detaches): the informer's Store and Indexer then implement
+// WriteWaiter's waits, and listers built over them wait for the program's
+// writes recorded in t. scope is the informer's selection. The informer
+// must have SharedIndexInformerOptions.Resource set: writes are matched by
+// it.
+func (s *sharedIndexInformer[T]) SetWriteTracker(t *WriteTracker, scope WriteScope) error {
+	gr := s.opts.Resource.GroupResource()
+	if t != nil && gr.Resource == "" {
+		return fmt.Errorf("informer %s: SetWriteTracker: the informer has no Resource (SharedIndexInformerOptions.Resource) to match writes by", s.name)
+	}
+	sc, err := newGateScope(scope)
+	if err != nil {
+		return fmt.Errorf("informer %s: SetWriteTracker: %w", s.name, err)
+	}
+	g := s.gate
+	g.mu.Lock()
+	old := g.tracker
+	g.mu.Unlock()
+	if old != nil {
+		old.detach(gr, g)
+	}
+	g.mu.Lock()
+	g.tracker, g.scope, g.resource = t, sc, gr.String()
+	clear(g.pending)
+	g.n.Store(0)
+	g.mu.Unlock()
+	if t != nil {
+		t.attach(gr, g)
+	}
+	return nil
+}
+
+// detachWriteTracker removes the gate from its tracker when the informer
+// stops: a stopped informer's store no longer advances.
+func (s *sharedIndexInformer[T]) detachWriteTracker() {
+	g := s.gate
+	g.mu.Lock()
+	t := g.tracker
+	g.tracker = nil
+	clear(g.pending)
+	g.n.Store(0)
+	if g.advanced != nil {
+		close(g.advanced)
+		g.advanced = nil
+	}
+	g.mu.Unlock()
+	if t != nil {
+		t.detach(s.opts.Resource.GroupResource(), g)
+	}
+}
+
+// wrote implements writeObserver.
+func (g *writeGate[T]) wrote(k keys.Key, rv int64, lbls map[string]string) {
+	if !g.scope.selects(k, lbls) && !g.s.indexer.HasKey(k) {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.pending == nil {
+		g.pending = map[keys.Key]pendingWrite{}
+	}
+	p := g.pending[k]
+	// A write after a delete of the key (a re-create) supersedes it.
+	p.rv, p.uid = max(p.rv, rv), ""
+	if g.satisfiedLocked(k, p) {
+		return
+	}
+	g.pending[k] = p
+	g.n.Store(int32(len(g.pending)))
+}
+
+// deleted implements writeObserver.
+func (g *writeGate[T]) deleted(k keys.Key, uid types.UID) {
+	obj, ok := g.s.indexer.GetKey(k)
+	if !ok {
+		return // the store does not hold it: nothing to wait for
+	}
+	if uid == "" {
+		uid = obj.GetUID()
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.pending == nil {
+		g.pending = map[keys.Key]pendingWrite{}
+	}
+	p := g.pending[k]
+	p.uid = uid
+	if g.satisfiedLocked(k, p) {
+		return
+	}
+	g.pending[k] = p
+	g.n.Store(int32(len(g.pending)))
+}
+
+// satisfiedLocked reports whether the store holds what p waits for: no
+// object of UID p.uid under k, and, for p.rv, k's object at p.rv or later
+// or the whole store at p.rv or later (the object may be gone since). The
+// caller holds g.mu.
+func (g *writeGate[T]) satisfiedLocked(k keys.Key, p pendingWrite) bool {
+	obj, ok := g.s.indexer.GetKey(k)
+	if p.uid != "" && ok && obj.GetUID() == p.uid {
+		return false
+	}
+	if p.rv == 0 {
+		return true
+	}
+	if ok {
+		if rv, err := strconv.ParseInt(obj.GetResourceVersion(), 10, 64); err == nil && rv >= p.rv {
+			return true
+		}
+	}
+	rv, err := strconv.ParseInt(g.s.indexer.LastStoreSyncResourceVersion(), 10, 64)
+	return err == nil && rv >= p.rv
+}
+
+// advance is called when the store advanced: pending writes it now holds
+// are dropped and waiting reads re-check.
+func (g *writeGate[T]) advance() {
+	if g.n.Load() == 0 {
+		return
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	for k, p := range g.pending {
+		if g.satisfiedLocked(k, p) {
+			delete(g.pending, k)
+		}
+	}
+	g.n.Store(int32(len(g.pending)))
+	if g.advanced != nil {
+		close(g.advanced)
+		g.advanced = nil
+	}
+}
+
+// waitKey waits for the pending writes of the object with store key key.
+func (g *writeGate[T]) waitKey(ctx context.Context, key string) error {
+	if g == nil || g.n.Load() == 0 {
+		return nil
+	}
+	k, err := keys.Parse(key)
+	if err != nil {
+		return nil // the read itself reports the malformed key
+	}
+	return g.wait(ctx, &k)
+}
+
+// waitAll waits for every pending write.
+func (g *writeGate[T]) waitAll(ctx context.Context) error {
+	if g == nil || g.n.Load() == 0 {
+		return nil
+	}
+	return g.wait(ctx, nil)
+}
+
+// wait waits until the store holds the pending write of *only (of every
+// key when only is nil), until ctx ends, or until the tracker's timeout.
+func (g *writeGate[T]) wait(ctx context.Context, only *keys.Key) error {
+	start := time.Now()
+	var timer *time.Timer
+	var timeout <-chan time.Time
+	var tracker *WriteTracker
+	defer func() {
+		if timer != nil {
+			timer.Stop()
+			if tracker != nil && tracker.waited != nil {
+				tracker.waited.Observe(time.Since(start).Seconds())
+			}
+		}
+	}()
+	for {
+		g.mu.Lock()
+		tracker = g.tracker
+		k, p, blocked := g.blockingLocked(only)
+		if !blocked {
+			g.mu.Unlock()
+			return nil
+		}
+		if g.advanced == nil {
+			g.advanced = make(chan struct{})
+		}
+		ch := g.advanced
+		g.mu.Unlock()
+		if timer == nil {
+			d := DefaultWriteWaitTimeout
+			if tracker != nil {
+				d = tracker.timeout
+			}
+			timer = time.NewTimer(d)
+			timeout = timer.C
+		}
+		select {
+		case <-ch:
+		case <-timeout:
+			return g.notObserved(k, p, fmt.Sprintf("after %v", time.Since(start).Round(time.Millisecond)))
+		case <-ctx.Done():
+			return g.notObserved(k, p, context.Cause(ctx).Error())
+		}
+	}
+}
+
+// blockingLocked returns a pending write the store does not hold yet (of
+// only, when set), dropping those it holds. The caller holds g.mu.
+func (g *writeGate[T]) blockingLocked(only *keys.Key) (keys.Key, pendingWrite, bool) {
+	if only != nil {
+		p, ok := g.pending[*only]
+		if !ok {
+			return keys.Key{}, p, false
+		}
+		if g.satisfiedLocked(*only, p) {
+			delete(g.pending, *only)
+			g.n.Store(int32(len(g.pending)))
+			return keys.Key{}, p, false
+		}
+		return *only, p, true
+	}
+	// In key order, so that a timeout names the same object each time.
+	ks := make([]keys.Key, 0, len(g.pending))
+	for k := range g.pending {
+		ks = append(ks, k)
+	}
+	slices.SortFunc(ks, func(a, b keys.Key) int {
+		return strings.Compare(a.Namespace+"/"+a.Name, b.Namespace+"/"+b.Name)
+	})
+	for _, k := range ks {
+		p := g.pending[k]
+		if !g.satisfiedLocked(k, p) {
+			return k, p, true
+		}
+		delete(g.pending, k)
+	}
+	g.n.Store(int32(len(g.pending)))
+	return keys.Key{}, pendingWrite{}, false
+}
+
+// notObserved is the error of a wait that ended (why) before the store
+// held the write p of k.
+func (g *writeGate[T]) notObserved(k keys.Key, p pendingWrite, why string) error {
+	g.mu.Lock()
+	resource := g.resource
+	g.mu.Unlock()
+	at := g.s.indexer.LastStoreSyncResourceVersion()
+	what := fmt.Sprintf("write at resourceVersion %d", p.rv)
+	if p.uid != "" {
+		what = fmt.Sprintf("delete of uid %s", p.uid)
+		if p.rv != 0 {
+			what += fmt.Sprintf(" and write at resourceVersion %d", p.rv)
+		}
+	}
+	return fmt.Errorf("informer %s: reading %s %s: the store, at resourceVersion %q, does not hold this program's %s (%s): %w",
+		g.s.name, resource, k, at, what, why, ErrWriteNotObserved)
+}
