@@ -52,6 +52,7 @@ require (
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
+	github.com/typedinformer/typedinformer/clientgo v0.0.0-00010101000000-000000000000
 	github.com/typedinformer/typedinformer/metrics/prometheus v0.0.0-00010101000000-000000000000
 	github.com/x448/float16 v0.8.4 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
@@ -88,3 +89,5 @@ tool (
 replace github.com/typedinformer/typedinformer/metrics/prometheus => ../../metrics/prometheus
 
 replace github.com/typedinformer/typedinformer/kube => ../../kube
+
+replace github.com/typedinformer/typedinformer/clientgo => ../../clientgo

@@ -18,7 +18,7 @@ func ObserveWrites(t *WriteTracker, resource schema.GroupResource, fn func(op, k
 
 type funcObserver func(op, key, detail string)
 
-func (f funcObserver) wrote(k keys.Key, rv int64, _ map[string]string) {
+func (f funcObserver) wrote(k keys.Key, rv int64, _ types.UID, _ map[string]string) {
 	f("wrote", k.String(), strconv.FormatInt(rv, 10))
 }
 

@@ -49,7 +49,7 @@ type pendingWrite struct {
 }
 
 // gateScope decides whether a written object may be in the informer's
-// selection.
+// selection (the informer's shard scope, if any, is checked beside it).
 type gateScope struct {
 	namespace string
 	labels    labels.Selector // nil: every object
@@ -151,8 +151,9 @@ func (s *sharedIndexInformer[T]) detachWriteTracker() {
 }
 
 // wrote implements writeObserver.
-func (g *writeGate[T]) wrote(k keys.Key, rv int64, lbls map[string]string) {
-	if !g.scope.selects(k, lbls) && !g.s.indexer.HasKey(k) {
+func (g *writeGate[T]) wrote(k keys.Key, rv int64, uid types.UID, lbls map[string]string) {
+	selected := g.scope.selects(k, lbls) && (g.s.scope == nil || g.s.scope.Owns(k.Namespace, string(uid)))
+	if !selected && !g.s.indexer.HasKey(k) {
 		return
 	}
 	g.mu.Lock()

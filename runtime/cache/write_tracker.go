@@ -88,7 +88,9 @@ type WriteWaiter interface {
 	WaitForWrites(ctx context.Context) error
 }
 
-// WriteScope is the selection of an informer, as its list options select:
+// WriteScope is the selection of an informer, as its list options select
+// (an informer's shard scope, SharedIndexInformerOptions.ShardScope, is
+// taken into account as well):
 // a write of an object outside it (which the informer will never see) is
 // not waited for, unless the store holds the object (the write may have
 // moved it out, which the informer sees as a deletion).
@@ -112,7 +114,7 @@ type WriteTrackerSetter interface {
 
 // writeObserver is an informer's side of the tracker (a writeGate).
 type writeObserver interface {
-	wrote(k keys.Key, rv int64, labels map[string]string)
+	wrote(k keys.Key, rv int64, uid types.UID, labels map[string]string)
 	deleted(k keys.Key, uid types.UID)
 }
 
@@ -130,7 +132,7 @@ func (t *WriteTracker) Wrote(resource schema.GroupResource, obj metav1.Object) {
 	}
 	k := keys.Key{Namespace: obj.GetNamespace(), Name: obj.GetName()}
 	for _, g := range t.observers(resource) {
-		g.wrote(k, rv, obj.GetLabels())
+		g.wrote(k, rv, obj.GetUID(), obj.GetLabels())
 	}
 }
 

@@ -11,9 +11,11 @@ import (
 
 	kubefake "k8s.io/client-go/kubernetes/fake"
 
+	"github.com/typedinformer/typedinformer/clientgo"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/fakecluster"
 	samplesfake "github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned/fake"
+	"github.com/typedinformer/typedinformer/runtime/cache"
 	runtimecontroller "github.com/typedinformer/typedinformer/runtime/controller"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 )
@@ -47,8 +49,14 @@ func demo(ctx context.Context, w io.Writer, workers int) error {
 	kube := kubefake.NewClientset()
 	samples := samplesfake.NewSimpleClientset()
 	fakecluster.Simulate(kube, samples)
+	// The controller reads its own writes back from its listers: the
+	// tracker learns every write the fakes answer, and the informers wait
+	// for their stores to hold it.
+	writes := cache.NewWriteTracker(cache.WriteTrackerOptions{})
+	clientgo.TrackFakeWrites(&kube.Fake, writes)
+	clientgo.TrackFakeWrites(&samples.Fake, writes)
 	activity := &demoActivity{workersStarted: make(chan struct{})}
-	inf := controller.NewInformers(kube, samples, 0, informers.WithInformerMetrics(activity))
+	inf := controller.NewInformers(kube, samples, 0, informers.WithInformerMetrics(activity), informers.WithWriteTracker(writes))
 	printEvents(out, inf)
 
 	var (

@@ -15,7 +15,8 @@ import (
 // TestDemoStepsSettle runs the demo several times and checks that it reads
 // as a story: every reconcile line is printed under the header of the step
 // that caused it (never under the next step's), each step shows the
-// reconcile it is about, and the summary counts the steps.
+// reconcile it is about, no reconcile fails on a stale read of a write of
+// the program, and the summary counts the steps.
 func TestDemoStepsSettle(t *testing.T) {
 	plan := (&script{ctx: context.Background(), kube: kubefake.NewClientset(), samples: samplesfake.NewSimpleClientset()}).plan()
 	for run := range 5 {
@@ -46,6 +47,15 @@ func TestDemoStepsSettle(t *testing.T) {
 			}
 			if !sawWant {
 				t.Fatalf("run %d: no %q under step %q:\n%s", run, st.want, st.say, out)
+			}
+		}
+		// The controller reads its own writes back from its listers, so
+		// the happy path has no conflict from a stale read: no status
+		// update of an older Foo than it just wrote, no create of a
+		// ConfigMap it (or the script) already created.
+		for _, stale := range []string{"the object has been modified", "already exists"} {
+			if strings.Contains(out, stale) {
+				t.Fatalf("run %d: a reconcile acted on a stale cached copy (%q):\n%s", run, stale, out)
 			}
 		}
 		summary := sections[len(plan)]

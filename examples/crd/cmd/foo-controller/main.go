@@ -26,6 +26,7 @@ import (
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/controller"
 	"github.com/typedinformer/typedinformer/examples/crd/pkg/generated/clientset/versioned"
 	tiprom "github.com/typedinformer/typedinformer/metrics/prometheus"
+	"github.com/typedinformer/typedinformer/runtime/cache"
 	runtimecontroller "github.com/typedinformer/typedinformer/runtime/controller"
 	"github.com/typedinformer/typedinformer/runtime/informers"
 )
@@ -71,6 +72,10 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		return fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
 	}
 	sf.applyClientLimits(cfg)
+	// Every write through these clients is recorded, and the listers of
+	// the informers below read it back instead of an older cached copy.
+	writes := cache.NewWriteTracker(cache.WriteTrackerOptions{})
+	cfg.Wrap(writes.WrapTransport)
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
@@ -84,7 +89,7 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		return err
 	}
 	opts := runtimecontroller.Options{MaxConcurrentReconciles: workers}
-	var infOpts []informers.Option
+	infOpts := []informers.Option{informers.WithWriteTracker(writes)}
 	namespaces, err := sf.namespaceList(namespace)
 	if err != nil {
 		return err
