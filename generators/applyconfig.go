@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // This file plans the apply configurations applyconfiguration-gen v0.37
@@ -67,7 +69,7 @@ func parseExternals(entries []string) (map[string]string, error) {
 		typ, pkg, ok := strings.Cut(e, ":")
 		i := strings.LastIndex(typ, ".")
 		if !ok || i <= 0 || i == len(typ)-1 || !isImportPath(pkg) || !isImportPath(typ[:i]) || !isExportedIdent(typ[i+1:]) {
-			return nil, inputErrorf("", "--external-applyconfigurations: %q is not <type package>.<Type>:<apply configuration package> (e.g. k8s.io/api/apps/v1.Deployment:k8s.io/client-go/applyconfigurations/apps/v1)", e)
+			return nil, inputerr.Errorf("", "--external-applyconfigurations: %q is not <type package>.<Type>:<apply configuration package> (e.g. k8s.io/api/apps/v1.Deployment:k8s.io/client-go/applyconfigurations/apps/v1)", e)
 		}
 		out[typ] = pkg
 	}
@@ -120,7 +122,7 @@ func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l la
 			pl.goName = groupGoName(pl.group, v[0].Value)
 		}
 		if other, dup := byOut[pl.pkg]; dup {
-			return inputErrorf(p.PackagePos, "packages %s and %s would share the apply configurations package %s (it is named after the last two elements of the import path)", other.api.ImportPath, p.ImportPath, pl.pkg)
+			return inputerr.Errorf(p.PackagePos, "packages %s and %s would share the apply configurations package %s (it is named after the last two elements of the import path)", other.api.ImportPath, p.ImportPath, pl.pkg)
 		}
 		byOut[pl.pkg] = pl
 		planned = append(planned, pl)

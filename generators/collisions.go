@@ -8,6 +8,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // scope is one Go package (or one method set) of the output: every name the
@@ -36,7 +38,7 @@ func (s *scope) declare(name, kind, what, pos string) error {
 		if o.pos != "" {
 			other += " (" + o.pos + ")"
 		}
-		return inputErrorf(pos, "%s would generate %s %s in %s, which %s generates too: rename one of them (or set +resourceName/--plural-exceptions for a plural)", what, kind, name, s.where, other)
+		return inputerr.Errorf(pos, "%s would generate %s %s in %s, which %s generates too: rename one of them (or set +resourceName/--plural-exceptions for a plural)", what, kind, name, s.where, other)
 	}
 	s.names[name] = nameOwner{what, pos}
 	return nil
@@ -106,11 +108,11 @@ func checkVersionNames(g *Group, v *Version) error {
 	resources := newScope("group-version %s/%s", displayGroup(g.Name), v.Name)
 	for _, t := range v.Types {
 		if err := resources.declare(t.Resource, "the resource", "type "+t.Name, t.resourcePos); err != nil {
-			return inputErrorf(t.resourcePos, "types %s and %s both serve resource %q of %s/%s: give one of them another +resourceName (client-gen would also generate one client for both)",
+			return inputerr.Errorf(t.resourcePos, "types %s and %s both serve resource %q of %s/%s: give one of them another +resourceName (client-gen would also generate one client for both)",
 				resources.names[t.Resource].what[len("type "):], t.Name, t.Resource, displayGroup(g.Name), v.Name)
 		}
 		if !isExportedIdent(t.Plural) {
-			return inputErrorf(t.pos, "type %s: its plural %q is not an exported Go identifier: fix the --plural-exceptions entry", t.Name, t.Plural)
+			return inputerr.Errorf(t.pos, "type %s: its plural %q is not an exported Go identifier: fix the --plural-exceptions entry", t.Name, t.Plural)
 		}
 	}
 
@@ -152,7 +154,7 @@ func checkVersionNames(g *Group, v *Version) error {
 				// The lister interface has List and the struct embeds
 				// ResourceLister: the plural method may be neither.
 				if t.Plural == "List" || t.Plural == "ResourceLister" {
-					return inputErrorf(t.pos, "type %s: its plural %q would clash with the lister's own %s: set another plural with --plural-exceptions", t.Name, t.Plural, t.Plural)
+					return inputerr.Errorf(t.pos, "type %s: its plural %q would clash with the lister's own %s: set another plural with --plural-exceptions", t.Name, t.Plural, t.Plural)
 				}
 			}
 			for _, name := range names {
@@ -189,7 +191,7 @@ func informerFileNames(t *Type) []string {
 func checkFileName(files *scope, t *Type) error {
 	name := t.FileName()
 	if strings.HasSuffix(name, "_test.go") || !alwaysBuilt(name) {
-		return inputErrorf(t.pos, "type %s would be generated into %s, which the go tool only builds in tests or on some platforms: rename the type", t.Name, name)
+		return inputerr.Errorf(t.pos, "type %s would be generated into %s, which the go tool only builds in tests or on some platforms: rename the type", t.Name, name)
 	}
 	return files.declare(name, "the file", "type "+t.Name, t.pos)
 }
@@ -212,7 +214,7 @@ func checkFilePaths(files []plannedFile) error {
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	for i := 1; i < len(files); i++ {
 		if files[i].Path == files[i-1].Path {
-			return inputErrorf("", "two generated files would be written to %s: rename one of the types behind them", files[i].Path)
+			return inputerr.Errorf("", "two generated files would be written to %s: rename one of the types behind them", files[i].Path)
 		}
 	}
 	return nil

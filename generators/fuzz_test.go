@@ -20,6 +20,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // fuzzBase is the fixed part of the fuzzed API package: a struct other
@@ -116,7 +118,7 @@ func FuzzGenerate(f *testing.F) {
 			t.Fatalf("Build changed the tree: %s", d)
 		}
 		if err != nil {
-			var ie *InputError
+			var ie *inputerr.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("not an input error: %v", err)
 			}

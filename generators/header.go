@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // header is the license header of generated files.
@@ -25,7 +27,7 @@ func loadHeader(file string) (header, error) {
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return header{}, inputErrorf("", "--go-header-file: %v", err)
+		return header{}, inputerr.Errorf("", "--go-header-file: %v", err)
 	}
 	if err := checkHeader(file, data); err != nil {
 		return header{}, err
@@ -44,7 +46,7 @@ func loadHeader(file string) (header, error) {
 			parts[i] = regexp.QuoteMeta(parts[i])
 		}
 		if h.year, err = regexp.Compile(`\A` + strings.Join(parts, `(\d{4})`)); err != nil {
-			return header{}, inputErrorf(file+":1", "--go-header-file: cannot use this header: %v", err)
+			return header{}, inputerr.Errorf(file+":1", "--go-header-file: cannot use this header: %v", err)
 		}
 	}
 	return h, nil
@@ -56,7 +58,7 @@ func loadHeader(file string) (header, error) {
 func checkHeader(file string, data []byte) error {
 	if !utf8.Valid(data) {
 		line := 1 + bytes.Count(data[:invalidUTF8At(data)], []byte("\n"))
-		return inputErrorf(fmt.Sprintf("%s:%d", file, line), "--go-header-file is not valid UTF-8: save it as UTF-8")
+		return inputerr.Errorf(fmt.Sprintf("%s:%d", file, line), "--go-header-file is not valid UTF-8: save it as UTF-8")
 	}
 	fset := token.NewFileSet()
 	tf := fset.AddFile(file, -1, len(data))
@@ -71,17 +73,17 @@ func checkHeader(file string, data []byte) error {
 	for {
 		pos, tok, lit := sc.Scan()
 		if scanErr != "" {
-			return inputErrorf(fmt.Sprintf("%s:%d", file, errPos.Line), "--go-header-file must hold only Go comments: %s", scanErr)
+			return inputerr.Errorf(fmt.Sprintf("%s:%d", file, errPos.Line), "--go-header-file must hold only Go comments: %s", scanErr)
 		}
 		if tok == token.EOF {
 			return nil
 		}
 		p := fset.Position(pos)
 		if tok != token.COMMENT {
-			return inputErrorf(fmt.Sprintf("%s:%d", file, p.Line), "--go-header-file must hold only Go comments (// or /* */), found %s: comment it out", tok)
+			return inputerr.Errorf(fmt.Sprintf("%s:%d", file, p.Line), "--go-header-file must hold only Go comments (// or /* */), found %s: comment it out", tok)
 		}
 		if strings.HasPrefix(lit, "//go:build") || strings.HasPrefix(lit, "// +build") {
-			return inputErrorf(fmt.Sprintf("%s:%d", file, p.Line), "--go-header-file holds a build constraint, which would exclude every generated file: remove it")
+			return inputerr.Errorf(fmt.Sprintf("%s:%d", file, p.Line), "--go-header-file holds a build constraint, which would exclude every generated file: remove it")
 		}
 	}
 }

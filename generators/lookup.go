@@ -7,6 +7,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // This file resolves names written in a package the loader read: a
@@ -147,7 +149,7 @@ func (l *loader) resolveType(expr ast.Expr, d *typeDecl) (*acType, error) {
 		}
 		if len(file.Dot) > 0 {
 			if own, err := l.decl(d.pkg, x.Name); err != nil || own == nil || own.Generic {
-				return nil, inputErrorf(position(file.fset, x.Pos()), "type %s may come from a dot import (%s), which apply configurations cannot resolve without type-checking: import the package by name", x.Name, strings.Join(file.Dot, ", "))
+				return nil, inputerr.Errorf(position(file.fset, x.Pos()), "type %s may come from a dot import (%s), which apply configurations cannot resolve without type-checking: import the package by name", x.Name, strings.Join(file.Dot, ", "))
 			}
 		}
 		return &acType{Kind: acNamed, Pkg: d.pkg.ImportPath, Name: x.Name}, nil
@@ -158,7 +160,7 @@ func (l *loader) resolveType(expr ast.Expr, d *typeDecl) (*acType, error) {
 		}
 		ip, err := l.qualifierPath(d.pkg.Dir, &typeRef{Qualifier: q.Name, Name: x.Sel.Name, file: file})
 		if err != nil {
-			return nil, inputErrorf(position(file.fset, x.Pos()), "%v", err)
+			return nil, inputerr.Errorf(position(file.fset, x.Pos()), "%v", err)
 		}
 		return &acType{Kind: acNamed, Pkg: ip, Name: x.Sel.Name}, nil
 	case *ast.StarExpr:
@@ -177,7 +179,7 @@ func (l *loader) resolveType(expr ast.Expr, d *typeDecl) (*acType, error) {
 		}
 		lit, ok := x.Len.(*ast.BasicLit)
 		if !ok {
-			return nil, inputErrorf(position(file.fset, x.Pos()), "array length %s: apply configurations need a literal length", exprString(x.Len))
+			return nil, inputerr.Errorf(position(file.fset, x.Pos()), "array length %s: apply configurations need a literal length", exprString(x.Len))
 		}
 		return &acType{Kind: acArray, Elem: e, Len: lit.Value}, nil
 	case *ast.MapType:
@@ -195,7 +197,7 @@ func (l *loader) resolveType(expr ast.Expr, d *typeDecl) (*acType, error) {
 			return &acType{Kind: acOther, Src: "interface{}"}, nil
 		}
 	}
-	return nil, inputErrorf(position(file.fset, expr.Pos()), "member type %s: apply configurations support named types, pointers, slices, arrays, maps and interface{} as member types", exprString(expr))
+	return nil, inputerr.Errorf(position(file.fset, expr.Pos()), "member type %s: apply configurations support named types, pointers, slices, arrays, maps and interface{} as member types", exprString(expr))
 }
 
 // members resolves the members of the struct st that d declares.
@@ -225,7 +227,7 @@ func (l *loader) members(d *typeDecl, st *ast.StructType) ([]acMember, error) {
 				base = base.Elem
 			}
 			if base.Kind != acNamed {
-				return nil, inputErrorf(pos, "embedded field %s is not a named type", exprString(field.Type))
+				return nil, inputerr.Errorf(pos, "embedded field %s is not a named type", exprString(field.Type))
 			}
 			out = append(out, acMember{Name: base.Name, Embedded: true, Tag: tag, Doc: doc, Type: t, Pos: pos})
 			continue

@@ -3,6 +3,8 @@ package generators
 import (
 	"path"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // addPackage selects what package p contributes to the model: nothing when
@@ -29,7 +31,7 @@ func (b *modelBuilder) addPackage(p parsedPackage) error {
 	}
 	b.m.clientPackages++
 	if !pt.HasGroup {
-		return inputErrorf(p.PackagePos, "package %s has +genclient types but no group name: add // +groupName=<group> (e.g. example.com) to its doc.go", p.ImportPath)
+		return inputerr.Errorf(p.PackagePos, "package %s has +genclient types but no group name: add // +groupName=<group> (e.g. example.com) to its doc.go", p.ImportPath)
 	}
 	if len(types) == 0 && !b.withClientset {
 		return nil
@@ -63,7 +65,7 @@ func (b *modelBuilder) selectTypes(p parsedPackage, pt packageTags) (types, clie
 		}
 		typ := deriveType(t, pt, ct, b.n)
 		if b.withClientset && !t.ObjectMeta {
-			return nil, nil, inputErrorf(t.Pos, "type %s has +genclient but does not embed metav1.ObjectMeta, which its typed client needs (client-go's gentype clients take a metav1.Object)", t.Name)
+			return nil, nil, inputerr.Errorf(t.Pos, "type %s has +genclient but does not embed metav1.ObjectMeta, which its typed client needs (client-go's gentype clients take a metav1.Object)", t.Name)
 		}
 		clientTypes = append(clientTypes, typ)
 		if !pt.InformerGen && !pt.ListerGen {
@@ -99,11 +101,11 @@ func (b *modelBuilder) addVersion(p parsedPackage, pt packageTags, v *Version, g
 		g = &Group{Name: pt.Group, GoName: goName, Dir: dir, ListersDir: strings.ToLower(dir), PackageName: groupDirPackageName(dir), pos: pt.GroupPos}
 		b.groups[pt.Group] = g
 	} else if g.GoName != goName && !b.listersOnly {
-		return inputErrorf(pt.GroupPos, "package %s: group %q has Go name %q here but %q at %s: give every version the same +groupGoName", p.ImportPath, pt.Group, goName, g.GoName, g.pos)
+		return inputerr.Errorf(pt.GroupPos, "package %s: group %q has Go name %q here but %q at %s: give every version the same +groupGoName", p.ImportPath, pt.Group, goName, g.GoName, g.pos)
 	}
 	for _, other := range g.Versions {
 		if other.Name == v.Name {
-			return inputErrorf(p.PackagePos, "package %s: group-version %s/%s is also defined by %s", p.ImportPath, displayGroup(pt.Group), v.Name, other.APIPackage)
+			return inputerr.Errorf(p.PackagePos, "package %s: group-version %s/%s is also defined by %s", p.ImportPath, displayGroup(pt.Group), v.Name, other.APIPackage)
 		}
 	}
 	g.Versions = append(g.Versions, v)

@@ -4,16 +4,18 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // validateClientType checks what every +genclient type needs, whether or
 // not it gets an informer or a lister: a concrete, exported type.
 func validateClientType(t parsedType) error {
 	if t.Generic {
-		return inputErrorf(t.Pos, "type %s has +genclient but type parameters: clients, informers and listers need a concrete type (declare one, e.g. type %sOfX = %s[X], and move +genclient to it)", t.Name, t.Name, t.Name)
+		return inputerr.Errorf(t.Pos, "type %s has +genclient but type parameters: clients, informers and listers need a concrete type (declare one, e.g. type %sOfX = %s[X], and move +genclient to it)", t.Name, t.Name, t.Name)
 	}
 	if !isExportedIdent(t.Name) {
-		return inputErrorf(t.Pos, "type %s has +genclient but is not exported (its name must start with an upper-case letter): rename it or drop the tag", t.Name)
+		return inputerr.Errorf(t.Pos, "type %s has +genclient but is not exported (its name must start with an upper-case letter): rename it or drop the tag", t.Name)
 	}
 	return nil
 }
@@ -24,10 +26,10 @@ func validateClientType(t parsedType) error {
 // have an informer through an alias. It reads b.informed only.
 func (b *modelBuilder) validateInformedType(t parsedType, typ *Type) error {
 	if !t.ObjectMeta && t.Unfollowed != "" {
-		return inputErrorf(t.Pos, "type %s has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: %s (make it a struct embedding metav1.ObjectMeta, or mark the type +genclient:noVerbs)", t.Name, t.Unfollowed)
+		return inputerr.Errorf(t.Pos, "type %s has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: %s (make it a struct embedding metav1.ObjectMeta, or mark the type +genclient:noVerbs)", t.Name, t.Unfollowed)
 	}
 	if other, dup := b.informed[t.Identity]; dup && typ.Informer && t.Identity != "" {
-		return inputErrorf(t.Pos, "type %s is the same Go type (%s) as type %s at %s, through an alias: the informer factory keeps one informer per Go type, so both would share one cache; make one of them a type definition (type %s X) or drop its +genclient", t.Name, t.Identity, other.Name, other.Pos, t.Name)
+		return inputerr.Errorf(t.Pos, "type %s is the same Go type (%s) as type %s at %s, through an alias: the informer factory keeps one informer per Go type, so both would share one cache; make one of them a type definition (type %s X) or drop its +genclient", t.Name, t.Identity, other.Name, other.Pos, t.Name)
 	}
 	return nil
 }
@@ -36,7 +38,7 @@ func (b *modelBuilder) validateInformedType(t parsedType, typ *Type) error {
 // embeds metav1.ObjectMeta.
 func validateObjectMeta(t parsedType) error {
 	if !t.ObjectMeta {
-		return inputErrorf(t.Pos, "type %s has +genclient but does not embed metav1.ObjectMeta, which informers and listers need (embed it, or mark the type +genclient:noVerbs)", t.Name)
+		return inputerr.Errorf(t.Pos, "type %s has +genclient but does not embed metav1.ObjectMeta, which informers and listers need (embed it, or mark the type +genclient:noVerbs)", t.Name)
 	}
 	return nil
 }
@@ -52,19 +54,19 @@ var factoryMethods = []string{"Base", "Client", "Start", "Shutdown", "WaitForCac
 // checked.
 func validateVersion(p parsedPackage, pt packageTags, v *Version, goName string, listersOnly bool) error {
 	if parent := path.Dir(p.ImportPath); parent == "." || parent == "/" {
-		return inputErrorf(p.PackagePos, "package %s: informer-gen needs API packages laid out as <group>/<version>", p.ImportPath)
+		return inputerr.Errorf(p.PackagePos, "package %s: informer-gen needs API packages laid out as <group>/<version>", p.ImportPath)
 	}
 	if listersOnly {
 		return nil
 	}
 	if !isIdentifier(goName) {
-		return inputErrorf(pt.GroupPos, "package %s: group %q has no usable Go name: add // +groupGoName=<Name> to its doc.go", p.ImportPath, pt.Group)
+		return inputerr.Errorf(pt.GroupPos, "package %s: group %q has no usable Go name: add // +groupGoName=<Name> to its doc.go", p.ImportPath, pt.Group)
 	}
 	if slices.Contains(factoryMethods, goName) {
-		return inputErrorf(pt.GroupPos, "package %s: group Go name %q collides with a factory method: add // +groupGoName=<OtherName> to its doc.go", p.ImportPath, goName)
+		return inputerr.Errorf(pt.GroupPos, "package %s: group Go name %q collides with a factory method: add // +groupGoName=<OtherName> to its doc.go", p.ImportPath, goName)
 	}
 	if !isIdentifier(v.GoName) {
-		return inputErrorf(p.PackagePos, "package %s: version directory %q is not usable as a Go name", p.ImportPath, v.Name)
+		return inputerr.Errorf(p.PackagePos, "package %s: version directory %q is not usable as a Go name", p.ImportPath, v.Name)
 	}
 	return nil
 }
@@ -79,14 +81,14 @@ func validateVersion(p parsedPackage, pt packageTags, v *Version, goName string,
 func validateGroups(groups []*Group, reserved []string, listersOnly bool) error {
 	for i, g := range groups {
 		if slices.Contains(reserved, g.Dir) || slices.Contains(reserved, g.PackageName) {
-			return inputErrorf(g.pos, "group %q would be generated into directory %q, which informer-gen uses itself: move its packages to another parent directory", displayGroup(g.Name), g.Dir)
+			return inputerr.Errorf(g.pos, "group %q would be generated into directory %q, which informer-gen uses itself: move its packages to another parent directory", displayGroup(g.Name), g.Dir)
 		}
 		for _, other := range groups[:i] {
 			if strings.EqualFold(other.Dir, g.Dir) {
-				return inputErrorf(g.pos, "groups %q and %q both come from directories named %q: their generated packages would collide", displayGroup(other.Name), displayGroup(g.Name), g.ListersDir)
+				return inputerr.Errorf(g.pos, "groups %q and %q both come from directories named %q: their generated packages would collide", displayGroup(other.Name), displayGroup(g.Name), g.ListersDir)
 			}
 			if other.GoName == g.GoName && !listersOnly {
-				return inputErrorf(g.pos, "groups %q and %q share the Go name %q: set a distinct // +groupGoName= in one of them (client-gen needs it too)", displayGroup(other.Name), displayGroup(g.Name), g.GoName)
+				return inputerr.Errorf(g.pos, "groups %q and %q share the Go name %q: set a distinct // +groupGoName= in one of them (client-gen needs it too)", displayGroup(other.Name), displayGroup(g.Name), g.GoName)
 			}
 		}
 	}

@@ -8,6 +8,8 @@ import (
 
 	"k8s.io/gengo/v2/namer"
 	"k8s.io/gengo/v2/types"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // DefaultPluralExceptions are always applied, before the caller's own
@@ -50,7 +52,7 @@ func parsePluralExceptions(exceptions []string) (map[string]string, error) {
 		}
 		singular, plural, ok := strings.Cut(e, ":")
 		if !ok || singular == "" || plural == "" || strings.Contains(plural, ":") {
-			return nil, inputErrorf("", "--plural-exceptions: %q is not of the form Type:PluralType", e)
+			return nil, inputerr.Errorf("", "--plural-exceptions: %q is not of the form Type:PluralType", e)
 		}
 		m[singular] = plural
 	}

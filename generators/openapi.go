@@ -7,6 +7,8 @@ import (
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // This file turns the OpenAPI v2 document given with --openapi-schema into
@@ -111,13 +113,13 @@ func (s *oaSchema) UnmarshalJSON(data []byte) error {
 func readOpenAPI(file string) (*openAPIDoc, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return nil, inputErrorf("", "--openapi-schema: %v", err)
+		return nil, inputerr.Errorf("", "--openapi-schema: %v", err)
 	}
 	var doc struct {
 		Definitions map[string]*oaSchema `json:"definitions"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return nil, inputErrorf(file, "--openapi-schema: not an OpenAPI v2 document: %v", err)
+		return nil, inputerr.Errorf(file, "--openapi-schema: not an OpenAPI v2 document: %v", err)
 	}
 	return &openAPIDoc{path: file, defs: doc.Definitions}, nil
 }
@@ -141,7 +143,7 @@ func (d *openAPIDoc) smdYAML(roots []string) (string, error) {
 				if _, seen := used[name]; !seen {
 					def, found := d.defs[name]
 					if !found {
-						return inputErrorf(d.path, "--openapi-schema: a schema references %s, which the document does not define", name)
+						return inputerr.Errorf(d.path, "--openapi-schema: a schema references %s, which the document does not define", name)
 					}
 					used[name] = def
 					if err := visit(def); err != nil {
@@ -185,7 +187,7 @@ func (d *openAPIDoc) smdYAML(roots []string) (string, error) {
 		c := &smdConverter{name: n}
 		a := c.atom(used[n], false)
 		if c.err != nil {
-			return "", inputErrorf(d.path, "--openapi-schema: %v", c.err)
+			return "", inputerr.Errorf(d.path, "--openapi-schema: %v", c.err)
 		}
 		if a.empty() {
 			continue // a definition that is only a reference

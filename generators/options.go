@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // Options configures one generator run. The zero value is not usable:
@@ -205,7 +207,7 @@ func (o *Options) validate() (layout, error) {
 	}
 	for _, f := range required {
 		if strings.TrimSpace(f.val) == "" {
-			return l, inputErrorf("", "%s is required", f.name)
+			return l, inputerr.Errorf("", "%s is required", f.name)
 		}
 	}
 	for _, f := range []struct{ name, val string }{
@@ -216,7 +218,7 @@ func (o *Options) validate() (layout, error) {
 		{"--apply-configuration-package", o.ApplyConfigurationPackage},
 	} {
 		if f.val != "" && !isImportPath(f.val) {
-			return l, inputErrorf("", "%s: %q is not a Go import path", f.name, f.val)
+			return l, inputerr.Errorf("", "%s: %q is not a Go import path", f.name, f.val)
 		}
 	}
 	outDir := o.OutputDir
@@ -227,7 +229,7 @@ func (o *Options) validate() (layout, error) {
 	outPkg := path.Clean(o.OutputPkg)
 	if o.ListersOnly {
 		if o.WithClientset {
-			return l, inputErrorf("", "--with-clientset cannot be used when only the listers are generated (upstream lister-gen's reading of --output-dir)")
+			return l, inputerr.Errorf("", "--with-clientset cannot be used when only the listers are generated (upstream lister-gen's reading of --output-dir)")
 		}
 		return o.validateListersOnly(outDir, outPkg)
 	}
@@ -257,15 +259,15 @@ func (o *Options) validate() (layout, error) {
 	} else if o.ListersPackage != "" {
 		dir, ok := locatePackage(l.listersPkg, outDir, outPkg)
 		if !ok {
-			return l, inputErrorf("", "--listers-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --listers-output-dir", o.ListersPackage, o.OutputPkg, o.OutputDir)
+			return l, inputerr.Errorf("", "--listers-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --listers-output-dir", o.ListersPackage, o.OutputPkg, o.OutputDir)
 		}
 		l.listersDir = dir
 	}
 	if l.listersDir == l.informersDir {
-		return l, inputErrorf("", "--listers-package %s: the listers would share a directory with the informers", l.listersPkg)
+		return l, inputerr.Errorf("", "--listers-package %s: the listers would share a directory with the informers", l.listersPkg)
 	}
 	if l.listersDir == outDir && !o.SingleDirectory {
-		return l, inputErrorf("", "--listers-package %s: the listers would be written into --output-dir %s itself", l.listersPkg, o.OutputDir)
+		return l, inputerr.Errorf("", "--listers-package %s: the listers would be written into --output-dir %s itself", l.listersPkg, o.OutputDir)
 	}
 	for _, d := range []struct{ flag, dir string }{{"--output-dir", l.informersDir}, {"--listers-package", l.listersDir}} {
 		if err := checkDirectoryPath(d.flag, d.dir); err != nil {
@@ -292,11 +294,11 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 			{"--openapi-schema", o.OpenAPISchema != ""},
 		} {
 			if f.set {
-				return inputErrorf("", "%s configures the apply configurations, which are generated only with --with-applyconfig", f.name)
+				return inputerr.Errorf("", "%s configures the apply configurations, which are generated only with --with-applyconfig", f.name)
 			}
 		}
 	} else if !o.WithClientset {
-		return inputErrorf("", "--with-applyconfig needs --with-clientset: the apply configurations are generated with the clientset whose Apply takes them")
+		return inputerr.Errorf("", "--with-applyconfig needs --with-clientset: the apply configurations are generated with the clientset whose Apply takes them")
 	}
 	if !o.WithClientset {
 		for _, f := range []struct {
@@ -313,7 +315,7 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 			{"--replace-client-gen-output", o.ReplaceClientGenOutput},
 		} {
 			if f.set {
-				return inputErrorf("", "%s configures the clientset, which is generated only with --with-clientset", f.name)
+				return inputerr.Errorf("", "%s configures the clientset, which is generated only with --with-clientset", f.name)
 			}
 		}
 		return nil
@@ -323,7 +325,7 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 		name = DefaultClientsetName
 	}
 	if !isIdentifier(name) || token.IsKeyword(name) {
-		return inputErrorf("", "--clientset-name %q is not a usable Go package name", name)
+		return inputerr.Errorf("", "--clientset-name %q is not a usable Go package name", name)
 	}
 	baseDir, basePkg := filepath.Join(outDir, "clientset"), path.Join(outPkg, "clientset")
 	if o.OutputDirIsInformers {
@@ -340,19 +342,19 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 		basePkg = path.Clean(o.ClientsetPackage)
 		dir, ok := locatePackage(basePkg, outDir, outPkg)
 		if !ok {
-			return inputErrorf("", "--clientset-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --clientset-output-dir", o.ClientsetPackage, o.OutputPkg, o.OutputDir)
+			return inputerr.Errorf("", "--clientset-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --clientset-output-dir", o.ClientsetPackage, o.OutputPkg, o.OutputDir)
 		}
 		baseDir = dir
 	case o.ClientsetDir != "":
-		return inputErrorf("", "--clientset-output-dir needs --clientset-package, its import path")
+		return inputerr.Errorf("", "--clientset-output-dir needs --clientset-package, its import path")
 	}
 	l.clientsetDir, l.clientsetPkg = filepath.Join(baseDir, name), path.Join(basePkg, name)
 	if o.VersionedClientsetPackage != "" && path.Clean(o.VersionedClientsetPackage) != l.clientsetPkg {
-		return inputErrorf("", "--versioned-clientset-package %s: with --with-clientset the informers use the generated clientset, %s: drop the flag or make it name that package", o.VersionedClientsetPackage, l.clientsetPkg)
+		return inputerr.Errorf("", "--versioned-clientset-package %s: with --with-clientset the informers use the generated clientset, %s: drop the flag or make it name that package", o.VersionedClientsetPackage, l.clientsetPkg)
 	}
 	for _, other := range []string{l.informersDir, l.listersDir} {
 		if other == l.clientsetDir || strings.HasPrefix(other, l.clientsetDir+string(filepath.Separator)) || strings.HasPrefix(l.clientsetDir, other+string(filepath.Separator)) {
-			return inputErrorf("", "the clientset directory %s and %s would overlap: move one of them (--clientset-output-dir, --clientset-package)", l.clientsetDir, other)
+			return inputerr.Errorf("", "the clientset directory %s and %s would overlap: move one of them (--clientset-output-dir, --clientset-package)", l.clientsetDir, other)
 		}
 	}
 	if err := checkDirectoryPath("--clientset-output-dir", l.clientsetDir); err != nil {
@@ -372,7 +374,7 @@ func (o *Options) applyLayout(l *layout, outDir, outPkg string) error {
 		name = DefaultApplyConfigName
 	}
 	if strings.ContainsAny(name, "/\\ ") || name == "." || name == ".." {
-		return inputErrorf("", "--applyconfig-name %q is not a directory name", name)
+		return inputerr.Errorf("", "--applyconfig-name %q is not a directory name", name)
 	}
 	baseDir, basePkg := outDir, outPkg
 	if o.OutputDirIsInformers {
@@ -390,16 +392,16 @@ func (o *Options) applyLayout(l *layout, outDir, outPkg string) error {
 		l.applyPkg = path.Clean(o.ApplyConfigurationPackage)
 		dir, ok := locatePackage(l.applyPkg, outDir, outPkg)
 		if !ok {
-			return inputErrorf("", "--apply-configuration-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --applyconfig-output-dir", o.ApplyConfigurationPackage, o.OutputPkg, o.OutputDir)
+			return inputerr.Errorf("", "--apply-configuration-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --applyconfig-output-dir", o.ApplyConfigurationPackage, o.OutputPkg, o.OutputDir)
 		}
 		l.applyDir = dir
 	case o.ApplyConfigurationDir != "":
-		return inputErrorf("", "--applyconfig-output-dir needs --apply-configuration-package, its import path")
+		return inputerr.Errorf("", "--applyconfig-output-dir needs --apply-configuration-package, its import path")
 	}
 	o.ApplyConfigurationPackage = l.applyPkg
 	for _, other := range []string{l.informersDir, l.listersDir, l.clientsetDir} {
 		if other == l.applyDir || strings.HasPrefix(other, l.applyDir+string(filepath.Separator)) || strings.HasPrefix(l.applyDir, other+string(filepath.Separator)) {
-			return inputErrorf("", "the apply configurations directory %s and %s would overlap: move one of them (--applyconfig-name, --apply-configuration-package)", l.applyDir, other)
+			return inputerr.Errorf("", "the apply configurations directory %s and %s would overlap: move one of them (--applyconfig-name, --apply-configuration-package)", l.applyDir, other)
 		}
 	}
 	return checkDirectoryPath("--applyconfig-output-dir", l.applyDir)
@@ -409,7 +411,7 @@ func (o *Options) applyLayout(l *layout, outDir, outPkg string) error {
 func (o *Options) checkBuildTags() error {
 	for _, tag := range o.BuildTags {
 		if tag == "" || strings.ContainsAny(tag, " \t,\"'") {
-			return inputErrorf("", "--build-tags: %q is not a build tag", tag)
+			return inputerr.Errorf("", "--build-tags: %q is not a build tag", tag)
 		}
 	}
 	return nil
@@ -433,15 +435,15 @@ func (o *Options) validateListersOnly(outDir, outPkg string) (layout, error) {
 		{"informers (OutputDirIsInformers)", o.OutputDirIsInformers},
 	} {
 		if f.set {
-			return l, inputErrorf("", "%s cannot be used when only the listers are generated (upstream lister-gen's reading of --output-dir)", f.name)
+			return l, inputerr.Errorf("", "%s cannot be used when only the listers are generated (upstream lister-gen's reading of --output-dir)", f.name)
 		}
 	}
 	if filepath.Base(outDir) == "informers" || path.Base(outPkg) == "informers" {
-		return l, inputErrorf("", "--output-dir %s --output-pkg %s name an informers directory, but without --versioned-clientset-package informer-gen reads them as lister-gen does, as the listers directory: add --versioned-clientset-package (and --listers-package <pkg>/listers, as upstream informer-gen takes it)", o.OutputDir, o.OutputPkg)
+		return l, inputerr.Errorf("", "--output-dir %s --output-pkg %s name an informers directory, but without --versioned-clientset-package informer-gen reads them as lister-gen does, as the listers directory: add --versioned-clientset-package (and --listers-package <pkg>/listers, as upstream informer-gen takes it)", o.OutputDir, o.OutputPkg)
 	}
 	for _, sub := range []string{filepath.Join("informers", "externalversions", "factory.go"), "listers"} {
 		if p := filepath.Join(outDir, sub); generatedByUs(p) || holdsGenerated(p) {
-			return l, inputErrorf("", "--output-dir %s holds %s generated by informer-gen with --output-dir as the parent of informers/ and listers/, but without --versioned-clientset-package it is read as lister-gen reads it, as the listers directory itself: add --versioned-clientset-package to regenerate that tree", o.OutputDir, p)
+			return l, inputerr.Errorf("", "--output-dir %s holds %s generated by informer-gen with --output-dir as the parent of informers/ and listers/, but without --versioned-clientset-package it is read as lister-gen reads it, as the listers directory itself: add --versioned-clientset-package to regenerate that tree", o.OutputDir, p)
 		}
 	}
 	if err := checkDirectoryPath("--output-dir", outDir); err != nil {
@@ -480,16 +482,16 @@ func (o *Options) checkOutputMeaning(outDir, outPkg string) error {
 	}
 	if !o.OutputDirIsInformers {
 		if filepath.Base(outDir) == "informers" || path.Base(outPkg) == "informers" {
-			return inputErrorf("", "--output-dir %s --output-pkg %s name an informers directory, which upstream informer-gen reads as where the informers go but which without --listers-package is the parent of informers/ and listers/: this would write %s; add --listers-package <pkg>/listers to read it as upstream does, or pass the parent directory and package", o.OutputDir, o.OutputPkg, filepath.Join(outDir, "informers", "externalversions"))
+			return inputerr.Errorf("", "--output-dir %s --output-pkg %s name an informers directory, which upstream informer-gen reads as where the informers go but which without --listers-package is the parent of informers/ and listers/: this would write %s; add --listers-package <pkg>/listers to read it as upstream does, or pass the parent directory and package", o.OutputDir, o.OutputPkg, filepath.Join(outDir, "informers", "externalversions"))
 		}
 		return nil
 	}
 	if o.ListersPackage == "" {
-		return inputErrorf("", "--listers-package is required when --output-dir is the informers directory")
+		return inputerr.Errorf("", "--listers-package is required when --output-dir is the informers directory")
 	}
 	nested := filepath.Join(outDir, "informers", "externalversions")
 	if generatedByUs(filepath.Join(nested, "factory.go")) {
-		return inputErrorf("", "--output-dir %s: with --listers-package it is the informers directory (as upstream informer-gen reads it), so the informers go to %s, but %s holds informers generated with --output-dir as their parent: either drop --listers-package and keep --output-dir as the parent, or remove %s", o.OutputDir, filepath.Join(outDir, "externalversions"), nested, filepath.Join(outDir, "informers"))
+		return inputerr.Errorf("", "--output-dir %s: with --listers-package it is the informers directory (as upstream informer-gen reads it), so the informers go to %s, but %s holds informers generated with --output-dir as their parent: either drop --listers-package and keep --output-dir as the parent, or remove %s", o.OutputDir, filepath.Join(outDir, "externalversions"), nested, filepath.Join(outDir, "informers"))
 	}
 	return nil
 }
@@ -513,9 +515,9 @@ func checkDirectoryPath(flag, dir string) error {
 		case err == nil && st.IsDir():
 			return nil
 		case err == nil:
-			return inputErrorf("", "%s: %s is a file, not a directory: output would go to %s", flag, d, dir)
+			return inputerr.Errorf("", "%s: %s is a file, not a directory: output would go to %s", flag, d, dir)
 		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-			return inputErrorf("", "%s: %v", flag, err)
+			return inputerr.Errorf("", "%s: %v", flag, err)
 		}
 		if filepath.Dir(d) == d {
 			return nil

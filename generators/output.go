@@ -16,6 +16,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // existingFile is a .go file found under an output directory.
@@ -141,13 +143,13 @@ func (t *outputTree) userDecls(dir string) (map[string]bool, error) {
 			continue
 		}
 		if ok, err := t.matchFile(p, f.content); err != nil {
-			return nil, inputErrorf(p, "reading build constraints: %v", err)
+			return nil, inputerr.Errorf(p, "reading build constraints: %v", err)
 		} else if !ok {
 			continue
 		}
 		af, err := parser.ParseFile(fset, p, f.content, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, inputErrorf("", "reading hand-written file %s in a listers package: %v", p, err)
+			return nil, inputerr.Errorf("", "reading hand-written file %s in a listers package: %v", p, err)
 		}
 		for _, decl := range af.Decls {
 			if gd, ok := decl.(*ast.GenDecl); ok && gd.Tok == token.TYPE {
@@ -214,20 +216,20 @@ func (t *outputTree) checkOwned(planned []plannedFile, workDir string) error {
 		if f := t.files[p.Path]; f != nil {
 			if !f.generated {
 				if isGeneratedBy(f.content, clientGenMarker) {
-					return inputErrorf(relPath(workDir, p.Path), "informer-gen would overwrite this file written by upstream client-gen (%q): pass --replace-client-gen-output to let informer-gen replace client-gen's clientset (and remove its files informer-gen no longer produces), or generate the clientset elsewhere (--clientset-output-dir, --clientset-package)", clientGenMarker)
+					return inputerr.Errorf(relPath(workDir, p.Path), "informer-gen would overwrite this file written by upstream client-gen (%q): pass --replace-client-gen-output to let informer-gen replace client-gen's clientset (and remove its files informer-gen no longer produces), or generate the clientset elsewhere (--clientset-output-dir, --clientset-package)", clientGenMarker)
 				}
 				if isGeneratedBy(f.content, applyConfigGenMarker) {
-					return inputErrorf(relPath(workDir, p.Path), "informer-gen would overwrite this file written by upstream applyconfiguration-gen (%q): pass --replace-client-gen-output to let informer-gen replace its apply configurations (and remove its files informer-gen no longer produces), or generate them elsewhere (--applyconfig-name, --apply-configuration-package)", applyConfigGenMarker)
+					return inputerr.Errorf(relPath(workDir, p.Path), "informer-gen would overwrite this file written by upstream applyconfiguration-gen (%q): pass --replace-client-gen-output to let informer-gen replace its apply configurations (and remove its files informer-gen no longer produces), or generate them elsewhere (--applyconfig-name, --apply-configuration-package)", applyConfigGenMarker)
 				}
 				if bytes.Contains(f.content, []byte(upstreamListerMarker)) {
-					return inputErrorf(relPath(workDir, p.Path), "informer-gen would overwrite this lister written by upstream lister-gen (%q): delete upstream's listers before the first run (kube_codegen.sh's gen_client does so when given --with-watch), and drop --with-watch from kube::codegen::gen_client, whose lister-gen and informer-gen would replace these files again", upstreamListerMarker)
+					return inputerr.Errorf(relPath(workDir, p.Path), "informer-gen would overwrite this lister written by upstream lister-gen (%q): delete upstream's listers before the first run (kube_codegen.sh's gen_client does so when given --with-watch), and drop --with-watch from kube::codegen::gen_client, whose lister-gen and informer-gen would replace these files again", upstreamListerMarker)
 				}
-				return inputErrorf(relPath(workDir, p.Path), "informer-gen would overwrite this file, which it did not generate (no %q line before its package clause): move it away or generate elsewhere (--output-dir, --listers-package)", GeneratedMarker)
+				return inputerr.Errorf(relPath(workDir, p.Path), "informer-gen would overwrite this file, which it did not generate (no %q line before its package clause): move it away or generate elsewhere (--output-dir, --listers-package)", GeneratedMarker)
 			}
 			continue
 		}
 		if st, err := os.Lstat(p.Path); err == nil {
-			return inputErrorf(relPath(workDir, p.Path), "informer-gen would replace this %s with a generated file: remove it or generate elsewhere", st.Mode().Type())
+			return inputerr.Errorf(relPath(workDir, p.Path), "informer-gen would replace this %s with a generated file: remove it or generate elsewhere", st.Mode().Type())
 		} else if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 			return fmt.Errorf("checking %s: %w", p.Path, err)
 		}

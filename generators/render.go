@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"text/template"
+
+	"github.com/typedinformer/typedinformer/generators/internal/parallel"
 )
 
 // GeneratedMarker is the line every generated file carries after its header.
@@ -54,7 +56,7 @@ func renderFiles(ctx context.Context, files []plannedFile, h header, existing fu
 		return nil, fmt.Errorf("parsing templates: %w", err)
 	}
 	out := make([][]byte, len(files))
-	errs, err := forEachParallel(ctx, len(files), runtime.GOMAXPROCS(0), func() *bytes.Buffer { return new(bytes.Buffer) }, func(buf *bytes.Buffer, i int) error {
+	errs, err := parallel.ForEach(ctx, len(files), runtime.GOMAXPROCS(0), func() *bytes.Buffer { return new(bytes.Buffer) }, func(buf *bytes.Buffer, i int) error {
 		f := files[i]
 		buf.Reset()
 		if hdr := h.forFile(existing(f.Path), thisYear); hdr != "" {

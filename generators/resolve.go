@@ -14,6 +14,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // inputPackage is one Go package named by the patterns: where it lives and
@@ -31,7 +33,7 @@ type inputPackage struct {
 // dependencies. A pattern that matches no package is an InputError.
 func resolvePatterns(ctx context.Context, bctx *build.Context, workDir string, patterns []string) ([]inputPackage, error) {
 	if len(patterns) == 0 {
-		return nil, inputErrorf("", "no package patterns given (for example ./apis/...)")
+		return nil, inputerr.Errorf("", "no package patterns given (for example ./apis/...)")
 	}
 	byDir := map[string]inputPackage{}
 	var listed []string
@@ -114,7 +116,7 @@ func walkPattern(bctx *build.Context, workDir, pattern string, mods moduleCache)
 	root = filepath.Clean(root)
 	st, err := os.Stat(root)
 	if err != nil || !st.IsDir() {
-		return nil, inputErrorf("", "pattern %q: directory %s does not exist", pattern, root)
+		return nil, inputerr.Errorf("", "pattern %q: directory %s does not exist", pattern, root)
 	}
 	var pkgs []inputPackage
 	var visit func(dir string, top bool) error
@@ -163,7 +165,7 @@ func walkPattern(bctx *build.Context, workDir, pattern string, mods moduleCache)
 		return nil, err
 	}
 	if len(pkgs) == 0 {
-		return nil, inputErrorf("", "pattern %q matched no packages", pattern)
+		return nil, inputerr.Errorf("", "pattern %q matched no packages", pattern)
 	}
 	return pkgs, nil
 }
@@ -201,7 +203,7 @@ func (m moduleCache) find(dir string) (moduleRoot, error) {
 	case err == nil:
 		mp := modulePath(data)
 		if mp == "" {
-			return moduleRoot{}, inputErrorf(filepath.Join(dir, "go.mod")+":1", "no module directive")
+			return moduleRoot{}, inputerr.Errorf(filepath.Join(dir, "go.mod")+":1", "no module directive")
 		}
 		r := moduleRoot{dir: dir, path: mp}
 		m[dir] = r
@@ -211,7 +213,7 @@ func (m moduleCache) find(dir string) (moduleRoot, error) {
 	}
 	parent := filepath.Dir(dir)
 	if parent == dir {
-		return moduleRoot{}, inputErrorf("", "directory %s is not inside a Go module (no go.mod above it)", dir)
+		return moduleRoot{}, inputerr.Errorf("", "directory %s is not inside a Go module (no go.mod above it)", dir)
 	}
 	r, err := m.find(parent)
 	if err != nil {
@@ -258,13 +260,13 @@ func goList(ctx context.Context, bctx *build.Context, workDir string, patterns [
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		if msg := strings.TrimSpace(stderr.String()); msg != "" && cmd.ProcessState != nil {
-			return nil, inputErrorf("", "resolving packages %s: %s", strings.Join(patterns, " "), msg)
+			return nil, inputerr.Errorf("", "resolving packages %s: %s", strings.Join(patterns, " "), msg)
 		}
 		return nil, fmt.Errorf("running go list: %w", err)
 	}
 	for _, line := range strings.Split(stderr.String(), "\n") {
 		if p, ok := strings.CutPrefix(line, "go: warning: "); ok && strings.HasSuffix(p, " matched no packages") {
-			return nil, inputErrorf("", "pattern %s matched no packages", strings.TrimSuffix(p, " matched no packages"))
+			return nil, inputerr.Errorf("", "pattern %s matched no packages", strings.TrimSuffix(p, " matched no packages"))
 		}
 	}
 	var pkgs []inputPackage
@@ -279,7 +281,7 @@ func goList(ctx context.Context, bctx *build.Context, workDir string, patterns [
 		ip, dir, files, perr := fields[0], fields[1], fields[2], fields[3]
 		if files == "" {
 			if perr != "" {
-				return nil, inputErrorf("", "package %s: %s", ip, strings.Join(strings.Fields(perr), " "))
+				return nil, inputerr.Errorf("", "package %s: %s", ip, strings.Join(strings.Fields(perr), " "))
 			}
 			continue // e.g. a directory with only test files
 		}
@@ -291,7 +293,7 @@ func goList(ctx context.Context, bctx *build.Context, workDir string, patterns [
 		pkgs = append(pkgs, pkg)
 	}
 	if len(pkgs) == 0 {
-		return nil, inputErrorf("", "patterns %s matched no packages", strings.Join(patterns, " "))
+		return nil, inputerr.Errorf("", "patterns %s matched no packages", strings.Join(patterns, " "))
 	}
 	return pkgs, nil
 }

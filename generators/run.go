@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"k8s.io/klog/v2"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // File is one generated file, rendered in memory.
@@ -123,7 +125,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		// upstream has it: the run succeeds, and output from earlier runs
 		// becomes stale.
 		if len(model.Groups) == 0 && model.clientPackages == 0 {
-			return nil, inputErrorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
+			return nil, inputerr.Errorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
 		}
 		if lay.applyDir != "" {
 			err := planApplyConfigurations(loader, declared, &opts, lay, schema, func(p, tmpl string, d templateData) {
@@ -271,7 +273,7 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 
 // relativize rewrites the positions of an InputError relative to workDir.
 func relativize(err error, workDir string) error {
-	ie, ok := err.(*InputError) //nolint:errorlint // only an unwrapped InputError is rewritten: rebuilding a wrapped one would drop its wrapper
+	ie, ok := err.(*inputerr.InputError) //nolint:errorlint // only an unwrapped InputError is rewritten: rebuilding a wrapped one would drop its wrapper
 	if !ok {
 		return err
 	}

@@ -13,6 +13,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+
+	"github.com/typedinformer/typedinformer/generators/internal/parallel"
 )
 
 // This file reads Go source files for every target: the files of packages
@@ -51,7 +55,7 @@ func parseFiles[T any](ctx context.Context, pkgs []inputPackage, parse func(fset
 			jobs = append(jobs, job{i, j})
 		}
 	}
-	errs, err := forEachParallel(ctx, len(jobs), runtime.GOMAXPROCS(0)*2, token.NewFileSet, func(fset *token.FileSet, k int) error {
+	errs, err := parallel.ForEach(ctx, len(jobs), runtime.GOMAXPROCS(0)*2, token.NewFileSet, func(fset *token.FileSet, k int) error {
 		jb := jobs[k]
 		var err error
 		results[jb.pkg][jb.file], err = parse(fset, pkgs[jb.pkg].Files[jb.file])
@@ -79,7 +83,7 @@ func firstError(errs []error) error {
 		return nil
 	}
 	sort.SliceStable(found, func(i, j int) bool { return found[i].Error() < found[j].Error() })
-	if ie, ok := found[0].(*InputError); ok { //nolint:errorlint // only an unwrapped InputError gets the count: rebuilding a wrapped one would drop its wrapper
+	if ie, ok := found[0].(*inputerr.InputError); ok { //nolint:errorlint // only an unwrapped InputError gets the count: rebuilding a wrapped one would drop its wrapper
 		cp := *ie
 		cp.More += len(found) - 1
 		return &cp
@@ -106,7 +110,7 @@ func parseRelevant(fset *token.FileSet, filename string, keep func(base string, 
 		if errors.As(err, &list) && list.Len() > 0 {
 			return nil, nil, syntaxError(err)
 		}
-		return nil, nil, inputErrorf(filename, "%v", err)
+		return nil, nil, inputerr.Errorf(filename, "%v", err)
 	}
 	head := &fileHead{
 		Name:        base,
@@ -187,7 +191,7 @@ func syntaxError(err error) error {
 	// scanner.ErrorList prints "file:line:col: msg (and N more errors)".
 	pos, rest, ok := strings.Cut(msg, ": ")
 	if !ok {
-		return inputErrorf("", "%s", msg)
+		return inputerr.Errorf("", "%s", msg)
 	}
 	// Keep file:line, drop the column.
 	if i := strings.LastIndexByte(pos, ':'); i > 0 {
@@ -195,7 +199,7 @@ func syntaxError(err error) error {
 			pos = pos[:i]
 		}
 	}
-	return inputErrorf(pos, "syntax error: %s", rest)
+	return inputerr.Errorf(pos, "syntax error: %s", rest)
 }
 
 // commentLines splits a comment group into trimmed lines with positions,

@@ -3,6 +3,8 @@ package generators
 import (
 	"slices"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // tagValue is one "+name=value" (or "+name") line.
@@ -107,16 +109,16 @@ func parseExtension(typeName string, v tagValue) (clientExtension, error) {
 	parts := strings.Split(v.Value, ",")
 	e.Method = strings.TrimSpace(parts[0])
 	if !isExportedIdent(e.Method) {
-		return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: the method name must be an exported Go identifier (+genclient:method=Name,verb=create)", typeName, v.Value)
+		return e, inputerr.Errorf(v.Pos, "type %s: +genclient:method=%s: the method name must be an exported Go identifier (+genclient:method=Name,verb=create)", typeName, v.Value)
 	}
 	for _, p := range parts[1:] {
 		key, val, ok := strings.Cut(p, "=")
 		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
 		if !ok || strings.Contains(val, "=") {
-			return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: %q is not key=value", typeName, v.Value, p)
+			return e, inputerr.Errorf(v.Pos, "type %s: +genclient:method=%s: %q is not key=value", typeName, v.Value, p)
 		}
 		if val == "" {
-			return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: empty value for %q", typeName, v.Value, key)
+			return e, inputerr.Errorf(v.Pos, "type %s: +genclient:method=%s: empty value for %q", typeName, v.Value, key)
 		}
 		switch key {
 		case "verb":
@@ -128,20 +130,20 @@ func parseExtension(typeName string, v tagValue) (clientExtension, error) {
 		case "result":
 			e.Result = val
 		default:
-			return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: unknown key %q (known: verb, subresource, input, result)", typeName, v.Value, key)
+			return e, inputerr.Errorf(v.Pos, "type %s: +genclient:method=%s: unknown key %q (known: verb, subresource, input, result)", typeName, v.Value, key)
 		}
 	}
 	switch {
 	case e.Verb == "":
-		return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: say which verb it uses (,verb=create)", typeName, v.Value)
+		return e, inputerr.Errorf(v.Pos, "type %s: +genclient:method=%s: say which verb it uses (,verb=create)", typeName, v.Value)
 	case !slices.Contains(extensionVerbs, e.Verb):
-		return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: verb %q cannot be used for an extension method (supported: %s)", typeName, v.Value, e.Verb, strings.Join(extensionVerbs, ", "))
+		return e, inputerr.Errorf(v.Pos, "type %s: +genclient:method=%s: verb %q cannot be used for an extension method (supported: %s)", typeName, v.Value, e.Verb, strings.Join(extensionVerbs, ", "))
 	case e.Input != "" && !slices.Contains(inputOverrideVerbs, e.Verb):
-		return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: input type is not supported for %q verbs (supported: %s)", typeName, v.Value, e.Verb, strings.Join(inputOverrideVerbs, ", "))
+		return e, inputerr.Errorf(v.Pos, "type %s: +genclient:method=%s: input type is not supported for %q verbs (supported: %s)", typeName, v.Value, e.Verb, strings.Join(inputOverrideVerbs, ", "))
 	case e.Result != "" && !slices.Contains(resultOverrideVerbs, e.Verb):
-		return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: result type is not supported for %q verbs (supported: %s)", typeName, v.Value, e.Verb, strings.Join(resultOverrideVerbs, ", "))
+		return e, inputerr.Errorf(v.Pos, "type %s: +genclient:method=%s: result type is not supported for %q verbs (supported: %s)", typeName, v.Value, e.Verb, strings.Join(resultOverrideVerbs, ", "))
 	case e.Verb == "list" && e.Subresource != "":
-		return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: a list extension on a subresource is not supported (client-gen's fake client for it does not compile)", typeName, v.Value)
+		return e, inputerr.Errorf(v.Pos, "type %s: +genclient:method=%s: a list extension on a subresource is not supported (client-gen's fake client for it does not compile)", typeName, v.Value)
 	}
 	for _, ref := range []string{e.Input, e.Result} {
 		if ref == "" {
@@ -149,7 +151,7 @@ func parseExtension(typeName string, v tagValue) (clientExtension, error) {
 		}
 		pkg, name := splitTypeRef(ref)
 		if !isExportedIdent(name) || (pkg != "" && !isImportPath(pkg)) {
-			return e, inputErrorf(v.Pos, "type %s: +genclient:method=%s: %q is not a type name (Name, or <import path>.Name)", typeName, v.Value, ref)
+			return e, inputerr.Errorf(v.Pos, "type %s: +genclient:method=%s: %q is not a type name (Name, or <import path>.Name)", typeName, v.Value, ref)
 		}
 	}
 	return e, nil
@@ -179,18 +181,18 @@ func parseClientTags(t parsedType) (clientTags, error) {
 	for _, l := range t.Tags {
 		name, _, _ := strings.Cut(strings.TrimPrefix(l.Text, "+"), "=")
 		if strings.HasPrefix(l.Text, "+genclient") && !slices.Contains(knownGenclientTags, name) {
-			return out, inputErrorf(l.Pos, "type %s: unknown tag +%s (known: +%s)", t.Name, name, strings.Join(knownGenclientTags, ", +"))
+			return out, inputerr.Errorf(l.Pos, "type %s: unknown tag +%s (known: +%s)", t.Name, name, strings.Join(knownGenclientTags, ", +"))
 		}
 	}
 	if v, ok := tags["genclient"]; ok {
 		if v[0].Value != "" {
-			return out, inputErrorf(v[0].Pos, "type %s: +genclient=%s is invalid: write +genclient to generate a client, or leave the tag out", t.Name, v[0].Value)
+			return out, inputerr.Errorf(v[0].Pos, "type %s: +genclient=%s is invalid: write +genclient to generate a client, or leave the tag out", t.Name, v[0].Value)
 		}
 		out.GenerateClient = true
 	}
 	for _, old := range []string{"nonNamespaced", "readonly", "noVerbs"} {
 		if v, ok := tags[old]; ok {
-			return out, inputErrorf(v[0].Pos, "type %s: +%s is invalid, write +genclient:%s", t.Name, old, old)
+			return out, inputerr.Errorf(v[0].Pos, "type %s: +%s is invalid, write +genclient:%s", t.Name, old, old)
 		}
 	}
 	_, out.NonNamespaced = tags["genclient:nonNamespaced"]
@@ -204,7 +206,7 @@ func parseClientTags(t parsedType) (clientTags, error) {
 				continue
 			}
 			if !slices.Contains(supportedVerbs, verb) {
-				return nil, inputErrorf(v[len(v)-1].Pos, "type %s: +%s names unknown verb %q (known: %s)", t.Name, tag, verb, strings.Join(supportedVerbs, ", "))
+				return nil, inputerr.Errorf(v[len(v)-1].Pos, "type %s: +%s names unknown verb %q (known: %s)", t.Name, tag, verb, strings.Join(supportedVerbs, ", "))
 			}
 			vs = append(vs, verb)
 		}
@@ -268,7 +270,7 @@ func parseClientTags(t parsedType) (clientTags, error) {
 	if v, ok := tags["resourceName"]; ok {
 		out.ResourceName, out.ResourceNamePos = strings.TrimSpace(v[0].Value), v[0].Pos
 		if out.ResourceName == "" || strings.ContainsAny(out.ResourceName, "/ \"\\") {
-			return out, inputErrorf(v[0].Pos, "type %s: +resourceName=%q is not a resource name", t.Name, v[0].Value)
+			return out, inputerr.Errorf(v[0].Pos, "type %s: +resourceName=%q is not a resource name", t.Name, v[0].Value)
 		}
 	}
 	return out, nil
@@ -288,7 +290,7 @@ func boolTag(owner string, tags map[string][]tagValue, name string) (bool, error
 			result = false
 		case "true":
 		default:
-			return false, inputErrorf(v.Pos, "%s: +%s=%s is invalid: use +%s=false to opt out (or true)", owner, name, v.Value, name)
+			return false, inputerr.Errorf(v.Pos, "%s: +%s=%s is invalid: use +%s=false to opt out (or true)", owner, name, v.Value, name)
 		}
 	}
 	return result, nil
@@ -317,12 +319,12 @@ func parsePackageTags(p parsedPackage) (packageTags, error) {
 		out.Group, out.GroupPos, out.HasGroup = p.GroupName.Value, p.GroupName.Pos, true
 	}
 	if out.HasGroup && strings.ContainsAny(out.Group, "/ \"\\") {
-		return out, inputErrorf(out.GroupPos, "%s: group name %q is not a DNS name", owner, out.Group)
+		return out, inputerr.Errorf(out.GroupPos, "%s: group name %q is not a DNS name", owner, out.Group)
 	}
 	if v, ok := tags["groupGoName"]; ok {
 		out.GroupGoName = strings.TrimSpace(v[0].Value)
 		if !isIdentifier(out.GroupGoName) {
-			return out, inputErrorf(v[0].Pos, "%s: +groupGoName=%q is not a Go identifier", owner, v[0].Value)
+			return out, inputerr.Errorf(v[0].Pos, "%s: +groupGoName=%q is not a Go identifier", owner, v[0].Value)
 		}
 	}
 	var err error

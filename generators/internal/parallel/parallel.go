@@ -1,16 +1,18 @@
-package generators
+// Package parallel holds the bounded worker pool the generator's parse and
+// render stages share.
+package parallel
 
 import (
 	"context"
 	"sync"
 )
 
-// forEachParallel calls fn for every index in [0, n) on up to workers
+// ForEach calls fn for every index in [0, n) on up to workers
 // goroutines, each with its own state from newState (a FileSet, a buffer: no
 // sharing, no locks). It stops handing out work when ctx ends and returns
 // ctx's error then; otherwise fn's errors by index, for the caller to pick
 // from in an order that does not depend on scheduling.
-func forEachParallel[S any](ctx context.Context, n, workers int, newState func() S, fn func(state S, i int) error) ([]error, error) {
+func ForEach[S any](ctx context.Context, n, workers int, newState func() S, fn func(state S, i int) error) ([]error, error) {
 	errs := make([]error, n)
 	workers = max(1, min(workers, n))
 	next := make(chan int)
