@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // This file plans the apply configurations applyconfiguration-gen v0.37
@@ -38,7 +39,7 @@ var defaultExternalApplyConfigurations = []string{
 
 // acPlanned is one package of apply configurations.
 type acPlanned struct {
-	api     *declPackage
+	api     *load.DeclPackage
 	pkg     string // import path of the apply configurations
 	sub     string // its directory below the root
 	group   string // API group ("" for core)
@@ -49,9 +50,9 @@ type acPlanned struct {
 
 // acRoot is one type that gets an apply configuration file.
 type acRoot struct {
-	decl *typeDecl
+	decl *load.TypeDecl
 	st   *acStruct
-	tags clientTags
+	tags load.ClientTags
 }
 
 // parseExternals reads --external-applyconfigurations entries,
@@ -68,7 +69,7 @@ func parseExternals(entries []string) (map[string]string, error) {
 		}
 		typ, pkg, ok := strings.Cut(e, ":")
 		i := strings.LastIndex(typ, ".")
-		if !ok || i <= 0 || i == len(typ)-1 || !isImportPath(pkg) || !isImportPath(typ[:i]) || !isExportedIdent(typ[i+1:]) {
+		if !ok || i <= 0 || i == len(typ)-1 || !load.IsImportPath(pkg) || !load.IsImportPath(typ[:i]) || !load.IsExportedIdent(typ[i+1:]) {
 			return nil, inputerr.Errorf("", "--external-applyconfigurations: %q is not <type package>.<Type>:<apply configuration package> (e.g. k8s.io/api/apps/v1.Deployment:k8s.io/client-go/applyconfigurations/apps/v1)", e)
 		}
 		out[typ] = pkg
@@ -77,10 +78,10 @@ func parseExternals(entries []string) (map[string]string, error) {
 }
 
 // planApplyConfigurations decides which types get apply configurations and
-// lays out their files. parsed are the inputs as readInputs read them;
-// other packages are located and read through f, the run's loader. schema, when not nil, is the OpenAPI document given
+// lays out their files. parsed are the inputs as load.ReadInputs read them;
+// other packages are located and read through f, the run's load.Loader. schema, when not nil, is the OpenAPI document given
 // with --openapi-schema.
-func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
+func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Options, l layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
 	refs, err := parseExternals(o.ExternalApplyConfigurations)
 	if err != nil {
 		return err
@@ -88,7 +89,7 @@ func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l la
 
 	g := &acGen{
 		loader: ld,
-		inputs: map[string]*declPackage{}, others: map[string]*declPackage{},
+		inputs: map[string]*load.DeclPackage{}, others: map[string]*load.DeclPackage{},
 		outPkg: l.applyPkg,
 		refs:   refs, structs: map[string]*acStruct{},
 	}
@@ -101,7 +102,7 @@ func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l la
 		g.inputs[p.ImportPath] = p
 	}
 	for _, p := range parsed {
-		tags := extractTags(p.Tags)
+		tags := load.ExtractTags(p.Tags)
 		if v, ok := tags["k8s:applyconfiguration-gen"]; ok && strings.TrimSpace(v[len(v)-1].Value) == "false" {
 			continue
 		}
@@ -132,12 +133,12 @@ func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l la
 	// Reachability from the +genclient types with an apply verb.
 	seen := map[string]bool{}
 	for _, pl := range planned {
-		for _, name := range sortedDeclNames(pl.api) {
+		for _, name := range load.SortedDeclNames(pl.api) {
 			d := pl.api.Decls[name]
-			if !anyGenclient(d.Tags) {
+			if !load.AnyGenclient(d.Tags) {
 				continue
 			}
-			ct, err := parseClientTags(parsedType{Name: d.Name, Pos: d.Pos, Tags: d.Tags})
+			ct, err := load.ParseClientTags(load.ParsedType{Name: d.Name, Pos: d.Pos, Tags: d.Tags})
 			if err != nil {
 				return err
 			}
@@ -145,7 +146,7 @@ func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l la
 				continue
 			}
 			if hasApplyVerb(ct) {
-				if err := g.reach(&acType{Kind: acNamed, Pkg: pl.api.ImportPath, Name: d.Name}, pl.api.Dir, seen); err != nil {
+				if err := g.reach(&load.TypeExpr{Kind: load.KindNamed, Pkg: pl.api.ImportPath, Name: d.Name}, pl.api.Dir, seen); err != nil {
 					return err
 				}
 			}
@@ -153,9 +154,9 @@ func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l la
 				if e.Verb != "apply" || e.Input == "" {
 					continue
 				}
-				ipkg, iname := splitTypeRef(e.Input)
+				ipkg, iname := load.SplitTypeRef(e.Input)
 				if ipkg != "" {
-					if err := g.reach(&acType{Kind: acNamed, Pkg: ipkg, Name: iname}, pl.api.Dir, seen); err != nil {
+					if err := g.reach(&load.TypeExpr{Kind: load.KindNamed, Pkg: ipkg, Name: iname}, pl.api.Dir, seen); err != nil {
 						return err
 					}
 					continue
@@ -171,7 +172,7 @@ func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l la
 		}
 	}
 	for _, pl := range planned {
-		for _, name := range sortedDeclNames(pl.api) {
+		for _, name := range load.SortedDeclNames(pl.api) {
 			key := typeKey(pl.api.ImportPath, name)
 			if !seen[key] {
 				continue
@@ -191,11 +192,11 @@ func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l la
 	}
 	var roots []string // OpenAPI names of the roots, for the schema
 	for _, pl := range planned {
-		for _, name := range sortedDeclNames(pl.api) {
+		for _, name := range load.SortedDeclNames(pl.api) {
 			d := pl.api.Decls[name]
-			var ct clientTags
-			if anyGenclient(d.Tags) {
-				if ct, err = parseClientTags(parsedType{Name: d.Name, Pos: d.Pos, Tags: d.Tags}); err != nil {
+			var ct load.ClientTags
+			if load.AnyGenclient(d.Tags) {
+				if ct, err = load.ParseClientTags(load.ParsedType{Name: d.Name, Pos: d.Pos, Tags: d.Tags}); err != nil {
 					return err
 				}
 			}
@@ -281,7 +282,7 @@ func planApplyConfigurations(ld *loader, parsed []*declPackage, o *Options, l la
 
 // hasApplyVerb reports whether a type's tags name apply or applyStatus,
 // +genclient:noVerbs notwithstanding, as applyconfiguration-gen reads them.
-func hasApplyVerb(ct clientTags) bool {
+func hasApplyVerb(ct load.ClientTags) bool {
 	return containsString(ct.TaggedVerbs, "apply") || containsString(ct.TaggedVerbs, "applyStatus")
 }
 

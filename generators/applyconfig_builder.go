@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // This file builds what one apply configuration file receives: the
@@ -16,49 +18,49 @@ import (
 // applyconfiguration-gen's mapping (a struct with an apply configuration
 // becomes it; slices and maps of one become slices and maps of it; a
 // pointer is dropped; anything else stays as written).
-func (g *acGen) applyFor(t *acType) *acType {
+func (g *acGen) applyFor(t *load.TypeExpr) *load.TypeExpr {
 	switch t.Kind {
-	case acNamed:
+	case load.KindNamed:
 		if pkg, ok := g.refs[typeKey(t.Pkg, t.Name)]; ok {
-			return &acType{Kind: acNamed, Pkg: pkg, Name: t.Name + applyConfigSuffix}
+			return &load.TypeExpr{Kind: load.KindNamed, Pkg: pkg, Name: t.Name + applyConfigSuffix}
 		}
-	case acMap:
-		if g.isApply(t.Elem) && t.Elem.Kind == acNamed {
-			return &acType{Kind: acMap, Key: g.applyFor(t.Key), Elem: g.applyFor(t.Elem)}
+	case load.KindMap:
+		if g.isApply(t.Elem) && t.Elem.Kind == load.KindNamed {
+			return &load.TypeExpr{Kind: load.KindMap, Key: g.applyFor(t.Key), Elem: g.applyFor(t.Elem)}
 		}
-	case acSlice:
-		if g.isApply(t.Elem) && t.Elem.Kind == acNamed {
-			return &acType{Kind: acSlice, Elem: g.applyFor(t.Elem)}
+	case load.KindSlice:
+		if g.isApply(t.Elem) && t.Elem.Kind == load.KindNamed {
+			return &load.TypeExpr{Kind: load.KindSlice, Elem: g.applyFor(t.Elem)}
 		}
-	case acPointer:
+	case load.KindPointer:
 		return g.applyFor(t.Elem)
 	}
 	return t
 }
 
 // isApply reports whether t is, or points to, a type with an apply configuration.
-func (g *acGen) isApply(t *acType) bool {
+func (g *acGen) isApply(t *load.TypeExpr) bool {
 	switch t.Kind {
-	case acNamed:
+	case load.KindNamed:
 		_, ok := g.refs[typeKey(t.Pkg, t.Name)]
 		return ok
-	case acPointer:
+	case load.KindPointer:
 		return g.isApply(t.Elem)
 	}
 	return false
 }
 
-func deref(t *acType) *acType {
-	for t.Kind == acPointer {
+func deref(t *load.TypeExpr) *load.TypeExpr {
+	for t.Kind == load.KindPointer {
 		t = t.Elem
 	}
 	return t
 }
 
-func nillable(t *acType) bool { return t.Kind == acSlice || t.Kind == acMap }
+func nillable(t *load.TypeExpr) bool { return t.Kind == load.KindSlice || t.Kind == load.KindMap }
 
-func isMetaType(t *acType, name string) bool {
-	return t.Kind == acNamed && t.Pkg == metav1Pkg && t.Name == name
+func isMetaType(t *load.TypeExpr, name string) bool {
+	return t.Kind == load.KindNamed && t.Pkg == metav1Pkg && t.Name == name
 }
 
 // embedsMeta reports whether a struct embeds metav1.<name> (not a pointer).
@@ -155,17 +157,17 @@ func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
 		if blocklisted(r.st, m) {
 			continue
 		}
-		jt, ok := lookupJSON(m)
+		jt, ok := load.LookupJSON(m)
 		if !ok {
 			continue
 		}
-		if !jt.inline {
-			jt.omitempty = true
+		if !jt.Inline {
+			jt.OmitEmpty = true
 		}
 		mt := w.typeString(g.applyFor(m.Type))
 		var decl string
 		switch {
-		case m.Embedded && jt.inline:
+		case m.Embedded && jt.Inline:
 			decl = fmt.Sprintf("%s `json:%q`", mt, jt.String())
 		case m.Embedded:
 			decl = fmt.Sprintf("*%s `json:%q`", mt, jt.String())
@@ -232,8 +234,8 @@ func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
 }
 
 // blocklisted members get no field and no method.
-func blocklisted(s *acStruct, m acMember) bool {
-	if s.decl.pkg.ImportPath == metav1Pkg && s.decl.Name == "ObjectMeta" && (m.Name == "ManagedFields" || m.Name == "SelfLink") {
+func blocklisted(s *acStruct, m load.Member) bool {
+	if s.decl.Pkg.ImportPath == metav1Pkg && s.decl.Name == "ObjectMeta" && (m.Name == "ManagedFields" || m.Name == "SelfLink") {
 		return true
 	}
 	return strings.HasPrefix(m.Name, "ZZZ_")
@@ -269,9 +271,9 @@ func (w *acWriter) ensure(e *embedCtx) string {
 // jsonMember is a member of a builder: its json tag and the apply
 // configuration type of its type.
 type jsonMember struct {
-	acMember
-	json  jsonTags
-	apply *acType
+	load.Member
+	json  load.JSONTag
+	apply *load.TypeExpr
 }
 
 // jsonMembers are the members of s a builder has: json-tagged and not
@@ -282,8 +284,8 @@ func (w *acWriter) jsonMembers(s *acStruct) []jsonMember {
 		if blocklisted(s, m) {
 			continue
 		}
-		if jt, ok := lookupJSON(m); ok {
-			out = append(out, jsonMember{acMember: m, json: jt, apply: w.g.applyFor(m.Type)})
+		if jt, ok := load.LookupJSON(m); ok {
+			out = append(out, jsonMember{Member: m, json: jt, apply: w.g.applyFor(m.Type)})
 		}
 	}
 	return out
@@ -294,15 +296,15 @@ func (w *acWriter) jsonMembers(s *acStruct) []jsonMember {
 // methods are set through.
 func (w *acWriter) embedded(s *acStruct, tm jsonMember) (*acStruct, *embedCtx, error) {
 	base := deref(tm.Type)
-	inner, err := w.g.structOf(base.Pkg, base.Name, s.decl.pkg.Dir)
-	return inner, &embedCtx{field: tm.apply.Name, inline: tm.json.inline}, err
+	inner, err := w.g.structOf(base.Pkg, base.Name, s.decl.Pkg.Dir)
+	return inner, &embedCtx{field: tm.apply.Name, inline: tm.json.Inline}, err
 }
 
 // withs adds the With methods of s's members (and of its embedded
 // structs' members, once per name) to f.
 func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated *[]string) error {
 	for _, tm := range w.jsonMembers(s) {
-		m, jt, at := tm.acMember, tm.json, tm.apply
+		m, jt, at := tm.Member, tm.json, tm.apply
 		if containsString(*generated, m.Name) {
 			continue
 		}
@@ -317,20 +319,20 @@ func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated 
 					return err
 				}
 			}
-			if !jt.inline && w.g.isApply(m.Type) {
+			if !jt.Inline && w.g.isApply(m.Type) {
 				f.Methods = append(f.Methods, acMethod{Kind: "ensureEmbed", Member: at.Name, Elem: w.typeString(at)})
 			}
 			continue
 		}
 		mt := at
 		if w.g.isApply(m.Type) {
-			mt = &acType{Kind: acPointer, Elem: at}
+			mt = &load.TypeExpr{Kind: load.KindPointer, Elem: at}
 		}
 		meth := acMethod{Member: m.Name, Path: w.path(embed, m.Name), Ensure: w.ensure(embed)}
-		if d := deref(m.Type); (d.Kind == acSlice && w.g.isApply(d.Elem)) || m.Type.Kind == acSlice {
+		if d := deref(m.Type); (d.Kind == load.KindSlice && w.g.isApply(d.Elem)) || m.Type.Kind == load.KindSlice {
 			// A slice of apply configurations takes pointers to them.
 			meth.Kind = "withSlice"
-			meth.PtrSlice = m.Type.Kind == acPointer
+			meth.PtrSlice = m.Type.Kind == load.KindPointer
 			meth.Pointer = w.g.isApply(d.Elem)
 			meth.Elem = w.typeString(at.Elem)
 			if meth.PtrSlice {
@@ -343,7 +345,7 @@ func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated 
 		}
 		meth.Type = w.typeString(mt)
 		switch m.Type.Kind {
-		case acMap:
+		case load.KindMap:
 			meth.Kind = "withMap"
 		default:
 			meth.Kind = "with"
@@ -358,7 +360,7 @@ func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated 
 // GetAPIVersion (from TypeMeta), which Apply needs.
 func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
 	for _, tm := range w.jsonMembers(s) {
-		m, at := tm.acMember, tm.apply
+		m, at := tm.Member, tm.apply
 		if m.Embedded {
 			inner, ctx, err := w.embedded(s, tm)
 			if err != nil {
@@ -371,14 +373,14 @@ func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
 			}
 			continue
 		}
-		meta := s.decl.pkg.ImportPath == metav1Pkg
+		meta := s.decl.Pkg.ImportPath == metav1Pkg
 		if !(meta && s.decl.Name == "ObjectMeta" && (m.Name == "Name" || m.Name == "Namespace")) &&
 			!(meta && s.decl.Name == "TypeMeta" && (m.Name == "Kind" || m.Name == "APIVersion")) {
 			continue
 		}
 		mt := at
 		if w.g.isApply(m.Type) {
-			mt = &acType{Kind: acPointer, Elem: at}
+			mt = &load.TypeExpr{Kind: load.KindPointer, Elem: at}
 		}
 		f.Methods = append(f.Methods, acMethod{Kind: "get", Member: m.Name, Path: w.path(embed, m.Name), Ensure: w.ensure(embed),
 			Type: w.typeString(mt), Pointer: !(w.g.isApply(m.Type) || nillable(m.Type))})
@@ -396,24 +398,24 @@ func containsString(list []string, s string) bool {
 }
 
 // typePublicName is the exported name of a type for ensure method names.
-func typePublicName(t *acType) string {
+func typePublicName(t *load.TypeExpr) string {
 	switch t.Kind {
-	case acNamed, acBuiltin:
+	case load.KindNamed, load.KindBuiltin:
 		return strings.ToUpper(t.Name[:1]) + t.Name[1:]
-	case acPointer:
+	case load.KindPointer:
 		return typePublicName(t.Elem)
-	case acSlice:
+	case load.KindSlice:
 		return typePublicName(t.Elem) + "Slice"
-	case acMap:
+	case load.KindMap:
 		return "MapOf" + typePublicName(t.Key) + "To" + typePublicName(t.Elem)
 	}
 	return "Value"
 }
 
 // typeString writes t as the file refers to it, adding imports.
-func (w *acWriter) typeString(t *acType) string {
+func (w *acWriter) typeString(t *load.TypeExpr) string {
 	switch t.Kind {
-	case acNamed:
+	case load.KindNamed:
 		if t.Pkg == w.local {
 			return t.Name
 		}
@@ -422,15 +424,15 @@ func (w *acWriter) typeString(t *acType) string {
 			want = "applyconfigurations" + want
 		}
 		return w.imps.add(t.Pkg, want) + "." + t.Name
-	case acBuiltin:
+	case load.KindBuiltin:
 		return t.Name
-	case acPointer:
+	case load.KindPointer:
 		return "*" + w.typeString(t.Elem)
-	case acSlice:
+	case load.KindSlice:
 		return "[]" + w.typeString(t.Elem)
-	case acArray:
+	case load.KindArray:
 		return "[" + t.Len + "]" + w.typeString(t.Elem)
-	case acMap:
+	case load.KindMap:
 		return "map[" + w.typeString(t.Key) + "]" + w.typeString(t.Elem)
 	}
 	return t.Src

@@ -3,11 +3,13 @@ package generators
 import (
 	"go/ast"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // This file decides which types get apply configurations: the types
 // reachable from a +genclient type with an apply verb, followed through the
-// run's loader to the structs they are, and their members resolved.
+// run's load.Loader to the structs they are, and their members resolved.
 
 // excludedApplyTypes never get an apply configuration: they carry raw
 // content.
@@ -19,11 +21,11 @@ var excludedApplyTypes = map[string]bool{
 // acGen holds one run's apply configuration planning. It is used by one
 // goroutine.
 type acGen struct {
-	loader *loader
-	inputs map[string]*declPackage // by import path
+	loader *load.Loader
+	inputs map[string]*load.DeclPackage // by import path
 	// others are the packages beyond the inputs the apply configurations
 	// have read (meta/v1 when it is no input): their aliases are followed.
-	others map[string]*declPackage
+	others map[string]*load.DeclPackage
 	outPkg string
 	// refs maps "<pkg>.<Type>" to the package of its apply configuration.
 	refs    map[string]string
@@ -35,16 +37,16 @@ type acGen struct {
 
 // acStruct is a declaration followed to its struct, with resolved members.
 type acStruct struct {
-	decl    *typeDecl
-	members []acMember
+	decl    *load.TypeDecl
+	members []load.Member
 }
 
 func typeKey(pkg, name string) string { return pkg + "." + name }
 
 // decl returns p's declaration of name, or nil for none and for a generic
 // type, which gets no apply configuration.
-func (g *acGen) decl(p *declPackage, name string) (*typeDecl, error) {
-	d, err := g.loader.decl(p, name)
+func (g *acGen) decl(p *load.DeclPackage, name string) (*load.TypeDecl, error) {
+	d, err := g.loader.Decl(p, name)
 	if err != nil || d == nil || d.Generic {
 		return nil, err
 	}
@@ -53,21 +55,21 @@ func (g *acGen) decl(p *declPackage, name string) (*typeDecl, error) {
 
 // loaded returns the package with import path pkg if the apply
 // configurations have read it.
-func (g *acGen) loaded(pkg string) *declPackage {
+func (g *acGen) loaded(pkg string) *load.DeclPackage {
 	if p := g.inputs[pkg]; p != nil {
 		return p
 	}
 	return g.others[pkg]
 }
 
-// load returns the package with import path ip, through the run's loader.
-func (g *acGen) load(ip, fromDir string) (*declPackage, error) {
+// load returns the package with import path ip, through the run's load.Loader.
+func (g *acGen) load(ip, fromDir string) (*load.DeclPackage, error) {
 	if p, ok := g.inputs[ip]; ok {
 		return p, nil
 	}
-	p := g.loader.load(ip, fromDir)
-	if p.err != nil {
-		return nil, p.err
+	p := g.loader.Load(ip, fromDir)
+	if p.Err != nil {
+		return nil, p.Err
 	}
 	g.others[ip] = p
 	return p, nil
@@ -91,7 +93,7 @@ func (g *acGen) structOf(pkg, name, fromDir string) (*acStruct, error) {
 	if err != nil {
 		return nil, err
 	}
-	for depth := 0; d != nil && depth < maxDefinitionDepth; depth++ {
+	for depth := 0; d != nil && depth < load.MaxDefinitionDepth; depth++ {
 		if st, ok := d.Expr.(*ast.StructType); ok {
 			ms, err := g.members(d, st)
 			if err != nil {
@@ -101,11 +103,11 @@ func (g *acGen) structOf(pkg, name, fromDir string) (*acStruct, error) {
 			break
 		}
 		// "type A B" and "type A = B": B's members.
-		t, err := g.loader.resolveType(d.Expr, d)
-		if err != nil || t.Kind != acNamed {
+		t, err := g.loader.ResolveType(d.Expr, d)
+		if err != nil || t.Kind != load.KindNamed {
 			break
 		}
-		np, err := g.load(t.Pkg, d.pkg.Dir)
+		np, err := g.load(t.Pkg, d.Pkg.Dir)
 		if err != nil {
 			return nil, err
 		}
@@ -122,16 +124,16 @@ func (g *acGen) isInput(pkg string) bool { _, ok := g.inputs[pkg]; return ok }
 
 // reach marks every type reachable from t (by members, elements, keys and
 // definitions) in seen, walking the input packages only.
-func (g *acGen) reach(t *acType, fromDir string, seen map[string]bool) error {
+func (g *acGen) reach(t *load.TypeExpr, fromDir string, seen map[string]bool) error {
 	switch t.Kind {
-	case acPointer, acSlice, acArray:
+	case load.KindPointer, load.KindSlice, load.KindArray:
 		return g.reach(t.Elem, fromDir, seen)
-	case acMap:
+	case load.KindMap:
 		if err := g.reach(t.Key, fromDir, seen); err != nil {
 			return err
 		}
 		return g.reach(t.Elem, fromDir, seen)
-	case acNamed:
+	case load.KindNamed:
 		key := typeKey(t.Pkg, t.Name)
 		if seen[key] || !g.isInput(t.Pkg) {
 			return nil
@@ -145,7 +147,7 @@ func (g *acGen) reach(t *acType, fromDir string, seen map[string]bool) error {
 		if _, ok := d.Expr.(*ast.StructType); ok {
 			return g.reachMembers(p, d, seen)
 		}
-		u, err := g.loader.resolveType(d.Expr, d)
+		u, err := g.loader.ResolveType(d.Expr, d)
 		if err != nil {
 			return nil //nolint:nilerr // an underlying type apply configurations cannot express is simply not followed
 		}
@@ -155,7 +157,7 @@ func (g *acGen) reach(t *acType, fromDir string, seen map[string]bool) error {
 }
 
 // reachMembers marks what the members of the struct d declares reach.
-func (g *acGen) reachMembers(p *declPackage, d *typeDecl, seen map[string]bool) error {
+func (g *acGen) reachMembers(p *load.DeclPackage, d *load.TypeDecl, seen map[string]bool) error {
 	st, ok := d.Expr.(*ast.StructType)
 	if !ok {
 		return nil
@@ -174,8 +176,8 @@ func (g *acGen) reachMembers(p *declPackage, d *typeDecl, seen map[string]bool) 
 
 // members resolves a struct's members, type aliases followed to the types
 // they stand for.
-func (g *acGen) members(d *typeDecl, st *ast.StructType) ([]acMember, error) {
-	ms, err := g.loader.members(d, st)
+func (g *acGen) members(d *load.TypeDecl, st *ast.StructType) ([]load.Member, error) {
+	ms, err := g.loader.Members(d, st)
 	if err != nil {
 		return nil, err
 	}
@@ -187,12 +189,12 @@ func (g *acGen) members(d *typeDecl, st *ast.StructType) ([]acMember, error) {
 
 // unalias replaces every named type in t that is an alias ("type A = B")
 // declared in a package the run has read by the type it stands for.
-func (g *acGen) unalias(t *acType, depth int) *acType {
-	if depth > maxDefinitionDepth {
+func (g *acGen) unalias(t *load.TypeExpr, depth int) *load.TypeExpr {
+	if depth > load.MaxDefinitionDepth {
 		return t
 	}
 	switch t.Kind {
-	case acNamed:
+	case load.KindNamed:
 		p := g.loaded(t.Pkg)
 		if p == nil {
 			return t
@@ -201,16 +203,16 @@ func (g *acGen) unalias(t *acType, depth int) *acType {
 		if err != nil || d == nil || !d.Alias {
 			return t
 		}
-		u, err := g.loader.resolveType(d.Expr, d)
+		u, err := g.loader.ResolveType(d.Expr, d)
 		if err != nil {
 			return t
 		}
 		return g.unalias(u, depth+1)
-	case acPointer, acSlice, acArray:
+	case load.KindPointer, load.KindSlice, load.KindArray:
 		cp := *t
 		cp.Elem = g.unalias(t.Elem, depth+1)
 		return &cp
-	case acMap:
+	case load.KindMap:
 		cp := *t
 		cp.Key, cp.Elem = g.unalias(t.Key, depth+1), g.unalias(t.Elem, depth+1)
 		return &cp
@@ -238,7 +240,7 @@ func (g *acGen) requiresApplyConfiguration(pkg, name, dir string) (bool, error) 
 		return false, err
 	}
 	for _, m := range s.members {
-		if _, ok := lookupJSON(m); ok {
+		if _, ok := load.LookupJSON(m); ok {
 			return true, nil
 		}
 	}
@@ -247,8 +249,8 @@ func (g *acGen) requiresApplyConfiguration(pkg, name, dir string) (bool, error) 
 
 // isInternalPackage reports whether p holds internal API types, which
 // applyconfiguration-gen skips: a member named ObjectMeta without a json tag.
-func (g *acGen) isInternalPackage(p *declPackage) (bool, error) {
-	for _, name := range sortedDeclNames(p) {
+func (g *acGen) isInternalPackage(p *load.DeclPackage) (bool, error) {
+	for _, name := range load.SortedDeclNames(p) {
 		d := p.Decls[name]
 		st, ok := d.Expr.(*ast.StructType)
 		if !ok {
@@ -260,10 +262,10 @@ func (g *acGen) isInternalPackage(p *declPackage) (bool, error) {
 			case len(f.Names) == 1:
 				fname = f.Names[0].Name
 			case len(f.Names) == 0:
-				if r := refOf(f.Type, nil); r != nil {
+				if r := load.RefOf(f.Type, nil); r != nil {
 					fname = r.Name
 				} else if star, ok := f.Type.(*ast.StarExpr); ok {
-					if r := refOf(star.X, nil); r != nil {
+					if r := load.RefOf(star.X, nil); r != nil {
 						fname = r.Name
 					}
 				}
@@ -271,11 +273,11 @@ func (g *acGen) isInternalPackage(p *declPackage) (bool, error) {
 			if fname != "ObjectMeta" {
 				continue
 			}
-			m := acMember{Name: fname, Embedded: len(f.Names) == 0}
+			m := load.Member{Name: fname, Embedded: len(f.Names) == 0}
 			if f.Tag != nil {
 				m.Tag = strings.Trim(f.Tag.Value, "`")
 			}
-			_, tagged := lookupJSON(m)
+			_, tagged := load.LookupJSON(m)
 			return !tagged, nil
 		}
 	}

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // This file plans the versioned clientset and its fake: the packages
@@ -146,7 +148,7 @@ func buildClientType(v *Version, t *Type, applyPkg string) *clientTypeData {
 		d.TypeArgs += ", *" + d.ApplyConfig
 	}
 	qualify := func(ref string) (qualified, pkg, name string) {
-		pkg, name = splitTypeRef(ref)
+		pkg, name = load.SplitTypeRef(ref)
 		if pkg == "" {
 			pkg = v.APIPackage
 		}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // scope is one Go package (or one method set) of the output: every name the
@@ -111,7 +112,7 @@ func checkVersionNames(g *Group, v *Version) error {
 			return inputerr.Errorf(t.resourcePos, "types %s and %s both serve resource %q of %s/%s: give one of them another +resourceName (client-gen would also generate one client for both)",
 				resources.names[t.Resource].what[len("type "):], t.Name, t.Resource, displayGroup(g.Name), v.Name)
 		}
-		if !isExportedIdent(t.Plural) {
+		if !load.IsExportedIdent(t.Plural) {
 			return inputerr.Errorf(t.pos, "type %s: its plural %q is not an exported Go identifier: fix the --plural-exceptions entry", t.Name, t.Plural)
 		}
 	}

@@ -19,20 +19,20 @@
 //     other patterns go to one `go list -find` call. No dependency is
 //     loaded.
 //  3. parse (parse.go, source.go, tags.go): every file of the input
-//     packages is read once, concurrently (readInputs); a file is parsed,
+//     packages is read once, concurrently (load.ReadInputs); a file is parsed,
 //     with its comments, only when a byte scan says it matters to a target:
-//     the informers' and clients' view (parsedPackage: package tags, the
+//     the informers' and clients' view (load.ParsedPackage: package tags, the
 //     GroupName constant, +genclient types) and, with apply configurations,
-//     the type declarations the loader serves. tags.go reads client-gen's
+//     the type declarations the load.Loader serves. tags.go reads client-gen's
 //     tags.
-//  4. load and follow (load.go, lookup.go, follow.go): one loader holds
-//     the type declarations of every package any target reads (declPackage,
-//     typeDecl), the parsed inputs and, located through the module or one
+//  4. load and follow (load.go, lookup.go, follow.go): one load.Loader holds
+//     the type declarations of every package any target reads (load.DeclPackage,
+//     load.TypeDecl), the parsed inputs and, located through the module or one
 //     `go list -find`, packages beyond them, each read once: first the
 //     files that may declare API types, the rest when a name is missing.
 //     lookup.go is the one resolver: a qualifier to its import path, a name
 //     to its declaration (through dot imports), a member's type expression
-//     to an acType. follow.go follows a +genclient type defined as or
+//     to a load.TypeExpr. follow.go follows a +genclient type defined as or
 //     aliasing another named type, or embedding ObjectMeta only through
 //     another struct, to the struct it names; what syntax cannot settle (an
 //     instance of a generic type, a dot import) is settled by type-checking

@@ -1,10 +1,6 @@
 package generators
 
-import (
-	"errors"
-
-	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
-)
+import "github.com/typedinformer/typedinformer/generators/internal/inputerr"
 
 // InputError is a problem with what the generator was given: a pattern that
 // matches nothing, a malformed tag, a package without a group name, a bad
@@ -15,6 +11,5 @@ type InputError = inputerr.InputError
 
 // IsInputError reports whether err is, or wraps, an *InputError.
 func IsInputError(err error) bool {
-	var ie *InputError
-	return errors.As(err, &ie)
+	return inputerr.Is(err)
 }

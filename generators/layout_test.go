@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // TestOutputMeaning checks where each reading of --output-dir puts the
@@ -110,7 +112,7 @@ func TestFilesystemPatterns(t *testing.T) {
 		"example.com/x/...": false,
 		"./a/.../b":         false,
 	} {
-		if got := isFilesystemPattern(wd, p); got != want {
+		if got := load.IsFilesystemPattern(wd, p); got != want {
 			t.Errorf("isFilesystemPattern(%q) = %v, want %v", p, got, want)
 		}
 	}
@@ -124,12 +126,12 @@ func TestRelativePatternsResolveAlike(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := Options{}
-	want, err := resolvePatterns(context.Background(), o.buildContext(), wd, []string{testdataPkgs})
+	want, err := load.ResolvePatterns(context.Background(), o.buildContext(), wd, []string{testdataPkgs})
 	if err != nil || len(want) == 0 {
 		t.Fatalf("%s: %d packages, %v", testdataPkgs, len(want), err)
 	}
 	for _, p := range []string{"testdata/apis/...", "testdata/../testdata/apis/...", filepath.Join(wd, "testdata", "apis") + "/..."} {
-		got, err := resolvePatterns(context.Background(), o.buildContext(), wd, []string{p})
+		got, err := load.ResolvePatterns(context.Background(), o.buildContext(), wd, []string{p})
 		if err != nil {
 			t.Errorf("%s: %v", p, err)
 			continue

@@ -3,6 +3,8 @@ package generators
 import (
 	"slices"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // Model is the API surface found in the input packages: the groups, their
@@ -111,7 +113,7 @@ type Type struct {
 	// NoVerbs is +genclient:noVerbs.
 	NoVerbs bool
 	// Extensions are the +genclient:method= verbs.
-	Extensions []clientExtension
+	Extensions []load.ClientExtension
 	pos        string // file:line of the type's name
 	// resourcePos is where Resource comes from: the +resourceName tag or pos.
 	resourcePos string
@@ -198,8 +200,8 @@ func filterTypes(ts []*Type, keep func(*Type) bool) []*Type {
 //
 // With clientsetOnly (which needs withClientset) no type gets an informer or
 // a lister.
-func buildModel(pkgs []parsedPackage, n namers, reservedGroupPackages []string, listersOnly, withClientset, clientsetOnly bool) (*Model, error) {
-	b := &modelBuilder{n: n, m: &Model{}, groups: map[string]*Group{}, informed: map[string]parsedType{}, listersOnly: listersOnly, withClientset: withClientset, clientsetOnly: clientsetOnly}
+func buildModel(pkgs []load.ParsedPackage, n namers, reservedGroupPackages []string, listersOnly, withClientset, clientsetOnly bool) (*Model, error) {
+	b := &modelBuilder{n: n, m: &Model{}, groups: map[string]*Group{}, informed: map[string]load.ParsedType{}, listersOnly: listersOnly, withClientset: withClientset, clientsetOnly: clientsetOnly}
 	for _, p := range pkgs {
 		if err := b.addPackage(p); err != nil {
 			return nil, err
@@ -229,7 +231,7 @@ type modelBuilder struct {
 	// informed maps a Go type's identity to the type that got its informer:
 	// the factory keeps one informer per Go type, so two informers for one
 	// type (aliases) would silently share a cache.
-	informed map[string]parsedType
+	informed map[string]load.ParsedType
 	// listersOnly: no type gets an informer (upstream lister-gen's run).
 	listersOnly bool
 	// withClientset: every +genclient type is kept for the clientset.

@@ -5,13 +5,15 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // deriveType builds the model type of +genclient type t from its package's
 // and its own tags: names from n (or +resourceName), scope, and whether it
 // gets an informer (list and watch verbs) and a lister (list and get). It
 // cannot fail; the caller validates.
-func deriveType(t parsedType, pt packageTags, ct clientTags, n namers) *Type {
+func deriveType(t load.ParsedType, pt load.PackageTags, ct load.ClientTags, n namers) *Type {
 	typ := &Type{
 		Name:        t.Name,
 		pos:         t.Pos,
@@ -39,7 +41,7 @@ func deriveType(t parsedType, pt packageTags, ct clientTags, n namers) *Type {
 // deriveVersion builds the version API package p defines, holding types, and
 // returns it with its group's Go name (client-gen's, or +groupGoName). The
 // names may be unusable: validateVersion checks them.
-func deriveVersion(p parsedPackage, pt packageTags, types []*Type) (*Version, string) {
+func deriveVersion(p load.ParsedPackage, pt load.PackageTags, types []*Type) (*Version, string) {
 	versionName := path.Base(p.ImportPath)
 	v := &Version{
 		Name:        versionName,

@@ -5,14 +5,15 @@ import (
 	"strings"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // addPackage selects what package p contributes to the model: nothing when
 // it has no informer or lister tag, or no +genclient type that gets an
 // informer or a lister; otherwise one version of one group, merged into
 // b.groups. Tag, type and name errors come back in the order they are met.
-func (b *modelBuilder) addPackage(p parsedPackage) error {
-	pt, err := parsePackageTags(p)
+func (b *modelBuilder) addPackage(p load.ParsedPackage) error {
+	pt, err := load.ParsePackageTags(p)
 	if err != nil {
 		return err
 	}
@@ -51,9 +52,9 @@ func (b *modelBuilder) addPackage(p parsedPackage) error {
 // Every +genclient type is validated (validateClientType); every selected
 // one must also be able to back an informer (validateInformedType), and
 // becomes the owner of its Go type's informer in b.informed.
-func (b *modelBuilder) selectTypes(p parsedPackage, pt packageTags) (types, clientTypes []*Type, err error) {
+func (b *modelBuilder) selectTypes(p load.ParsedPackage, pt load.PackageTags) (types, clientTypes []*Type, err error) {
 	for _, t := range p.Types {
-		ct, err := parseClientTags(t)
+		ct, err := load.ParseClientTags(t)
 		if err != nil {
 			return nil, nil, err
 		}
@@ -94,7 +95,7 @@ func (b *modelBuilder) selectTypes(p parsedPackage, pt packageTags) (types, clie
 // addVersion files v under its group in b.groups, creating the group the
 // first time it is seen. Every version of a group must give it the same Go
 // name, and no two packages may define the same group-version.
-func (b *modelBuilder) addVersion(p parsedPackage, pt packageTags, v *Version, goName string) error {
+func (b *modelBuilder) addVersion(p load.ParsedPackage, pt load.PackageTags, v *Version, goName string) error {
 	g := b.groups[pt.Group]
 	if g == nil {
 		dir := path.Base(path.Dir(p.ImportPath))

@@ -6,15 +6,16 @@ import (
 	"strings"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // validateClientType checks what every +genclient type needs, whether or
 // not it gets an informer or a lister: a concrete, exported type.
-func validateClientType(t parsedType) error {
+func validateClientType(t load.ParsedType) error {
 	if t.Generic {
 		return inputerr.Errorf(t.Pos, "type %s has +genclient but type parameters: clients, informers and listers need a concrete type (declare one, e.g. type %sOfX = %s[X], and move +genclient to it)", t.Name, t.Name, t.Name)
 	}
-	if !isExportedIdent(t.Name) {
+	if !load.IsExportedIdent(t.Name) {
 		return inputerr.Errorf(t.Pos, "type %s has +genclient but is not exported (its name must start with an upper-case letter): rename it or drop the tag", t.Name)
 	}
 	return nil
@@ -24,7 +25,7 @@ func validateClientType(t parsedType) error {
 // before it is recorded in b.informed: following its definition must not
 // have stopped short of metav1.ObjectMeta, and its Go type must not already
 // have an informer through an alias. It reads b.informed only.
-func (b *modelBuilder) validateInformedType(t parsedType, typ *Type) error {
+func (b *modelBuilder) validateInformedType(t load.ParsedType, typ *Type) error {
 	if !t.ObjectMeta && t.Unfollowed != "" {
 		return inputerr.Errorf(t.Pos, "type %s has +genclient but informers and listers need it to embed metav1.ObjectMeta, and following its definition did not find it: %s (make it a struct embedding metav1.ObjectMeta, or mark the type +genclient:noVerbs)", t.Name, t.Unfollowed)
 	}
@@ -36,7 +37,7 @@ func (b *modelBuilder) validateInformedType(t parsedType, typ *Type) error {
 
 // validateObjectMeta checks that a type selected for an informer or a lister
 // embeds metav1.ObjectMeta.
-func validateObjectMeta(t parsedType) error {
+func validateObjectMeta(t load.ParsedType) error {
 	if !t.ObjectMeta {
 		return inputerr.Errorf(t.Pos, "type %s has +genclient but does not embed metav1.ObjectMeta, which informers and listers need (embed it, or mark the type +genclient:noVerbs)", t.Name)
 	}
@@ -52,20 +53,20 @@ var factoryMethods = []string{"Base", "Client", "Start", "Shutdown", "WaitForCac
 // both Go names must be identifiers, the group's not one of the factory's
 // methods. Listers use neither Go name: with listersOnly only the layout is
 // checked.
-func validateVersion(p parsedPackage, pt packageTags, v *Version, goName string, listersOnly bool) error {
+func validateVersion(p load.ParsedPackage, pt load.PackageTags, v *Version, goName string, listersOnly bool) error {
 	if parent := path.Dir(p.ImportPath); parent == "." || parent == "/" {
 		return inputerr.Errorf(p.PackagePos, "package %s: informer-gen needs API packages laid out as <group>/<version>", p.ImportPath)
 	}
 	if listersOnly {
 		return nil
 	}
-	if !isIdentifier(goName) {
+	if !load.IsIdentifier(goName) {
 		return inputerr.Errorf(pt.GroupPos, "package %s: group %q has no usable Go name: add // +groupGoName=<Name> to its doc.go", p.ImportPath, pt.Group)
 	}
 	if slices.Contains(factoryMethods, goName) {
 		return inputerr.Errorf(pt.GroupPos, "package %s: group Go name %q collides with a factory method: add // +groupGoName=<OtherName> to its doc.go", p.ImportPath, goName)
 	}
-	if !isIdentifier(v.GoName) {
+	if !load.IsIdentifier(v.GoName) {
 		return inputerr.Errorf(p.PackagePos, "package %s: version directory %q is not usable as a Go name", p.ImportPath, v.Name)
 	}
 	return nil

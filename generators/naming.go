@@ -105,10 +105,6 @@ func privateName(name string) string {
 	return string(l) + name[size:]
 }
 
-// isExportedIdent reports whether s is a Go identifier that other packages
-// can refer to.
-func isExportedIdent(s string) bool { return token.IsIdentifier(s) && token.IsExported(s) }
-
 // groupGoName is client-gen's Go name for an API group: the +groupGoName value
 // when set, else the first DNS label of the group name ("" is "core"), with
 // its first letter upper-cased. Characters that cannot appear in a Go
@@ -168,17 +164,4 @@ func identifierChars(s string) string {
 		}
 		return -1
 	}, s)
-}
-
-// isIdentifier reports whether s is a valid exported-or-not Go identifier.
-func isIdentifier(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i, r := range s {
-		if r != '_' && !unicode.IsLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
-			return false
-		}
-	}
-	return true
 }

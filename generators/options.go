@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // Options configures one generator run. The zero value is not usable:
@@ -217,7 +218,7 @@ func (o *Options) validate() (layout, error) {
 		{"--clientset-package", o.ClientsetPackage},
 		{"--apply-configuration-package", o.ApplyConfigurationPackage},
 	} {
-		if f.val != "" && !isImportPath(f.val) {
+		if f.val != "" && !load.IsImportPath(f.val) {
 			return l, inputerr.Errorf("", "%s: %q is not a Go import path", f.name, f.val)
 		}
 	}
@@ -257,7 +258,7 @@ func (o *Options) validate() (layout, error) {
 		}
 		l.listersDir = filepath.Clean(l.listersDir)
 	} else if o.ListersPackage != "" {
-		dir, ok := locatePackage(l.listersPkg, outDir, outPkg)
+		dir, ok := load.LocatePackage(l.listersPkg, outDir, outPkg)
 		if !ok {
 			return l, inputerr.Errorf("", "--listers-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --listers-output-dir", o.ListersPackage, o.OutputPkg, o.OutputDir)
 		}
@@ -324,7 +325,7 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 	if name == "" {
 		name = DefaultClientsetName
 	}
-	if !isIdentifier(name) || token.IsKeyword(name) {
+	if !load.IsIdentifier(name) || token.IsKeyword(name) {
 		return inputerr.Errorf("", "--clientset-name %q is not a usable Go package name", name)
 	}
 	baseDir, basePkg := filepath.Join(outDir, "clientset"), path.Join(outPkg, "clientset")
@@ -340,7 +341,7 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 		baseDir = filepath.Clean(baseDir)
 	case o.ClientsetPackage != "":
 		basePkg = path.Clean(o.ClientsetPackage)
-		dir, ok := locatePackage(basePkg, outDir, outPkg)
+		dir, ok := load.LocatePackage(basePkg, outDir, outPkg)
 		if !ok {
 			return inputerr.Errorf("", "--clientset-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --clientset-output-dir", o.ClientsetPackage, o.OutputPkg, o.OutputDir)
 		}
@@ -390,7 +391,7 @@ func (o *Options) applyLayout(l *layout, outDir, outPkg string) error {
 		l.applyDir = filepath.Clean(l.applyDir)
 	case o.ApplyConfigurationPackage != "":
 		l.applyPkg = path.Clean(o.ApplyConfigurationPackage)
-		dir, ok := locatePackage(l.applyPkg, outDir, outPkg)
+		dir, ok := load.LocatePackage(l.applyPkg, outDir, outPkg)
 		if !ok {
 			return inputerr.Errorf("", "--apply-configuration-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --applyconfig-output-dir", o.ApplyConfigurationPackage, o.OutputPkg, o.OutputDir)
 		}
@@ -544,58 +545,4 @@ func (o *Options) workDir() string {
 		return "."
 	}
 	return wd
-}
-
-// locatePackage finds the directory of import path pkg given that dir holds
-// import path base: pkg may be under base, under an ancestor that the two
-// share the trailing elements of (".../gen" ↔ "example.com/x/gen"), or
-// anywhere in the module whose go.mod is above dir.
-func locatePackage(pkg, dir, base string) (string, bool) {
-	d, b := dir, base
-	for {
-		if rest, ok := underPath(pkg, b); ok {
-			return filepath.Join(d, filepath.FromSlash(rest)), true
-		}
-		if path.Base(b) != filepath.Base(d) || path.Dir(b) == b || path.Dir(b) == "." {
-			break
-		}
-		d, b = filepath.Dir(d), path.Dir(b)
-	}
-	// Fall back to the module holding dir (which may not exist yet).
-	probe := dir
-	for {
-		if st, err := os.Stat(probe); err == nil && st.IsDir() {
-			break
-		}
-		parent := filepath.Dir(probe)
-		if parent == probe {
-			return "", false
-		}
-		probe = parent
-	}
-	root, err := moduleCache{}.find(probe)
-	if err != nil {
-		return "", false
-	}
-	if rest, ok := underPath(pkg, root.path); ok {
-		return filepath.Join(root.dir, filepath.FromSlash(rest)), true
-	}
-	return "", false
-}
-
-// underPath reports whether import path p is base or below it, and the rest.
-func underPath(p, base string) (string, bool) {
-	if p == base {
-		return "", true
-	}
-	rest, ok := strings.CutPrefix(p, base+"/")
-	return rest, ok
-}
-
-// isImportPath is a light check that s looks like an import path.
-func isImportPath(s string) bool {
-	if s == "" || strings.HasPrefix(s, "/") || strings.HasSuffix(s, "/") || strings.HasPrefix(s, ".") {
-		return false
-	}
-	return !strings.ContainsAny(s, " \t\\\"'`:*?<>|")
 }

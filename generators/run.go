@@ -12,6 +12,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // File is one generated file, rendered in memory.
@@ -104,18 +105,18 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		scanned <- scanResult{t, err}
 	}()
 	result, err := func() (*Result, error) {
-		pkgs, err := resolvePatterns(ctx, bctx, workDir, opts.Patterns)
+		pkgs, err := load.ResolvePatterns(ctx, bctx, workDir, opts.Patterns)
 		if err != nil {
 			return nil, err
 		}
 		logger.V(1).Info("Resolved packages", "count", len(pkgs), "elapsed", time.Since(start))
-		parsed, declared, err := readInputs(ctx, pkgs, lay.applyDir != "")
+		parsed, declared, err := load.ReadInputs(ctx, pkgs, lay.applyDir != "")
 		if err != nil {
 			return nil, err
 		}
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
-		loader := newLoader(ctx, bctx, workDir, pkgs, declared)
-		followDefinitions(ctx, loader, parsed)
+		loader := load.NewLoader(ctx, bctx, workDir, pkgs, declared)
+		load.FollowDefinitions(ctx, loader, parsed)
 		model, err := buildModel(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset, opts.ClientsetOnly)
 		if err != nil {
 			return nil, err

@@ -3,7 +3,10 @@
 // packages); package generators exports it under the same name.
 package inputerr
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // InputError is a problem with what the generator was given: a pattern that
 // matches nothing, a malformed tag, a package without a group name, a bad
@@ -31,4 +34,10 @@ func (e *InputError) Error() string {
 // Errorf builds an InputError at pos.
 func Errorf(pos, format string, args ...any) *InputError {
 	return &InputError{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+}
+
+// Is reports whether err is, or wraps, an *InputError.
+func Is(err error) bool {
+	var ie *InputError
+	return errors.As(err, &ie)
 }

@@ -1,4 +1,4 @@
-package generators
+package load
 
 import (
 	"bytes"
@@ -10,16 +10,16 @@ import (
 	"strings"
 )
 
-// parsedType is a type declaration that carries +genclient tags.
-type parsedType struct {
+// ParsedType is a type declaration that carries +genclient tags.
+type ParsedType struct {
 	Name string
 	Pos  string // file:line of the type's name
 	// Tags are the comment lines of the block before the type's doc comment
 	// (separated from it by one blank line) followed by the doc comment's, as
 	// client-gen reads them.
-	Tags []commentLine
+	Tags []CommentLine
 	// ObjectMeta reports whether the type is a struct embedding ObjectMeta,
-	// directly or, once definitions are followed (see followDefinitions),
+	// directly or, once definitions are followed (see FollowDefinitions),
 	// through the type it is defined as or an alias of.
 	ObjectMeta bool
 	// Generic reports whether the type has type parameters.
@@ -54,8 +54,8 @@ type typeRef struct {
 	file *fileImports
 }
 
-// stringConst is a top-level string constant found in a package.
-type stringConst struct {
+// StringConst is a top-level string constant found in a package.
+type StringConst struct {
 	Value string
 	Pos   string
 }
@@ -64,23 +64,23 @@ type stringConst struct {
 // only, never types.
 type parsedFile struct {
 	fileHead
-	GroupName *stringConst // const GroupName = "..."
-	Types     []parsedType
+	GroupName *StringConst // const GroupName = "..."
+	Types     []ParsedType
 	// Genclient is set when a comment line of the file starts with
 	// +genclient, wherever it stands.
 	Genclient bool
 }
 
-// parsedPackage is one input package reduced to what generation needs.
-type parsedPackage struct {
-	inputPackage
+// ParsedPackage is one input package reduced to what generation needs.
+type ParsedPackage struct {
+	InputPackage
 	Name       string
 	PackagePos string // file:line of the package clause of doc.go or of the first file read
 	// Tags are the package's tag lines: all comments of doc.go, or, without a
 	// doc.go, the package doc comments of its files.
-	Tags      []commentLine
-	GroupName *stringConst
-	Types     []parsedType // sorted by name
+	Tags      []CommentLine
+	GroupName *StringConst
+	Types     []ParsedType // sorted by name
 	// Genclient is set when a comment line of one of the package's files
 	// starts with +genclient, on a type or not: client-gen writes a typed
 	// client for such a package even without +genclient types.
@@ -129,18 +129,18 @@ func isIdentByte(c byte) bool {
 
 // inputFile is what one reading of an input file gives each target: the
 // informers' and clients' view when relevant keeps the file, its type
-// declarations for the loader when holdsAPITypes does (and apply
+// declarations for the Loader when holdsAPITypes does (and apply
 // configurations are generated).
 type inputFile struct {
 	informers *parsedFile
 	decls     *declFile
 }
 
-// readInputs parses every file of the input packages once, concurrently,
-// for the informers and clients and, with withDecls, for the loader: the
-// type declarations of the files holdsAPITypes keeps, which the loader then
-// serves (newLoader) instead of reading the inputs again.
-func readInputs(ctx context.Context, pkgs []inputPackage, withDecls bool) ([]parsedPackage, []*declPackage, error) {
+// ReadInputs parses every file of the input packages once, concurrently,
+// for the informers and clients and, with withDecls, for the Loader: the
+// type declarations of the files holdsAPITypes keeps, which the Loader then
+// serves (NewLoader) instead of reading the inputs again.
+func ReadInputs(ctx context.Context, pkgs []InputPackage, withDecls bool) ([]ParsedPackage, []*DeclPackage, error) {
 	results, err := parseFiles(ctx, pkgs, func(fset *token.FileSet, filename string) (inputFile, error) {
 		var informers, decls bool
 		f, head, err := parseRelevant(fset, filename, func(base string, src []byte) bool {
@@ -163,7 +163,7 @@ func readInputs(ctx context.Context, pkgs []inputPackage, withDecls bool) ([]par
 		return nil, nil, err
 	}
 	informerFiles := make([][]*parsedFile, len(results))
-	var declared []*declPackage
+	var declared []*DeclPackage
 	for i, files := range results {
 		informerFiles[i] = make([]*parsedFile, len(files))
 		declFiles := make([]*declFile, len(files))
@@ -181,11 +181,11 @@ func readInputs(ctx context.Context, pkgs []inputPackage, withDecls bool) ([]par
 // by package and file in input order, the packages with a +genclient tag (on
 // a type or anywhere in a comment, as kube_codegen.sh picks client-gen's
 // inputs).
-func parsedPackages(pkgs []inputPackage, results [][]*parsedFile) []parsedPackage {
+func parsedPackages(pkgs []InputPackage, results [][]*parsedFile) []ParsedPackage {
 
-	var out []parsedPackage
+	var out []ParsedPackage
 	for i, p := range pkgs {
-		pp := parsedPackage{inputPackage: p}
+		pp := ParsedPackage{InputPackage: p}
 		heads := make([]*fileHead, len(results[i]))
 		for j, f := range results[i] {
 			if f == nil {
@@ -222,7 +222,7 @@ func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
 func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile {
 	pf := &parsedFile{fileHead: *head}
 	for _, cg := range f.Comments {
-		if anyGenclient(commentLines(fset, cg)) {
+		if AnyGenclient(commentLines(fset, cg)) {
 			pf.Genclient = true
 			break
 		}
@@ -249,17 +249,17 @@ func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile 
 			for _, spec := range gd.Specs {
 				ts := spec.(*ast.TypeSpec)
 				tl := tags.of(ts)
-				if !anyGenclient(tl) {
+				if !AnyGenclient(tl) {
 					continue
 				}
-				pt := parsedType{
+				pt := ParsedType{
 					Name:       ts.Name.Name,
 					Pos:        position(fset, ts.Name.Pos()),
 					Tags:       tl,
 					ObjectMeta: embedsObjectMeta(ts.Type),
 					Generic:    ts.TypeParams != nil && len(ts.TypeParams.List) > 0,
 				}
-				if ref := refOf(ts.Type, importsFor()); ref != nil {
+				if ref := RefOf(ts.Type, importsFor()); ref != nil {
 					ref.Alias = ts.Assign.IsValid()
 					pt.Def = ref
 				} else if _, isStruct := ts.Type.(*ast.StructType); !isStruct {
@@ -275,7 +275,7 @@ func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile 
 						if len(field.Names) != 0 {
 							continue
 						}
-						if r := refOf(ft, importsFor()); r != nil {
+						if r := RefOf(ft, importsFor()); r != nil {
 							pt.Embeds = append(pt.Embeds, r)
 						} else {
 							pt.needsTypes = true // e.g. an instance of a generic struct
@@ -289,8 +289,8 @@ func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile 
 	return pf
 }
 
-// anyGenclient reports whether a tag line starts with "+genclient".
-func anyGenclient(lines []commentLine) bool {
+// AnyGenclient reports whether a tag line starts with "+genclient".
+func AnyGenclient(lines []CommentLine) bool {
 	for _, l := range lines {
 		if strings.HasPrefix(l.Text, "+genclient") {
 			return true
@@ -300,7 +300,7 @@ func anyGenclient(lines []commentLine) bool {
 }
 
 // groupNameConst returns `GroupName = "..."` from a const declaration.
-func groupNameConst(fset *token.FileSet, gd *ast.GenDecl) *stringConst {
+func groupNameConst(fset *token.FileSet, gd *ast.GenDecl) *StringConst {
 	for _, spec := range gd.Specs {
 		vs := spec.(*ast.ValueSpec)
 		for i, n := range vs.Names {
@@ -315,15 +315,15 @@ func groupNameConst(fset *token.FileSet, gd *ast.GenDecl) *stringConst {
 			if err != nil {
 				continue
 			}
-			return &stringConst{Value: v, Pos: position(fset, n.Pos())}
+			return &StringConst{Value: v, Pos: position(fset, n.Pos())}
 		}
 	}
 	return nil
 }
 
-// refOf returns the named type expr refers to ("Bar", "v1.Bar"), written in
+// RefOf returns the named type expr refers to ("Bar", "v1.Bar"), written in
 // a file with imports file, or nil when expr is not a plain type name.
-func refOf(expr ast.Expr, file *fileImports) *typeRef {
+func RefOf(expr ast.Expr, file *fileImports) *typeRef {
 	switch x := expr.(type) {
 	case *ast.Ident:
 		return &typeRef{Name: x.Name, file: file}

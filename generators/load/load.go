@@ -1,4 +1,4 @@
-package generators
+package load
 
 import (
 	"bytes"
@@ -14,53 +14,53 @@ import (
 	"strings"
 )
 
-// loader is the run's one package loader: it locates packages by import
+// Loader is the run's one package Loader: it locates packages by import
 // path (inputOf) and reads their type declarations, once each, for every
 // step that looks a type up by syntax: following +genclient definitions
-// (followDefinitions) and the apply configurations' members alike. Input
-// packages the run has already parsed (readInputs) are handed to it and
+// (FollowDefinitions) and the apply configurations' members alike. Input
+// packages the run has already parsed (ReadInputs) are handed to it and
 // never read twice. It is used by one goroutine at a time.
-type loader struct {
+type Loader struct {
 	ctx     context.Context
 	workDir string
 	bctx    *build.Context
-	inputs  map[string]inputPackage
+	inputs  map[string]InputPackage
 	mods    moduleCache
-	pkgs    map[string]*declPackage
+	pkgs    map[string]*DeclPackage
 }
 
-// declPackage is the syntax of a package's type declarations, read in two
+// DeclPackage is the syntax of a package's type declarations, read in two
 // steps: first the files that may declare API types (holdsAPITypes), then,
 // when a name is looked up that they do not declare, every other file.
-type declPackage struct {
-	inputPackage
+type DeclPackage struct {
+	InputPackage
 	// Name is the package clause's name; PackagePos the position of
 	// doc.go's package clause, or of the first file read's.
 	Name       string
 	PackagePos string
 	// Tags are the package's tag lines (doc.go's comments, or the package
 	// doc comments of the files first read without a doc.go).
-	Tags []commentLine
+	Tags []CommentLine
 	// Decls are the type declarations of the files read so far.
-	Decls    map[string]*typeDecl
+	Decls    map[string]*TypeDecl
 	complete bool
-	err      error
+	Err      error
 }
 
-// typeDecl is one top-level type declaration.
-type typeDecl struct {
+// TypeDecl is one top-level type declaration.
+type TypeDecl struct {
 	Name string
 	Pos  string
 	// Tags are the comment block before the doc comment and the doc
 	// comment, as client-gen reads +genclient tags.
-	Tags []commentLine
+	Tags []CommentLine
 	// Expr is the declared type; Alias is set for "type A = B", Generic
 	// for a type with type parameters.
 	Expr    ast.Expr
 	Alias   bool
 	Generic bool
 	file    *fileImports
-	pkg     *declPackage
+	Pkg     *DeclPackage
 }
 
 // fileImports are the imports of one file, which give the qualified names
@@ -79,11 +79,14 @@ type fileImports struct {
 // declFile is what one file gives its package's declarations.
 type declFile struct {
 	head  *fileHead
-	decls []*typeDecl
+	decls []*TypeDecl
 }
 
-func newLoader(ctx context.Context, bctx *build.Context, workDir string, inputs []inputPackage, parsed []*declPackage) *loader {
-	l := &loader{ctx: ctx, workDir: workDir, bctx: bctx, inputs: map[string]inputPackage{}, mods: moduleCache{}, pkgs: map[string]*declPackage{}}
+// NewLoader returns a loader for one run: inputs are the resolved input
+// packages, parsed the declarations ReadInputs already read of them, which
+// it serves without reading them again.
+func NewLoader(ctx context.Context, bctx *build.Context, workDir string, inputs []InputPackage, parsed []*DeclPackage) *Loader {
+	l := &Loader{ctx: ctx, workDir: workDir, bctx: bctx, inputs: map[string]InputPackage{}, mods: moduleCache{}, pkgs: map[string]*DeclPackage{}}
 	for _, p := range inputs {
 		l.inputs[p.ImportPath] = p
 	}
@@ -120,10 +123,10 @@ func importsOf(fset *token.FileSet, f *ast.File) *fileImports {
 }
 
 // typeDecls returns the file's top-level type declarations with their tags.
-func typeDecls(fset *token.FileSet, f *ast.File) []*typeDecl {
+func typeDecls(fset *token.FileSet, f *ast.File) []*TypeDecl {
 	file := importsOf(fset, f)
 	tags := &declTags{fset: fset, f: f}
-	var out []*typeDecl
+	var out []*TypeDecl
 	for _, decl := range f.Decls {
 		gd, ok := decl.(*ast.GenDecl)
 		if !ok || gd.Tok != token.TYPE {
@@ -131,7 +134,7 @@ func typeDecls(fset *token.FileSet, f *ast.File) []*typeDecl {
 		}
 		for _, spec := range gd.Specs {
 			ts := spec.(*ast.TypeSpec)
-			out = append(out, &typeDecl{
+			out = append(out, &TypeDecl{
 				Name:    ts.Name.Name,
 				Pos:     position(fset, ts.Name.Pos()),
 				Tags:    tags.of(ts),
@@ -147,8 +150,8 @@ func typeDecls(fset *token.FileSet, f *ast.File) []*typeDecl {
 
 // readDecls parses the files of p that keep selects, concurrently, and
 // returns them by file (nil for a file skipped).
-func (l *loader) readDecls(p inputPackage, keep func(base string, src []byte) bool) ([]*declFile, error) {
-	results, err := parseFiles(l.ctx, []inputPackage{p}, func(fset *token.FileSet, filename string) (*declFile, error) {
+func (l *Loader) readDecls(p InputPackage, keep func(base string, src []byte) bool) ([]*declFile, error) {
+	results, err := parseFiles(l.ctx, []InputPackage{p}, func(fset *token.FileSet, filename string) (*declFile, error) {
 		f, head, err := parseRelevant(fset, filename, keep)
 		if f == nil || err != nil {
 			return nil, err
@@ -163,8 +166,8 @@ func (l *loader) readDecls(p inputPackage, keep func(base string, src []byte) bo
 
 // declPackageOf assembles a package from its files read (nil for a file
 // skipped), in file order.
-func declPackageOf(in inputPackage, files []*declFile) *declPackage {
-	p := &declPackage{inputPackage: in, Decls: map[string]*typeDecl{}}
+func declPackageOf(in InputPackage, files []*declFile) *DeclPackage {
+	p := &DeclPackage{InputPackage: in, Decls: map[string]*TypeDecl{}}
 	heads := make([]*fileHead, len(files))
 	for j, r := range files {
 		if r == nil {
@@ -178,19 +181,19 @@ func declPackageOf(in inputPackage, files []*declFile) *declPackage {
 }
 
 // addDecls adds the declarations of a file read, keeping those already there.
-func (p *declPackage) addDecls(decls []*typeDecl) {
+func (p *DeclPackage) addDecls(decls []*TypeDecl) {
 	for _, d := range decls {
 		if _, ok := p.Decls[d.Name]; !ok {
-			d.pkg = p
+			d.Pkg = p
 			p.Decls[d.Name] = d
 		}
 	}
 }
 
-// load returns the type declarations of the package with import path ip,
+// Load returns the type declarations of the package with import path ip,
 // as seen from a package in dir; a package that cannot be located or read
 // carries the error.
-func (l *loader) load(ip, dir string) *declPackage {
+func (l *Loader) Load(ip, dir string) *DeclPackage {
 	if p, ok := l.pkgs[ip]; ok {
 		return p
 	}
@@ -203,7 +206,7 @@ func (l *loader) load(ip, dir string) *declPackage {
 		files, err = l.readDecls(in, holdsAPITypes)
 	}
 	p := declPackageOf(in, files)
-	p.err = err
+	p.Err = err
 	l.pkgs[ip] = p
 	return p
 }
@@ -211,12 +214,12 @@ func (l *loader) load(ip, dir string) *declPackage {
 // complete reads the files of p that holdsAPITypes skipped and adds their
 // declarations: a type without json-tagged members (an alias, a string
 // type) may be declared in any file.
-func (l *loader) complete(p *declPackage) error {
+func (l *Loader) complete(p *DeclPackage) error {
 	if p.complete {
 		return nil
 	}
 	p.complete = true
-	files, err := l.readDecls(p.inputPackage, func(base string, src []byte) bool { return !holdsAPITypes(base, src) })
+	files, err := l.readDecls(p.InputPackage, func(base string, src []byte) bool { return !holdsAPITypes(base, src) })
 	if err != nil {
 		return err
 	}
@@ -232,9 +235,9 @@ func (l *loader) complete(p *declPackage) error {
 	return nil
 }
 
-// decl returns p's declaration of name, or nil; a name the files read so
+// Decl returns p's declaration of name, or nil; a name the files read so
 // far do not declare makes the rest of p's files read first.
-func (l *loader) decl(p *declPackage, name string) (*typeDecl, error) {
+func (l *Loader) Decl(p *DeclPackage, name string) (*TypeDecl, error) {
 	if d, ok := p.Decls[name]; ok || p.complete {
 		return d, nil
 	}
@@ -245,7 +248,7 @@ func (l *loader) decl(p *declPackage, name string) (*typeDecl, error) {
 }
 
 // packageName is the name in p's package clause.
-func (l *loader) packageName(p *declPackage) string {
+func (l *Loader) packageName(p *DeclPackage) string {
 	if p.Name == "" {
 		_ = l.complete(p) // a package that cannot be read has no name to match
 	}
@@ -255,26 +258,26 @@ func (l *loader) packageName(p *declPackage) string {
 // inputOf returns the package with import path ip, as seen from a package
 // in dir: an input, or the package located (locate) and its files listed.
 // Every package any target reads comes through it.
-func (l *loader) inputOf(ip, dir string) (inputPackage, error) {
+func (l *Loader) inputOf(ip, dir string) (InputPackage, error) {
 	if in, ok := l.inputs[ip]; ok {
 		return in, nil
 	}
 	d, err := l.locate(ip, dir)
 	if err != nil {
-		return inputPackage{}, err
+		return InputPackage{}, err
 	}
 	files, err := packageFiles(l.bctx, d)
 	if err != nil {
-		return inputPackage{}, err
+		return InputPackage{}, err
 	}
-	return inputPackage{ImportPath: ip, Dir: d, Files: files}, nil
+	return InputPackage{ImportPath: ip, Dir: d, Files: files}, nil
 }
 
 // locate finds the directory of import path ip: inside the module that holds
 // dir when the path is under it, else through `go list -find` run in the
 // working directory, whose module's build list (the one the generated code
 // is built with) says which version of the package's module is meant.
-func (l *loader) locate(ip, dir string) (string, error) {
+func (l *Loader) locate(ip, dir string) (string, error) {
 	if root, err := l.mods.find(dir); err == nil {
 		if rest, ok := underPath(ip, root.path); ok {
 			d := filepath.Join(root.dir, filepath.FromSlash(rest))

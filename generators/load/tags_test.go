@@ -1,22 +1,24 @@
-package generators
+package load
 
 import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
-// typeWithTags builds a parsedType whose comment lines are lines.
-func typeWithTags(lines ...string) parsedType {
-	t := parsedType{Name: "Foo", Pos: "types.go:10"}
+// typeWithTags builds a ParsedType whose comment lines are lines.
+func typeWithTags(lines ...string) ParsedType {
+	t := ParsedType{Name: "Foo", Pos: "types.go:10"}
 	for i, l := range lines {
-		t.Tags = append(t.Tags, commentLine{Text: l, Pos: "types.go:" + string(rune('1'+i))})
+		t.Tags = append(t.Tags, CommentLine{Text: l, Pos: "types.go:" + string(rune('1'+i))})
 	}
 	return t
 }
 
 func TestParseClientTags(t *testing.T) {
-	all := supportedVerbs
+	all := SupportedVerbs
 	for _, c := range []struct {
 		name          string
 		lines         []string
@@ -42,7 +44,7 @@ func TestParseClientTags(t *testing.T) {
 		{"resourceName", []string{"+genclient", "+resourceName=foozles"}, true, false, all, true, true, "foozles"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := parseClientTags(typeWithTags(c.lines...))
+			got, err := ParseClientTags(typeWithTags(c.lines...))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -69,8 +71,8 @@ func TestParseClientTagsErrors(t *testing.T) {
 		{"empty resourceName", []string{"+genclient", "+resourceName="}, "types.go:2: type Foo: +resourceName"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := parseClientTags(typeWithTags(c.lines...))
-			if err == nil || !IsInputError(err) || !strings.HasPrefix(err.Error(), c.want) {
+			_, err := ParseClientTags(typeWithTags(c.lines...))
+			if err == nil || !inputerr.Is(err) || !strings.HasPrefix(err.Error(), c.want) {
 				t.Errorf("got %v, want an input error starting with %q", err, c.want)
 			}
 		})
@@ -78,16 +80,16 @@ func TestParseClientTagsErrors(t *testing.T) {
 }
 
 func TestParsePackageTags(t *testing.T) {
-	pkg := func(groupConst *stringConst, lines ...string) parsedPackage {
-		p := parsedPackage{inputPackage: inputPackage{ImportPath: "example.com/apis/foo/v1"}, GroupName: groupConst}
+	pkg := func(groupConst *StringConst, lines ...string) ParsedPackage {
+		p := ParsedPackage{InputPackage: InputPackage{ImportPath: "example.com/apis/foo/v1"}, GroupName: groupConst}
 		for _, l := range lines {
-			p.Tags = append(p.Tags, commentLine{Text: l, Pos: "doc.go:3"})
+			p.Tags = append(p.Tags, CommentLine{Text: l, Pos: "doc.go:3"})
 		}
 		return p
 	}
 	for _, c := range []struct {
 		name     string
-		pkg      parsedPackage
+		pkg      ParsedPackage
 		group    string
 		hasGroup bool
 		goName   string
@@ -95,13 +97,13 @@ func TestParsePackageTags(t *testing.T) {
 	}{
 		{"groupName", pkg(nil, "+groupName=foo.example.com"), "foo.example.com", true, "", true, true},
 		{"empty groupName is core", pkg(nil, "+groupName="), "", true, "", true, true},
-		{"tag wins over const", pkg(&stringConst{"bar", "register.go:5"}, "+groupName=foo"), "foo", true, "", true, true},
-		{"const fallback", pkg(&stringConst{"apps", "register.go:5"}), "apps", true, "", true, true},
+		{"tag wins over const", pkg(&StringConst{"bar", "register.go:5"}, "+groupName=foo"), "foo", true, "", true, true},
+		{"const fallback", pkg(&StringConst{"apps", "register.go:5"}), "apps", true, "", true, true},
 		{"no group", pkg(nil, "Package v1 is ..."), "", false, "", true, true},
 		{"groupGoName and opt-outs", pkg(nil, "+groupName=x.io", "+groupGoName=Xio", "+k8s:informer-gen=false", "+k8s:lister-gen=false"), "x.io", true, "Xio", false, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := parsePackageTags(c.pkg)
+			got, err := ParsePackageTags(c.pkg)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +112,7 @@ func TestParsePackageTags(t *testing.T) {
 			}
 		})
 	}
-	if _, err := parsePackageTags(pkg(nil, "+groupName=x.io", "+groupGoName=not-ok")); !IsInputError(err) {
+	if _, err := ParsePackageTags(pkg(nil, "+groupName=x.io", "+groupGoName=not-ok")); !inputerr.Is(err) {
 		t.Errorf("bad +groupGoName: got %v, want an input error", err)
 	}
 }

@@ -1,4 +1,4 @@
-package generators
+package load
 
 import (
 	"slices"
@@ -13,9 +13,9 @@ type tagValue struct {
 	Pos   string
 }
 
-// extractTags collects the "+name=value" lines of a comment, keyed by name,
+// ExtractTags collects the "+name=value" lines of a comment, keyed by name,
 // in order: the same reading as gengo's ExtractCommentTags with its position.
-func extractTags(lines []commentLine) map[string][]tagValue {
+func ExtractTags(lines []CommentLine) map[string][]tagValue {
 	out := map[string][]tagValue{}
 	for _, l := range lines {
 		rest, ok := strings.CutPrefix(l.Text, "+")
@@ -28,9 +28,9 @@ func extractTags(lines []commentLine) map[string][]tagValue {
 	return out
 }
 
-// supportedVerbs are the client verbs +genclient:onlyVerbs and :skipVerbs may
+// SupportedVerbs are the client verbs +genclient:onlyVerbs and :skipVerbs may
 // name (client-gen's list).
-var supportedVerbs = []string{
+var SupportedVerbs = []string{
 	"create", "update", "updateStatus", "delete", "deleteCollection",
 	"get", "list", "watch", "patch", "apply", "applyStatus",
 }
@@ -51,8 +51,8 @@ var knownGenclientTags = []string{
 	"genclient:method",
 }
 
-// clientTags is what a type's +genclient tags say about its client.
-type clientTags struct {
+// ClientTags is what a type's +genclient tags say about its client.
+type ClientTags struct {
 	GenerateClient bool
 	NonNamespaced  bool
 	// Verbs are the verbs the clientset has for the type.
@@ -74,12 +74,12 @@ type clientTags struct {
 	// NoStatus is +genclient:noStatus: no UpdateStatus or ApplyStatus.
 	NoStatus bool
 	// Extensions are the +genclient:method= verbs, in tag order.
-	Extensions []clientExtension
+	Extensions []ClientExtension
 }
 
-// clientExtension is one +genclient:method=Name,verb=...[,subresource=...]
+// ClientExtension is one +genclient:method=Name,verb=...[,subresource=...]
 // [,input=...][,result=...] tag: an extra client method.
-type clientExtension struct {
+type ClientExtension struct {
 	// Method is the Go name of the method ("UpdateScale").
 	Method string
 	// Verb is the kind of request: create, update, get, list, patch or apply.
@@ -104,11 +104,11 @@ var (
 )
 
 // parseExtension reads one +genclient:method value with client-gen's rules.
-func parseExtension(typeName string, v tagValue) (clientExtension, error) {
-	e := clientExtension{Pos: v.Pos}
+func parseExtension(typeName string, v tagValue) (ClientExtension, error) {
+	e := ClientExtension{Pos: v.Pos}
 	parts := strings.Split(v.Value, ",")
 	e.Method = strings.TrimSpace(parts[0])
-	if !isExportedIdent(e.Method) {
+	if !IsExportedIdent(e.Method) {
 		return e, inputerr.Errorf(v.Pos, "type %s: +genclient:method=%s: the method name must be an exported Go identifier (+genclient:method=Name,verb=create)", typeName, v.Value)
 	}
 	for _, p := range parts[1:] {
@@ -149,17 +149,17 @@ func parseExtension(typeName string, v tagValue) (clientExtension, error) {
 		if ref == "" {
 			continue
 		}
-		pkg, name := splitTypeRef(ref)
-		if !isExportedIdent(name) || (pkg != "" && !isImportPath(pkg)) {
+		pkg, name := SplitTypeRef(ref)
+		if !IsExportedIdent(name) || (pkg != "" && !IsImportPath(pkg)) {
 			return e, inputerr.Errorf(v.Pos, "type %s: +genclient:method=%s: %q is not a type name (Name, or <import path>.Name)", typeName, v.Value, ref)
 		}
 	}
 	return e, nil
 }
 
-// splitTypeRef splits "k8s.io/api/autoscaling/v1.Scale" into its package
+// SplitTypeRef splits "k8s.io/api/autoscaling/v1.Scale" into its package
 // and name; a bare "Scale" has no package.
-func splitTypeRef(ref string) (pkg, name string) {
+func SplitTypeRef(ref string) (pkg, name string) {
 	i := strings.LastIndex(ref, ".")
 	if i < 0 || strings.Contains(ref[i:], "/") {
 		return "", ref
@@ -168,16 +168,16 @@ func splitTypeRef(ref string) (pkg, name string) {
 }
 
 // HasVerb reports whether the clientset has verb for the type.
-func (t clientTags) HasVerb(verb string) bool { return slices.Contains(t.Verbs, verb) }
+func (t ClientTags) HasVerb(verb string) bool { return slices.Contains(t.Verbs, verb) }
 
-// parseClientTags reads and validates a type's tags with client-gen's rules:
+// ParseClientTags reads and validates a type's tags with client-gen's rules:
 // +genclient:noVerbs removes every verb; +genclient:readonly and
 // +genclient:onlyVerbs= keep only the verbs they name (together, their
 // union) and then +genclient:skipVerbs= is ignored, as client-gen does;
 // otherwise +genclient:skipVerbs= removes the verbs it names.
-func parseClientTags(t parsedType) (clientTags, error) {
-	tags := extractTags(t.Tags)
-	out := clientTags{InformerGen: true, ListerGen: true}
+func ParseClientTags(t ParsedType) (ClientTags, error) {
+	tags := ExtractTags(t.Tags)
+	out := ClientTags{InformerGen: true, ListerGen: true}
 	for _, l := range t.Tags {
 		name, _, _ := strings.Cut(strings.TrimPrefix(l.Text, "+"), "=")
 		if strings.HasPrefix(l.Text, "+genclient") && !slices.Contains(knownGenclientTags, name) {
@@ -205,8 +205,8 @@ func parseClientTags(t parsedType) (clientTags, error) {
 			if verb == "" {
 				continue
 			}
-			if !slices.Contains(supportedVerbs, verb) {
-				return nil, inputerr.Errorf(v[len(v)-1].Pos, "type %s: +%s names unknown verb %q (known: %s)", t.Name, tag, verb, strings.Join(supportedVerbs, ", "))
+			if !slices.Contains(SupportedVerbs, verb) {
+				return nil, inputerr.Errorf(v[len(v)-1].Pos, "type %s: +%s names unknown verb %q (known: %s)", t.Name, tag, verb, strings.Join(SupportedVerbs, ", "))
 			}
 			vs = append(vs, verb)
 		}
@@ -228,7 +228,7 @@ func parseClientTags(t parsedType) (clientTags, error) {
 			}
 			keep = append(keep, vs...)
 		}
-		for _, v := range supportedVerbs {
+		for _, v := range SupportedVerbs {
 			if slices.Contains(keep, v) {
 				out.Verbs = append(out.Verbs, v)
 			}
@@ -238,13 +238,13 @@ func parseClientTags(t parsedType) (clientTags, error) {
 		if err != nil {
 			return out, err
 		}
-		for _, v := range supportedVerbs {
+		for _, v := range SupportedVerbs {
 			if !slices.Contains(vs, v) {
 				out.Verbs = append(out.Verbs, v)
 			}
 		}
 	default:
-		out.Verbs = slices.Clone(supportedVerbs)
+		out.Verbs = slices.Clone(SupportedVerbs)
 	}
 	out.TaggedVerbs = out.Verbs
 	if _, ok := tags["genclient:noVerbs"]; ok {
@@ -296,8 +296,8 @@ func boolTag(owner string, tags map[string][]tagValue, name string) (bool, error
 	return result, nil
 }
 
-// packageTags is what an API package's doc.go says.
-type packageTags struct {
+// PackageTags is what an API package's doc.go says.
+type PackageTags struct {
 	Group, GroupPos string
 	HasGroup        bool
 	GroupGoName     string
@@ -305,13 +305,13 @@ type packageTags struct {
 	ListerGen       bool
 }
 
-// parsePackageTags reads +groupName=, +groupGoName=, +k8s:informer-gen and
+// ParsePackageTags reads +groupName=, +groupGoName=, +k8s:informer-gen and
 // +k8s:lister-gen from a package's tag lines. Without +groupName it falls
 // back to the package's `const GroupName = "..."`, as k8s.io/api's apps,
 // batch and policy packages declare their group that way.
-func parsePackageTags(p parsedPackage) (packageTags, error) {
-	tags := extractTags(p.Tags)
-	out := packageTags{}
+func ParsePackageTags(p ParsedPackage) (PackageTags, error) {
+	tags := ExtractTags(p.Tags)
+	out := PackageTags{}
 	owner := "package " + p.ImportPath
 	if v, ok := tags["groupName"]; ok {
 		out.Group, out.GroupPos, out.HasGroup = strings.TrimSpace(v[0].Value), v[0].Pos, true
@@ -323,7 +323,7 @@ func parsePackageTags(p parsedPackage) (packageTags, error) {
 	}
 	if v, ok := tags["groupGoName"]; ok {
 		out.GroupGoName = strings.TrimSpace(v[0].Value)
-		if !isIdentifier(out.GroupGoName) {
+		if !IsIdentifier(out.GroupGoName) {
 			return out, inputerr.Errorf(v[0].Pos, "%s: +groupGoName=%q is not a Go identifier", owner, v[0].Value)
 		}
 	}

@@ -1,4 +1,4 @@
-package generators
+package load
 
 import (
 	"context"
@@ -11,11 +11,11 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// maxDefinitionDepth bounds how many definitions, aliases and embedded
+// MaxDefinitionDepth bounds how many definitions, aliases and embedded
 // structs are followed from one +genclient type (and ends cycles).
-const maxDefinitionDepth = 16
+const MaxDefinitionDepth = 16
 
-// followDefinitions settles ObjectMeta for the +genclient types that are
+// FollowDefinitions settles ObjectMeta for the +genclient types that are
 // defined as, or are aliases of, another named type ("type GRPCRoute
 // v1.GRPCRoute", "type Foo = Real"), or structs that do not embed ObjectMeta
 // directly: the named type is looked up, in the same package, another package
@@ -24,7 +24,7 @@ const maxDefinitionDepth = 16
 // read, and only of the packages the definitions lead to; a package outside
 // the input's module is located with one `go list -find` call. Types whose
 // definition cannot be followed keep ObjectMeta false and get Unfollowed.
-func followDefinitions(ctx context.Context, f *loader, pkgs []parsedPackage) {
+func FollowDefinitions(ctx context.Context, f *Loader, pkgs []ParsedPackage) {
 	for i := range pkgs {
 		for j := range pkgs[i].Types {
 			t := &pkgs[i].Types[j]
@@ -78,7 +78,7 @@ func followDefinitions(ctx context.Context, f *loader, pkgs []parsedPackage) {
 // type whose pointer has GetObjectMeta (promoted from an embedded
 // metav1.ObjectMeta at any depth) embeds it. Packages that do not
 // type-check leave their types as syntax left them.
-func typeCheckFallback(ctx context.Context, bctx *build.Context, workDir string, pkgs []parsedPackage) {
+func typeCheckFallback(ctx context.Context, bctx *build.Context, workDir string, pkgs []ParsedPackage) {
 	var paths []string
 	for i := range pkgs {
 		for _, t := range pkgs[i].Types {
@@ -135,9 +135,9 @@ func typeCheckFallback(ctx context.Context, bctx *build.Context, workDir string,
 // embedsObjectMeta follows ref, written in package pkgPath (in dir), to a
 // struct and reports whether that struct embeds ObjectMeta, directly or
 // through embedded structs. When it does not, why says what was found.
-func (f *loader) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int) (ok bool, why string) {
-	if depth > maxDefinitionDepth {
-		return false, fmt.Sprintf("definitions nest more than %d deep (a cycle?)", maxDefinitionDepth)
+func (f *Loader) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int) (ok bool, why string) {
+	if depth > MaxDefinitionDepth {
+		return false, fmt.Sprintf("definitions nest more than %d deep (a cycle?)", MaxDefinitionDepth)
 	}
 	target := pkgPath
 	written := ref.Name
@@ -148,11 +148,11 @@ func (f *loader) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int) 
 			return false, err.Error()
 		}
 	}
-	p := f.load(target, dir)
-	if p.err != nil {
-		return false, fmt.Sprintf("%s: %v", written, p.err)
+	p := f.Load(target, dir)
+	if p.Err != nil {
+		return false, fmt.Sprintf("%s: %v", written, p.Err)
 	}
-	d, err := f.decl(p, ref.Name)
+	d, err := f.Decl(p, ref.Name)
 	if err != nil {
 		return false, fmt.Sprintf("%s: %v", written, err)
 	}
@@ -178,7 +178,7 @@ func (f *loader) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int) 
 			if star, isStar := ft.(*ast.StarExpr); isStar {
 				ft = star.X
 			}
-			if r := refOf(ft, d.file); r != nil {
+			if r := RefOf(ft, d.file); r != nil {
 				if ok, _ := f.embedsObjectMeta(target, p.Dir, r, depth+1); ok {
 					return true, ""
 				}
@@ -188,7 +188,7 @@ func (f *loader) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int) 
 	case *ast.IndexExpr, *ast.IndexListExpr:
 		return false, fmt.Sprintf("%s is an instance of a generic type, which informer-gen does not follow", written)
 	}
-	if r := refOf(d.Expr, d.file); r != nil {
+	if r := RefOf(d.Expr, d.file); r != nil {
 		return f.embedsObjectMeta(target, p.Dir, r, depth+1)
 	}
 	return false, fmt.Sprintf("%s is not a struct", written)
@@ -197,8 +197,8 @@ func (f *loader) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int) 
 // definesStatus follows ref, written in package pkgPath (in dir), through
 // definitions and aliases to a struct and reports whether that struct has a
 // member named Status (see hasStatusField); false when syntax cannot tell.
-func (f *loader) definesStatus(pkgPath, dir string, ref *typeRef, depth int) bool {
-	if depth > maxDefinitionDepth {
+func (f *Loader) definesStatus(pkgPath, dir string, ref *typeRef, depth int) bool {
+	if depth > MaxDefinitionDepth {
 		return false
 	}
 	target, p, d := f.lookup(pkgPath, dir, ref)
@@ -208,7 +208,7 @@ func (f *loader) definesStatus(pkgPath, dir string, ref *typeRef, depth int) boo
 	if _, ok := d.Expr.(*ast.StructType); ok {
 		return hasStatusField(d.Expr)
 	}
-	if r := refOf(d.Expr, d.file); r != nil {
+	if r := RefOf(d.Expr, d.file); r != nil {
 		return f.definesStatus(target, p.Dir, r, depth+1)
 	}
 	return false
@@ -217,8 +217,8 @@ func (f *loader) definesStatus(pkgPath, dir string, ref *typeRef, depth int) boo
 // aliasIdentity follows an alias (and the aliases it names) to the defined
 // type it stands for, "<import path>.<name>"; ok is false when that cannot
 // be told from syntax.
-func (f *loader) aliasIdentity(pkgPath, dir string, ref *typeRef, depth int) (id string, ok bool) {
-	if depth > maxDefinitionDepth {
+func (f *Loader) aliasIdentity(pkgPath, dir string, ref *typeRef, depth int) (id string, ok bool) {
+	if depth > MaxDefinitionDepth {
 		return "", false
 	}
 	target, p, d := f.lookup(pkgPath, dir, ref)
@@ -226,7 +226,7 @@ func (f *loader) aliasIdentity(pkgPath, dir string, ref *typeRef, depth int) (id
 		return "", false
 	}
 	if d.Alias {
-		if r := refOf(d.Expr, d.file); r != nil {
+		if r := RefOf(d.Expr, d.file); r != nil {
 			return f.aliasIdentity(target, p.Dir, r, depth+1)
 		}
 		return "", false

@@ -1,4 +1,4 @@
-package generators
+package load
 
 import (
 	"go/ast"
@@ -9,75 +9,76 @@ import (
 )
 
 // This file holds what apply configurations read of a struct's members:
-// their resolved types (acType, see loader.resolveType) and json tags.
+// their resolved types (TypeExpr, see Loader.resolveType) and json tags.
 
-// acMember is one struct member.
-type acMember struct {
+// Member is one struct member.
+type Member struct {
 	// Name is the field's name, or for an embedded field its type's name.
 	Name     string
 	Embedded bool
 	// Tag is the raw struct tag.
 	Tag  string
 	Doc  []string
-	Type *acType
+	Type *TypeExpr
 	Pos  string
 }
 
-// acTypeKind is the shape of a member type.
-type acTypeKind int
+// TypeKind is the shape of a member type.
+type TypeKind int
 
+// The shapes of a member type.
 const (
-	acNamed acTypeKind = iota // a declared type: Pkg.Name
-	acBuiltin
-	acPointer
-	acSlice
-	acMap
-	acArray
-	acOther // interface{}, func, chan, an anonymous struct: kept as written
+	KindNamed TypeKind = iota // a declared type: Pkg.Name
+	KindBuiltin
+	KindPointer
+	KindSlice
+	KindMap
+	KindArray
+	KindOther // interface{}, func, chan, an anonymous struct: kept as written
 )
 
-// acType is a resolved type expression.
-type acType struct {
-	Kind      acTypeKind
-	Pkg, Name string // acNamed: import path and name; acBuiltin: Name
-	Elem, Key *acType
-	Len       string // acArray
-	Src       string // acOther: the expression's source
+// TypeExpr is a resolved type expression.
+type TypeExpr struct {
+	Kind      TypeKind
+	Pkg, Name string // KindNamed: import path and name; KindBuiltin: Name
+	Elem, Key *TypeExpr
+	Len       string // KindArray
+	Src       string // KindOther: the expression's source
 }
 
-// jsonTags is a member's json tag as applyconfiguration-gen reads it.
-type jsonTags struct {
+// JSONTag is a member's json tag as applyconfiguration-gen reads it.
+type JSONTag struct {
 	name      string
-	inline    bool
-	omitempty bool
+	Inline    bool
+	OmitEmpty bool
 }
 
 // String is the json tag the apply configuration's field carries.
-func (t jsonTags) String() string {
+func (t JSONTag) String() string {
 	s := ""
-	if !t.inline {
+	if !t.Inline {
 		s = t.name
 	}
-	if t.omitempty {
+	if t.OmitEmpty {
 		s += ",omitempty"
 	}
 	return s
 }
 
-// lookupJSON reads m's json tag; ok is false when it has none or "-".
-func lookupJSON(m acMember) (jsonTags, bool) {
+// LookupJSON reads m's json tag; ok is false when it has none or "-".
+func LookupJSON(m Member) (JSONTag, bool) {
 	tag, ok := reflect.StructTag(m.Tag).Lookup("json")
 	if !ok || tag == "-" {
-		return jsonTags{}, false
+		return JSONTag{}, false
 	}
 	name, opts, _ := strings.Cut(tag, ",")
-	t := jsonTags{name: name, inline: m.Embedded && name == ""}
+	t := JSONTag{name: name, Inline: m.Embedded && name == ""}
 	if name == "" {
 		t.name = m.Name
 	}
 	for _, o := range strings.Split(opts, ",") {
 		if o == "omitempty" {
-			t.omitempty = true
+			t.OmitEmpty = true
 		}
 	}
 	return t, true
@@ -86,10 +87,10 @@ func lookupJSON(m acMember) (jsonTags, bool) {
 // exprString prints an expression for messages.
 func exprString(e ast.Expr) string { return types.ExprString(e) }
 
-// sortedDeclNames returns a package's declared names sorted as upstream
+// SortedDeclNames returns a package's declared names sorted as upstream
 // orders a package's apply configurations: by lower-cased name.
 // Generic types get no apply configuration and are left out.
-func sortedDeclNames(p *declPackage) []string {
+func SortedDeclNames(p *DeclPackage) []string {
 	names := make([]string, 0, len(p.Decls))
 	for n, d := range p.Decls {
 		if !d.Generic {

@@ -1,4 +1,4 @@
-package generators
+package load
 
 import (
 	"context"
@@ -15,7 +15,6 @@ import (
 	"strings"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
-
 	"github.com/typedinformer/typedinformer/generators/internal/parallel"
 )
 
@@ -23,9 +22,9 @@ import (
 // in parallel, each parsed with its comments only when its bytes may matter,
 // syntax errors at file:line, and the comment lines tags are read from.
 
-// commentLine is one line of a comment with its position, e.g.
+// CommentLine is one line of a comment with its position, e.g.
 // {Text: "+genclient:nonNamespaced", Pos: "apis/foo/v1/types.go:12"}.
-type commentLine struct {
+type CommentLine struct {
 	Text string
 	Pos  string
 }
@@ -38,14 +37,14 @@ type fileHead struct {
 	PackagePos  string
 	// Comments are every comment line of the file when it is doc.go, else the
 	// lines of the package doc comment.
-	Comments []commentLine
+	Comments []CommentLine
 }
 
 // parseFiles runs parse over every file of every package concurrently, one
 // FileSet per worker (no lock contention), and returns the results by package
 // and file, in input order; of the files that failed, the error firstError
 // picks.
-func parseFiles[T any](ctx context.Context, pkgs []inputPackage, parse func(fset *token.FileSet, filename string) (T, error)) ([][]T, error) {
+func parseFiles[T any](ctx context.Context, pkgs []InputPackage, parse func(fset *token.FileSet, filename string) (T, error)) ([][]T, error) {
 	type job struct{ pkg, file int }
 	results := make([][]T, len(pkgs))
 	var jobs []job
@@ -131,7 +130,7 @@ func parseRelevant(fset *token.FileSet, filename string, keep func(base string, 
 // skipped), in file order: the package name and position of the first one,
 // and the package tags: all comments of doc.go (whose package clause is then
 // the position), or without a doc.go the package doc comments of every file.
-func packageHead(files []*fileHead) (name, pos string, tags []commentLine) {
+func packageHead(files []*fileHead) (name, pos string, tags []CommentLine) {
 	var doc *fileHead
 	for _, f := range files {
 		if f == nil {
@@ -166,7 +165,7 @@ type declTags struct {
 }
 
 // of returns the tag lines of ts, the farther group first.
-func (d *declTags) of(ts *ast.TypeSpec) []commentLine {
+func (d *declTags) of(ts *ast.TypeSpec) []CommentLine {
 	if d.endLines == nil {
 		d.endLines = make(map[int]*ast.CommentGroup, len(d.f.Comments))
 		for _, cg := range d.f.Comments {
@@ -204,20 +203,20 @@ func syntaxError(err error) error {
 
 // commentLines splits a comment group into trimmed lines with positions,
 // dropping the comment markers ("//", "/*", "*/").
-func commentLines(fset *token.FileSet, cg *ast.CommentGroup) []commentLine {
+func commentLines(fset *token.FileSet, cg *ast.CommentGroup) []CommentLine {
 	if cg == nil {
 		return nil
 	}
-	var out []commentLine
+	var out []CommentLine
 	for _, c := range cg.List {
 		p := fset.Position(c.Slash)
 		if text, ok := strings.CutPrefix(c.Text, "//"); ok {
-			out = append(out, commentLine{Text: strings.Trim(text, " \t"), Pos: p.Filename + ":" + strconv.Itoa(p.Line)})
+			out = append(out, CommentLine{Text: strings.Trim(text, " \t"), Pos: p.Filename + ":" + strconv.Itoa(p.Line)})
 			continue
 		}
 		body := strings.TrimSuffix(strings.TrimPrefix(c.Text, "/*"), "*/")
 		for i, text := range strings.Split(body, "\n") {
-			out = append(out, commentLine{Text: strings.Trim(text, " \t\r"), Pos: p.Filename + ":" + strconv.Itoa(p.Line+i)})
+			out = append(out, CommentLine{Text: strings.Trim(text, " \t\r"), Pos: p.Filename + ":" + strconv.Itoa(p.Line+i)})
 		}
 	}
 	return out

@@ -1,4 +1,4 @@
-package generators
+package load
 
 import (
 	"bufio"
@@ -18,28 +18,28 @@ import (
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
-// inputPackage is one Go package named by the patterns: where it lives and
+// InputPackage is one Go package named by the patterns: where it lives and
 // which of its files the build would compile (no _test.go files).
-type inputPackage struct {
+type InputPackage struct {
 	ImportPath string
 	Dir        string
 	Files      []string // absolute paths, sorted
 }
 
-// resolvePatterns expands the command-line patterns into packages, cheaply:
+// ResolvePatterns expands the command-line patterns into packages, cheaply:
 // file-system patterns ("./apis/...", "/abs/dir") are walked directly and
 // their import paths derived from the enclosing go.mod; anything else goes to
 // one `go list -find` call, which resolves names without loading
 // dependencies. A pattern that matches no package is an InputError.
-func resolvePatterns(ctx context.Context, bctx *build.Context, workDir string, patterns []string) ([]inputPackage, error) {
+func ResolvePatterns(ctx context.Context, bctx *build.Context, workDir string, patterns []string) ([]InputPackage, error) {
 	if len(patterns) == 0 {
 		return nil, inputerr.Errorf("", "no package patterns given (for example ./apis/...)")
 	}
-	byDir := map[string]inputPackage{}
+	byDir := map[string]InputPackage{}
 	var listed []string
 	mods := moduleCache{}
 	for _, p := range patterns {
-		if !isFilesystemPattern(workDir, p) {
+		if !IsFilesystemPattern(workDir, p) {
 			listed = append(listed, p)
 			continue
 		}
@@ -60,7 +60,7 @@ func resolvePatterns(ctx context.Context, bctx *build.Context, workDir string, p
 			byDir[pkg.Dir] = pkg
 		}
 	}
-	out := make([]inputPackage, 0, len(byDir))
+	out := make([]InputPackage, 0, len(byDir))
 	for _, pkg := range byDir {
 		out = append(out, pkg)
 	}
@@ -68,7 +68,7 @@ func resolvePatterns(ctx context.Context, bctx *build.Context, workDir string, p
 	return out, nil
 }
 
-// isFilesystemPattern reports whether p names a directory (relative to
+// IsFilesystemPattern reports whether p names a directory (relative to
 // workDir or absolute) rather than an import path, and whether its only
 // wildcard, if any, is a trailing "/...". Besides what the go tool reads as a
 // directory ("./x", "../x", "/abs/x"), a pattern is a directory when it could
@@ -76,7 +76,7 @@ func resolvePatterns(ctx context.Context, bctx *build.Context, workDir string, p
 // ("hack/../apis/..."), or its first element has no dot, is not a standard
 // library directory and exists under workDir ("apis/...", which go list
 // would look for in the standard library and match nothing).
-func isFilesystemPattern(workDir, p string) bool {
+func IsFilesystemPattern(workDir, p string) bool {
 	if strings.Contains(strings.TrimSuffix(strings.TrimSuffix(p, "/..."), "..."), "...") {
 		return false
 	}
@@ -104,7 +104,7 @@ func isFilesystemPattern(workDir, p string) bool {
 // go tool it skips directories named testdata or vendor and those starting
 // with "." or "_" below the root, and nested modules; unlike it, a root that is
 // itself under testdata is honoured.
-func walkPattern(bctx *build.Context, workDir, pattern string, mods moduleCache) ([]inputPackage, error) {
+func walkPattern(bctx *build.Context, workDir, pattern string, mods moduleCache) ([]InputPackage, error) {
 	recursive := pattern == "..." || strings.HasSuffix(pattern, "/...")
 	root := strings.TrimSuffix(strings.TrimSuffix(pattern, "..."), "/")
 	if root == "" {
@@ -118,7 +118,7 @@ func walkPattern(bctx *build.Context, workDir, pattern string, mods moduleCache)
 	if err != nil || !st.IsDir() {
 		return nil, inputerr.Errorf("", "pattern %q: directory %s does not exist", pattern, root)
 	}
-	var pkgs []inputPackage
+	var pkgs []InputPackage
 	var visit func(dir string, top bool) error
 	visit = func(dir string, top bool) error {
 		entries, err := os.ReadDir(dir)
@@ -152,7 +152,7 @@ func walkPattern(bctx *build.Context, workDir, pattern string, mods moduleCache)
 			if err != nil {
 				return err
 			}
-			pkgs = append(pkgs, inputPackage{ImportPath: ip, Dir: dir, Files: files})
+			pkgs = append(pkgs, InputPackage{ImportPath: ip, Dir: dir, Files: files})
 		}
 		for _, sub := range subdirs {
 			if err := visit(sub, false); err != nil {
@@ -244,7 +244,7 @@ func modulePath(gomod []byte) string {
 
 // goList resolves import-path patterns with `go list -e -find`, which names
 // packages and their files without resolving dependencies.
-func goList(ctx context.Context, bctx *build.Context, workDir string, patterns []string) ([]inputPackage, error) {
+func goList(ctx context.Context, bctx *build.Context, workDir string, patterns []string) ([]InputPackage, error) {
 	// Fields, file names and records get separators that cannot occur in
 	// them; a package error may span lines.
 	const sep, fileSep, recordSep = "\x1f", "\x1e", "\x1d\n"
@@ -269,7 +269,7 @@ func goList(ctx context.Context, bctx *build.Context, workDir string, patterns [
 			return nil, inputerr.Errorf("", "pattern %s matched no packages", strings.TrimSuffix(p, " matched no packages"))
 		}
 	}
-	var pkgs []inputPackage
+	var pkgs []InputPackage
 	for _, line := range strings.Split(stdout.String(), recordSep) {
 		if strings.TrimSpace(line) == "" {
 			continue
@@ -285,7 +285,7 @@ func goList(ctx context.Context, bctx *build.Context, workDir string, patterns [
 			}
 			continue // e.g. a directory with only test files
 		}
-		pkg := inputPackage{ImportPath: ip, Dir: dir}
+		pkg := InputPackage{ImportPath: ip, Dir: dir}
 		for _, f := range strings.Split(files, fileSep) {
 			pkg.Files = append(pkg.Files, filepath.Join(dir, f))
 		}

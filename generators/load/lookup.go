@@ -1,4 +1,4 @@
-package generators
+package load
 
 import (
 	"fmt"
@@ -11,16 +11,16 @@ import (
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
-// This file resolves names written in a package the loader read: a
+// This file resolves names written in a package the Loader read: a
 // qualifier to the import path it stands for, a type name to its
-// declaration, and a member's type expression to an acType. Every target
+// declaration, and a member's type expression to a TypeExpr. Every target
 // resolves names through it.
 
 // lookup finds the declaration ref, written in package pkgPath (in dir),
 // names: in the package its qualifier stands for, or pkgPath itself and then
 // its file's dot imports. target is the declaring package's import path; d
 // is nil when no declaration is found.
-func (l *loader) lookup(pkgPath, dir string, ref *typeRef) (target string, p *declPackage, d *typeDecl) {
+func (l *Loader) lookup(pkgPath, dir string, ref *typeRef) (target string, p *DeclPackage, d *TypeDecl) {
 	target = pkgPath
 	if ref.Qualifier != "" {
 		var err error
@@ -28,11 +28,11 @@ func (l *loader) lookup(pkgPath, dir string, ref *typeRef) (target string, p *de
 			return "", nil, nil
 		}
 	}
-	p = l.load(target, dir)
-	if p.err != nil {
+	p = l.Load(target, dir)
+	if p.Err != nil {
 		return "", nil, nil
 	}
-	d, err := l.decl(p, ref.Name)
+	d, err := l.Decl(p, ref.Name)
 	if err != nil {
 		return "", nil, nil
 	}
@@ -45,16 +45,16 @@ func (l *loader) lookup(pkgPath, dir string, ref *typeRef) (target string, p *de
 // dotImported looks an unqualified name up in the packages the file of ref
 // imports with ".", in import order, as seen from a package in dir. It
 // returns the package that declares it, or a nil d.
-func (l *loader) dotImported(dir string, ref *typeRef) (target string, p *declPackage, d *typeDecl) {
+func (l *Loader) dotImported(dir string, ref *typeRef) (target string, p *DeclPackage, d *TypeDecl) {
 	if !token.IsExported(ref.Name) {
 		return "", nil, nil
 	}
 	for _, ip := range ref.file.Dot {
-		lp := l.load(ip, dir)
-		if lp.err != nil {
+		lp := l.Load(ip, dir)
+		if lp.Err != nil {
 			continue
 		}
-		if d, err := l.decl(lp, ref.Name); err == nil && d != nil {
+		if d, err := l.Decl(lp, ref.Name); err == nil && d != nil {
 			return ip, lp, d
 		}
 	}
@@ -65,7 +65,7 @@ func (l *loader) dotImported(dir string, ref *typeRef) (target string, p *declPa
 // that holds ref: its explicitly named import, else the one unnamed import
 // whose path names a package so (guessPackageName), else the unnamed import
 // whose package clause has that name.
-func (l *loader) qualifierPath(dir string, ref *typeRef) (string, error) {
+func (l *Loader) qualifierPath(dir string, ref *typeRef) (string, error) {
 	if p, ok := ref.file.Named[ref.Qualifier]; ok {
 		return p, nil
 	}
@@ -91,7 +91,7 @@ func (l *loader) qualifierPath(dir string, ref *typeRef) (string, error) {
 		if p == "C" {
 			continue
 		}
-		if lp := l.load(p, dir); lp.err == nil && l.packageName(lp) == ref.Qualifier {
+		if lp := l.Load(p, dir); lp.Err == nil && l.packageName(lp) == ref.Qualifier {
 			return p, nil
 		}
 	}
@@ -134,77 +134,77 @@ var builtinTypes = map[string]bool{
 	"float32": true, "float64": true, "complex64": true, "complex128": true,
 }
 
-// resolveType turns expr, written in d's file, into an acType. A name
+// ResolveType turns expr, written in d's file, into a TypeExpr. A name
 // declared in d's package is that package's; in a file with dot imports, an
 // unqualified name the package does not declare is refused, since only
 // type-checking could tell which import it comes from.
-func (l *loader) resolveType(expr ast.Expr, d *typeDecl) (*acType, error) {
+func (l *Loader) ResolveType(expr ast.Expr, d *TypeDecl) (*TypeExpr, error) {
 	file := d.file
 	switch x := expr.(type) {
 	case *ast.ParenExpr:
-		return l.resolveType(x.X, d)
+		return l.ResolveType(x.X, d)
 	case *ast.Ident:
 		if builtinTypes[x.Name] {
-			return &acType{Kind: acBuiltin, Name: x.Name}, nil
+			return &TypeExpr{Kind: KindBuiltin, Name: x.Name}, nil
 		}
 		if len(file.Dot) > 0 {
-			if own, err := l.decl(d.pkg, x.Name); err != nil || own == nil || own.Generic {
+			if own, err := l.Decl(d.Pkg, x.Name); err != nil || own == nil || own.Generic {
 				return nil, inputerr.Errorf(position(file.fset, x.Pos()), "type %s may come from a dot import (%s), which apply configurations cannot resolve without type-checking: import the package by name", x.Name, strings.Join(file.Dot, ", "))
 			}
 		}
-		return &acType{Kind: acNamed, Pkg: d.pkg.ImportPath, Name: x.Name}, nil
+		return &TypeExpr{Kind: KindNamed, Pkg: d.Pkg.ImportPath, Name: x.Name}, nil
 	case *ast.SelectorExpr:
 		q, ok := x.X.(*ast.Ident)
 		if !ok {
 			break
 		}
-		ip, err := l.qualifierPath(d.pkg.Dir, &typeRef{Qualifier: q.Name, Name: x.Sel.Name, file: file})
+		ip, err := l.qualifierPath(d.Pkg.Dir, &typeRef{Qualifier: q.Name, Name: x.Sel.Name, file: file})
 		if err != nil {
 			return nil, inputerr.Errorf(position(file.fset, x.Pos()), "%v", err)
 		}
-		return &acType{Kind: acNamed, Pkg: ip, Name: x.Sel.Name}, nil
+		return &TypeExpr{Kind: KindNamed, Pkg: ip, Name: x.Sel.Name}, nil
 	case *ast.StarExpr:
-		e, err := l.resolveType(x.X, d)
+		e, err := l.ResolveType(x.X, d)
 		if err != nil {
 			return nil, err
 		}
-		return &acType{Kind: acPointer, Elem: e}, nil
+		return &TypeExpr{Kind: KindPointer, Elem: e}, nil
 	case *ast.ArrayType:
-		e, err := l.resolveType(x.Elt, d)
+		e, err := l.ResolveType(x.Elt, d)
 		if err != nil {
 			return nil, err
 		}
 		if x.Len == nil {
-			return &acType{Kind: acSlice, Elem: e}, nil
+			return &TypeExpr{Kind: KindSlice, Elem: e}, nil
 		}
 		lit, ok := x.Len.(*ast.BasicLit)
 		if !ok {
 			return nil, inputerr.Errorf(position(file.fset, x.Pos()), "array length %s: apply configurations need a literal length", exprString(x.Len))
 		}
-		return &acType{Kind: acArray, Elem: e, Len: lit.Value}, nil
+		return &TypeExpr{Kind: KindArray, Elem: e, Len: lit.Value}, nil
 	case *ast.MapType:
-		k, err := l.resolveType(x.Key, d)
+		k, err := l.ResolveType(x.Key, d)
 		if err != nil {
 			return nil, err
 		}
-		v, err := l.resolveType(x.Value, d)
+		v, err := l.ResolveType(x.Value, d)
 		if err != nil {
 			return nil, err
 		}
-		return &acType{Kind: acMap, Key: k, Elem: v}, nil
+		return &TypeExpr{Kind: KindMap, Key: k, Elem: v}, nil
 	case *ast.InterfaceType:
 		if x.Methods == nil || len(x.Methods.List) == 0 {
-			return &acType{Kind: acOther, Src: "interface{}"}, nil
+			return &TypeExpr{Kind: KindOther, Src: "interface{}"}, nil
 		}
 	}
 	return nil, inputerr.Errorf(position(file.fset, expr.Pos()), "member type %s: apply configurations support named types, pointers, slices, arrays, maps and interface{} as member types", exprString(expr))
 }
 
-// members resolves the members of the struct st that d declares.
-func (l *loader) members(d *typeDecl, st *ast.StructType) ([]acMember, error) {
-	var out []acMember
+// Members resolves the members of the struct st that d declares.
+func (l *Loader) Members(d *TypeDecl, st *ast.StructType) ([]Member, error) {
+	var out []Member
 	for _, field := range st.Fields.List {
-		t, err := l.resolveType(field.Type, d)
+		t, err := l.ResolveType(field.Type, d)
 		if err != nil {
 			return nil, err
 		}
@@ -223,17 +223,17 @@ func (l *loader) members(d *typeDecl, st *ast.StructType) ([]acMember, error) {
 		pos := position(d.file.fset, field.Pos())
 		if len(field.Names) == 0 {
 			base := t
-			if base.Kind == acPointer {
+			if base.Kind == KindPointer {
 				base = base.Elem
 			}
-			if base.Kind != acNamed {
+			if base.Kind != KindNamed {
 				return nil, inputerr.Errorf(pos, "embedded field %s is not a named type", exprString(field.Type))
 			}
-			out = append(out, acMember{Name: base.Name, Embedded: true, Tag: tag, Doc: doc, Type: t, Pos: pos})
+			out = append(out, Member{Name: base.Name, Embedded: true, Tag: tag, Doc: doc, Type: t, Pos: pos})
 			continue
 		}
 		for _, n := range field.Names {
-			out = append(out, acMember{Name: n.Name, Tag: tag, Doc: doc, Type: t, Pos: pos})
+			out = append(out, Member{Name: n.Name, Tag: tag, Doc: doc, Type: t, Pos: pos})
 		}
 	}
 	return out, nil
