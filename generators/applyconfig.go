@@ -8,6 +8,7 @@ import (
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/load"
+	"github.com/typedinformer/typedinformer/generators/model"
 )
 
 // This file plans the apply configurations applyconfiguration-gen v0.37
@@ -118,9 +119,9 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 		if v, ok := tags["groupName"]; ok {
 			pl.group = v[0].Value
 		}
-		pl.goName = groupGoName(pl.group, "")
+		pl.goName = model.GroupGoName(pl.group, "")
 		if v, ok := tags["groupGoName"]; ok {
-			pl.goName = groupGoName(pl.group, v[0].Value)
+			pl.goName = model.GroupGoName(pl.group, v[0].Value)
 		}
 		if other, dup := byOut[pl.pkg]; dup {
 			return inputerr.Errorf(p.PackagePos, "packages %s and %s would share the apply configurations package %s (it is named after the last two elements of the import path)", other.api.ImportPath, p.ImportPath, pl.pkg)
@@ -236,7 +237,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 			if err != nil {
 				return err
 			}
-			add(filepath.Join(dir, strings.ToLower(r.decl.Name)+".go"), "applyconfig_type.go.tmpl", templateData{Package: packageName(strings.ToLower(pl.version)), Apply: fd})
+			add(filepath.Join(dir, strings.ToLower(r.decl.Name)+".go"), "applyconfig_type.go.tmpl", templateData{Package: model.PackageName(strings.ToLower(pl.version)), Apply: fd})
 		}
 		gname := pl.group
 		if gname == "" {
@@ -268,7 +269,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 	for _, f := range []importLine{{"internal", path.Join(l.applyPkg, "internal")}, {"runtime", "k8s.io/apimachinery/pkg/runtime"}, {"schema", "k8s.io/apimachinery/pkg/runtime/schema"}, {"managedfields", "k8s.io/apimachinery/pkg/util/managedfields"}} {
 		imps.fixed(f.Path, f.Alias)
 	}
-	add(filepath.Join(l.applyDir, "utils.go"), "applyconfig_utils.go.tmpl", templateData{Package: packageName(path.Base(l.applyPkg)), ApplyUtils: &acUtilsData{Groups: utilGroups, Imports: imps.imports}})
+	add(filepath.Join(l.applyDir, "utils.go"), "applyconfig_utils.go.tmpl", templateData{Package: model.PackageName(path.Base(l.applyPkg)), ApplyUtils: &acUtilsData{Groups: utilGroups, Imports: imps.imports}})
 
 	schemaYAML := emptySMDSchema
 	if schema != nil {

@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"github.com/typedinformer/typedinformer/generators/load"
+	"github.com/typedinformer/typedinformer/generators/model"
 )
 
 // This file builds what one apply configuration file receives: the
@@ -198,7 +199,7 @@ func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
 	f.IsApply = r.tags.GenerateClient || hasTypeMeta
 	if r.tags.GenerateClient && g.openAPI != nil {
 		if n, ok := g.openAPI[f.APIVersion+"/"+r.decl.Name]; ok {
-			x := &acExtract{Obj: imps.add(pl.api.ImportPath, aliasFor(pl.api.ImportPath)) + "." + r.decl.Name, Param: privateName(r.decl.Name), OpenAPIType: n, Namespaced: !r.tags.NonNamespaced}
+			x := &acExtract{Obj: imps.add(pl.api.ImportPath, aliasFor(pl.api.ImportPath)) + "." + r.decl.Name, Param: model.PrivateName(r.decl.Name), OpenAPIType: n, Namespaced: !r.tags.NonNamespaced}
 			subs := map[string]bool{}
 			if !r.tags.NoStatus {
 				for _, m := range r.st.members {

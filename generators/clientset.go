@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/typedinformer/typedinformer/generators/load"
+	"github.com/typedinformer/typedinformer/generators/model"
 )
 
 // This file plans the versioned clientset and its fake: the packages
@@ -40,8 +41,8 @@ type clientsetData struct {
 
 // clientGroupVersion is one typed client package.
 type clientGroupVersion struct {
-	Group   *Group
-	Version *Version
+	Group   *model.Group
+	Version *model.Version
 	// Name is the group client's name stem ("CoreV1").
 	Name string
 	// Alias is the import name the clientset gives the typed package and
@@ -61,7 +62,7 @@ type clientGroupVersion struct {
 
 // clientTypeData is what the type client templates receive about a type.
 type clientTypeData struct {
-	*Type
+	*model.Type
 	// Obj is the qualified type ("corev1.Pod"); ApplyConfig its apply
 	// configuration ("applyconfigurationscorev1.PodApplyConfiguration"), or "".
 	Obj, ApplyConfig string
@@ -108,7 +109,7 @@ func aliasFor(pkg string) string {
 	if len(parts) > 2 {
 		parts = parts[len(parts)-2:]
 	}
-	return packageName(strings.Join(parts, ""))
+	return model.PackageName(strings.Join(parts, ""))
 }
 
 // gvString is client-gen's group/version of an API package: its last two
@@ -122,7 +123,7 @@ func gvString(pkg string) string {
 }
 
 // buildClientType resolves the names one type's client files use.
-func buildClientType(v *Version, t *Type, applyPkg string) *clientTypeData {
+func buildClientType(v *model.Version, t *model.Type, applyPkg string) *clientTypeData {
 	imps := newImportSet(fixedClientImports)
 	api := imps.add(v.APIPackage, v.APIAlias)
 	d := &clientTypeData{Type: t, Obj: api + "." + t.Name, TypedAlias: "typed" + v.APIAlias}
@@ -164,7 +165,7 @@ func buildClientType(v *Version, t *Type, applyPkg string) *clientTypeData {
 			inPkg, inName := v.APIPackage, t.Name
 			if e.Input != "" {
 				x.In, inPkg, inName = qualify(e.Input)
-				x.InParam = privateName(inName)
+				x.InParam = model.PrivateName(inName)
 			}
 			if e.Result != "" {
 				x.Res, _, _ = qualify(e.Result)
@@ -213,7 +214,7 @@ func extensionSignature(x extensionData) string {
 // file is in the output tree (client-gen leaves an expansion interface to a
 // <type>_expansion.go the user wrote, and adds ExtraAddToScheme when
 // scheme/register_custom.go exists).
-func planClientset(m *Model, l layout, o *Options, exists func(string) bool, add func(p, tmpl string, d templateData)) {
+func planClientset(m *model.Model, l layout, o *Options, exists func(string) bool, add func(p, tmpl string, d templateData)) {
 	cs := &clientsetData{
 		Package:         path.Base(l.clientsetPkg),
 		Pkg:             l.clientsetPkg,

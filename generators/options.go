@@ -546,3 +546,9 @@ func (o *Options) workDir() string {
 	}
 	return wd
 }
+
+// DefaultPluralExceptions are always applied, before the caller's own
+// exceptions (an entry for the same type replaces the default). k8s.io/api's
+// Endpoints type is already plural and its clientset says Endpoints(ns), not
+// Endpointses(ns).
+var DefaultPluralExceptions = []string{"Endpoints:Endpoints"}

@@ -3,7 +3,11 @@ package generators
 import (
 	"path"
 	"path/filepath"
+	"sort"
 	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/model"
 )
 
 // templateData is what a template receives. Fields irrelevant to a template
@@ -18,10 +22,10 @@ type templateData struct {
 	InformersPackage string
 	// ListersPackage is the import path of the version's listers package.
 	ListersPackage string
-	Model          *Model
-	Group          *Group
-	Version        *Version
-	Type           *Type
+	Model          *model.Model
+	Group          *model.Group
+	Version        *model.Version
+	Type           *model.Type
 	// Expansions are the expansion interfaces expansion_generated.go declares.
 	Expansions []expansion
 	// Clientset is the clientset being generated (clientset templates).
@@ -61,7 +65,7 @@ type plannedFile struct {
 // userDecls returns the type names declared by non-generated files of an
 // output directory, so that expansion_generated.go never redeclares an
 // interface a user wrote.
-func planFiles(m *Model, l layout, o *Options, exists func(string) bool, userDecls func(dir string) (map[string]bool, error), planned []plannedFile) ([]plannedFile, error) {
+func planFiles(m *model.Model, l layout, o *Options, exists func(string) bool, userDecls func(dir string) (map[string]bool, error), planned []plannedFile) ([]plannedFile, error) {
 	clientset := o.VersionedClientsetPackage
 	if l.clientsetPkg != "" {
 		clientset = l.clientsetPkg
@@ -72,7 +76,7 @@ func planFiles(m *Model, l layout, o *Options, exists func(string) bool, userDec
 		files = append(files, plannedFile{Path: p, Template: tmpl, Data: d})
 	}
 	if groups := m.InformerGroups(); len(groups) > 0 {
-		root := upstreamPackageName(filepath.Base(l.informersDir), path.Base(l.informersPkg))
+		root := model.UpstreamPackageName(filepath.Base(l.informersDir), path.Base(l.informersPkg))
 		add(filepath.Join(l.informersDir, "internalinterfaces", "factory_interfaces.go"), "factory_interfaces.go.tmpl", templateData{})
 		add(filepath.Join(l.informersDir, "factory.go"), "factory.go.tmpl", templateData{Package: root})
 		add(filepath.Join(l.informersDir, "generic.go"), "generic.go.tmpl", templateData{Package: root})
@@ -126,4 +130,16 @@ func planFiles(m *Model, l layout, o *Options, exists func(string) bool, userDec
 		return nil, err
 	}
 	return files, nil
+}
+
+// checkFilePaths sorts every file of the run, whichever target planned it,
+// by path and refuses two at one path.
+func checkFilePaths(files []plannedFile) error {
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	for i := 1; i < len(files); i++ {
+		if files[i].Path == files[i-1].Path {
+			return inputerr.Errorf("", "two generated files would be written to %s: rename one of the types behind them", files[i].Path)
+		}
+	}
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/load"
+	"github.com/typedinformer/typedinformer/generators/model"
 )
 
 // File is one generated file, rendered in memory.
@@ -28,7 +29,7 @@ type File struct {
 // Result is a complete run held in memory: nothing is on disk until Write.
 type Result struct {
 	// Model is the API surface the files were generated from.
-	Model *Model
+	Model *model.Model
 	// Files are the generated files, sorted by path.
 	Files []File
 	// Stale are files under the output directories that carry the generated
@@ -58,7 +59,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := newNamers(pluralExceptions(opts.PluralExceptions))
+	n, err := model.NewNamers(pluralExceptions(opts.PluralExceptions))
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +118,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
 		loader := load.NewLoader(ctx, bctx, workDir, pkgs, declared)
 		load.FollowDefinitions(ctx, loader, parsed)
-		model, err := buildModel(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset, opts.ClientsetOnly)
+		model, err := model.Build(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset, opts.ClientsetOnly)
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +126,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		// onlyVerbs=create) are valid input with nothing to generate, as
 		// upstream has it: the run succeeds, and output from earlier runs
 		// becomes stale.
-		if len(model.Groups) == 0 && model.clientPackages == 0 {
+		if len(model.Groups) == 0 && model.ClientPackages == 0 {
 			return nil, inputerr.Errorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
 		}
 		if lay.applyDir != "" {

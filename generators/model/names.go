@@ -1,4 +1,4 @@
-package generators
+package model
 
 import (
 	"fmt"
@@ -6,7 +6,6 @@ import (
 	"io"
 	"path"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
@@ -207,16 +206,4 @@ func alwaysBuilt(name string) bool {
 	}
 	ok, err := ctxt.MatchFile("/", name)
 	return err == nil && ok
-}
-
-// checkFilePaths sorts every file of the run, whichever target planned it,
-// by path and refuses two at one path.
-func checkFilePaths(files []plannedFile) error {
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	for i := 1; i < len(files); i++ {
-		if files[i].Path == files[i-1].Path {
-			return inputerr.Errorf("", "two generated files would be written to %s: rename one of the types behind them", files[i].Path)
-		}
-	}
-	return nil
 }

@@ -1,4 +1,4 @@
-package generators
+package model
 
 import (
 	"path"
@@ -30,7 +30,7 @@ func (b *modelBuilder) addPackage(p load.ParsedPackage) error {
 	if err != nil || !anyClient {
 		return err
 	}
-	b.m.clientPackages++
+	b.m.ClientPackages++
 	if !pt.HasGroup {
 		return inputerr.Errorf(p.PackagePos, "package %s has +genclient types but no group name: add // +groupName=<group> (e.g. example.com) to its doc.go", p.ImportPath)
 	}

@@ -1,4 +1,4 @@
-package generators
+package model
 
 import (
 	"path"

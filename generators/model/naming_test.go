@@ -1,9 +1,13 @@
-package generators
+package model
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+)
 
 func TestPluralsFollowClientGen(t *testing.T) {
-	n, err := newNamers(pluralExceptions([]string{"Chaos:Chaos"}))
+	n, err := NewNamers(withDefaultExceptions([]string{"Chaos:Chaos"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +34,7 @@ func TestPluralsFollowClientGen(t *testing.T) {
 }
 
 func TestCallerExceptionOverridesDefault(t *testing.T) {
-	n, err := newNamers(pluralExceptions([]string{"Endpoints:Endpointses"}))
+	n, err := NewNamers(withDefaultExceptions([]string{"Endpoints:Endpointses"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +56,7 @@ func TestGroupGoName(t *testing.T) {
 		{"things.example.org", "ThirdParty", "ThirdParty"},
 		{"things.example.org", "thirdParty", "ThirdParty"},
 	} {
-		if got := groupGoName(c.group, c.override); got != c.want {
+		if got := GroupGoName(c.group, c.override); got != c.want {
 			t.Errorf("groupGoName(%q, %q) = %q, want %q", c.group, c.override, got, c.want)
 		}
 	}
@@ -67,12 +71,12 @@ func TestVersionAndPackageNames(t *testing.T) {
 		if got := versionGoName(c.in); got != c.goName {
 			t.Errorf("versionGoName(%s) = %s, want %s", c.in, got, c.goName)
 		}
-		if got := packageName(c.in); got != c.pkg {
+		if got := PackageName(c.in); got != c.pkg {
 			t.Errorf("packageName(%s) = %s, want %s", c.in, got, c.pkg)
 		}
 	}
 	for in, want := range map[string]string{"cert-manager": "certmanager", "Apps": "apps", "9lives": "x9lives", "a.b": "ab"} {
-		if got := packageName(in); got != want {
+		if got := PackageName(in); got != want {
 			t.Errorf("packageName(%s) = %s, want %s", in, got, want)
 		}
 	}
@@ -94,8 +98,14 @@ func TestGroupDirPackageName(t *testing.T) {
 
 func TestBadPluralException(t *testing.T) {
 	for _, e := range []string{"Foo", "Foo:", ":Foos", "A:B:C"} {
-		if _, err := newNamers([]string{e}); !IsInputError(err) {
+		if _, err := NewNamers([]string{e}); !inputerr.Is(err) {
 			t.Errorf("exception %q: got %v, want an input error", e, err)
 		}
 	}
+}
+
+// withDefaultExceptions puts the generator's default plural exceptions
+// before given, as Build does.
+func withDefaultExceptions(given []string) []string {
+	return append([]string{"Endpoints:Endpoints"}, given...)
 }

@@ -1,4 +1,4 @@
-package generators
+package model
 
 import (
 	"path"
@@ -13,7 +13,7 @@ import (
 // and its own tags: names from n (or +resourceName), scope, and whether it
 // gets an informer (list and watch verbs) and a lister (list and get). It
 // cannot fail; the caller validates.
-func deriveType(t load.ParsedType, pt load.PackageTags, ct load.ClientTags, n namers) *Type {
+func deriveType(t load.ParsedType, pt load.PackageTags, ct load.ClientTags, n Namers) *Type {
 	typ := &Type{
 		Name:        t.Name,
 		pos:         t.Pos,
@@ -47,12 +47,12 @@ func deriveVersion(p load.ParsedPackage, pt load.PackageTags, types []*Type) (*V
 		Name:        versionName,
 		GoName:      versionGoName(versionName),
 		Dir:         strings.ToLower(versionName),
-		PackageName: upstreamPackageName(strings.ToLower(versionName), versionName),
+		PackageName: UpstreamPackageName(strings.ToLower(versionName), versionName),
 		APIPackage:  p.ImportPath,
 		Types:       types,
 		pos:         p.PackagePos,
 	}
-	return v, groupGoName(pt.Group, pt.GroupGoName)
+	return v, GroupGoName(pt.Group, pt.GroupGoName)
 }
 
 // sortedGroups returns the groups sorted by Dir, then Name, each
@@ -95,7 +95,7 @@ func deriveImportIdents(groups []*Group) {
 	for _, g := range groups {
 		g.importIdent = g.PackageName
 		if count[g.PackageName] > 1 {
-			g.importIdent = packageName(g.Dir)
+			g.importIdent = PackageName(g.Dir)
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package generators
+package model
 
 import (
 	"go/token"
@@ -12,29 +12,23 @@ import (
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
-// DefaultPluralExceptions are always applied, before the caller's own
-// exceptions (an entry for the same type replaces the default). k8s.io/api's
-// Endpoints type is already plural and its clientset says Endpoints(ns), not
-// Endpointses(ns).
-var DefaultPluralExceptions = []string{"Endpoints:Endpoints"}
-
-// namers derives Go and REST names exactly as client-gen does, through
+// Namers derives Go and REST names exactly as client-gen does, through
 // gengo's plural namers, so that generated calls such as
 // client.CoreV1().Endpoints(ns) match the user's client-gen clientset.
-type namers struct {
+type Namers struct {
 	publicPlural    namer.Namer
 	lowercasePlural namer.Namer
 	privPlural      namer.Namer
 	exceptions      map[string]string
 }
 
-// newNamers builds the namers for a list of "Type:Plural" exceptions.
-func newNamers(exceptions []string) (namers, error) {
+// NewNamers builds the namers for a list of "Type:Plural" exceptions.
+func NewNamers(exceptions []string) (Namers, error) {
 	m, err := parsePluralExceptions(exceptions)
 	if err != nil {
-		return namers{}, err
+		return Namers{}, err
 	}
-	return namers{
+	return Namers{
 		publicPlural:    namer.NewPublicPluralNamer(m),
 		lowercasePlural: namer.NewAllLowercasePluralNamer(m),
 		privPlural:      namer.NewPrivatePluralNamer(m),
@@ -63,7 +57,7 @@ func parsePluralExceptions(exceptions []string) (map[string]string, error) {
 // gengo upper-cases the first byte, not the first rune, which garbles a name
 // such as "Ñandu": for a name starting with a multi-byte rune the plural is
 // derived from an ASCII stand-in and the rune put back ("Ñandus").
-func (n namers) plural(typeName string) string {
+func (n Namers) plural(typeName string) string {
 	r, size := utf8.DecodeRuneInString(typeName)
 	if r < utf8.RuneSelf {
 		return n.publicPlural.Name(&types.Type{Name: types.Name{Name: typeName}})
@@ -77,23 +71,23 @@ func (n namers) plural(typeName string) string {
 
 // privatePlural returns client-gen's unexported plural of a type
 // ("Ingress" → "ingresses"), rune-aware as plural is.
-func (n namers) privatePlural(typeName string) string {
+func (n Namers) privatePlural(typeName string) string {
 	r, _ := utf8.DecodeRuneInString(typeName)
 	if r < utf8.RuneSelf {
 		return n.privPlural.Name(&types.Type{Name: types.Name{Name: typeName}})
 	}
-	return privateName(n.plural(typeName))
+	return PrivateName(n.plural(typeName))
 }
 
 // resource returns the default REST resource of a type ("Ingress" → "ingresses").
-func (n namers) resource(typeName string) string {
+func (n Namers) resource(typeName string) string {
 	return n.lowercasePlural.Name(&types.Type{Name: types.Name{Name: typeName}})
 }
 
-// privateName returns the unexported form of an exported name ("URLMap" →
+// PrivateName returns the unexported form of an exported name ("URLMap" →
 // "uRLMap"), as gengo's private namer does, but rune-aware ("Ñandu" → "ñandu").
 // A name whose first letter has no lower-case form gets a "x" prefix.
-func privateName(name string) string {
+func PrivateName(name string) string {
 	r, size := utf8.DecodeRuneInString(name)
 	if r < utf8.RuneSelf {
 		return namer.IL(name)
@@ -105,11 +99,11 @@ func privateName(name string) string {
 	return string(l) + name[size:]
 }
 
-// groupGoName is client-gen's Go name for an API group: the +groupGoName value
+// GroupGoName is client-gen's Go name for an API group: the +groupGoName value
 // when set, else the first DNS label of the group name ("" is "core"), with
 // its first letter upper-cased. Characters that cannot appear in a Go
 // identifier are dropped ("cert-manager.io" → "Certmanager").
-func groupGoName(group, override string) string {
+func GroupGoName(group, override string) string {
 	if override != "" {
 		return namer.IC(override)
 	}
@@ -124,11 +118,11 @@ func groupGoName(group, override string) string {
 // versionGoName is client-gen's Go name for a version ("v1alpha1" → "V1alpha1").
 func versionGoName(version string) string { return namer.IC(version) }
 
-// packageName turns a directory name into a Go package name: lower case,
+// PackageName turns a directory name into a Go package name: lower case,
 // with characters that cannot appear in an identifier dropped, and a "x"
 // prefix when what is left is empty, the blank identifier, starts with a
 // digit or is a Go keyword ("type" → "xtype", "go" → "xgo").
-func packageName(dir string) string {
+func PackageName(dir string) string {
 	name := strings.ToLower(identifierChars(dir))
 	if name == "" || name == "_" || unicode.IsDigit(rune(name[0])) || token.IsKeyword(name) {
 		name = "x" + name
@@ -136,15 +130,15 @@ func packageName(dir string) string {
 	return name
 }
 
-// upstreamPackageName returns the package name upstream gives a directory
-// (name), when it can compile, else packageName(fallback): upstream takes a
+// UpstreamPackageName returns the package name upstream gives a directory
+// (name), when it can compile, else PackageName(fallback): upstream takes a
 // directory's name as it is, which is no Go package name when it is a keyword,
 // "_" or no identifier at all.
-func upstreamPackageName(name, fallback string) string {
+func UpstreamPackageName(name, fallback string) string {
 	if token.IsIdentifier(name) && !token.IsKeyword(name) && name != "_" {
 		return name
 	}
-	return packageName(fallback)
+	return PackageName(fallback)
 }
 
 // groupDirPackageName is upstream informer-gen's package name of a group
@@ -153,7 +147,7 @@ func upstreamPackageName(name, fallback string) string {
 // "certmanager").
 func groupDirPackageName(dir string) string {
 	first, _, _ := strings.Cut(dir, ".")
-	return upstreamPackageName(first, first)
+	return UpstreamPackageName(first, first)
 }
 
 // identifierChars keeps the letters, digits and underscores of s.
