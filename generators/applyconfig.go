@@ -9,6 +9,7 @@ import (
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/load"
 	"github.com/typedinformer/typedinformer/generators/model"
+	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
 // This file plans the apply configurations applyconfiguration-gen v0.37
@@ -82,7 +83,7 @@ func parseExternals(entries []string) (map[string]string, error) {
 // lays out their files. parsed are the inputs as load.ReadInputs read them;
 // other packages are located and read through f, the run's load.Loader. schema, when not nil, is the OpenAPI document given
 // with --openapi-schema.
-func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Options, l layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
+func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Options, l plan.Layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
 	refs, err := parseExternals(o.ExternalApplyConfigurations)
 	if err != nil {
 		return err
@@ -91,7 +92,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 	g := &acGen{
 		loader: ld,
 		inputs: map[string]*load.DeclPackage{}, others: map[string]*load.DeclPackage{},
-		outPkg: l.applyPkg,
+		outPkg: l.ApplyPkg,
 		refs:   refs, structs: map[string]*acStruct{},
 	}
 	// The packages that get apply configurations, keyed by their output
@@ -115,7 +116,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 			continue
 		}
 		sub := strings.ToLower(gvString(p.ImportPath))
-		pl := &acPlanned{api: p, sub: sub, pkg: path.Join(l.applyPkg, sub), version: path.Base(p.ImportPath), group: path.Base(path.Dir(p.ImportPath))}
+		pl := &acPlanned{api: p, sub: sub, pkg: path.Join(l.ApplyPkg, sub), version: path.Base(p.ImportPath), group: path.Base(path.Dir(p.ImportPath))}
 		if v, ok := tags["groupName"]; ok {
 			pl.group = v[0].Value
 		}
@@ -231,7 +232,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 		if len(pl.types) == 0 {
 			continue
 		}
-		dir := filepath.Join(l.applyDir, filepath.FromSlash(pl.sub))
+		dir := filepath.Join(l.ApplyDir, filepath.FromSlash(pl.sub))
 		for _, r := range pl.types {
 			fd, err := g.typeFile(pl, r)
 			if err != nil {
@@ -266,10 +267,10 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 			uv.Alias = imps.add(uv.Pkg, "applyconfigurations"+aliasFor(uv.API))
 		}
 	}
-	for _, f := range []importLine{{"internal", path.Join(l.applyPkg, "internal")}, {"runtime", "k8s.io/apimachinery/pkg/runtime"}, {"schema", "k8s.io/apimachinery/pkg/runtime/schema"}, {"managedfields", "k8s.io/apimachinery/pkg/util/managedfields"}} {
+	for _, f := range []importLine{{"internal", path.Join(l.ApplyPkg, "internal")}, {"runtime", "k8s.io/apimachinery/pkg/runtime"}, {"schema", "k8s.io/apimachinery/pkg/runtime/schema"}, {"managedfields", "k8s.io/apimachinery/pkg/util/managedfields"}} {
 		imps.fixed(f.Path, f.Alias)
 	}
-	add(filepath.Join(l.applyDir, "utils.go"), "applyconfig_utils.go.tmpl", templateData{Package: model.PackageName(path.Base(l.applyPkg)), ApplyUtils: &acUtilsData{Groups: utilGroups, Imports: imps.imports}})
+	add(filepath.Join(l.ApplyDir, "utils.go"), "applyconfig_utils.go.tmpl", templateData{Package: model.PackageName(path.Base(l.ApplyPkg)), ApplyUtils: &acUtilsData{Groups: utilGroups, Imports: imps.imports}})
 
 	schemaYAML := emptySMDSchema
 	if schema != nil {
@@ -277,7 +278,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 			return err
 		}
 	}
-	add(filepath.Join(l.applyDir, "internal", "internal.go"), "applyconfig_internal.go.tmpl", templateData{Package: "internal", ApplySchema: schemaYAML})
+	add(filepath.Join(l.ApplyDir, "internal", "internal.go"), "applyconfig_internal.go.tmpl", templateData{Package: "internal", ApplySchema: schemaYAML})
 	return nil
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/typedinformer/typedinformer/generators/load"
 	"github.com/typedinformer/typedinformer/generators/model"
+	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
 // This file plans the versioned clientset and its fake: the packages
@@ -214,13 +215,13 @@ func extensionSignature(x extensionData) string {
 // file is in the output tree (client-gen leaves an expansion interface to a
 // <type>_expansion.go the user wrote, and adds ExtraAddToScheme when
 // scheme/register_custom.go exists).
-func planClientset(m *model.Model, l layout, o *Options, exists func(string) bool, add func(p, tmpl string, d templateData)) {
+func planClientset(m *model.Model, l plan.Layout, o *Options, exists func(string) bool, add func(p, tmpl string, d templateData)) {
 	cs := &clientsetData{
-		Package:         path.Base(l.clientsetPkg),
-		Pkg:             l.clientsetPkg,
+		Package:         path.Base(l.ClientsetPkg),
+		Pkg:             l.ClientsetPkg,
 		ApplyPackage:    o.ApplyConfigurationPackage,
 		PrefersProtobuf: o.PrefersProtobuf,
-		CustomRegister:  exists(filepath.Join(l.clientsetDir, "scheme", "register_custom.go")),
+		CustomRegister:  exists(filepath.Join(l.ClientsetDir, "scheme", "register_custom.go")),
 	}
 	for _, g := range m.Groups {
 		for _, v := range g.Versions {
@@ -231,7 +232,7 @@ func planClientset(m *model.Model, l layout, o *Options, exists func(string) boo
 			gv := &clientGroupVersion{
 				Group: g, Version: v, Name: g.GoName + v.GoName,
 				Alias:    strings.ToLower(g.GoName) + strings.ToLower(v.Name),
-				TypedPkg: path.Join(l.clientsetPkg, sub), FakePkg: path.Join(l.clientsetPkg, sub, "fake"),
+				TypedPkg: path.Join(l.ClientsetPkg, sub), FakePkg: path.Join(l.ClientsetPkg, sub, "fake"),
 				APIPath: "/apis", FileStem: g.Dir,
 			}
 			if g.Name == "" {
@@ -250,7 +251,7 @@ func planClientset(m *model.Model, l layout, o *Options, exists func(string) boo
 		d.Clientset = cs
 		return d
 	}
-	dir := l.clientsetDir
+	dir := l.ClientsetDir
 	add(filepath.Join(dir, "clientset.go"), "clientset.go.tmpl", data(templateData{Package: cs.Package}))
 	add(filepath.Join(dir, "scheme", "doc.go"), "client_doc.go.tmpl", data(templateData{Package: "scheme", Doc: "Package scheme holds the scheme, codecs and parameter codec of the generated clientset."}))
 	add(filepath.Join(dir, "scheme", "register.go"), "client_scheme.go.tmpl", data(templateData{Package: "scheme"}))
@@ -261,7 +262,7 @@ func planClientset(m *model.Model, l layout, o *Options, exists func(string) boo
 		add(filepath.Join(dir, "fake", "register.go"), "client_scheme.go.tmpl", data(templateData{Package: "fake", PrivateScheme: true}))
 	}
 	for _, gv := range cs.GroupVersions {
-		vdir := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(gv.TypedPkg, l.clientsetPkg+"/")))
+		vdir := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(gv.TypedPkg, l.ClientsetPkg+"/")))
 		pkg := gv.Version.PackageName
 		add(filepath.Join(vdir, "doc.go"), "client_doc.go.tmpl", data(templateData{Package: pkg, Doc: "Package " + pkg + " has the generated typed clients of " + gv.Group.DisplayName() + "/" + gv.Version.Name + "."}))
 		add(filepath.Join(vdir, gv.FileStem+"_client.go"), "client_group.go.tmpl", data(templateData{Package: pkg, GV: gv}))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/typedinformer/typedinformer/generators/load"
+	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
 // TestOutputMeaning checks where each reading of --output-dir puts the
@@ -83,9 +84,9 @@ func TestOutputMeaning(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := layout{
-				informersDir: filepath.Join(root, filepath.FromSlash(c.informers)), informersPkg: c.informersPkg,
-				listersDir: filepath.Join(root, filepath.FromSlash(c.listers)), listersPkg: c.listPkg,
+			want := plan.Layout{
+				InformersDir: filepath.Join(root, filepath.FromSlash(c.informers)), InformersPkg: c.informersPkg,
+				ListersDir: filepath.Join(root, filepath.FromSlash(c.listers)), ListersPkg: c.listPkg,
 			}
 			if l != want {
 				t.Errorf("layout\n got %+v\nwant %+v", l, want)

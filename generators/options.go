@@ -14,6 +14,7 @@ import (
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/load"
+	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
 // Options configures one generator run. The zero value is not usable:
@@ -157,17 +158,6 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// layout is where the generated packages go.
-type layout struct {
-	informersDir, informersPkg string
-	listersDir, listersPkg     string
-	// clientsetDir and clientsetPkg are the versioned clientset's own
-	// directory and package (…/clientset/versioned); "" without a clientset.
-	clientsetDir, clientsetPkg string
-	// applyDir and applyPkg are the apply configurations' root; "" without them.
-	applyDir, applyPkg string
-}
-
 // DefaultClientsetName is client-gen's --clientset-name as kube_codegen.sh
 // passes it.
 const DefaultClientsetName = "versioned"
@@ -197,8 +187,8 @@ func (o *Options) inputPatterns() []string {
 }
 
 // validate checks the options and resolves the output layout.
-func (o *Options) validate() (layout, error) {
-	var l layout
+func (o *Options) validate() (plan.Layout, error) {
+	var l plan.Layout
 	required := []struct{ name, val string }{
 		{"--output-dir", o.OutputDir},
 		{"--output-pkg", o.OutputPkg},
@@ -239,38 +229,38 @@ func (o *Options) validate() (layout, error) {
 	}
 	switch {
 	case o.SingleDirectory:
-		l.informersDir, l.informersPkg = outDir, outPkg
+		l.InformersDir, l.InformersPkg = outDir, outPkg
 	case o.OutputDirIsInformers:
-		l.informersDir = filepath.Join(outDir, "externalversions")
-		l.informersPkg = path.Join(outPkg, "externalversions")
+		l.InformersDir = filepath.Join(outDir, "externalversions")
+		l.InformersPkg = path.Join(outPkg, "externalversions")
 	default:
-		l.informersDir = filepath.Join(outDir, "informers", "externalversions")
-		l.informersPkg = path.Join(outPkg, "informers", "externalversions")
+		l.InformersDir = filepath.Join(outDir, "informers", "externalversions")
+		l.InformersPkg = path.Join(outPkg, "informers", "externalversions")
 	}
-	l.listersDir, l.listersPkg = filepath.Join(outDir, "listers"), path.Join(outPkg, "listers")
+	l.ListersDir, l.ListersPkg = filepath.Join(outDir, "listers"), path.Join(outPkg, "listers")
 	if o.ListersPackage != "" {
-		l.listersPkg = path.Clean(o.ListersPackage)
+		l.ListersPkg = path.Clean(o.ListersPackage)
 	}
 	if o.ListersDir != "" {
-		l.listersDir = o.ListersDir
-		if !filepath.IsAbs(l.listersDir) {
-			l.listersDir = filepath.Join(o.workDir(), l.listersDir)
+		l.ListersDir = o.ListersDir
+		if !filepath.IsAbs(l.ListersDir) {
+			l.ListersDir = filepath.Join(o.workDir(), l.ListersDir)
 		}
-		l.listersDir = filepath.Clean(l.listersDir)
+		l.ListersDir = filepath.Clean(l.ListersDir)
 	} else if o.ListersPackage != "" {
-		dir, ok := load.LocatePackage(l.listersPkg, outDir, outPkg)
+		dir, ok := load.LocatePackage(l.ListersPkg, outDir, outPkg)
 		if !ok {
 			return l, inputerr.Errorf("", "--listers-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --listers-output-dir", o.ListersPackage, o.OutputPkg, o.OutputDir)
 		}
-		l.listersDir = dir
+		l.ListersDir = dir
 	}
-	if l.listersDir == l.informersDir {
-		return l, inputerr.Errorf("", "--listers-package %s: the listers would share a directory with the informers", l.listersPkg)
+	if l.ListersDir == l.InformersDir {
+		return l, inputerr.Errorf("", "--listers-package %s: the listers would share a directory with the informers", l.ListersPkg)
 	}
-	if l.listersDir == outDir && !o.SingleDirectory {
-		return l, inputerr.Errorf("", "--listers-package %s: the listers would be written into --output-dir %s itself", l.listersPkg, o.OutputDir)
+	if l.ListersDir == outDir && !o.SingleDirectory {
+		return l, inputerr.Errorf("", "--listers-package %s: the listers would be written into --output-dir %s itself", l.ListersPkg, o.OutputDir)
 	}
-	for _, d := range []struct{ flag, dir string }{{"--output-dir", l.informersDir}, {"--listers-package", l.listersDir}} {
+	for _, d := range []struct{ flag, dir string }{{"--output-dir", l.InformersDir}, {"--listers-package", l.ListersDir}} {
 		if err := checkDirectoryPath(d.flag, d.dir); err != nil {
 			return l, err
 		}
@@ -283,7 +273,7 @@ func (o *Options) validate() (layout, error) {
 
 // clientsetLayout resolves where the clientset goes, when it is generated,
 // and checks the flags that only mean something with it.
-func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
+func (o *Options) clientsetLayout(l *plan.Layout, outDir, outPkg string) error {
 	if !o.WithApplyConfig {
 		for _, f := range []struct {
 			name string
@@ -349,16 +339,16 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 	case o.ClientsetDir != "":
 		return inputerr.Errorf("", "--clientset-output-dir needs --clientset-package, its import path")
 	}
-	l.clientsetDir, l.clientsetPkg = filepath.Join(baseDir, name), path.Join(basePkg, name)
-	if o.VersionedClientsetPackage != "" && path.Clean(o.VersionedClientsetPackage) != l.clientsetPkg {
-		return inputerr.Errorf("", "--versioned-clientset-package %s: with --with-clientset the informers use the generated clientset, %s: drop the flag or make it name that package", o.VersionedClientsetPackage, l.clientsetPkg)
+	l.ClientsetDir, l.ClientsetPkg = filepath.Join(baseDir, name), path.Join(basePkg, name)
+	if o.VersionedClientsetPackage != "" && path.Clean(o.VersionedClientsetPackage) != l.ClientsetPkg {
+		return inputerr.Errorf("", "--versioned-clientset-package %s: with --with-clientset the informers use the generated clientset, %s: drop the flag or make it name that package", o.VersionedClientsetPackage, l.ClientsetPkg)
 	}
-	for _, other := range []string{l.informersDir, l.listersDir} {
-		if other == l.clientsetDir || strings.HasPrefix(other, l.clientsetDir+string(filepath.Separator)) || strings.HasPrefix(l.clientsetDir, other+string(filepath.Separator)) {
-			return inputerr.Errorf("", "the clientset directory %s and %s would overlap: move one of them (--clientset-output-dir, --clientset-package)", l.clientsetDir, other)
+	for _, other := range []string{l.InformersDir, l.ListersDir} {
+		if other == l.ClientsetDir || strings.HasPrefix(other, l.ClientsetDir+string(filepath.Separator)) || strings.HasPrefix(l.ClientsetDir, other+string(filepath.Separator)) {
+			return inputerr.Errorf("", "the clientset directory %s and %s would overlap: move one of them (--clientset-output-dir, --clientset-package)", l.ClientsetDir, other)
 		}
 	}
-	if err := checkDirectoryPath("--clientset-output-dir", l.clientsetDir); err != nil {
+	if err := checkDirectoryPath("--clientset-output-dir", l.ClientsetDir); err != nil {
 		return err
 	}
 	return o.applyLayout(l, outDir, outPkg)
@@ -366,7 +356,7 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 
 // applyLayout resolves where the apply configurations go, when they are
 // generated, and makes ApplyConfigurationPackage name them for the clients.
-func (o *Options) applyLayout(l *layout, outDir, outPkg string) error {
+func (o *Options) applyLayout(l *plan.Layout, outDir, outPkg string) error {
 	if !o.WithApplyConfig {
 		return nil
 	}
@@ -381,31 +371,31 @@ func (o *Options) applyLayout(l *layout, outDir, outPkg string) error {
 	if o.OutputDirIsInformers {
 		baseDir, basePkg = filepath.Dir(outDir), path.Dir(outPkg)
 	}
-	l.applyDir, l.applyPkg = filepath.Join(baseDir, name), path.Join(basePkg, name)
+	l.ApplyDir, l.ApplyPkg = filepath.Join(baseDir, name), path.Join(basePkg, name)
 	switch {
 	case o.ApplyConfigurationPackage != "" && o.ApplyConfigurationDir != "":
-		l.applyPkg, l.applyDir = path.Clean(o.ApplyConfigurationPackage), o.ApplyConfigurationDir
-		if !filepath.IsAbs(l.applyDir) {
-			l.applyDir = filepath.Join(o.workDir(), l.applyDir)
+		l.ApplyPkg, l.ApplyDir = path.Clean(o.ApplyConfigurationPackage), o.ApplyConfigurationDir
+		if !filepath.IsAbs(l.ApplyDir) {
+			l.ApplyDir = filepath.Join(o.workDir(), l.ApplyDir)
 		}
-		l.applyDir = filepath.Clean(l.applyDir)
+		l.ApplyDir = filepath.Clean(l.ApplyDir)
 	case o.ApplyConfigurationPackage != "":
-		l.applyPkg = path.Clean(o.ApplyConfigurationPackage)
-		dir, ok := load.LocatePackage(l.applyPkg, outDir, outPkg)
+		l.ApplyPkg = path.Clean(o.ApplyConfigurationPackage)
+		dir, ok := load.LocatePackage(l.ApplyPkg, outDir, outPkg)
 		if !ok {
 			return inputerr.Errorf("", "--apply-configuration-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --applyconfig-output-dir", o.ApplyConfigurationPackage, o.OutputPkg, o.OutputDir)
 		}
-		l.applyDir = dir
+		l.ApplyDir = dir
 	case o.ApplyConfigurationDir != "":
 		return inputerr.Errorf("", "--applyconfig-output-dir needs --apply-configuration-package, its import path")
 	}
-	o.ApplyConfigurationPackage = l.applyPkg
-	for _, other := range []string{l.informersDir, l.listersDir, l.clientsetDir} {
-		if other == l.applyDir || strings.HasPrefix(other, l.applyDir+string(filepath.Separator)) || strings.HasPrefix(l.applyDir, other+string(filepath.Separator)) {
-			return inputerr.Errorf("", "the apply configurations directory %s and %s would overlap: move one of them (--applyconfig-name, --apply-configuration-package)", l.applyDir, other)
+	o.ApplyConfigurationPackage = l.ApplyPkg
+	for _, other := range []string{l.InformersDir, l.ListersDir, l.ClientsetDir} {
+		if other == l.ApplyDir || strings.HasPrefix(other, l.ApplyDir+string(filepath.Separator)) || strings.HasPrefix(l.ApplyDir, other+string(filepath.Separator)) {
+			return inputerr.Errorf("", "the apply configurations directory %s and %s would overlap: move one of them (--applyconfig-name, --apply-configuration-package)", l.ApplyDir, other)
 		}
 	}
-	return checkDirectoryPath("--applyconfig-output-dir", l.applyDir)
+	return checkDirectoryPath("--applyconfig-output-dir", l.ApplyDir)
 }
 
 // checkBuildTags checks that every build tag is one.
@@ -423,8 +413,8 @@ func (o *Options) checkBuildTags() error {
 // only the informers need, and an outDir that is the parent of (or holds)
 // informer-gen's informers/ and listers/, which upstream lister-gen's reading
 // would fill with <group>/<version> directories beside them.
-func (o *Options) validateListersOnly(outDir, outPkg string) (layout, error) {
-	var l layout
+func (o *Options) validateListersOnly(outDir, outPkg string) (plan.Layout, error) {
+	var l plan.Layout
 	for _, f := range []struct {
 		name string
 		set  bool
@@ -450,7 +440,7 @@ func (o *Options) validateListersOnly(outDir, outPkg string) (layout, error) {
 	if err := checkDirectoryPath("--output-dir", outDir); err != nil {
 		return l, err
 	}
-	l.listersDir, l.listersPkg = outDir, outPkg
+	l.ListersDir, l.ListersPkg = outDir, outPkg
 	return l, o.checkBuildTags()
 }
 

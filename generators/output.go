@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
 // existingFile is a .go file found under an output directory.
@@ -211,7 +212,7 @@ func isGeneratedBy(src []byte, marker string) bool {
 // checkOwned refuses a run that would overwrite a file that is not ours: a
 // planned path holding a file without GeneratedMarker, or anything that is
 // not a regular file (a directory, a symbolic link).
-func (t *outputTree) checkOwned(planned []plannedFile, workDir string) error {
+func (t *outputTree) checkOwned(planned []plan.File, workDir string) error {
 	for _, p := range planned {
 		if f := t.files[p.Path]; f != nil {
 			if !f.generated {

@@ -3,11 +3,10 @@ package generators
 import (
 	"path"
 	"path/filepath"
-	"sort"
 	"strings"
 
-	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/model"
+	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
 // templateData is what a template receives. Fields irrelevant to a template
@@ -53,39 +52,32 @@ type expansion struct {
 	File    string // where a user would declare it: "widget_expansion.go"
 }
 
-// plannedFile is one output file before rendering.
-type plannedFile struct {
-	Path     string // absolute
-	Template string
-	Data     templateData
-}
-
 // planFiles lays the model out in files, adds the files planned elsewhere
-// (the apply configurations) and checks the whole set (checkFilePaths).
+// (the apply configurations) and checks the whole set (plan.Check).
 // userDecls returns the type names declared by non-generated files of an
 // output directory, so that expansion_generated.go never redeclares an
 // interface a user wrote.
-func planFiles(m *model.Model, l layout, o *Options, exists func(string) bool, userDecls func(dir string) (map[string]bool, error), planned []plannedFile) ([]plannedFile, error) {
+func planFiles(m *model.Model, l plan.Layout, o *Options, exists func(string) bool, userDecls func(dir string) (map[string]bool, error), planned []plan.File) ([]plan.File, error) {
 	clientset := o.VersionedClientsetPackage
-	if l.clientsetPkg != "" {
-		clientset = l.clientsetPkg
+	if l.ClientsetPkg != "" {
+		clientset = l.ClientsetPkg
 	}
-	var files []plannedFile
+	var files []plan.File
 	add := func(p, tmpl string, d templateData) {
-		d.Model, d.ClientsetPackage, d.InformersPackage = m, clientset, l.informersPkg
-		files = append(files, plannedFile{Path: p, Template: tmpl, Data: d})
+		d.Model, d.ClientsetPackage, d.InformersPackage = m, clientset, l.InformersPkg
+		files = append(files, newPlannedFile(p, tmpl, d))
 	}
 	if groups := m.InformerGroups(); len(groups) > 0 {
-		root := model.UpstreamPackageName(filepath.Base(l.informersDir), path.Base(l.informersPkg))
-		add(filepath.Join(l.informersDir, "internalinterfaces", "factory_interfaces.go"), "factory_interfaces.go.tmpl", templateData{})
-		add(filepath.Join(l.informersDir, "factory.go"), "factory.go.tmpl", templateData{Package: root})
-		add(filepath.Join(l.informersDir, "generic.go"), "generic.go.tmpl", templateData{Package: root})
+		root := model.UpstreamPackageName(filepath.Base(l.InformersDir), path.Base(l.InformersPkg))
+		add(filepath.Join(l.InformersDir, "internalinterfaces", "factory_interfaces.go"), "factory_interfaces.go.tmpl", templateData{})
+		add(filepath.Join(l.InformersDir, "factory.go"), "factory.go.tmpl", templateData{Package: root})
+		add(filepath.Join(l.InformersDir, "generic.go"), "generic.go.tmpl", templateData{Package: root})
 		for _, g := range groups {
-			gdir := filepath.Join(l.informersDir, g.Dir)
+			gdir := filepath.Join(l.InformersDir, g.Dir)
 			add(filepath.Join(gdir, "interface.go"), "group_interface.go.tmpl", templateData{Group: g})
 			for _, v := range g.InformerVersions() {
 				vdir := filepath.Join(gdir, v.Dir)
-				listers := path.Join(l.listersPkg, g.ListersDir, v.Dir)
+				listers := path.Join(l.ListersPkg, g.ListersDir, v.Dir)
 				add(filepath.Join(vdir, "interface.go"), "version_interface.go.tmpl", templateData{Group: g, Version: v})
 				for _, t := range v.InformerTypes() {
 					add(filepath.Join(vdir, t.FileName()), "informer.go.tmpl", templateData{Group: g, Version: v, Type: t, ListersPackage: listers})
@@ -99,7 +91,7 @@ func planFiles(m *model.Model, l layout, o *Options, exists func(string) bool, u
 			if len(types) == 0 {
 				continue
 			}
-			vdir := filepath.Join(l.listersDir, g.ListersDir, v.Dir)
+			vdir := filepath.Join(l.ListersDir, g.ListersDir, v.Dir)
 			declared, err := userDecls(vdir)
 			if err != nil {
 				return nil, err
@@ -122,24 +114,12 @@ func planFiles(m *model.Model, l layout, o *Options, exists func(string) bool, u
 			}
 		}
 	}
-	if l.clientsetDir != "" {
+	if l.ClientsetDir != "" {
 		planClientset(m, l, o, exists, add)
 	}
 	files = append(files, planned...)
-	if err := checkFilePaths(files); err != nil {
+	if err := plan.Check(files); err != nil {
 		return nil, err
 	}
 	return files, nil
-}
-
-// checkFilePaths sorts every file of the run, whichever target planned it,
-// by path and refuses two at one path.
-func checkFilePaths(files []plannedFile) error {
-	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
-	for i := 1; i < len(files); i++ {
-		if files[i].Path == files[i-1].Path {
-			return inputerr.Errorf("", "two generated files would be written to %s: rename one of the types behind them", files[i].Path)
-		}
-	}
-	return nil
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/load"
 	"github.com/typedinformer/typedinformer/generators/model"
+	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
 // File is one generated file, rendered in memory.
@@ -79,16 +80,16 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	var roots []string
 	if !opts.ClientsetOnly {
 		// Without informers and listers their directories are left alone.
-		roots = append(roots, lay.listersDir)
-		if lay.informersDir != "" {
-			roots = append([]string{lay.informersDir}, roots...)
+		roots = append(roots, lay.ListersDir)
+		if lay.InformersDir != "" {
+			roots = append([]string{lay.InformersDir}, roots...)
 		}
 	}
-	if lay.clientsetDir != "" {
-		roots = append(roots, lay.clientsetDir)
+	if lay.ClientsetDir != "" {
+		roots = append(roots, lay.ClientsetDir)
 	}
-	if lay.applyDir != "" {
-		roots = append(roots, lay.applyDir)
+	if lay.ApplyDir != "" {
+		roots = append(roots, lay.ApplyDir)
 	}
 	var schema *openAPIDoc
 	if opts.OpenAPISchema != "" {
@@ -100,7 +101,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, relativize(err, workDir)
 		}
 	}
-	var applyFiles []plannedFile
+	var applyFiles []plan.File
 	go func() {
 		t, err := scanOutputs(bctx, roots...)
 		scanned <- scanResult{t, err}
@@ -111,7 +112,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, err
 		}
 		logger.V(1).Info("Resolved packages", "count", len(pkgs), "elapsed", time.Since(start))
-		parsed, declared, err := load.ReadInputs(ctx, pkgs, lay.applyDir != "")
+		parsed, declared, err := load.ReadInputs(ctx, pkgs, lay.ApplyDir != "")
 		if err != nil {
 			return nil, err
 		}
@@ -129,9 +130,9 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		if len(model.Groups) == 0 && model.ClientPackages == 0 {
 			return nil, inputerr.Errorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
 		}
-		if lay.applyDir != "" {
+		if lay.ApplyDir != "" {
 			err := planApplyConfigurations(loader, declared, &opts, lay, schema, func(p, tmpl string, d templateData) {
-				applyFiles = append(applyFiles, plannedFile{Path: p, Template: tmpl, Data: d})
+				applyFiles = append(applyFiles, newPlannedFile(p, tmpl, d))
 			})
 			if err != nil {
 				return nil, err
@@ -160,8 +161,8 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, relativize(err, workDir)
 	}
 	if opts.ReplaceClientGenOutput {
-		result.tree.adoptGenerated(lay.clientsetDir, clientGenMarker)
-		result.tree.adoptGenerated(lay.applyDir, applyConfigGenMarker)
+		result.tree.adoptGenerated(lay.ClientsetDir, clientGenMarker)
+		result.tree.adoptGenerated(lay.ApplyDir, applyConfigGenMarker)
 	}
 	if err := result.tree.checkOwned(planned, workDir); err != nil {
 		return nil, err
@@ -192,13 +193,13 @@ func pluralExceptions(given []string) []string {
 // reservedGroupPackages are the directory names a group may not take in the
 // informers root: the generator's own, and the listers directory when it
 // lives there.
-func reservedGroupPackages(l layout) []string {
-	if l.informersDir == "" {
+func reservedGroupPackages(l plan.Layout) []string {
+	if l.InformersDir == "" {
 		return nil
 	}
 	reserved := []string{"internalinterfaces"}
-	if filepath.Dir(l.listersDir) == l.informersDir {
-		reserved = append(reserved, filepath.Base(l.listersDir))
+	if filepath.Dir(l.ListersDir) == l.InformersDir {
+		reserved = append(reserved, filepath.Base(l.ListersDir))
 	}
 	return reserved
 }
