@@ -14,6 +14,7 @@ import (
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/load"
+	"github.com/typedinformer/typedinformer/generators/output"
 	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
@@ -494,7 +495,7 @@ func generatedByUs(p string) bool {
 	if err != nil {
 		return false
 	}
-	return isGenerated(data)
+	return output.IsGenerated(data)
 }
 
 // checkDirectoryPath checks that dir is a directory or can be created: the

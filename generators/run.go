@@ -14,25 +14,16 @@ import (
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/load"
 	"github.com/typedinformer/typedinformer/generators/model"
+	"github.com/typedinformer/typedinformer/generators/output"
 	"github.com/typedinformer/typedinformer/generators/plan"
 )
-
-// File is one generated file, rendered in memory.
-type File struct {
-	// Path is the absolute path of the file.
-	Path string
-	// Content is the file's complete, gofmt'ed content.
-	Content []byte
-	// Changed is true when the file does not exist or holds other content.
-	Changed bool
-}
 
 // Result is a complete run held in memory: nothing is on disk until Write.
 type Result struct {
 	// Model is the API surface the files were generated from.
 	Model *model.Model
 	// Files are the generated files, sorted by path.
-	Files []File
+	Files []output.File
 	// Stale are files under the output directories that carry the generated
 	// marker but are no longer produced, sorted.
 	Stale []string
@@ -43,7 +34,7 @@ type Result struct {
 	// those of them that declare +genclient types.
 	Packages, GenclientPackages int
 
-	tree    *outputTree
+	tree    *output.Tree
 	roots   []string
 	workDir string
 }
@@ -64,7 +55,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	hdr, err := loadHeader(opts.HeaderFile)
+	hdr, err := output.LoadHeader(opts.HeaderFile)
 	if err != nil {
 		return nil, err
 	}
@@ -73,7 +64,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 
 	// The output tree is read while the inputs are resolved and parsed.
 	type scanResult struct {
-		tree *outputTree
+		tree *output.Tree
 		err  error
 	}
 	scanned := make(chan scanResult, 1)
@@ -103,7 +94,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	var applyFiles []plan.File
 	go func() {
-		t, err := scanOutputs(bctx, roots...)
+		t, err := output.Scan(bctx, roots...)
 		scanned <- scanResult{t, err}
 	}()
 	result, err := func() (*Result, error) {
@@ -156,30 +147,30 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	result.tree = scan.tree
 
-	planned, err := planFiles(result.Model, lay, &opts, result.tree.exists, result.tree.userDecls, applyFiles)
+	planned, err := planFiles(result.Model, lay, &opts, result.tree.Exists, result.tree.UserDecls, applyFiles)
 	if err != nil {
 		return nil, relativize(err, workDir)
 	}
 	if opts.ReplaceClientGenOutput {
-		result.tree.adoptGenerated(lay.ClientsetDir, clientGenMarker)
-		result.tree.adoptGenerated(lay.ApplyDir, applyConfigGenMarker)
+		result.tree.AdoptGenerated(lay.ClientsetDir, output.ClientGenMarker)
+		result.tree.AdoptGenerated(lay.ApplyDir, output.ApplyConfigGenMarker)
 	}
-	if err := result.tree.checkOwned(planned, workDir); err != nil {
+	if err := result.tree.CheckOwned(planned, workDir); err != nil {
 		return nil, err
 	}
-	rendered, err := renderFiles(ctx, planned, hdr, result.tree.content, opts.Now().Year())
+	rendered, err := output.Render(ctx, planned, hdr, result.tree.Content, opts.Now().Year())
 	if err != nil {
 		return nil, err
 	}
 	keep := make(map[string]bool, len(planned))
-	result.Files = make([]File, len(planned))
+	result.Files = make([]output.File, len(planned))
 	for i, p := range planned {
 		keep[p.Path] = true
-		old := result.tree.content(p.Path)
-		result.Files[i] = File{Path: p.Path, Content: rendered[i], Changed: old == nil || !bytes.Equal(old, rendered[i])}
+		old := result.tree.Content(p.Path)
+		result.Files[i] = output.File{Path: p.Path, Content: rendered[i], Changed: old == nil || !bytes.Equal(old, rendered[i])}
 	}
-	result.Stale = result.tree.stale(keep)
-	result.Leftovers = result.tree.leftovers
+	result.Stale = result.tree.Stale(keep)
+	result.Leftovers = result.tree.Leftovers
 	logger.V(1).Info("Rendered files", "files", len(result.Files), "changed", result.ChangedCount(), "stale", len(result.Stale), "elapsed", time.Since(start))
 	return result, nil
 }
@@ -224,7 +215,7 @@ func (r *Result) UpToDate() bool {
 // written to temporary files first, then renamed into place), unchanged
 // files are left alone, and stale generated files are removed.
 func (r *Result) Write() error {
-	return writeFiles(r.Files, r.Stale, r.Leftovers, r.roots)
+	return output.Write(r.Files, r.Stale, r.Leftovers, r.roots)
 }
 
 // Diff writes a unified diff from the tree on disk to the result: changed
@@ -235,17 +226,17 @@ func (r *Result) Diff(w io.Writer) error {
 		if !f.Changed {
 			continue
 		}
-		old := r.tree.content(f.Path)
+		old := r.tree.Content(f.Path)
 		a := "a/" + r.rel(f.Path)
 		if old == nil {
 			a = "/dev/null"
 		}
-		if err := unifiedDiff(w, a, "b/"+r.rel(f.Path), old, f.Content); err != nil {
+		if err := output.UnifiedDiff(w, a, "b/"+r.rel(f.Path), old, f.Content); err != nil {
 			return err
 		}
 	}
 	for _, p := range r.Stale {
-		if err := unifiedDiff(w, "a/"+r.rel(p), "/dev/null", r.tree.content(p), nil); err != nil {
+		if err := output.UnifiedDiff(w, "a/"+r.rel(p), "/dev/null", r.tree.Content(p), nil); err != nil {
 			return err
 		}
 	}

@@ -1,4 +1,4 @@
-package generators
+package output
 
 import (
 	"bytes"
@@ -14,23 +14,23 @@ import (
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
-// header is the license header of generated files.
-type header struct {
+// Header is the license header of generated files.
+type Header struct {
 	text string         // trimmed; "" for none
 	year *regexp.Regexp // matches the header at a file's start, capturing YEAR; nil without YEAR
 }
 
-// loadHeader reads --go-header-file.
-func loadHeader(file string) (header, error) {
+// LoadHeader reads --go-header-file.
+func LoadHeader(file string) (Header, error) {
 	if file == "" {
-		return header{}, nil
+		return Header{}, nil
 	}
 	data, err := os.ReadFile(file)
 	if err != nil {
-		return header{}, inputerr.Errorf("", "--go-header-file: %v", err)
+		return Header{}, inputerr.Errorf("", "--go-header-file: %v", err)
 	}
 	if err := checkHeader(file, data); err != nil {
-		return header{}, err
+		return Header{}, err
 	}
 	// gofmt trims trailing blanks in comments: do it here so that the year
 	// of a formatted file can be matched against the header.
@@ -39,14 +39,14 @@ func loadHeader(file string) (header, error) {
 		lines[i] = strings.TrimRight(l, " \t\r")
 	}
 	text := strings.TrimRight(strings.Join(lines, "\n"), "\n")
-	h := header{text: text}
+	h := Header{text: text}
 	if strings.Contains(text, "YEAR") {
 		parts := strings.Split(text, "YEAR")
 		for i := range parts {
 			parts[i] = regexp.QuoteMeta(parts[i])
 		}
 		if h.year, err = regexp.Compile(`\A` + strings.Join(parts, `(\d{4})`)); err != nil {
-			return header{}, inputerr.Errorf(file+":1", "--go-header-file: cannot use this header: %v", err)
+			return Header{}, inputerr.Errorf(file+":1", "--go-header-file: cannot use this header: %v", err)
 		}
 	}
 	return h, nil
@@ -103,7 +103,7 @@ func invalidUTF8At(data []byte) int {
 // forFile returns the header text for a file whose current content is
 // existing (nil if it does not exist): the year of an existing file with the
 // same header is kept, else thisYear is used.
-func (h header) forFile(existing []byte, thisYear int) string {
+func (h Header) forFile(existing []byte, thisYear int) string {
 	if h.year == nil {
 		return h.text
 	}

@@ -1,4 +1,4 @@
-package generators
+package output
 
 import (
 	"fmt"
@@ -9,10 +9,10 @@ import (
 // diffContext is the number of unchanged lines shown around each change.
 const diffContext = 3
 
-// unifiedDiff writes a unified diff turning a into b, with the given file
+// UnifiedDiff writes a unified diff turning a into b, with the given file
 // labels ("a/x.go", "b/x.go", or "/dev/null" for a missing side). It writes
 // nothing when a and b are equal.
-func unifiedDiff(w io.Writer, labelA, labelB string, a, b []byte) error {
+func UnifiedDiff(w io.Writer, labelA, labelB string, a, b []byte) error {
 	if string(a) == string(b) {
 		return nil
 	}

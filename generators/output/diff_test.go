@@ -1,4 +1,4 @@
-package generators
+package output
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ func TestUnifiedDiffFormat(t *testing.T) {
 	a := "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn\n"
 	b := "a\nb\nc\nD\ne\nf\ng\nh\ni\nj\nk\nl\nm\nn\no\n"
 	var buf bytes.Buffer
-	if err := unifiedDiff(&buf, "a/x", "b/x", []byte(a), []byte(b)); err != nil {
+	if err := UnifiedDiff(&buf, "a/x", "b/x", []byte(a), []byte(b)); err != nil {
 		t.Fatal(err)
 	}
 	want := `--- a/x
@@ -37,7 +37,7 @@ func TestUnifiedDiffFormat(t *testing.T) {
 		t.Errorf("got:\n%s\nwant:\n%s", buf.String(), want)
 	}
 	buf.Reset()
-	if err := unifiedDiff(&buf, "a/x", "b/x", []byte(a), []byte(a)); err != nil || buf.Len() != 0 {
+	if err := UnifiedDiff(&buf, "a/x", "b/x", []byte(a), []byte(a)); err != nil || buf.Len() != 0 {
 		t.Errorf("equal inputs produced %q, %v", buf.String(), err)
 	}
 }
@@ -60,7 +60,7 @@ func TestUnifiedDiffApplies(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		a, b := randomText(), randomText()
 		var buf bytes.Buffer
-		if err := unifiedDiff(&buf, "a", "b", []byte(a), []byte(b)); err != nil {
+		if err := UnifiedDiff(&buf, "a", "b", []byte(a), []byte(b)); err != nil {
 			t.Fatal(err)
 		}
 		got, err := applyDiff(a, buf.String())
@@ -70,7 +70,7 @@ func TestUnifiedDiffApplies(t *testing.T) {
 	}
 }
 
-// applyDiff is a minimal patch for the diffs unifiedDiff writes.
+// applyDiff is a minimal patch for the diffs UnifiedDiff writes.
 func applyDiff(a, diff string) (string, error) {
 	if diff == "" {
 		return a, nil
