@@ -24,8 +24,6 @@ import (
 const (
 	metav1Pkg            = "k8s.io/apimachinery/pkg/apis/meta/v1"
 	clientGoMetaApplyPkg = "k8s.io/client-go/applyconfigurations/meta/v1"
-	// DefaultApplyConfigName is kube_codegen.sh's --applyconfig-name.
-	DefaultApplyConfigName = "applyconfiguration"
 	// applyConfigSuffix ends every apply configuration's type name.
 	applyConfigSuffix = "ApplyConfiguration"
 )
@@ -113,7 +111,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 		if internal {
 			continue
 		}
-		sub := strings.ToLower(gvString(p.ImportPath))
+		sub := strings.ToLower(model.GroupVersionPath(p.ImportPath))
 		pl := &acPlanned{api: p, sub: sub, pkg: path.Join(l.ApplyPkg, sub), version: path.Base(p.ImportPath), group: path.Base(path.Dir(p.ImportPath))}
 		if v, ok := tags["groupName"]; ok {
 			pl.group = v[0].Value
@@ -255,20 +253,20 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 		ug.Versions = append(ug.Versions, uv)
 	}
 	sort.Slice(utilGroups, func(i, j int) bool { return strings.ToLower(utilGroups[i].Name) < strings.ToLower(utilGroups[j].Name) })
-	imps := newImportSet(applyFileNames)
+	imps := plan.NewImportSet(applyFileNames)
 	for _, ug := range utilGroups {
 		sort.Slice(ug.Versions, func(i, j int) bool {
 			return strings.ToLower(ug.Versions[i].Name) < strings.ToLower(ug.Versions[j].Name)
 		})
 		for _, uv := range ug.Versions {
-			uv.APIAlias = imps.add(uv.API, aliasFor(uv.API))
-			uv.Alias = imps.add(uv.Pkg, "applyconfigurations"+aliasFor(uv.API))
+			uv.APIAlias = imps.Add(uv.API, model.PackageAlias(uv.API))
+			uv.Alias = imps.Add(uv.Pkg, "applyconfigurations"+model.PackageAlias(uv.API))
 		}
 	}
-	for _, f := range []importLine{{"internal", path.Join(l.ApplyPkg, "internal")}, {"runtime", "k8s.io/apimachinery/pkg/runtime"}, {"schema", "k8s.io/apimachinery/pkg/runtime/schema"}, {"managedfields", "k8s.io/apimachinery/pkg/util/managedfields"}} {
-		imps.fixed(f.Path, f.Alias)
+	for _, f := range []plan.ImportLine{{Alias: "internal", Path: path.Join(l.ApplyPkg, "internal")}, {Alias: "runtime", Path: "k8s.io/apimachinery/pkg/runtime"}, {Alias: "schema", Path: "k8s.io/apimachinery/pkg/runtime/schema"}, {Alias: "managedfields", Path: "k8s.io/apimachinery/pkg/util/managedfields"}} {
+		imps.Fixed(f.Path, f.Alias)
 	}
-	add(filepath.Join(l.ApplyDir, "utils.go"), "applyconfig_utils.go.tmpl", templateData{Package: model.PackageName(path.Base(l.ApplyPkg)), ApplyUtils: &acUtilsData{Groups: utilGroups, Imports: imps.imports}})
+	add(filepath.Join(l.ApplyDir, "utils.go"), "applyconfig_utils.go.tmpl", templateData{Package: model.PackageName(path.Base(l.ApplyPkg)), ApplyUtils: &acUtilsData{Groups: utilGroups, Imports: imps.Imports}})
 
 	schemaYAML := emptySMDSchema
 	if schema != nil {
@@ -312,7 +310,7 @@ func restFriendlyName(name string) string {
 // acUtilsData is what utils.go receives.
 type acUtilsData struct {
 	Groups  []*acUtilGroup
-	Imports []importLine
+	Imports []plan.ImportLine
 }
 
 type acUtilGroup struct {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/typedinformer/typedinformer/generators/load"
 	"github.com/typedinformer/typedinformer/generators/model"
+	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
 // This file builds what one apply configuration file receives: the
@@ -96,7 +97,7 @@ func titleWord(s string) string {
 
 // acTypeFile is what an apply configuration file receives.
 type acTypeFile struct {
-	Imports []importLine
+	Imports []plan.ImportLine
 	Name    string // the API type ("Deployment")
 	AC      string // "DeploymentApplyConfiguration"
 	Doc     []string
@@ -146,7 +147,7 @@ type acMethod struct {
 
 // typeFile builds one apply configuration file.
 func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
-	imps := newImportSet(applyFileNames)
+	imps := plan.NewImportSet(applyFileNames)
 	w := &acWriter{g: g, imps: imps, local: pl.pkg}
 	f := &acTypeFile{Name: r.decl.Name, AC: r.decl.Name + applyConfigSuffix, Kind: r.decl.Name, APIVersion: apiVersion(pl.group, pl.version)}
 	for _, l := range r.decl.Tags {
@@ -199,7 +200,7 @@ func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
 	f.IsApply = r.tags.GenerateClient || hasTypeMeta
 	if r.tags.GenerateClient && g.openAPI != nil {
 		if n, ok := g.openAPI[f.APIVersion+"/"+r.decl.Name]; ok {
-			x := &acExtract{Obj: imps.add(pl.api.ImportPath, aliasFor(pl.api.ImportPath)) + "." + r.decl.Name, Param: model.PrivateName(r.decl.Name), OpenAPIType: n, Namespaced: !r.tags.NonNamespaced}
+			x := &acExtract{Obj: imps.Add(pl.api.ImportPath, model.PackageAlias(pl.api.ImportPath)) + "." + r.decl.Name, Param: model.PrivateName(r.decl.Name), OpenAPIType: n, Namespaced: !r.tags.NonNamespaced}
 			subs := map[string]bool{}
 			if !r.tags.NoStatus {
 				for _, m := range r.st.members {
@@ -219,8 +220,8 @@ func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
 			}
 			sort.Slice(x.Subresources, func(i, j int) bool { return x.Subresources[i].Path < x.Subresources[j].Path })
 			f.Extract = x
-			imps.fixed("k8s.io/apimachinery/pkg/util/managedfields", "managedfields")
-			imps.fixed(path.Join(g.outPkg, "internal"), "internal")
+			imps.Fixed("k8s.io/apimachinery/pkg/util/managedfields", "managedfields")
+			imps.Fixed(path.Join(g.outPkg, "internal"), "internal")
 		}
 	}
 	var generated []string
@@ -230,7 +231,7 @@ func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
 	if err := w.getters(r.st, f, nil); err != nil {
 		return nil, err
 	}
-	f.Imports = imps.imports
+	f.Imports = imps.Imports
 	return f, nil
 }
 
@@ -245,7 +246,7 @@ func blocklisted(s *acStruct, m load.Member) bool {
 // acWriter renders the types and methods of one file.
 type acWriter struct {
 	g     *acGen
-	imps  *importSet
+	imps  *plan.ImportSet
 	local string
 }
 
@@ -420,11 +421,11 @@ func (w *acWriter) typeString(t *load.TypeExpr) string {
 		if t.Pkg == w.local {
 			return t.Name
 		}
-		want := aliasFor(t.Pkg)
+		want := model.PackageAlias(t.Pkg)
 		if strings.HasPrefix(t.Pkg, w.g.outPkg+"/") || t.Pkg == clientGoMetaApplyPkg || strings.HasSuffix(t.Name, applyConfigSuffix) {
 			want = "applyconfigurations" + want
 		}
-		return w.imps.add(t.Pkg, want) + "." + t.Name
+		return w.imps.Add(t.Pkg, want) + "." + t.Name
 	case load.KindBuiltin:
 		return t.Name
 	case load.KindPointer:

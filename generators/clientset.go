@@ -77,7 +77,7 @@ type clientTypeData struct {
 	// Ext are the extension verbs, resolved.
 	Ext []extensionData
 	// Imports are the file's imports besides the fixed ones.
-	Imports []importLine
+	Imports []plan.ImportLine
 	// TypedAlias is the import name fake files give the typed package.
 	TypedAlias string
 }
@@ -103,33 +103,13 @@ var fixedClientImports = []string{
 	"clientset", "applyconfigurations",
 }
 
-// aliasFor returns the import name for an API package: its last two path
-// elements ("autoscalingv1"), as client-gen's import tracker starts from.
-func aliasFor(pkg string) string {
-	parts := strings.Split(pkg, "/")
-	if len(parts) > 2 {
-		parts = parts[len(parts)-2:]
-	}
-	return model.PackageName(strings.Join(parts, ""))
-}
-
-// gvString is client-gen's group/version of an API package: its last two
-// path elements, under which the apply configurations are found.
-func gvString(pkg string) string {
-	parts := strings.Split(pkg, "/")
-	if len(parts) > 2 {
-		parts = parts[len(parts)-2:]
-	}
-	return strings.Join(parts, "/")
-}
-
 // buildClientType resolves the names one type's client files use.
 func buildClientType(v *model.Version, t *model.Type, applyPkg string) *clientTypeData {
-	imps := newImportSet(fixedClientImports)
-	api := imps.add(v.APIPackage, v.APIAlias)
+	imps := plan.NewImportSet(fixedClientImports)
+	api := imps.Add(v.APIPackage, v.APIAlias)
 	d := &clientTypeData{Type: t, Obj: api + "." + t.Name, TypedAlias: "typed" + v.APIAlias}
 	applyAlias := func(pkg string) string {
-		return imps.add(path.Join(applyPkg, gvString(pkg)), "applyconfigurations"+aliasFor(pkg))
+		return imps.Add(path.Join(applyPkg, model.GroupVersionPath(pkg)), "applyconfigurations"+model.PackageAlias(pkg))
 	}
 	if applyPkg != "" {
 		d.ApplyConfig = applyAlias(v.APIPackage) + "." + t.Name + "ApplyConfiguration"
@@ -154,7 +134,7 @@ func buildClientType(v *model.Version, t *model.Type, applyPkg string) *clientTy
 		if pkg == "" {
 			pkg = v.APIPackage
 		}
-		return imps.add(pkg, aliasFor(pkg)) + "." + name, pkg, name
+		return imps.Add(pkg, model.PackageAlias(pkg)) + "." + name, pkg, name
 	}
 	if !t.NoVerbs {
 		for _, e := range t.Extensions {
@@ -178,7 +158,7 @@ func buildClientType(v *model.Version, t *model.Type, applyPkg string) *clientTy
 			d.Ext = append(d.Ext, x)
 		}
 	}
-	d.Imports = imps.imports
+	d.Imports = imps.Imports
 	return d
 }
 

@@ -51,7 +51,7 @@
 //     applyconfig_builder.go fills each file, applyconfig_members.go holds
 //     what a member resolves to, openapi.go and openapi_yaml.go turn
 //     --openapi-schema into the internal package's schema).
-//     Import names of a generated file come from one importSet (imports.go).
+//     Import names of a generated file come from one plan.ImportSet (imports.go).
 //  7. check (collisions.go): every identifier, import name and file name the
 //     templates would emit is checked for collisions and validity, and the
 //     planned files of every target together for two at one path

@@ -543,3 +543,6 @@ func (o *Options) workDir() string {
 // Endpoints type is already plural and its clientset says Endpoints(ns), not
 // Endpointses(ns).
 var DefaultPluralExceptions = []string{"Endpoints:Endpoints"}
+
+// DefaultApplyConfigName is kube_codegen.sh's --applyconfig-name.
+const DefaultApplyConfigName = "applyconfiguration"

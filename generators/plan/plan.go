@@ -2,7 +2,9 @@
 // target's planner (package targets/...) reads the model and the run's
 // loader and returns the Files it would generate; Check then looks at the
 // planned files of every target together, and package output renders and
-// writes them. Layout says where each target's packages go.
+// writes them. Layout says where each target's packages go; ImportSet
+// (imports.go) is the one set of import names of a generated file, for every
+// planner.
 //
 // A new target (a deepcopy, defaulter, conversion or register generator) is
 // one more planner package returning []File: it needs no change here, in
