@@ -46,7 +46,7 @@
 //     template and its templateData, plan.go):
 //     - informers and listers: planFiles (plan.go);
 //     - clientset and fakes: planClientset (clientset.go);
-//     - apply configurations: planApplyConfigurations (applyconfig.go lays
+//     - apply configurations: applyconfig.Plan (applyconfig.go lays
 //     the files out, applyconfig_reach.go decides which types get one,
 //     applyconfig_builder.go fills each file, applyconfig_members.go holds
 //     what a member resolves to, openapi.go and openapi_yaml.go turn

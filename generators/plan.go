@@ -37,11 +37,6 @@ type templateData struct {
 	Doc string
 	// PrivateScheme renders the fake clientset's unexported scheme.
 	PrivateScheme bool
-	// Apply is an apply configuration file, ApplyUtils the utils package
-	// and ApplySchema the internal package's schema YAML.
-	Apply       *acTypeFile
-	ApplyUtils  *acUtilsData
-	ApplySchema string
 }
 
 // expansion is an empty interface a lister embeds so that users can add

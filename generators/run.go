@@ -16,6 +16,7 @@ import (
 	"github.com/typedinformer/typedinformer/generators/model"
 	"github.com/typedinformer/typedinformer/generators/output"
 	"github.com/typedinformer/typedinformer/generators/plan"
+	"github.com/typedinformer/typedinformer/generators/targets/applyconfig"
 )
 
 // Result is a complete run held in memory: nothing is on disk until Write.
@@ -82,13 +83,13 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if lay.ApplyDir != "" {
 		roots = append(roots, lay.ApplyDir)
 	}
-	var schema *openAPIDoc
+	var schema *applyconfig.OpenAPIDoc
 	if opts.OpenAPISchema != "" {
 		file := opts.OpenAPISchema
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(workDir, file)
 		}
-		if schema, err = readOpenAPI(file); err != nil {
+		if schema, err = applyconfig.ReadOpenAPI(file); err != nil {
 			return nil, relativize(err, workDir)
 		}
 	}
@@ -122,9 +123,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, inputerr.Errorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
 		}
 		if lay.ApplyDir != "" {
-			err := planApplyConfigurations(loader, declared, &opts, lay, schema, func(p, tmpl string, d templateData) {
-				applyFiles = append(applyFiles, newPlannedFile(p, tmpl, d))
-			})
+			applyFiles, err = applyconfig.Plan(loader, declared, opts.ExternalApplyConfigurations, lay, schema)
 			if err != nil {
 				return nil, err
 			}

@@ -1,10 +1,13 @@
-package generators
+package applyconfig
 
 import (
+	"embed"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
+	"text/template"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/load"
@@ -18,7 +21,7 @@ import (
 // With<Member> methods, its constructor and, for the +genclient types when an
 // OpenAPI schema is given, the Extract functions; the utils package (ForKind,
 // NewTypeConverter) and the internal package (the schema and its Parser).
-// applyconfig_reach.go decides which types get one, applyconfig_builder.go
+// reach.go decides which types get one, builder.go
 // what each file declares.
 
 const (
@@ -75,14 +78,19 @@ func parseExternals(entries []string) (map[string]string, error) {
 	return out, nil
 }
 
-// planApplyConfigurations decides which types get apply configurations and
-// lays out their files. parsed are the inputs as load.ReadInputs read them;
-// other packages are located and read through f, the run's load.Loader. schema, when not nil, is the OpenAPI document given
-// with --openapi-schema.
-func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Options, l plan.Layout, schema *openAPIDoc, add func(p, tmpl string, d templateData)) error {
-	refs, err := parseExternals(o.ExternalApplyConfigurations)
+// Plan decides which types get apply configurations and lays out their
+// files. parsed are the inputs as load.ReadInputs read them; other packages
+// are located and read through ld, the run's load.Loader. externals are
+// --external-applyconfigurations' entries; schema, when not nil, is the
+// OpenAPI document given with --openapi-schema.
+func Plan(ld *load.Loader, parsed []*load.DeclPackage, externals []string, l plan.Layout, schema *OpenAPIDoc) ([]plan.File, error) {
+	refs, err := parseExternals(externals)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	var files []plan.File
+	add := func(p, tmpl string, d applyData) {
+		files = append(files, plan.File{Path: p, Template: applyTemplates().Lookup(tmpl), Data: d})
 	}
 
 	g := &acGen{
@@ -106,7 +114,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 		}
 		internal, err := g.isInternalPackage(p)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if internal {
 			continue
@@ -121,7 +129,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 			pl.goName = model.GroupGoName(pl.group, v[0].Value)
 		}
 		if other, dup := byOut[pl.pkg]; dup {
-			return inputerr.Errorf(p.PackagePos, "packages %s and %s would share the apply configurations package %s (it is named after the last two elements of the import path)", other.api.ImportPath, p.ImportPath, pl.pkg)
+			return nil, inputerr.Errorf(p.PackagePos, "packages %s and %s would share the apply configurations package %s (it is named after the last two elements of the import path)", other.api.ImportPath, p.ImportPath, pl.pkg)
 		}
 		byOut[pl.pkg] = pl
 		planned = append(planned, pl)
@@ -138,14 +146,14 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 			}
 			ct, err := load.ParseClientTags(load.ParsedType{Name: d.Name, Pos: d.Pos, Tags: d.Tags})
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if !ct.GenerateClient {
 				continue
 			}
 			if hasApplyVerb(ct) {
 				if err := g.reach(&load.TypeExpr{Kind: load.KindNamed, Pkg: pl.api.ImportPath, Name: d.Name}, pl.api.Dir, seen); err != nil {
-					return err
+					return nil, err
 				}
 			}
 			for _, e := range ct.Extensions {
@@ -155,7 +163,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 				ipkg, iname := load.SplitTypeRef(e.Input)
 				if ipkg != "" {
 					if err := g.reach(&load.TypeExpr{Kind: load.KindNamed, Pkg: ipkg, Name: iname}, pl.api.Dir, seen); err != nil {
-						return err
+						return nil, err
 					}
 					continue
 				}
@@ -164,7 +172,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 				// but the members walked are the +genclient type's.
 				seen[typeKey(pl.api.ImportPath, iname)] = true
 				if err := g.reachMembers(pl.api, d, seen); err != nil {
-					return err
+					return nil, err
 				}
 			}
 		}
@@ -177,7 +185,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 			}
 			ok, err := g.requiresApplyConfiguration(pl.api.ImportPath, name, pl.api.Dir)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if ok {
 				g.refs[key] = pl.pkg
@@ -195,7 +203,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 			var ct load.ClientTags
 			if load.AnyGenclient(d.Tags) {
 				if ct, err = load.ParseClientTags(load.ParsedType{Name: d.Name, Pos: d.Pos, Tags: d.Tags}); err != nil {
-					return err
+					return nil, err
 				}
 			}
 			if _, ok := g.refs[typeKey(pl.api.ImportPath, name)]; !ok {
@@ -203,7 +211,7 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 			}
 			st, err := g.structOf(pl.api.ImportPath, name, pl.api.Dir)
 			if err != nil {
-				return err
+				return nil, err
 			}
 			if st == nil {
 				continue
@@ -232,9 +240,9 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 		for _, r := range pl.types {
 			fd, err := g.typeFile(pl, r)
 			if err != nil {
-				return err
+				return nil, err
 			}
-			add(filepath.Join(dir, strings.ToLower(r.decl.Name)+".go"), "applyconfig_type.go.tmpl", templateData{Package: model.PackageName(strings.ToLower(pl.version)), Apply: fd})
+			add(filepath.Join(dir, strings.ToLower(r.decl.Name)+".go"), "applyconfig_type.go.tmpl", applyData{Package: model.PackageName(strings.ToLower(pl.version)), Apply: fd})
 		}
 		gname := pl.group
 		if gname == "" {
@@ -266,16 +274,16 @@ func planApplyConfigurations(ld *load.Loader, parsed []*load.DeclPackage, o *Opt
 	for _, f := range []plan.ImportLine{{Alias: "internal", Path: path.Join(l.ApplyPkg, "internal")}, {Alias: "runtime", Path: "k8s.io/apimachinery/pkg/runtime"}, {Alias: "schema", Path: "k8s.io/apimachinery/pkg/runtime/schema"}, {Alias: "managedfields", Path: "k8s.io/apimachinery/pkg/util/managedfields"}} {
 		imps.Fixed(f.Path, f.Alias)
 	}
-	add(filepath.Join(l.ApplyDir, "utils.go"), "applyconfig_utils.go.tmpl", templateData{Package: model.PackageName(path.Base(l.ApplyPkg)), ApplyUtils: &acUtilsData{Groups: utilGroups, Imports: imps.Imports}})
+	add(filepath.Join(l.ApplyDir, "utils.go"), "applyconfig_utils.go.tmpl", applyData{Package: model.PackageName(path.Base(l.ApplyPkg)), ApplyUtils: &acUtilsData{Groups: utilGroups, Imports: imps.Imports}})
 
 	schemaYAML := emptySMDSchema
 	if schema != nil {
 		if schemaYAML, err = schema.smdYAML(roots); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	add(filepath.Join(l.ApplyDir, "internal", "internal.go"), "applyconfig_internal.go.tmpl", templateData{Package: "internal", ApplySchema: schemaYAML})
-	return nil
+	add(filepath.Join(l.ApplyDir, "internal", "internal.go"), "applyconfig_internal.go.tmpl", applyData{Package: "internal", ApplySchema: schemaYAML})
+	return files, nil
 }
 
 // hasApplyVerb reports whether a type's tags name apply or applyStatus,
@@ -306,6 +314,31 @@ func restFriendlyName(name string) string {
 	}
 	return strings.Join(parts, ".")
 }
+
+// applyData is what the apply configurations' templates receive; fields a
+// template does not use are zero.
+type applyData struct {
+	// Package is the Go package name of the file.
+	Package string
+	// Apply is an apply configuration's type file, ApplyUtils the utils
+	// package and ApplySchema the internal package's schema YAML.
+	Apply       *acTypeFile
+	ApplyUtils  *acUtilsData
+	ApplySchema string
+}
+
+// applyTemplateFS holds the apply configurations' templates: one per type,
+// the utils package and the internal package.
+//
+//go:embed templates/applyconfig_*.tmpl
+var applyTemplateFS embed.FS
+
+// applyTemplates are parsed once per process; template.Template is safe for
+// concurrent Execute. The templates are embedded: failing to parse them is a
+// bug, found by every test that renders.
+var applyTemplates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").ParseFS(applyTemplateFS, "templates/applyconfig_*.tmpl"))
+})
 
 // acUtilsData is what utils.go receives.
 type acUtilsData struct {

@@ -1,4 +1,4 @@
-package generators
+package applyconfig
 
 import (
 	"bytes"
@@ -22,8 +22,8 @@ import (
 // types, so Extract functions are not generated and Parser knows no kind.
 var emptySMDSchema = smdEmit(nil)
 
-// openAPIDoc is the definitions of an OpenAPI v2 document.
-type openAPIDoc struct {
+// OpenAPIDoc is the definitions of an OpenAPI v2 document.
+type OpenAPIDoc struct {
 	path string
 	defs map[string]*oaSchema
 }
@@ -109,8 +109,8 @@ func (s *oaSchema) UnmarshalJSON(data []byte) error {
 	return nil
 }
 
-// readOpenAPI reads an OpenAPI v2 document's definitions.
-func readOpenAPI(file string) (*openAPIDoc, error) {
+// ReadOpenAPI reads an OpenAPI v2 document's definitions.
+func ReadOpenAPI(file string) (*OpenAPIDoc, error) {
 	data, err := os.ReadFile(file)
 	if err != nil {
 		return nil, inputerr.Errorf("", "--openapi-schema: %v", err)
@@ -121,7 +121,7 @@ func readOpenAPI(file string) (*openAPIDoc, error) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return nil, inputerr.Errorf(file, "--openapi-schema: not an OpenAPI v2 document: %v", err)
 	}
-	return &openAPIDoc{path: file, defs: doc.Definitions}, nil
+	return &OpenAPIDoc{path: file, defs: doc.Definitions}, nil
 }
 
 // refName is the definition a "$ref" names ("#/definitions/X" → "X").
@@ -131,7 +131,7 @@ func refName(ref string) (string, bool) {
 
 // smdYAML converts the definitions of roots, and every definition they
 // reference, to the schema YAML.
-func (d *openAPIDoc) smdYAML(roots []string) (string, error) {
+func (d *OpenAPIDoc) smdYAML(roots []string) (string, error) {
 	used := map[string]*oaSchema{}
 	var visit func(s *oaSchema) error
 	visit = func(s *oaSchema) error {
@@ -518,7 +518,7 @@ func unionFieldNames(u smdUnion) []string {
 // definitions and every definition they reference, followed by the untyped
 // types. It reads file and nothing else.
 func SchemaYAML(file string, definitions []string) (string, error) {
-	d, err := readOpenAPI(file)
+	d, err := ReadOpenAPI(file)
 	if err != nil {
 		return "", err
 	}
