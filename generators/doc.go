@@ -45,7 +45,7 @@
 //  6. plan, one planner per target, each producing plannedFiles (a path, a
 //     template and its templateData, plan.go):
 //     - informers and listers: planFiles (plan.go);
-//     - clientset and fakes: planClientset (clientset.go);
+//     - clientset and fakes: clientset.Plan (clientset.go);
 //     - apply configurations: applyconfig.Plan (applyconfig.go lays
 //     the files out, applyconfig_reach.go decides which types get one,
 //     applyconfig_builder.go fills each file, applyconfig_members.go holds

@@ -7,6 +7,7 @@ import (
 
 	"github.com/typedinformer/typedinformer/generators/model"
 	"github.com/typedinformer/typedinformer/generators/plan"
+	"github.com/typedinformer/typedinformer/generators/targets/clientset"
 )
 
 // templateData is what a template receives. Fields irrelevant to a template
@@ -27,16 +28,6 @@ type templateData struct {
 	Type           *model.Type
 	// Expansions are the expansion interfaces expansion_generated.go declares.
 	Expansions []expansion
-	// Clientset is the clientset being generated (clientset templates).
-	Clientset *clientsetData
-	// GV is the typed client package of a group-version file, CType the
-	// type of a type client file.
-	GV    *clientGroupVersion
-	CType *clientTypeData
-	// Doc is the package comment of a doc.go.
-	Doc string
-	// PrivateScheme renders the fake clientset's unexported scheme.
-	PrivateScheme bool
 }
 
 // expansion is an empty interface a lister embeds so that users can add
@@ -53,13 +44,13 @@ type expansion struct {
 // output directory, so that expansion_generated.go never redeclares an
 // interface a user wrote.
 func planFiles(m *model.Model, l plan.Layout, o *Options, exists func(string) bool, userDecls func(dir string) (map[string]bool, error), planned []plan.File) ([]plan.File, error) {
-	clientset := o.VersionedClientsetPackage
+	clientsetPkg := o.VersionedClientsetPackage
 	if l.ClientsetPkg != "" {
-		clientset = l.ClientsetPkg
+		clientsetPkg = l.ClientsetPkg
 	}
 	var files []plan.File
 	add := func(p, tmpl string, d templateData) {
-		d.Model, d.ClientsetPackage, d.InformersPackage = m, clientset, l.InformersPkg
+		d.Model, d.ClientsetPackage, d.InformersPackage = m, clientsetPkg, l.InformersPkg
 		files = append(files, newPlannedFile(p, tmpl, d))
 	}
 	if groups := m.InformerGroups(); len(groups) > 0 {
@@ -110,7 +101,11 @@ func planFiles(m *model.Model, l plan.Layout, o *Options, exists func(string) bo
 		}
 	}
 	if l.ClientsetDir != "" {
-		planClientset(m, l, o, exists, add)
+		files = append(files, clientset.Plan(m, l, clientset.Options{
+			ApplyConfigurationPackage: o.ApplyConfigurationPackage,
+			PrefersProtobuf:           o.PrefersProtobuf,
+			NoFakeClientset:           o.NoFakeClientset,
+		}, exists)...)
 	}
 	files = append(files, planned...)
 	if err := plan.Check(files); err != nil {

@@ -23,27 +23,11 @@ var templateFS embed.FS
 // concurrent Execute. The templates are embedded: failing to parse them is a
 // bug, found by every test that renders.
 var parsedTemplates = sync.OnceValue(func() *template.Template {
-	return template.Must(template.New("").Funcs(template.FuncMap{"dict3": newRequestPathData}).ParseFS(templateFS, "templates/*.tmpl"))
+	return template.Must(template.New("").ParseFS(templateFS, "templates/*.tmpl"))
 })
 
 // newPlannedFile plans the file at p rendered from the template named tmpl
-// with d; the clientset's files have their unused imports pruned.
+// with d.
 func newPlannedFile(p, tmpl string, d templateData) plan.File {
-	f := plan.File{Path: p, Template: parsedTemplates().Lookup(tmpl), Data: d}
-	if isClientTemplate(tmpl) {
-		f.Post = pruneImports
-	}
-	return f
-}
-
-// requestPathData is what the clientset templates' shared request-path
-// snippet receives.
-type requestPathData struct {
-	PB bool
-	T  *clientTypeData
-	E  extensionData
-}
-
-func newRequestPathData(pb bool, t *clientTypeData, e extensionData) requestPathData {
-	return requestPathData{pb, t, e}
+	return plan.File{Path: p, Template: parsedTemplates().Lookup(tmpl), Data: d}
 }

@@ -1,7 +1,8 @@
-package generators
+package clientset
 
 import (
 	"bytes"
+	"embed"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -12,6 +13,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"text/template"
 
 	"github.com/typedinformer/typedinformer/generators/load"
 	"github.com/typedinformer/typedinformer/generators/model"
@@ -21,6 +24,68 @@ import (
 // This file plans the versioned clientset and its fake: the packages
 // client-gen v0.37 writes, with its file names, package names and exported
 // names, from the same model as the informers and listers.
+
+// Options are the flags the clientset's planner reads.
+type Options struct {
+	// ApplyConfigurationPackage is the apply configurations' import path,
+	// or "" (no Apply methods).
+	ApplyConfigurationPackage string
+	// PrefersProtobuf makes the clients ask for protobuf.
+	PrefersProtobuf bool
+	// NoFakeClientset leaves the fakes out.
+	NoFakeClientset bool
+}
+
+// clientData is what the clientset's templates receive; fields a template
+// does not use are zero.
+type clientData struct {
+	// Package is the Go package name of the file.
+	Package string
+	// Clientset is the clientset being generated.
+	Clientset *clientsetData
+	// GV is the typed client package of a group-version file, CType the
+	// type of a type client file.
+	GV    *clientGroupVersion
+	CType *clientTypeData
+	// Doc is the package comment of a doc.go.
+	Doc string
+	// PrivateScheme renders the fake clientset's unexported scheme.
+	PrivateScheme bool
+	// Expansions are the expansion interfaces generated_expansion.go
+	// declares.
+	Expansions []clientExpansion
+}
+
+// clientExpansion is an empty interface a typed client embeds so that
+// users can add methods to it.
+type clientExpansion struct {
+	Name string // "WidgetExpansion"
+}
+
+// clientTemplateFS holds the clientset's templates: the clientset, its
+// scheme, the typed clients (client_*) and the fakes (fake_*).
+//
+//go:embed templates/clientset.go.tmpl templates/client_*.tmpl templates/fake_*.tmpl
+var clientTemplateFS embed.FS
+
+// clientTemplates are parsed once per process; template.Template is safe
+// for concurrent Execute. The templates are embedded: failing to parse them
+// is a bug, found by every test that renders.
+var clientTemplates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(template.FuncMap{"dict3": newRequestPathData}).ParseFS(clientTemplateFS, "templates/*.tmpl"))
+})
+
+// requestPathData is what the clientset templates' shared request-path
+// snippet receives.
+type requestPathData struct {
+	PB bool
+	T  *clientTypeData
+	E  extensionData
+}
+
+func newRequestPathData(pb bool, t *clientTypeData, e extensionData) requestPathData {
+	return requestPathData{pb, t, e}
+}
 
 // clientsetData is what the clientset templates receive about the clientset.
 type clientsetData struct {
@@ -191,11 +256,15 @@ func extensionSignature(x extensionData) string {
 	}
 }
 
-// planClientset lays out the clientset's files. exists reports whether a
+// Plan lays out the clientset's files. exists reports whether a
 // file is in the output tree (client-gen leaves an expansion interface to a
 // <type>_expansion.go the user wrote, and adds ExtraAddToScheme when
 // scheme/register_custom.go exists).
-func planClientset(m *model.Model, l plan.Layout, o *Options, exists func(string) bool, add func(p, tmpl string, d templateData)) {
+func Plan(m *model.Model, l plan.Layout, o Options, exists func(string) bool) []plan.File {
+	var files []plan.File
+	add := func(p, tmpl string, d clientData) {
+		files = append(files, plan.File{Path: p, Template: clientTemplates().Lookup(tmpl), Data: d, Post: pruneImports})
+	}
 	cs := &clientsetData{
 		Package:         path.Base(l.ClientsetPkg),
 		Pkg:             l.ClientsetPkg,
@@ -225,50 +294,45 @@ func planClientset(m *model.Model, l plan.Layout, o *Options, exists func(string
 		}
 	}
 	if len(cs.GroupVersions) == 0 {
-		return
+		return nil
 	}
-	data := func(d templateData) templateData {
+	data := func(d clientData) clientData {
 		d.Clientset = cs
 		return d
 	}
 	dir := l.ClientsetDir
-	add(filepath.Join(dir, "clientset.go"), "clientset.go.tmpl", data(templateData{Package: cs.Package}))
-	add(filepath.Join(dir, "scheme", "doc.go"), "client_doc.go.tmpl", data(templateData{Package: "scheme", Doc: "Package scheme holds the scheme, codecs and parameter codec of the generated clientset."}))
-	add(filepath.Join(dir, "scheme", "register.go"), "client_scheme.go.tmpl", data(templateData{Package: "scheme"}))
+	add(filepath.Join(dir, "clientset.go"), "clientset.go.tmpl", data(clientData{Package: cs.Package}))
+	add(filepath.Join(dir, "scheme", "doc.go"), "client_doc.go.tmpl", data(clientData{Package: "scheme", Doc: "Package scheme holds the scheme, codecs and parameter codec of the generated clientset."}))
+	add(filepath.Join(dir, "scheme", "register.go"), "client_scheme.go.tmpl", data(clientData{Package: "scheme"}))
 	fake := !o.NoFakeClientset
 	if fake {
-		add(filepath.Join(dir, "fake", "doc.go"), "client_doc.go.tmpl", data(templateData{Package: "fake", Doc: "Package fake is the generated clientset's fake, over client-go's object tracker, for tests."}))
-		add(filepath.Join(dir, "fake", "clientset_generated.go"), "fake_clientset.go.tmpl", data(templateData{Package: "fake"}))
-		add(filepath.Join(dir, "fake", "register.go"), "client_scheme.go.tmpl", data(templateData{Package: "fake", PrivateScheme: true}))
+		add(filepath.Join(dir, "fake", "doc.go"), "client_doc.go.tmpl", data(clientData{Package: "fake", Doc: "Package fake is the generated clientset's fake, over client-go's object tracker, for tests."}))
+		add(filepath.Join(dir, "fake", "clientset_generated.go"), "fake_clientset.go.tmpl", data(clientData{Package: "fake"}))
+		add(filepath.Join(dir, "fake", "register.go"), "client_scheme.go.tmpl", data(clientData{Package: "fake", PrivateScheme: true}))
 	}
 	for _, gv := range cs.GroupVersions {
 		vdir := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(gv.TypedPkg, l.ClientsetPkg+"/")))
 		pkg := gv.Version.PackageName
-		add(filepath.Join(vdir, "doc.go"), "client_doc.go.tmpl", data(templateData{Package: pkg, Doc: "Package " + pkg + " has the generated typed clients of " + gv.Group.DisplayName() + "/" + gv.Version.Name + "."}))
-		add(filepath.Join(vdir, gv.FileStem+"_client.go"), "client_group.go.tmpl", data(templateData{Package: pkg, GV: gv}))
-		var expansions []expansion
+		add(filepath.Join(vdir, "doc.go"), "client_doc.go.tmpl", data(clientData{Package: pkg, Doc: "Package " + pkg + " has the generated typed clients of " + gv.Group.DisplayName() + "/" + gv.Version.Name + "."}))
+		add(filepath.Join(vdir, gv.FileStem+"_client.go"), "client_group.go.tmpl", data(clientData{Package: pkg, GV: gv}))
+		var expansions []clientExpansion
 		for _, t := range gv.Types {
-			add(filepath.Join(vdir, t.FileName()), "client_type.go.tmpl", data(templateData{Package: pkg, GV: gv, CType: t}))
+			add(filepath.Join(vdir, t.FileName()), "client_type.go.tmpl", data(clientData{Package: pkg, GV: gv, CType: t}))
 			if !exists(filepath.Join(vdir, strings.ToLower(t.Name+"_expansion.go"))) {
-				expansions = append(expansions, expansion{Name: t.Name + "Expansion"})
+				expansions = append(expansions, clientExpansion{Name: t.Name + "Expansion"})
 			}
 		}
-		add(filepath.Join(vdir, "generated_expansion.go"), "client_expansion.go.tmpl", data(templateData{Package: pkg, Expansions: expansions}))
+		add(filepath.Join(vdir, "generated_expansion.go"), "client_expansion.go.tmpl", data(clientData{Package: pkg, Expansions: expansions}))
 		if fake {
 			fdir := filepath.Join(vdir, "fake")
-			add(filepath.Join(fdir, "doc.go"), "client_doc.go.tmpl", data(templateData{Package: "fake", Doc: "Package fake has the generated fake typed clients of " + gv.Group.DisplayName() + "/" + gv.Version.Name + "."}))
-			add(filepath.Join(fdir, "fake_"+gv.FileStem+"_client.go"), "fake_group.go.tmpl", data(templateData{Package: "fake", GV: gv}))
+			add(filepath.Join(fdir, "doc.go"), "client_doc.go.tmpl", data(clientData{Package: "fake", Doc: "Package fake has the generated fake typed clients of " + gv.Group.DisplayName() + "/" + gv.Version.Name + "."}))
+			add(filepath.Join(fdir, "fake_"+gv.FileStem+"_client.go"), "fake_group.go.tmpl", data(clientData{Package: "fake", GV: gv}))
 			for _, t := range gv.Types {
-				add(filepath.Join(fdir, "fake_"+t.FileName()), "fake_type.go.tmpl", data(templateData{Package: "fake", GV: gv, CType: t}))
+				add(filepath.Join(fdir, "fake_"+t.FileName()), "fake_type.go.tmpl", data(clientData{Package: "fake", GV: gv, CType: t}))
 			}
 		}
 	}
-}
-
-// isClientTemplate reports whether a template is one of the clientset's,
-// whose imports are pruned after rendering.
-func isClientTemplate(name string) bool {
-	return strings.HasPrefix(name, "client") || strings.HasPrefix(name, "fake_")
+	return files
 }
 
 // pruneImports removes the imports a rendered file does not use: the
