@@ -1,111 +1,33 @@
 package generators
 
 import (
-	"path"
-	"path/filepath"
-	"strings"
-
 	"github.com/typedinformer/typedinformer/generators/model"
+	"github.com/typedinformer/typedinformer/generators/output"
 	"github.com/typedinformer/typedinformer/generators/plan"
 	"github.com/typedinformer/typedinformer/generators/targets/clientset"
+	"github.com/typedinformer/typedinformer/generators/targets/informers"
 )
 
-// templateData is what a template receives. Fields irrelevant to a template
-// are zero.
-type templateData struct {
-	// Package is the Go package name of the file (factory and generic files).
-	Package string
-	// ClientsetPackage is the import path of the versioned clientset.
-	ClientsetPackage string
-	// InformersPackage is the import path of the informers root
-	// (…/informers/externalversions).
-	InformersPackage string
-	// ListersPackage is the import path of the version's listers package.
-	ListersPackage string
-	Model          *model.Model
-	Group          *model.Group
-	Version        *model.Version
-	Type           *model.Type
-	// Expansions are the expansion interfaces expansion_generated.go declares.
-	Expansions []expansion
-}
-
-// expansion is an empty interface a lister embeds so that users can add
-// methods to it.
-type expansion struct {
-	Name    string // "WidgetNamespaceListerExpansion"
-	Extends string // "WidgetNamespaceLister"
-	File    string // where a user would declare it: "widget_expansion.go"
-}
-
-// planFiles lays the model out in files, adds the files planned elsewhere
-// (the apply configurations) and checks the whole set (plan.Check).
-// userDecls returns the type names declared by non-generated files of an
-// output directory, so that expansion_generated.go never redeclares an
-// interface a user wrote.
-func planFiles(m *model.Model, l plan.Layout, o *Options, exists func(string) bool, userDecls func(dir string) (map[string]bool, error), planned []plan.File) ([]plan.File, error) {
+// planFiles runs the planners of the targets the layout asks for over the
+// model, adds the files planned before the output tree was read (the apply
+// configurations) and checks every target's files together (plan.Check).
+// A new target's planner is called here, and its files go through the same
+// check and output stage.
+func planFiles(m *model.Model, l plan.Layout, o *Options, tree *output.Tree, planned []plan.File) ([]plan.File, error) {
 	clientsetPkg := o.VersionedClientsetPackage
 	if l.ClientsetPkg != "" {
 		clientsetPkg = l.ClientsetPkg
 	}
-	var files []plan.File
-	add := func(p, tmpl string, d templateData) {
-		d.Model, d.ClientsetPackage, d.InformersPackage = m, clientsetPkg, l.InformersPkg
-		files = append(files, newPlannedFile(p, tmpl, d))
-	}
-	if groups := m.InformerGroups(); len(groups) > 0 {
-		root := model.UpstreamPackageName(filepath.Base(l.InformersDir), path.Base(l.InformersPkg))
-		add(filepath.Join(l.InformersDir, "internalinterfaces", "factory_interfaces.go"), "factory_interfaces.go.tmpl", templateData{})
-		add(filepath.Join(l.InformersDir, "factory.go"), "factory.go.tmpl", templateData{Package: root})
-		add(filepath.Join(l.InformersDir, "generic.go"), "generic.go.tmpl", templateData{Package: root})
-		for _, g := range groups {
-			gdir := filepath.Join(l.InformersDir, g.Dir)
-			add(filepath.Join(gdir, "interface.go"), "group_interface.go.tmpl", templateData{Group: g})
-			for _, v := range g.InformerVersions() {
-				vdir := filepath.Join(gdir, v.Dir)
-				listers := path.Join(l.ListersPkg, g.ListersDir, v.Dir)
-				add(filepath.Join(vdir, "interface.go"), "version_interface.go.tmpl", templateData{Group: g, Version: v})
-				for _, t := range v.InformerTypes() {
-					add(filepath.Join(vdir, t.FileName()), "informer.go.tmpl", templateData{Group: g, Version: v, Type: t, ListersPackage: listers})
-				}
-			}
-		}
-	}
-	for _, g := range m.Groups {
-		for _, v := range g.Versions {
-			types := v.ListerTypes()
-			if len(types) == 0 {
-				continue
-			}
-			vdir := filepath.Join(l.ListersDir, g.ListersDir, v.Dir)
-			declared, err := userDecls(vdir)
-			if err != nil {
-				return nil, err
-			}
-			var expansions []expansion
-			for _, t := range types {
-				add(filepath.Join(vdir, t.FileName()), "lister.go.tmpl", templateData{Group: g, Version: v, Type: t})
-				extends := []string{t.Name + "Lister"}
-				if t.Namespaced {
-					extends = append(extends, t.Name+"NamespaceLister")
-				}
-				for _, e := range extends {
-					if !declared[e+"Expansion"] {
-						expansions = append(expansions, expansion{Name: e + "Expansion", Extends: e, File: strings.ToLower(t.Name) + "_expansion.go"})
-					}
-				}
-			}
-			if len(expansions) > 0 {
-				add(filepath.Join(vdir, "expansion_generated.go"), "expansion.go.tmpl", templateData{Group: g, Version: v, Expansions: expansions})
-			}
-		}
+	files, err := informers.Plan(m, l, clientsetPkg, tree.UserDecls)
+	if err != nil {
+		return nil, err
 	}
 	if l.ClientsetDir != "" {
 		files = append(files, clientset.Plan(m, l, clientset.Options{
 			ApplyConfigurationPackage: o.ApplyConfigurationPackage,
 			PrefersProtobuf:           o.PrefersProtobuf,
 			NoFakeClientset:           o.NoFakeClientset,
-		}, exists)...)
+		}, tree.Exists)...)
 	}
 	files = append(files, planned...)
 	if err := plan.Check(files); err != nil {

@@ -146,7 +146,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	result.tree = scan.tree
 
-	planned, err := planFiles(result.Model, lay, &opts, result.tree.Exists, result.tree.UserDecls, applyFiles)
+	planned, err := planFiles(result.Model, lay, &opts, result.tree, applyFiles)
 	if err != nil {
 		return nil, relativize(err, workDir)
 	}
