@@ -95,30 +95,6 @@ func TestOutputMeaning(t *testing.T) {
 	}
 }
 
-// TestFilesystemPatterns checks which patterns are read as directories: those
-// the go tool reads so, and relative paths it would take for import paths.
-func TestFilesystemPatterns(t *testing.T) {
-	wd := t.TempDir()
-	writeTree(t, wd, map[string]string{"apis/doc.go": "package apis\n", "net/x.go": "package net\n"})
-	for p, want := range map[string]bool{
-		"./apis/...":        true,
-		"../x":              true,
-		"/abs/apis/...":     true,
-		"hack/../apis/...":  true,
-		"apis/./v1":         true,
-		"apis/...":          true,
-		"apis":              true,
-		"nothere/...":       false,
-		"net/http":          false, // the standard library wins over a directory named net
-		"example.com/x/...": false,
-		"./a/.../b":         false,
-	} {
-		if got := load.IsFilesystemPattern(wd, p); got != want {
-			t.Errorf("isFilesystemPattern(%q) = %v, want %v", p, got, want)
-		}
-	}
-}
-
 // TestRelativePatternsResolveAlike resolves the testdata tree through every
 // spelling of its directory and expects the same packages.
 func TestRelativePatternsResolveAlike(t *testing.T) {

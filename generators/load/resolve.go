@@ -39,7 +39,7 @@ func ResolvePatterns(ctx context.Context, bctx *build.Context, workDir string, p
 	var listed []string
 	mods := moduleCache{}
 	for _, p := range patterns {
-		if !IsFilesystemPattern(workDir, p) {
+		if !isFilesystemPattern(workDir, p) {
 			listed = append(listed, p)
 			continue
 		}
@@ -68,7 +68,7 @@ func ResolvePatterns(ctx context.Context, bctx *build.Context, workDir string, p
 	return out, nil
 }
 
-// IsFilesystemPattern reports whether p names a directory (relative to
+// isFilesystemPattern reports whether p names a directory (relative to
 // workDir or absolute) rather than an import path, and whether its only
 // wildcard, if any, is a trailing "/...". Besides what the go tool reads as a
 // directory ("./x", "../x", "/abs/x"), a pattern is a directory when it could
@@ -76,7 +76,7 @@ func ResolvePatterns(ctx context.Context, bctx *build.Context, workDir string, p
 // ("hack/../apis/..."), or its first element has no dot, is not a standard
 // library directory and exists under workDir ("apis/...", which go list
 // would look for in the standard library and match nothing).
-func IsFilesystemPattern(workDir, p string) bool {
+func isFilesystemPattern(workDir, p string) bool {
 	if strings.Contains(strings.TrimSuffix(strings.TrimSuffix(p, "/..."), "..."), "...") {
 		return false
 	}

@@ -42,9 +42,9 @@ type Tree struct {
 // one under the output directories and verify reports them.
 const TempFilePrefix = ".informer-gen-tmp."
 
-// IsLeftover reports whether a file name is one of our temporary files: the
+// isLeftover reports whether a file name is one of our temporary files: the
 // current form, or the ".<name>.go.<digits>.tmp" of earlier versions.
-func IsLeftover(name string) bool {
+func isLeftover(name string) bool {
 	if strings.HasPrefix(name, TempFilePrefix) {
 		return true
 	}
@@ -80,7 +80,7 @@ func Scan(bctx *build.Context, roots ...string) (*Tree, error) {
 				}
 				return nil
 			}
-			if IsLeftover(name) && d.Type().IsRegular() {
+			if isLeftover(name) && d.Type().IsRegular() {
 				if !slices.Contains(t.Leftovers, p) {
 					t.Leftovers = append(t.Leftovers, p)
 				}
