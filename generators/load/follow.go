@@ -178,7 +178,7 @@ func (f *Loader) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int) 
 			if star, isStar := ft.(*ast.StarExpr); isStar {
 				ft = star.X
 			}
-			if r := RefOf(ft, d.file); r != nil {
+			if r := refOf(ft, d.file); r != nil {
 				if ok, _ := f.embedsObjectMeta(target, p.Dir, r, depth+1); ok {
 					return true, ""
 				}
@@ -188,7 +188,7 @@ func (f *Loader) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int) 
 	case *ast.IndexExpr, *ast.IndexListExpr:
 		return false, fmt.Sprintf("%s is an instance of a generic type, which informer-gen does not follow", written)
 	}
-	if r := RefOf(d.Expr, d.file); r != nil {
+	if r := refOf(d.Expr, d.file); r != nil {
 		return f.embedsObjectMeta(target, p.Dir, r, depth+1)
 	}
 	return false, fmt.Sprintf("%s is not a struct", written)
@@ -208,7 +208,7 @@ func (f *Loader) definesStatus(pkgPath, dir string, ref *typeRef, depth int) boo
 	if _, ok := d.Expr.(*ast.StructType); ok {
 		return hasStatusField(d.Expr)
 	}
-	if r := RefOf(d.Expr, d.file); r != nil {
+	if r := refOf(d.Expr, d.file); r != nil {
 		return f.definesStatus(target, p.Dir, r, depth+1)
 	}
 	return false
@@ -226,7 +226,7 @@ func (f *Loader) aliasIdentity(pkgPath, dir string, ref *typeRef, depth int) (id
 		return "", false
 	}
 	if d.Alias {
-		if r := RefOf(d.Expr, d.file); r != nil {
+		if r := refOf(d.Expr, d.file); r != nil {
 			return f.aliasIdentity(target, p.Dir, r, depth+1)
 		}
 		return "", false

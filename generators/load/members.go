@@ -106,3 +106,16 @@ func SortedDeclNames(p *DeclPackage) []string {
 	})
 	return names
 }
+
+// EmbeddedName is the name an embedded field of type expr has ("ObjectMeta"
+// for metav1.ObjectMeta or *metav1.ObjectMeta), or "" when expr names no
+// type.
+func EmbeddedName(expr ast.Expr) string {
+	if star, ok := expr.(*ast.StarExpr); ok {
+		expr = star.X
+	}
+	if r := refOf(expr, nil); r != nil {
+		return r.Name
+	}
+	return ""
+}

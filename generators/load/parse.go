@@ -259,7 +259,7 @@ func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile 
 					ObjectMeta: embedsObjectMeta(ts.Type),
 					Generic:    ts.TypeParams != nil && len(ts.TypeParams.List) > 0,
 				}
-				if ref := RefOf(ts.Type, importsFor()); ref != nil {
+				if ref := refOf(ts.Type, importsFor()); ref != nil {
 					ref.Alias = ts.Assign.IsValid()
 					pt.Def = ref
 				} else if _, isStruct := ts.Type.(*ast.StructType); !isStruct {
@@ -275,7 +275,7 @@ func parsedFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *parsedFile 
 						if len(field.Names) != 0 {
 							continue
 						}
-						if r := RefOf(ft, importsFor()); r != nil {
+						if r := refOf(ft, importsFor()); r != nil {
 							pt.Embeds = append(pt.Embeds, r)
 						} else {
 							pt.needsTypes = true // e.g. an instance of a generic struct
@@ -321,9 +321,9 @@ func groupNameConst(fset *token.FileSet, gd *ast.GenDecl) *StringConst {
 	return nil
 }
 
-// RefOf returns the named type expr refers to ("Bar", "v1.Bar"), written in
+// refOf returns the named type expr refers to ("Bar", "v1.Bar"), written in
 // a file with imports file, or nil when expr is not a plain type name.
-func RefOf(expr ast.Expr, file *fileImports) *typeRef {
+func refOf(expr ast.Expr, file *fileImports) *typeRef {
 	switch x := expr.(type) {
 	case *ast.Ident:
 		return &typeRef{Name: x.Name, file: file}

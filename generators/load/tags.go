@@ -7,30 +7,30 @@ import (
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
-// tagValue is one "+name=value" (or "+name") line.
-type tagValue struct {
+// TagValue is one "+name=value" (or "+name") line.
+type TagValue struct {
 	Value string
 	Pos   string
 }
 
 // ExtractTags collects the "+name=value" lines of a comment, keyed by name,
 // in order: the same reading as gengo's ExtractCommentTags with its position.
-func ExtractTags(lines []CommentLine) map[string][]tagValue {
-	out := map[string][]tagValue{}
+func ExtractTags(lines []CommentLine) map[string][]TagValue {
+	out := map[string][]TagValue{}
 	for _, l := range lines {
 		rest, ok := strings.CutPrefix(l.Text, "+")
 		if !ok {
 			continue
 		}
 		name, value, _ := strings.Cut(rest, "=")
-		out[name] = append(out[name], tagValue{Value: value, Pos: l.Pos})
+		out[name] = append(out[name], TagValue{Value: value, Pos: l.Pos})
 	}
 	return out
 }
 
-// SupportedVerbs are the client verbs +genclient:onlyVerbs and :skipVerbs may
+// supportedVerbs are the client verbs +genclient:onlyVerbs and :skipVerbs may
 // name (client-gen's list).
-var SupportedVerbs = []string{
+var supportedVerbs = []string{
 	"create", "update", "updateStatus", "delete", "deleteCollection",
 	"get", "list", "watch", "patch", "apply", "applyStatus",
 }
@@ -104,7 +104,7 @@ var (
 )
 
 // parseExtension reads one +genclient:method value with client-gen's rules.
-func parseExtension(typeName string, v tagValue) (ClientExtension, error) {
+func parseExtension(typeName string, v TagValue) (ClientExtension, error) {
 	e := ClientExtension{Pos: v.Pos}
 	parts := strings.Split(v.Value, ",")
 	e.Method = strings.TrimSpace(parts[0])
@@ -205,8 +205,8 @@ func ParseClientTags(t ParsedType) (ClientTags, error) {
 			if verb == "" {
 				continue
 			}
-			if !slices.Contains(SupportedVerbs, verb) {
-				return nil, inputerr.Errorf(v[len(v)-1].Pos, "type %s: +%s names unknown verb %q (known: %s)", t.Name, tag, verb, strings.Join(SupportedVerbs, ", "))
+			if !slices.Contains(supportedVerbs, verb) {
+				return nil, inputerr.Errorf(v[len(v)-1].Pos, "type %s: +%s names unknown verb %q (known: %s)", t.Name, tag, verb, strings.Join(supportedVerbs, ", "))
 			}
 			vs = append(vs, verb)
 		}
@@ -228,7 +228,7 @@ func ParseClientTags(t ParsedType) (ClientTags, error) {
 			}
 			keep = append(keep, vs...)
 		}
-		for _, v := range SupportedVerbs {
+		for _, v := range supportedVerbs {
 			if slices.Contains(keep, v) {
 				out.Verbs = append(out.Verbs, v)
 			}
@@ -238,13 +238,13 @@ func ParseClientTags(t ParsedType) (ClientTags, error) {
 		if err != nil {
 			return out, err
 		}
-		for _, v := range SupportedVerbs {
+		for _, v := range supportedVerbs {
 			if !slices.Contains(vs, v) {
 				out.Verbs = append(out.Verbs, v)
 			}
 		}
 	default:
-		out.Verbs = slices.Clone(SupportedVerbs)
+		out.Verbs = slices.Clone(supportedVerbs)
 	}
 	out.TaggedVerbs = out.Verbs
 	if _, ok := tags["genclient:noVerbs"]; ok {
@@ -278,7 +278,7 @@ func ParseClientTags(t ParsedType) (ClientTags, error) {
 
 // boolTag reads an activation tag that may only be "true" or "false"; absent
 // means true.
-func boolTag(owner string, tags map[string][]tagValue, name string) (bool, error) {
+func boolTag(owner string, tags map[string][]TagValue, name string) (bool, error) {
 	vals, ok := tags[name]
 	if !ok {
 		return true, nil

@@ -18,7 +18,7 @@ func typeWithTags(lines ...string) ParsedType {
 }
 
 func TestParseClientTags(t *testing.T) {
-	all := SupportedVerbs
+	all := supportedVerbs
 	for _, c := range []struct {
 		name          string
 		lines         []string

@@ -262,13 +262,7 @@ func (g *acGen) isInternalPackage(p *load.DeclPackage) (bool, error) {
 			case len(f.Names) == 1:
 				fname = f.Names[0].Name
 			case len(f.Names) == 0:
-				if r := load.RefOf(f.Type, nil); r != nil {
-					fname = r.Name
-				} else if star, ok := f.Type.(*ast.StarExpr); ok {
-					if r := load.RefOf(star.X, nil); r != nil {
-						fname = r.Name
-					}
-				}
+				fname = load.EmbeddedName(f.Type)
 			}
 			if fname != "ObjectMeta" {
 				continue
