@@ -9,7 +9,7 @@ import (
 )
 
 // This file holds what apply configurations read of a struct's members:
-// their resolved types (TypeExpr, see Loader.resolveType) and json tags.
+// their resolved types (TypeExpr, see Loader.ResolveType) and json tags.
 
 // Member is one struct member.
 type Member struct {
