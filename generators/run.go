@@ -111,7 +111,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
 		loader := load.NewLoader(ctx, bctx, workDir, pkgs, declared)
 		load.FollowDefinitions(ctx, loader, parsed)
-		model, err := model.Build(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset, opts.ClientsetOnly)
+		m, err := model.Build(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset, opts.ClientsetOnly)
 		if err != nil {
 			return nil, err
 		}
@@ -119,7 +119,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		// onlyVerbs=create) are valid input with nothing to generate, as
 		// upstream has it: the run succeeds, and output from earlier runs
 		// becomes stale.
-		if len(model.Groups) == 0 && model.ClientPackages == 0 {
+		if len(m.Groups) == 0 && m.ClientPackages == 0 {
 			return nil, inputerr.Errorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
 		}
 		if lay.ApplyDir != "" {
@@ -129,13 +129,13 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			}
 			logger.V(1).Info("Planned apply configurations", "files", len(applyFiles), "elapsed", time.Since(start))
 		}
-		for _, g := range model.Groups {
+		for _, g := range m.Groups {
 			for _, v := range g.Versions {
 				logger.V(2).Info("Group version", "group", g.DisplayName(), "version", v.Name, "package", v.APIPackage,
 					"informers", len(v.InformerTypes()), "listers", len(v.ListerTypes()))
 			}
 		}
-		return &Result{Model: model, Packages: len(pkgs), GenclientPackages: len(parsed), roots: roots, workDir: workDir}, nil
+		return &Result{Model: m, Packages: len(pkgs), GenclientPackages: len(parsed), roots: roots, workDir: workDir}, nil
 	}()
 	scan := <-scanned
 	if err != nil {

@@ -7,8 +7,9 @@ type ImportLine struct{ Alias, Path string }
 
 // ImportSet hands out unique import names within one file.
 type ImportSet struct {
-	byPath  map[string]string
-	taken   map[string]bool
+	byPath map[string]string
+	taken  map[string]bool
+	// Imports are the imports handed out, in the order they were added.
 	Imports []ImportLine
 }
 
