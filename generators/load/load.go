@@ -14,7 +14,7 @@ import (
 	"strings"
 )
 
-// Loader is the run's one package Loader: it locates packages by import
+// Loader is the run's one package loader: it locates packages by import
 // path (inputOf) and reads their type declarations, once each, for every
 // step that looks a type up by syntax: following +genclient definitions
 // (FollowDefinitions) and the apply configurations' members alike. Input

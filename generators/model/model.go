@@ -180,12 +180,12 @@ func filterTypes(ts []*Type, keep func(*Type) bool) []*Type {
 	return out
 }
 
-// Build turns parsed packages into the model, validating tags and
-// names. Packages whose +genclient types yield neither informer nor lister
-// are left out. It runs three kinds of steps (select.go,
-// derive.go, validate.go): selecting the types and packages that
-// get code, deriving their names, and validating those names, then the
-// groups against each other and the generated names (checkGeneratedNames).
+// Build turns parsed packages into the model, validating tags and names.
+// Packages whose +genclient types yield neither informer nor lister are left
+// out. It runs three kinds of steps (select.go, derive.go, validate.go):
+// selecting the types and packages that get code, deriving their names, and
+// validating those names, then the groups against each other and the
+// generated names (checkGeneratedNames, names.go).
 // Packages are taken in order and an error is returned as soon as it is
 // met, so a bad input reports its first problem in package order; the model
 // is returned only when every check passed.

@@ -261,12 +261,12 @@ func (t *Tree) Stale(keep map[string]bool) []string {
 	return out
 }
 
-// Write writes files atomically: every changed file is first written
-// to a temporary file beside its target, and only when all of them are
-// written are they renamed into place; then stale files are removed, and
-// directories they leave empty inside the output roots. If writing a temporary file fails, the
-// temporaries and the directories created for them are removed and the tree
-// is as it was.
+// Write writes files atomically: every changed file is first written to a
+// temporary file beside its target, and only when all of them are written
+// are they renamed into place; then stale files are removed, and
+// directories they leave empty inside the output roots. If writing a
+// temporary file fails, the temporaries and the directories created for
+// them are removed and the tree is as it was.
 func Write(files []File, stale, leftovers []string, roots []string) error {
 	for _, p := range leftovers {
 		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
