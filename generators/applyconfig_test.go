@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/typedinformer/typedinformer/generators/output"
 )
 
 // shapesTypes has a +genclient type whose members take every shape
@@ -195,7 +197,7 @@ func TestReplaceApplyConfigGenOutput(t *testing.T) {
 		t.Fatal(err)
 	}
 	v1 := filepath.Join(dir, "gen", "applyconfiguration", "foo", "v1")
-	if !isGenerated(readFile(t, filepath.Join(v1, "foo.go"))) {
+	if !output.IsGenerated(readFile(t, filepath.Join(v1, "foo.go"))) {
 		t.Error("foo.go was not replaced")
 	}
 	if _, err := os.Stat(filepath.Join(v1, "gone.go")); !os.IsNotExist(err) {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/typedinformer/typedinformer/generators/output"
 )
 
 // TestClientsetOptions checks what the clientset options change: without
@@ -60,13 +62,13 @@ func TestReplaceClientGenOutput(t *testing.T) {
 	if _, err := Generate(context.Background(), opts); err != nil {
 		t.Fatal(err)
 	}
-	if data := readFile(t, filepath.Join(cs, "typed", "widgets", "v1", "widget.go")); !isGenerated(data) {
+	if data := readFile(t, filepath.Join(cs, "typed", "widgets", "v1", "widget.go")); !output.IsGenerated(data) {
 		t.Error("widget.go was not replaced by informer-gen's")
 	}
 	if _, err := os.Stat(filepath.Join(cs, "typed", "widgets", "v1", "gizmo.go")); !os.IsNotExist(err) {
 		t.Errorf("client-gen's gizmo.go, which no type produces, was not removed: %v", err)
 	}
-	if data := readFile(t, filepath.Join(cs, "typed", "widgets", "v1", "widget_expansion.go")); isGenerated(data) {
+	if data := readFile(t, filepath.Join(cs, "typed", "widgets", "v1", "widget_expansion.go")); output.IsGenerated(data) {
 		t.Error("the hand-written widget_expansion.go was touched")
 	}
 	again, err := Build(context.Background(), opts)

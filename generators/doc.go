@@ -5,65 +5,62 @@
 // with Options.WithApplyConfig, applyconfiguration-gen's apply
 // configurations. It is the engine behind cmd/informer-gen.
 //
+// This package is the public face: Options (options.go), Build and Generate
+// (run.go), Result with Write and Diff, InputError (errors.go), and the
+// model's and output's types under their names here (model.go, output.go,
+// schema.go). The work is done by one pipeline of packages, one per stage.
+//
 // # Pipeline
 //
-// Build (run.go) runs one pipeline for every target and keeps the result in
-// memory; Result.Write puts it on disk and Result.Diff compares it with the
-// disk.
-// The stages, in order, and the files that hold them:
+// Build runs one pipeline for every target and keeps the result in memory;
+// Result.Write puts it on disk and Result.Diff compares it with the disk.
+// The stages, in order, and the packages that hold them:
 //
-//  1. options (options.go): flags checked, output layout decided (layout:
-//     the directories and import paths of every target).
-//  2. resolve (resolve.go): patterns naming directories ("./apis/...") are
-//     walked directly, with import paths taken from the nearest go.mod;
-//     other patterns go to one `go list -find` call. No dependency is
-//     loaded.
-//  3. parse (parse.go, source.go, tags.go): every file of the input
-//     packages is read once, concurrently (readInputs); a file is parsed,
-//     with its comments, only when a byte scan says it matters to a target:
-//     the informers' and clients' view (parsedPackage: package tags, the
-//     GroupName constant, +genclient types) and, with apply configurations,
-//     the type declarations the loader serves. tags.go reads client-gen's
-//     tags.
-//  4. load and follow (load.go, lookup.go, follow.go): one loader holds
-//     the type declarations of every package any target reads (declPackage,
-//     typeDecl), the parsed inputs and, located through the module or one
-//     `go list -find`, packages beyond them, each read once: first the
-//     files that may declare API types, the rest when a name is missing.
-//     lookup.go is the one resolver: a qualifier to its import path, a name
-//     to its declaration (through dot imports), a member's type expression
-//     to an acType. follow.go follows a +genclient type defined as or
-//     aliasing another named type, or embedding ObjectMeta only through
-//     another struct, to the struct it names; what syntax cannot settle (an
-//     instance of a generic type, a dot import) is settled by type-checking
-//     just those packages with golang.org/x/tools/go/packages.
-//  5. model (model.go, model_select.go, model_derive.go, model_validate.go,
-//     naming.go): the API described once: groups, versions and types;
-//     client-gen's tags decide which types get an informer (list and watch
-//     verbs), a lister (list and get) and a typed client; group, version and
-//     plural names are client-gen's (see Group.GoName, Type.Plural).
-//  6. plan, one planner per target, each producing plannedFiles (a path, a
-//     template and its templateData, plan.go):
-//     - informers and listers: planFiles (plan.go);
-//     - clientset and fakes: planClientset (clientset.go);
-//     - apply configurations: planApplyConfigurations (applyconfig.go lays
-//     the files out, applyconfig_reach.go decides which types get one,
-//     applyconfig_builder.go fills each file, applyconfig_members.go holds
-//     what a member resolves to, openapi.go and openapi_yaml.go turn
-//     --openapi-schema into the internal package's schema).
-//     Import names of a generated file come from one importSet (imports.go).
-//  7. check (collisions.go): every identifier, import name and file name the
-//     templates would emit is checked for collisions and validity, and the
-//     planned files of every target together for two at one path
-//     (checkFilePaths), before anything is rendered.
-//  8. output (render.go, header.go, output.go, diff.go): the templates
-//     (templates/*.tmpl, embedded) executed per file, concurrently, prefixed
-//     by the header and GeneratedMarker, gofmt'ed with go/format; the output
-//     tree scanned for existing, stale and foreign files; files written
-//     atomically, or compared as a unified diff for verify.
+//  1. options (options.go, this package): flags checked, output layout
+//     decided (plan.Layout: the directories and import paths of every
+//     target).
+//  2. load (package load): patterns resolved to packages; every file of
+//     the input packages read once and parsed, with its comments, only when
+//     it matters to a target; client-gen's tags; the one Loader of type
+//     declarations for every package any target reads, and the one resolver
+//     of names and member types; +genclient definitions and aliases followed
+//     to their struct.
+//  3. model (package model): the API described once: groups, versions and
+//     types, client-gen's naming, the validation of the input and of the
+//     names the informers' templates would emit.
+//  4. plan, one planner per target (packages targets/...), each reading the
+//     model and the loader and returning plan.Files (a path, the target's
+//     own template, its data and an optional post-processing step):
+//     - targets/informers: informers, the factory and listers;
+//     - targets/clientset: the versioned clientset, its scheme, typed
+//     clients and fakes;
+//     - targets/applyconfig: apply configurations and the schema of their
+//     internal package (--openapi-schema).
+//     The apply configurations are planned while the output tree is read;
+//     the others need it (planFiles, targets.go). Import names of a
+//     generated file come from one plan.ImportSet.
+//  5. check (package plan): the planned files of every target together
+//     checked for two at one path (plan.Check), before anything is
+//     rendered.
+//  6. output (package output): the templates executed per file,
+//     concurrently, prefixed by the header and GeneratedMarker, gofmt'ed
+//     with go/format; the output tree scanned for existing, stale, foreign
+//     and leftover files; files written atomically, or compared as a
+//     unified diff for verify.
 //
-// errors.go holds InputError, parallel.go the bounded worker pool the parse
-// and render stages share.
+// internal/inputerr holds the InputError every stage returns, and
+// internal/parallel the bounded worker pool the load and output stages
+// share.
+//
+// # Adding a target
+//
+// A new target (deepcopy, defaulter, conversion, register) is one more
+// package under targets/ with a Plan function that reads the model and the
+// run's load.Loader and returns []plan.File, its templates beside it. Build
+// calls it where planFiles calls the others; its files then go through
+// plan.Check and the output stage like every other target's. It reads no
+// source of its own (the Loader serves every declaration) and keeps its
+// import names in a plan.ImportSet.
 //
 // # Stable output
 //

@@ -20,6 +20,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/model"
 )
 
 // fuzzBase is the fixed part of the fuzzed API package: a struct other
@@ -116,7 +119,7 @@ func FuzzGenerate(f *testing.F) {
 			t.Fatalf("Build changed the tree: %s", d)
 		}
 		if err != nil {
-			var ie *InputError
+			var ie *inputerr.InputError
 			if !errors.As(err, &ie) {
 				t.Fatalf("not an input error: %v", err)
 			}
@@ -226,7 +229,7 @@ func checkCompiles(t *testing.T, dir string, res *Result, module string) {
 // clientsetStub is a client-gen clientset reduced to what informers call,
 // with client-gen's names for the model's groups, versions and types, and
 // the testdata stand-in for client-go's REST client.
-func clientsetStub(m *Model) []byte {
+func clientsetStub(m *model.Model) []byte {
 	var b strings.Builder
 	b.WriteString("package versioned\n\nimport (\n\t\"context\"\n\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\t\"k8s.io/apimachinery/pkg/runtime\"\n\t\"k8s.io/apimachinery/pkg/watch\"\n\n\t\"" + thisModule + "/generators/testdata/restclient\"\n)\n\n")
 	b.WriteString("type ListWatcher interface {\n\tList(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)\n\tWatch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)\n}\n\n")

@@ -7,6 +7,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/typedinformer/typedinformer/generators/load"
+	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
 // TestOutputMeaning checks where each reading of --output-dir puts the
@@ -81,38 +84,14 @@ func TestOutputMeaning(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := layout{
-				informersDir: filepath.Join(root, filepath.FromSlash(c.informers)), informersPkg: c.informersPkg,
-				listersDir: filepath.Join(root, filepath.FromSlash(c.listers)), listersPkg: c.listPkg,
+			want := plan.Layout{
+				InformersDir: filepath.Join(root, filepath.FromSlash(c.informers)), InformersPkg: c.informersPkg,
+				ListersDir: filepath.Join(root, filepath.FromSlash(c.listers)), ListersPkg: c.listPkg,
 			}
 			if l != want {
 				t.Errorf("layout\n got %+v\nwant %+v", l, want)
 			}
 		})
-	}
-}
-
-// TestFilesystemPatterns checks which patterns are read as directories: those
-// the go tool reads so, and relative paths it would take for import paths.
-func TestFilesystemPatterns(t *testing.T) {
-	wd := t.TempDir()
-	writeTree(t, wd, map[string]string{"apis/doc.go": "package apis\n", "net/x.go": "package net\n"})
-	for p, want := range map[string]bool{
-		"./apis/...":        true,
-		"../x":              true,
-		"/abs/apis/...":     true,
-		"hack/../apis/...":  true,
-		"apis/./v1":         true,
-		"apis/...":          true,
-		"apis":              true,
-		"nothere/...":       false,
-		"net/http":          false, // the standard library wins over a directory named net
-		"example.com/x/...": false,
-		"./a/.../b":         false,
-	} {
-		if got := isFilesystemPattern(wd, p); got != want {
-			t.Errorf("isFilesystemPattern(%q) = %v, want %v", p, got, want)
-		}
 	}
 }
 
@@ -124,12 +103,12 @@ func TestRelativePatternsResolveAlike(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := Options{}
-	want, err := resolvePatterns(context.Background(), o.buildContext(), wd, []string{testdataPkgs})
+	want, err := load.ResolvePatterns(context.Background(), o.buildContext(), wd, []string{testdataPkgs})
 	if err != nil || len(want) == 0 {
 		t.Fatalf("%s: %d packages, %v", testdataPkgs, len(want), err)
 	}
 	for _, p := range []string{"testdata/apis/...", "testdata/../testdata/apis/...", filepath.Join(wd, "testdata", "apis") + "/..."} {
-		got, err := resolvePatterns(context.Background(), o.buildContext(), wd, []string{p})
+		got, err := load.ResolvePatterns(context.Background(), o.buildContext(), wd, []string{p})
 		if err != nil {
 			t.Errorf("%s: %v", p, err)
 			continue

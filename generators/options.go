@@ -11,6 +11,11 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/load"
+	"github.com/typedinformer/typedinformer/generators/output"
+	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
 // Options configures one generator run. The zero value is not usable:
@@ -154,17 +159,6 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// layout is where the generated packages go.
-type layout struct {
-	informersDir, informersPkg string
-	listersDir, listersPkg     string
-	// clientsetDir and clientsetPkg are the versioned clientset's own
-	// directory and package (…/clientset/versioned); "" without a clientset.
-	clientsetDir, clientsetPkg string
-	// applyDir and applyPkg are the apply configurations' root; "" without them.
-	applyDir, applyPkg string
-}
-
 // DefaultClientsetName is client-gen's --clientset-name as kube_codegen.sh
 // passes it.
 const DefaultClientsetName = "versioned"
@@ -194,8 +188,8 @@ func (o *Options) inputPatterns() []string {
 }
 
 // validate checks the options and resolves the output layout.
-func (o *Options) validate() (layout, error) {
-	var l layout
+func (o *Options) validate() (plan.Layout, error) {
+	var l plan.Layout
 	required := []struct{ name, val string }{
 		{"--output-dir", o.OutputDir},
 		{"--output-pkg", o.OutputPkg},
@@ -205,7 +199,7 @@ func (o *Options) validate() (layout, error) {
 	}
 	for _, f := range required {
 		if strings.TrimSpace(f.val) == "" {
-			return l, inputErrorf("", "%s is required", f.name)
+			return l, inputerr.Errorf("", "%s is required", f.name)
 		}
 	}
 	for _, f := range []struct{ name, val string }{
@@ -215,8 +209,8 @@ func (o *Options) validate() (layout, error) {
 		{"--clientset-package", o.ClientsetPackage},
 		{"--apply-configuration-package", o.ApplyConfigurationPackage},
 	} {
-		if f.val != "" && !isImportPath(f.val) {
-			return l, inputErrorf("", "%s: %q is not a Go import path", f.name, f.val)
+		if f.val != "" && !load.IsImportPath(f.val) {
+			return l, inputerr.Errorf("", "%s: %q is not a Go import path", f.name, f.val)
 		}
 	}
 	outDir := o.OutputDir
@@ -227,7 +221,7 @@ func (o *Options) validate() (layout, error) {
 	outPkg := path.Clean(o.OutputPkg)
 	if o.ListersOnly {
 		if o.WithClientset {
-			return l, inputErrorf("", "--with-clientset cannot be used when only the listers are generated (upstream lister-gen's reading of --output-dir)")
+			return l, inputerr.Errorf("", "--with-clientset cannot be used when only the listers are generated (upstream lister-gen's reading of --output-dir)")
 		}
 		return o.validateListersOnly(outDir, outPkg)
 	}
@@ -236,38 +230,38 @@ func (o *Options) validate() (layout, error) {
 	}
 	switch {
 	case o.SingleDirectory:
-		l.informersDir, l.informersPkg = outDir, outPkg
+		l.InformersDir, l.InformersPkg = outDir, outPkg
 	case o.OutputDirIsInformers:
-		l.informersDir = filepath.Join(outDir, "externalversions")
-		l.informersPkg = path.Join(outPkg, "externalversions")
+		l.InformersDir = filepath.Join(outDir, "externalversions")
+		l.InformersPkg = path.Join(outPkg, "externalversions")
 	default:
-		l.informersDir = filepath.Join(outDir, "informers", "externalversions")
-		l.informersPkg = path.Join(outPkg, "informers", "externalversions")
+		l.InformersDir = filepath.Join(outDir, "informers", "externalversions")
+		l.InformersPkg = path.Join(outPkg, "informers", "externalversions")
 	}
-	l.listersDir, l.listersPkg = filepath.Join(outDir, "listers"), path.Join(outPkg, "listers")
+	l.ListersDir, l.ListersPkg = filepath.Join(outDir, "listers"), path.Join(outPkg, "listers")
 	if o.ListersPackage != "" {
-		l.listersPkg = path.Clean(o.ListersPackage)
+		l.ListersPkg = path.Clean(o.ListersPackage)
 	}
 	if o.ListersDir != "" {
-		l.listersDir = o.ListersDir
-		if !filepath.IsAbs(l.listersDir) {
-			l.listersDir = filepath.Join(o.workDir(), l.listersDir)
+		l.ListersDir = o.ListersDir
+		if !filepath.IsAbs(l.ListersDir) {
+			l.ListersDir = filepath.Join(o.workDir(), l.ListersDir)
 		}
-		l.listersDir = filepath.Clean(l.listersDir)
+		l.ListersDir = filepath.Clean(l.ListersDir)
 	} else if o.ListersPackage != "" {
-		dir, ok := locatePackage(l.listersPkg, outDir, outPkg)
+		dir, ok := load.LocatePackage(l.ListersPkg, outDir, outPkg)
 		if !ok {
-			return l, inputErrorf("", "--listers-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --listers-output-dir", o.ListersPackage, o.OutputPkg, o.OutputDir)
+			return l, inputerr.Errorf("", "--listers-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --listers-output-dir", o.ListersPackage, o.OutputPkg, o.OutputDir)
 		}
-		l.listersDir = dir
+		l.ListersDir = dir
 	}
-	if l.listersDir == l.informersDir {
-		return l, inputErrorf("", "--listers-package %s: the listers would share a directory with the informers", l.listersPkg)
+	if l.ListersDir == l.InformersDir {
+		return l, inputerr.Errorf("", "--listers-package %s: the listers would share a directory with the informers", l.ListersPkg)
 	}
-	if l.listersDir == outDir && !o.SingleDirectory {
-		return l, inputErrorf("", "--listers-package %s: the listers would be written into --output-dir %s itself", l.listersPkg, o.OutputDir)
+	if l.ListersDir == outDir && !o.SingleDirectory {
+		return l, inputerr.Errorf("", "--listers-package %s: the listers would be written into --output-dir %s itself", l.ListersPkg, o.OutputDir)
 	}
-	for _, d := range []struct{ flag, dir string }{{"--output-dir", l.informersDir}, {"--listers-package", l.listersDir}} {
+	for _, d := range []struct{ flag, dir string }{{"--output-dir", l.InformersDir}, {"--listers-package", l.ListersDir}} {
 		if err := checkDirectoryPath(d.flag, d.dir); err != nil {
 			return l, err
 		}
@@ -280,7 +274,7 @@ func (o *Options) validate() (layout, error) {
 
 // clientsetLayout resolves where the clientset goes, when it is generated,
 // and checks the flags that only mean something with it.
-func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
+func (o *Options) clientsetLayout(l *plan.Layout, outDir, outPkg string) error {
 	if !o.WithApplyConfig {
 		for _, f := range []struct {
 			name string
@@ -292,11 +286,11 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 			{"--openapi-schema", o.OpenAPISchema != ""},
 		} {
 			if f.set {
-				return inputErrorf("", "%s configures the apply configurations, which are generated only with --with-applyconfig", f.name)
+				return inputerr.Errorf("", "%s configures the apply configurations, which are generated only with --with-applyconfig", f.name)
 			}
 		}
 	} else if !o.WithClientset {
-		return inputErrorf("", "--with-applyconfig needs --with-clientset: the apply configurations are generated with the clientset whose Apply takes them")
+		return inputerr.Errorf("", "--with-applyconfig needs --with-clientset: the apply configurations are generated with the clientset whose Apply takes them")
 	}
 	if !o.WithClientset {
 		for _, f := range []struct {
@@ -313,7 +307,7 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 			{"--replace-client-gen-output", o.ReplaceClientGenOutput},
 		} {
 			if f.set {
-				return inputErrorf("", "%s configures the clientset, which is generated only with --with-clientset", f.name)
+				return inputerr.Errorf("", "%s configures the clientset, which is generated only with --with-clientset", f.name)
 			}
 		}
 		return nil
@@ -322,8 +316,8 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 	if name == "" {
 		name = DefaultClientsetName
 	}
-	if !isIdentifier(name) || token.IsKeyword(name) {
-		return inputErrorf("", "--clientset-name %q is not a usable Go package name", name)
+	if !load.IsIdentifier(name) || token.IsKeyword(name) {
+		return inputerr.Errorf("", "--clientset-name %q is not a usable Go package name", name)
 	}
 	baseDir, basePkg := filepath.Join(outDir, "clientset"), path.Join(outPkg, "clientset")
 	if o.OutputDirIsInformers {
@@ -338,24 +332,24 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 		baseDir = filepath.Clean(baseDir)
 	case o.ClientsetPackage != "":
 		basePkg = path.Clean(o.ClientsetPackage)
-		dir, ok := locatePackage(basePkg, outDir, outPkg)
+		dir, ok := load.LocatePackage(basePkg, outDir, outPkg)
 		if !ok {
-			return inputErrorf("", "--clientset-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --clientset-output-dir", o.ClientsetPackage, o.OutputPkg, o.OutputDir)
+			return inputerr.Errorf("", "--clientset-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --clientset-output-dir", o.ClientsetPackage, o.OutputPkg, o.OutputDir)
 		}
 		baseDir = dir
 	case o.ClientsetDir != "":
-		return inputErrorf("", "--clientset-output-dir needs --clientset-package, its import path")
+		return inputerr.Errorf("", "--clientset-output-dir needs --clientset-package, its import path")
 	}
-	l.clientsetDir, l.clientsetPkg = filepath.Join(baseDir, name), path.Join(basePkg, name)
-	if o.VersionedClientsetPackage != "" && path.Clean(o.VersionedClientsetPackage) != l.clientsetPkg {
-		return inputErrorf("", "--versioned-clientset-package %s: with --with-clientset the informers use the generated clientset, %s: drop the flag or make it name that package", o.VersionedClientsetPackage, l.clientsetPkg)
+	l.ClientsetDir, l.ClientsetPkg = filepath.Join(baseDir, name), path.Join(basePkg, name)
+	if o.VersionedClientsetPackage != "" && path.Clean(o.VersionedClientsetPackage) != l.ClientsetPkg {
+		return inputerr.Errorf("", "--versioned-clientset-package %s: with --with-clientset the informers use the generated clientset, %s: drop the flag or make it name that package", o.VersionedClientsetPackage, l.ClientsetPkg)
 	}
-	for _, other := range []string{l.informersDir, l.listersDir} {
-		if other == l.clientsetDir || strings.HasPrefix(other, l.clientsetDir+string(filepath.Separator)) || strings.HasPrefix(l.clientsetDir, other+string(filepath.Separator)) {
-			return inputErrorf("", "the clientset directory %s and %s would overlap: move one of them (--clientset-output-dir, --clientset-package)", l.clientsetDir, other)
+	for _, other := range []string{l.InformersDir, l.ListersDir} {
+		if other == l.ClientsetDir || strings.HasPrefix(other, l.ClientsetDir+string(filepath.Separator)) || strings.HasPrefix(l.ClientsetDir, other+string(filepath.Separator)) {
+			return inputerr.Errorf("", "the clientset directory %s and %s would overlap: move one of them (--clientset-output-dir, --clientset-package)", l.ClientsetDir, other)
 		}
 	}
-	if err := checkDirectoryPath("--clientset-output-dir", l.clientsetDir); err != nil {
+	if err := checkDirectoryPath("--clientset-output-dir", l.ClientsetDir); err != nil {
 		return err
 	}
 	return o.applyLayout(l, outDir, outPkg)
@@ -363,7 +357,7 @@ func (o *Options) clientsetLayout(l *layout, outDir, outPkg string) error {
 
 // applyLayout resolves where the apply configurations go, when they are
 // generated, and makes ApplyConfigurationPackage name them for the clients.
-func (o *Options) applyLayout(l *layout, outDir, outPkg string) error {
+func (o *Options) applyLayout(l *plan.Layout, outDir, outPkg string) error {
 	if !o.WithApplyConfig {
 		return nil
 	}
@@ -372,44 +366,44 @@ func (o *Options) applyLayout(l *layout, outDir, outPkg string) error {
 		name = DefaultApplyConfigName
 	}
 	if strings.ContainsAny(name, "/\\ ") || name == "." || name == ".." {
-		return inputErrorf("", "--applyconfig-name %q is not a directory name", name)
+		return inputerr.Errorf("", "--applyconfig-name %q is not a directory name", name)
 	}
 	baseDir, basePkg := outDir, outPkg
 	if o.OutputDirIsInformers {
 		baseDir, basePkg = filepath.Dir(outDir), path.Dir(outPkg)
 	}
-	l.applyDir, l.applyPkg = filepath.Join(baseDir, name), path.Join(basePkg, name)
+	l.ApplyDir, l.ApplyPkg = filepath.Join(baseDir, name), path.Join(basePkg, name)
 	switch {
 	case o.ApplyConfigurationPackage != "" && o.ApplyConfigurationDir != "":
-		l.applyPkg, l.applyDir = path.Clean(o.ApplyConfigurationPackage), o.ApplyConfigurationDir
-		if !filepath.IsAbs(l.applyDir) {
-			l.applyDir = filepath.Join(o.workDir(), l.applyDir)
+		l.ApplyPkg, l.ApplyDir = path.Clean(o.ApplyConfigurationPackage), o.ApplyConfigurationDir
+		if !filepath.IsAbs(l.ApplyDir) {
+			l.ApplyDir = filepath.Join(o.workDir(), l.ApplyDir)
 		}
-		l.applyDir = filepath.Clean(l.applyDir)
+		l.ApplyDir = filepath.Clean(l.ApplyDir)
 	case o.ApplyConfigurationPackage != "":
-		l.applyPkg = path.Clean(o.ApplyConfigurationPackage)
-		dir, ok := locatePackage(l.applyPkg, outDir, outPkg)
+		l.ApplyPkg = path.Clean(o.ApplyConfigurationPackage)
+		dir, ok := load.LocatePackage(l.ApplyPkg, outDir, outPkg)
 		if !ok {
-			return inputErrorf("", "--apply-configuration-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --applyconfig-output-dir", o.ApplyConfigurationPackage, o.OutputPkg, o.OutputDir)
+			return inputerr.Errorf("", "--apply-configuration-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --applyconfig-output-dir", o.ApplyConfigurationPackage, o.OutputPkg, o.OutputDir)
 		}
-		l.applyDir = dir
+		l.ApplyDir = dir
 	case o.ApplyConfigurationDir != "":
-		return inputErrorf("", "--applyconfig-output-dir needs --apply-configuration-package, its import path")
+		return inputerr.Errorf("", "--applyconfig-output-dir needs --apply-configuration-package, its import path")
 	}
-	o.ApplyConfigurationPackage = l.applyPkg
-	for _, other := range []string{l.informersDir, l.listersDir, l.clientsetDir} {
-		if other == l.applyDir || strings.HasPrefix(other, l.applyDir+string(filepath.Separator)) || strings.HasPrefix(l.applyDir, other+string(filepath.Separator)) {
-			return inputErrorf("", "the apply configurations directory %s and %s would overlap: move one of them (--applyconfig-name, --apply-configuration-package)", l.applyDir, other)
+	o.ApplyConfigurationPackage = l.ApplyPkg
+	for _, other := range []string{l.InformersDir, l.ListersDir, l.ClientsetDir} {
+		if other == l.ApplyDir || strings.HasPrefix(other, l.ApplyDir+string(filepath.Separator)) || strings.HasPrefix(l.ApplyDir, other+string(filepath.Separator)) {
+			return inputerr.Errorf("", "the apply configurations directory %s and %s would overlap: move one of them (--applyconfig-name, --apply-configuration-package)", l.ApplyDir, other)
 		}
 	}
-	return checkDirectoryPath("--applyconfig-output-dir", l.applyDir)
+	return checkDirectoryPath("--applyconfig-output-dir", l.ApplyDir)
 }
 
 // checkBuildTags checks that every build tag is one.
 func (o *Options) checkBuildTags() error {
 	for _, tag := range o.BuildTags {
 		if tag == "" || strings.ContainsAny(tag, " \t,\"'") {
-			return inputErrorf("", "--build-tags: %q is not a build tag", tag)
+			return inputerr.Errorf("", "--build-tags: %q is not a build tag", tag)
 		}
 	}
 	return nil
@@ -420,8 +414,8 @@ func (o *Options) checkBuildTags() error {
 // only the informers need, and an outDir that is the parent of (or holds)
 // informer-gen's informers/ and listers/, which upstream lister-gen's reading
 // would fill with <group>/<version> directories beside them.
-func (o *Options) validateListersOnly(outDir, outPkg string) (layout, error) {
-	var l layout
+func (o *Options) validateListersOnly(outDir, outPkg string) (plan.Layout, error) {
+	var l plan.Layout
 	for _, f := range []struct {
 		name string
 		set  bool
@@ -433,21 +427,21 @@ func (o *Options) validateListersOnly(outDir, outPkg string) (layout, error) {
 		{"informers (OutputDirIsInformers)", o.OutputDirIsInformers},
 	} {
 		if f.set {
-			return l, inputErrorf("", "%s cannot be used when only the listers are generated (upstream lister-gen's reading of --output-dir)", f.name)
+			return l, inputerr.Errorf("", "%s cannot be used when only the listers are generated (upstream lister-gen's reading of --output-dir)", f.name)
 		}
 	}
 	if filepath.Base(outDir) == "informers" || path.Base(outPkg) == "informers" {
-		return l, inputErrorf("", "--output-dir %s --output-pkg %s name an informers directory, but without --versioned-clientset-package informer-gen reads them as lister-gen does, as the listers directory: add --versioned-clientset-package (and --listers-package <pkg>/listers, as upstream informer-gen takes it)", o.OutputDir, o.OutputPkg)
+		return l, inputerr.Errorf("", "--output-dir %s --output-pkg %s name an informers directory, but without --versioned-clientset-package informer-gen reads them as lister-gen does, as the listers directory: add --versioned-clientset-package (and --listers-package <pkg>/listers, as upstream informer-gen takes it)", o.OutputDir, o.OutputPkg)
 	}
 	for _, sub := range []string{filepath.Join("informers", "externalversions", "factory.go"), "listers"} {
 		if p := filepath.Join(outDir, sub); generatedByUs(p) || holdsGenerated(p) {
-			return l, inputErrorf("", "--output-dir %s holds %s generated by informer-gen with --output-dir as the parent of informers/ and listers/, but without --versioned-clientset-package it is read as lister-gen reads it, as the listers directory itself: add --versioned-clientset-package to regenerate that tree", o.OutputDir, p)
+			return l, inputerr.Errorf("", "--output-dir %s holds %s generated by informer-gen with --output-dir as the parent of informers/ and listers/, but without --versioned-clientset-package it is read as lister-gen reads it, as the listers directory itself: add --versioned-clientset-package to regenerate that tree", o.OutputDir, p)
 		}
 	}
 	if err := checkDirectoryPath("--output-dir", outDir); err != nil {
 		return l, err
 	}
-	l.listersDir, l.listersPkg = outDir, outPkg
+	l.ListersDir, l.ListersPkg = outDir, outPkg
 	return l, o.checkBuildTags()
 }
 
@@ -480,16 +474,16 @@ func (o *Options) checkOutputMeaning(outDir, outPkg string) error {
 	}
 	if !o.OutputDirIsInformers {
 		if filepath.Base(outDir) == "informers" || path.Base(outPkg) == "informers" {
-			return inputErrorf("", "--output-dir %s --output-pkg %s name an informers directory, which upstream informer-gen reads as where the informers go but which without --listers-package is the parent of informers/ and listers/: this would write %s; add --listers-package <pkg>/listers to read it as upstream does, or pass the parent directory and package", o.OutputDir, o.OutputPkg, filepath.Join(outDir, "informers", "externalversions"))
+			return inputerr.Errorf("", "--output-dir %s --output-pkg %s name an informers directory, which upstream informer-gen reads as where the informers go but which without --listers-package is the parent of informers/ and listers/: this would write %s; add --listers-package <pkg>/listers to read it as upstream does, or pass the parent directory and package", o.OutputDir, o.OutputPkg, filepath.Join(outDir, "informers", "externalversions"))
 		}
 		return nil
 	}
 	if o.ListersPackage == "" {
-		return inputErrorf("", "--listers-package is required when --output-dir is the informers directory")
+		return inputerr.Errorf("", "--listers-package is required when --output-dir is the informers directory")
 	}
 	nested := filepath.Join(outDir, "informers", "externalversions")
 	if generatedByUs(filepath.Join(nested, "factory.go")) {
-		return inputErrorf("", "--output-dir %s: with --listers-package it is the informers directory (as upstream informer-gen reads it), so the informers go to %s, but %s holds informers generated with --output-dir as their parent: either drop --listers-package and keep --output-dir as the parent, or remove %s", o.OutputDir, filepath.Join(outDir, "externalversions"), nested, filepath.Join(outDir, "informers"))
+		return inputerr.Errorf("", "--output-dir %s: with --listers-package it is the informers directory (as upstream informer-gen reads it), so the informers go to %s, but %s holds informers generated with --output-dir as their parent: either drop --listers-package and keep --output-dir as the parent, or remove %s", o.OutputDir, filepath.Join(outDir, "externalversions"), nested, filepath.Join(outDir, "informers"))
 	}
 	return nil
 }
@@ -501,7 +495,7 @@ func generatedByUs(p string) bool {
 	if err != nil {
 		return false
 	}
-	return isGenerated(data)
+	return output.IsGenerated(data)
 }
 
 // checkDirectoryPath checks that dir is a directory or can be created: the
@@ -513,9 +507,9 @@ func checkDirectoryPath(flag, dir string) error {
 		case err == nil && st.IsDir():
 			return nil
 		case err == nil:
-			return inputErrorf("", "%s: %s is a file, not a directory: output would go to %s", flag, d, dir)
+			return inputerr.Errorf("", "%s: %s is a file, not a directory: output would go to %s", flag, d, dir)
 		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-			return inputErrorf("", "%s: %v", flag, err)
+			return inputerr.Errorf("", "%s: %v", flag, err)
 		}
 		if filepath.Dir(d) == d {
 			return nil
@@ -544,56 +538,11 @@ func (o *Options) workDir() string {
 	return wd
 }
 
-// locatePackage finds the directory of import path pkg given that dir holds
-// import path base: pkg may be under base, under an ancestor that the two
-// share the trailing elements of (".../gen" ↔ "example.com/x/gen"), or
-// anywhere in the module whose go.mod is above dir.
-func locatePackage(pkg, dir, base string) (string, bool) {
-	d, b := dir, base
-	for {
-		if rest, ok := underPath(pkg, b); ok {
-			return filepath.Join(d, filepath.FromSlash(rest)), true
-		}
-		if path.Base(b) != filepath.Base(d) || path.Dir(b) == b || path.Dir(b) == "." {
-			break
-		}
-		d, b = filepath.Dir(d), path.Dir(b)
-	}
-	// Fall back to the module holding dir (which may not exist yet).
-	probe := dir
-	for {
-		if st, err := os.Stat(probe); err == nil && st.IsDir() {
-			break
-		}
-		parent := filepath.Dir(probe)
-		if parent == probe {
-			return "", false
-		}
-		probe = parent
-	}
-	root, err := moduleCache{}.find(probe)
-	if err != nil {
-		return "", false
-	}
-	if rest, ok := underPath(pkg, root.path); ok {
-		return filepath.Join(root.dir, filepath.FromSlash(rest)), true
-	}
-	return "", false
-}
+// DefaultPluralExceptions are always applied, before the caller's own
+// exceptions (an entry for the same type replaces the default). k8s.io/api's
+// Endpoints type is already plural and its clientset says Endpoints(ns), not
+// Endpointses(ns).
+var DefaultPluralExceptions = []string{"Endpoints:Endpoints"}
 
-// underPath reports whether import path p is base or below it, and the rest.
-func underPath(p, base string) (string, bool) {
-	if p == base {
-		return "", true
-	}
-	rest, ok := strings.CutPrefix(p, base+"/")
-	return rest, ok
-}
-
-// isImportPath is a light check that s looks like an import path.
-func isImportPath(s string) bool {
-	if s == "" || strings.HasPrefix(s, "/") || strings.HasSuffix(s, "/") || strings.HasPrefix(s, ".") {
-		return false
-	}
-	return !strings.ContainsAny(s, " \t\\\"'`:*?<>|")
-}
+// DefaultApplyConfigName is kube_codegen.sh's --applyconfig-name.
+const DefaultApplyConfigName = "applyconfiguration"

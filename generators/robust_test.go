@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/typedinformer/typedinformer/generators/output"
 )
 
 // fooOptions generates ./apis/... of dir into dir/gen.
@@ -132,14 +134,14 @@ func TestInterruptedRunRecovers(t *testing.T) {
 				old := snapshot(t, out)
 				n := 0
 				for rel := range old {
-					if strings.HasSuffix(rel, ".go") && n < 6 && isGenerated([]byte(old[rel])) { // not widget_expansion.go, which is the user's
+					if strings.HasSuffix(rel, ".go") && n < 6 && output.IsGenerated([]byte(old[rel])) { // not widget_expansion.go, which is the user's
 						writeTree(t, out, map[string]string{rel: strings.Replace(old[rel], "package ", "// old\npackage ", 1)})
 						n++
 					}
 				}
 				func() {
 					seen := 0
-					writeHook = func(s, _ string) {
+					output.WriteHook = func(s, _ string) {
 						if s != step {
 							return
 						}
@@ -149,7 +151,7 @@ func TestInterruptedRunRecovers(t *testing.T) {
 						seen++
 					}
 					defer func() {
-						writeHook = nil
+						output.WriteHook = nil
 						if r := recover(); r != "killed" {
 							t.Fatalf("the run was not interrupted: %v", r)
 						}
@@ -158,7 +160,7 @@ func TestInterruptedRunRecovers(t *testing.T) {
 				}()
 				var temps []string
 				for rel := range snapshot(t, out) {
-					if strings.HasPrefix(filepath.Base(rel), TempFilePrefix) {
+					if strings.HasPrefix(filepath.Base(rel), output.TempFilePrefix) {
 						temps = append(temps, rel)
 					}
 				}
@@ -186,24 +188,6 @@ func TestInterruptedRunRecovers(t *testing.T) {
 					t.Errorf("after the next generate the tree differs from an uninterrupted run: %s", d)
 				}
 			})
-		}
-	}
-}
-
-// TestIsLeftover: our temporary files, in the current and the earlier
-// naming, are recognised; other files are not.
-func TestIsLeftover(t *testing.T) {
-	for name, want := range map[string]bool{
-		TempFilePrefix + "pod.go.123456": true,
-		".pod.go.123456.tmp":             true, // earlier versions
-		".pod.go.12a.tmp":                false,
-		"pod.go":                         false,
-		".pod.go":                        false,
-		"notes.tmp":                      false,
-		".informer-gen.tmp":              false,
-	} {
-		if got := isLeftover(name); got != want {
-			t.Errorf("isLeftover(%q) = %v, want %v", name, got, want)
 		}
 	}
 }

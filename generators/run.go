@@ -10,24 +10,21 @@ import (
 	"time"
 
 	"k8s.io/klog/v2"
-)
 
-// File is one generated file, rendered in memory.
-type File struct {
-	// Path is the absolute path of the file.
-	Path string
-	// Content is the file's complete, gofmt'ed content.
-	Content []byte
-	// Changed is true when the file does not exist or holds other content.
-	Changed bool
-}
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/load"
+	"github.com/typedinformer/typedinformer/generators/model"
+	"github.com/typedinformer/typedinformer/generators/output"
+	"github.com/typedinformer/typedinformer/generators/plan"
+	"github.com/typedinformer/typedinformer/generators/targets/applyconfig"
+)
 
 // Result is a complete run held in memory: nothing is on disk until Write.
 type Result struct {
 	// Model is the API surface the files were generated from.
-	Model *Model
+	Model *model.Model
 	// Files are the generated files, sorted by path.
-	Files []File
+	Files []output.File
 	// Stale are files under the output directories that carry the generated
 	// marker but are no longer produced, sorted.
 	Stale []string
@@ -38,7 +35,7 @@ type Result struct {
 	// those of them that declare +genclient types.
 	Packages, GenclientPackages int
 
-	tree    *outputTree
+	tree    *output.Tree
 	roots   []string
 	workDir string
 }
@@ -55,11 +52,11 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	n, err := newNamers(pluralExceptions(opts.PluralExceptions))
+	n, err := model.NewNamers(pluralExceptions(opts.PluralExceptions))
 	if err != nil {
 		return nil, err
 	}
-	hdr, err := loadHeader(opts.HeaderFile)
+	hdr, err := output.LoadHeader(opts.HeaderFile)
 	if err != nil {
 		return nil, err
 	}
@@ -68,53 +65,53 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 
 	// The output tree is read while the inputs are resolved and parsed.
 	type scanResult struct {
-		tree *outputTree
+		tree *output.Tree
 		err  error
 	}
 	scanned := make(chan scanResult, 1)
 	var roots []string
 	if !opts.ClientsetOnly {
 		// Without informers and listers their directories are left alone.
-		roots = append(roots, lay.listersDir)
-		if lay.informersDir != "" {
-			roots = append([]string{lay.informersDir}, roots...)
+		roots = append(roots, lay.ListersDir)
+		if lay.InformersDir != "" {
+			roots = append([]string{lay.InformersDir}, roots...)
 		}
 	}
-	if lay.clientsetDir != "" {
-		roots = append(roots, lay.clientsetDir)
+	if lay.ClientsetDir != "" {
+		roots = append(roots, lay.ClientsetDir)
 	}
-	if lay.applyDir != "" {
-		roots = append(roots, lay.applyDir)
+	if lay.ApplyDir != "" {
+		roots = append(roots, lay.ApplyDir)
 	}
-	var schema *openAPIDoc
+	var schema *applyconfig.OpenAPIDoc
 	if opts.OpenAPISchema != "" {
 		file := opts.OpenAPISchema
 		if !filepath.IsAbs(file) {
 			file = filepath.Join(workDir, file)
 		}
-		if schema, err = readOpenAPI(file); err != nil {
+		if schema, err = applyconfig.ReadOpenAPI(file); err != nil {
 			return nil, relativize(err, workDir)
 		}
 	}
-	var applyFiles []plannedFile
+	var applyFiles []plan.File
 	go func() {
-		t, err := scanOutputs(bctx, roots...)
+		t, err := output.Scan(bctx, roots...)
 		scanned <- scanResult{t, err}
 	}()
 	result, err := func() (*Result, error) {
-		pkgs, err := resolvePatterns(ctx, bctx, workDir, opts.Patterns)
+		pkgs, err := load.ResolvePatterns(ctx, bctx, workDir, opts.Patterns)
 		if err != nil {
 			return nil, err
 		}
 		logger.V(1).Info("Resolved packages", "count", len(pkgs), "elapsed", time.Since(start))
-		parsed, declared, err := readInputs(ctx, pkgs, lay.applyDir != "")
+		parsed, declared, err := load.ReadInputs(ctx, pkgs, lay.ApplyDir != "")
 		if err != nil {
 			return nil, err
 		}
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
-		loader := newLoader(ctx, bctx, workDir, pkgs, declared)
-		followDefinitions(ctx, loader, parsed)
-		model, err := buildModel(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset, opts.ClientsetOnly)
+		loader := load.NewLoader(ctx, bctx, workDir, pkgs, declared)
+		load.FollowDefinitions(ctx, loader, parsed)
+		m, err := model.Build(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset, opts.ClientsetOnly)
 		if err != nil {
 			return nil, err
 		}
@@ -122,25 +119,23 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		// onlyVerbs=create) are valid input with nothing to generate, as
 		// upstream has it: the run succeeds, and output from earlier runs
 		// becomes stale.
-		if len(model.Groups) == 0 && model.clientPackages == 0 {
-			return nil, inputErrorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
+		if len(m.Groups) == 0 && m.ClientPackages == 0 {
+			return nil, inputerr.Errorf("", "no +genclient type with list and watch or list and get verbs in %s (%d packages)", strings.Join(opts.Patterns, " "), len(pkgs))
 		}
-		if lay.applyDir != "" {
-			err := planApplyConfigurations(loader, declared, &opts, lay, schema, func(p, tmpl string, d templateData) {
-				applyFiles = append(applyFiles, plannedFile{Path: p, Template: tmpl, Data: d})
-			})
+		if lay.ApplyDir != "" {
+			applyFiles, err = applyconfig.Plan(loader, declared, opts.ExternalApplyConfigurations, lay, schema)
 			if err != nil {
 				return nil, err
 			}
 			logger.V(1).Info("Planned apply configurations", "files", len(applyFiles), "elapsed", time.Since(start))
 		}
-		for _, g := range model.Groups {
+		for _, g := range m.Groups {
 			for _, v := range g.Versions {
 				logger.V(2).Info("Group version", "group", g.DisplayName(), "version", v.Name, "package", v.APIPackage,
 					"informers", len(v.InformerTypes()), "listers", len(v.ListerTypes()))
 			}
 		}
-		return &Result{Model: model, Packages: len(pkgs), GenclientPackages: len(parsed), roots: roots, workDir: workDir}, nil
+		return &Result{Model: m, Packages: len(pkgs), GenclientPackages: len(parsed), roots: roots, workDir: workDir}, nil
 	}()
 	scan := <-scanned
 	if err != nil {
@@ -151,30 +146,30 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	result.tree = scan.tree
 
-	planned, err := planFiles(result.Model, lay, &opts, result.tree.exists, result.tree.userDecls, applyFiles)
+	planned, err := planFiles(result.Model, lay, &opts, result.tree, applyFiles)
 	if err != nil {
 		return nil, relativize(err, workDir)
 	}
 	if opts.ReplaceClientGenOutput {
-		result.tree.adoptGenerated(lay.clientsetDir, clientGenMarker)
-		result.tree.adoptGenerated(lay.applyDir, applyConfigGenMarker)
+		result.tree.AdoptGenerated(lay.ClientsetDir, output.ClientGenMarker)
+		result.tree.AdoptGenerated(lay.ApplyDir, output.ApplyConfigGenMarker)
 	}
-	if err := result.tree.checkOwned(planned, workDir); err != nil {
+	if err := result.tree.CheckOwned(planned, workDir); err != nil {
 		return nil, err
 	}
-	rendered, err := renderFiles(ctx, planned, hdr, result.tree.content, opts.Now().Year())
+	rendered, err := output.Render(ctx, planned, hdr, result.tree.Content, opts.Now().Year())
 	if err != nil {
 		return nil, err
 	}
 	keep := make(map[string]bool, len(planned))
-	result.Files = make([]File, len(planned))
+	result.Files = make([]output.File, len(planned))
 	for i, p := range planned {
 		keep[p.Path] = true
-		old := result.tree.content(p.Path)
-		result.Files[i] = File{Path: p.Path, Content: rendered[i], Changed: old == nil || !bytes.Equal(old, rendered[i])}
+		old := result.tree.Content(p.Path)
+		result.Files[i] = output.File{Path: p.Path, Content: rendered[i], Changed: old == nil || !bytes.Equal(old, rendered[i])}
 	}
-	result.Stale = result.tree.stale(keep)
-	result.Leftovers = result.tree.leftovers
+	result.Stale = result.tree.Stale(keep)
+	result.Leftovers = result.tree.Leftovers
 	logger.V(1).Info("Rendered files", "files", len(result.Files), "changed", result.ChangedCount(), "stale", len(result.Stale), "elapsed", time.Since(start))
 	return result, nil
 }
@@ -188,13 +183,13 @@ func pluralExceptions(given []string) []string {
 // reservedGroupPackages are the directory names a group may not take in the
 // informers root: the generator's own, and the listers directory when it
 // lives there.
-func reservedGroupPackages(l layout) []string {
-	if l.informersDir == "" {
+func reservedGroupPackages(l plan.Layout) []string {
+	if l.InformersDir == "" {
 		return nil
 	}
 	reserved := []string{"internalinterfaces"}
-	if filepath.Dir(l.listersDir) == l.informersDir {
-		reserved = append(reserved, filepath.Base(l.listersDir))
+	if filepath.Dir(l.ListersDir) == l.InformersDir {
+		reserved = append(reserved, filepath.Base(l.ListersDir))
 	}
 	return reserved
 }
@@ -219,7 +214,7 @@ func (r *Result) UpToDate() bool {
 // written to temporary files first, then renamed into place), unchanged
 // files are left alone, and stale generated files are removed.
 func (r *Result) Write() error {
-	return writeFiles(r.Files, r.Stale, r.Leftovers, r.roots)
+	return output.Write(r.Files, r.Stale, r.Leftovers, r.roots)
 }
 
 // Diff writes a unified diff from the tree on disk to the result: changed
@@ -230,17 +225,17 @@ func (r *Result) Diff(w io.Writer) error {
 		if !f.Changed {
 			continue
 		}
-		old := r.tree.content(f.Path)
+		old := r.tree.Content(f.Path)
 		a := "a/" + r.rel(f.Path)
 		if old == nil {
 			a = "/dev/null"
 		}
-		if err := unifiedDiff(w, a, "b/"+r.rel(f.Path), old, f.Content); err != nil {
+		if err := output.UnifiedDiff(w, a, "b/"+r.rel(f.Path), old, f.Content); err != nil {
 			return err
 		}
 	}
 	for _, p := range r.Stale {
-		if err := unifiedDiff(w, "a/"+r.rel(p), "/dev/null", r.tree.content(p), nil); err != nil {
+		if err := output.UnifiedDiff(w, "a/"+r.rel(p), "/dev/null", r.tree.Content(p), nil); err != nil {
 			return err
 		}
 	}
@@ -271,7 +266,7 @@ func Generate(ctx context.Context, opts Options) (*Result, error) {
 
 // relativize rewrites the positions of an InputError relative to workDir.
 func relativize(err error, workDir string) error {
-	ie, ok := err.(*InputError) //nolint:errorlint // only an unwrapped InputError is rewritten: rebuilding a wrapped one would drop its wrapper
+	ie, ok := err.(*inputerr.InputError) //nolint:errorlint // only an unwrapped InputError is rewritten: rebuilding a wrapped one would drop its wrapper
 	if !ok {
 		return err
 	}
