@@ -101,6 +101,8 @@ func runChild(args []string) (err error) {
 		res, err = scenario.Dynamic(side, *wirePods, *n, *fixtureFile)
 	case "crcache":
 		res, err = scenario.CRCache(*mode, *n, *fixtureFile)
+	case "writetracker":
+		res, err = scenario.WriteTracker(*n, *minDur, *total)
 	case "crevents":
 		res, err = scenario.CREvents(*mode, *keys, *handlers, *total)
 	default:

@@ -18,9 +18,9 @@ func (t *target) String() string {
 		return "—"
 	}
 	if t.atMost {
-		return fmt.Sprintf("≤ %.2gx", t.bound)
+		return fmt.Sprintf("≤ %.3gx", t.bound)
 	}
-	return fmt.Sprintf("≥ %.2gx", t.bound)
+	return fmt.Sprintf("≥ %.3gx", t.bound)
 }
 
 func (t *target) met(ratio float64) bool {
