@@ -14,6 +14,8 @@
 // informer_queued_items, informer_processing_latency_seconds and
 // informer_store_resource_version{name,group,version,resource}, for
 // informers with a reserved identity (informers.WithInformerName).
+// WriteWaitDuration is the histogram of the reads that waited for the
+// program's own writes (cache.WriteTrackerOptions.WaitDuration).
 //
 // Wiring:
 //

@@ -28,6 +28,7 @@ type Metrics struct {
 	identities  *identityVecs
 	workqueues  *workqueueVecs
 	controllers *controllerVecs
+	writeWait   prometheus.Histogram
 }
 
 var _ cache.InformerMetricsProvider = (*Metrics)(nil)
@@ -45,8 +46,9 @@ func New(reg prometheus.Registerer) (*Metrics, error) {
 		identities:  newIdentityVecs(),
 		workqueues:  newWorkqueueVecs(),
 		controllers: newControllerVecs(),
+		writeWait:   newWriteWait(),
 	}
-	for _, group := range [][]prometheus.Collector{m.informers.collectors(), m.identities.collectors(), m.workqueues.collectors(), m.controllers.collectors()} {
+	for _, group := range [][]prometheus.Collector{m.informers.collectors(), m.identities.collectors(), m.workqueues.collectors(), m.controllers.collectors(), {m.writeWait}} {
 		for _, c := range group {
 			if err := reg.Register(c); err != nil {
 				return nil, fmt.Errorf("metrics/prometheus: registering: %w", err)
