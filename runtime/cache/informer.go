@@ -23,7 +23,7 @@ import (
 // Locking. An informer's mutexes are taken in this order, never against it
 // (a lock may be skipped, e.g. processBatch takes no startMu):
 //
-//	startMu → proc.mu → listener.mu → listener.syncedMu → fifo.mu → indexer.mu
+//	startMu → proc.mu → listener.mu → listener.syncedMu → fifo.mu → gate.mu → indexer.mu
 //
 //   - startMu (sharedIndexInformer) guards the lifecycle (started, stopping,
 //     stopped), the reflector pointer and the settings that must be made
@@ -46,6 +46,11 @@ import (
 //     releases it before it calls processBatch. Replace and Resync
 //     read the store's keys and objects under it (the queue's KnownObjects),
 //     taking indexer.mu.
+//   - gate.mu (writeGate, write_gate.go) guards the program's writes the
+//     store has not applied. The DeltaFIFO's observer signals the gate
+//     with fifo.mu held; the gate reads the store under it. A
+//     WriteTracker's mu is a leaf: released before it hands a write to
+//     the gates.
 //   - indexer.mu (store.Indexer, an RWMutex) is innermost: nothing here
 //     takes another of these locks while holding it. The informer writes
 //     objects to the store only under proc.mu (store.Indexer.ApplyDeltas) and releases

@@ -20,8 +20,8 @@ import (
 // writeGate is an informer's side of a WriteTracker: the program's writes
 // its store has not applied yet, per key, and the waits of reads for them.
 //
-// Lock order: the tracker's mu, then the gate's mu, then the store's
-// (store.Indexer's mu). The informer signals the gate (advance) after each
+// Lock order: the gate's mu, then the store's (store.Indexer's mu); the
+// tracker's mu is never held with it. The informer signals the gate (advance) after each
 // applied batch and when the DeltaFIFO reports a list's or bookmark's
 // resourceVersion reached, the latter with the DeltaFIFO's mu held; the
 // gate never takes the DeltaFIFO's mu.

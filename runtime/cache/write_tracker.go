@@ -49,8 +49,8 @@ type WriteTracker struct {
 	timeout time.Duration
 	waited  HistogramMetric
 
-	// mu guards gates. Lock order: mu, then a gate's mu; a gate never takes
-	// mu while holding its own.
+	// mu guards gates; it is a leaf, released before a write is handed to
+	// the gates.
 	mu    sync.Mutex
 	gates map[schema.GroupResource][]writeObserver
 }
