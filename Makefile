@@ -130,8 +130,10 @@ wirediff:
 wirediff-fuzz:
 	cd $(WIREDIFF) && $(GO) test -run '^$$' -fuzz '^FuzzDecoders$$' -fuzztime $(FUZZTIME) .
 
-## verify: fail with a diff if any generated file is out of date.
+## verify: fail with a diff if any generated file is out of date; and the
+## README's recipe for a local checkout, run in scratch modules (~20 s).
 verify:
+	hack/test-local-checkout.sh
 	$(EXAMPLE)/hack/verify-codegen.sh
 	$(EXAMPLE)/hack/test-verify-detects-drift.sh
 	hack/kube-codegen.sh verify

@@ -78,7 +78,6 @@ func NewSharedIndexInformerWithOptions(lw toolscache.ListerWatcher, exampleObjec
 		lw:                   lw,
 		example:              exampleObject,
 		expected:             newExpectedType(exampleObject),
-		watcher:              newSyncWatcher(),
 		regs:                 map[*registration]struct{}{},
 	}
 	s.name = informerName(o.ObjectDescription, extra.name, exampleObject)
@@ -115,7 +114,11 @@ func NewSharedIndexInformerWithOptions(lw toolscache.ListerWatcher, exampleObjec
 	for name, f := range o.Indexers {
 		s.indexer.funcs[name] = f
 	}
-	s.synced = s.watcher.add(fmt.Sprintf("SharedIndexInformer %s", s.name), s.HasSynced)
+	s.synced = &doneChecker{name: fmt.Sprintf("SharedIndexInformer %s", s.name), ch: s.inner.HasSyncedChecker().Done()}
+	if s.initErr != nil {
+		// Run never runs the runtime's informer: it never syncs.
+		s.synced.ch = make(chan struct{})
+	}
 	return s
 }
 
@@ -176,8 +179,7 @@ type sharedIndexInformer struct {
 	// userTransform is the SetTransform function, set before Run.
 	userTransform atomic.Pointer[toolscache.TransformFunc]
 
-	watcher *syncWatcher
-	synced  *doneChecker
+	synced *doneChecker
 
 	// defaultHandlerResync is the resync period of handlers added without
 	// one.
@@ -314,7 +316,7 @@ func (s *sharedIndexInformer) register(reg cache.ResourceEventHandlerRegistratio
 	r := &registration{
 		inner:    reg,
 		informer: s,
-		done:     s.watcher.add(fmt.Sprintf("event handler of SharedIndexInformer %s", s.name), reg.HasSynced),
+		done:     &doneChecker{name: fmt.Sprintf("event handler of SharedIndexInformer %s", s.name), ch: reg.HasSyncedChecker().Done()},
 		calls:    c,
 	}
 	s.mu.Lock()
@@ -346,8 +348,6 @@ func (s *sharedIndexInformer) RemoveEventHandler(handle toolscache.ResourceEvent
 	delete(s.regs, r)
 	s.mu.Unlock()
 	r.calls.end()
-	// A removed handler's HasSynced keeps its value: stop polling it.
-	s.watcher.remove(r.done)
 	return nil
 }
 
@@ -415,12 +415,7 @@ func (s *sharedIndexInformer) RunWithContext(ctx context.Context) {
 			logger.Error(err, "Informer cannot set its watch error handler", "informer", s.name)
 		}
 	}
-	var wg sync.WaitGroup
-	watchCtx, cancel := context.WithCancel(ctx)
-	wg.Go(func() { s.watcher.run(watchCtx) })
 	s.inner.Run(ctx)
-	cancel()
-	wg.Wait()
 }
 
 // reflector returns the client-go Reflector handed to watch error handlers.

@@ -22,5 +22,7 @@ package kube
 
 // APIVersion is the k8s.io/api module version the informers and listers were
 // generated from; k8s.io/client-go and k8s.io/apimachinery are required at
-// the same version.
-const APIVersion = "v0.37.2"
+// the same version. It is the first patch release of its minor, so requiring
+// this module raises no program's Kubernetes modules past it; any later patch
+// release of the minor builds the packages unchanged.
+const APIVersion = "v0.37.0"

@@ -6,9 +6,9 @@ replace github.com/typedinformer/typedinformer => ../
 
 require (
 	github.com/typedinformer/typedinformer v0.0.0-00010101000000-000000000000
-	k8s.io/api v0.37.2
-	k8s.io/apimachinery v0.37.2
-	k8s.io/client-go v0.37.2
+	k8s.io/api v0.37.0
+	k8s.io/apimachinery v0.37.0
+	k8s.io/client-go v0.37.0
 )
 
 require (

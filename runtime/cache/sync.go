@@ -51,7 +51,8 @@ func (s NamedSyncer) HasSynced() bool { return s.Func() }
 // Name returns Label.
 func (s NamedSyncer) Name() string { return s.Label }
 
-// syncPollInterval is how often WaitForSync polls HasSynced.
+// syncPollInterval is how often WaitForSync polls HasSynced when some
+// syncer has no HasSyncedChecker.
 const syncPollInterval = 50 * time.Millisecond
 
 // WaitForSync blocks until every syncer has synced or ctx ends (a
@@ -61,41 +62,74 @@ const syncPollInterval = 50 * time.Millisecond
 // unless some syncer reports a SyncError (an informer whose cache holds
 // objects an index function failed on, or lacks events its transform
 // rejected): then a *SyncedWithErrorsError naming them.
+//
+// When every syncer has a HasSyncedChecker (the informers and handler
+// registrations of this module do), WaitForSync waits on their channels and
+// returns as soon as the last one closes; otherwise it polls HasSynced.
 func WaitForSync(ctx context.Context, syncers ...Syncer) error {
-	pending := func() []int {
-		var idx []int
-		for i, s := range syncers {
-			if !s.HasSynced() {
-				idx = append(idx, i)
-			}
+	if checkers, ok := syncCheckers(syncers); ok {
+		if WaitFor(ctx, "", checkers...) {
+			return syncErrors(syncers)
 		}
-		return idx
+		return notSynced(ctx, syncers)
 	}
 	t := time.NewTicker(syncPollInterval)
 	defer t.Stop()
 	for {
-		left := pending()
-		if len(left) == 0 {
+		if len(pendingSyncs(syncers)) == 0 {
 			return syncErrors(syncers)
 		}
 		select {
 		case <-ctx.Done():
-			left = pending()
-			if len(left) == 0 {
-				return syncErrors(syncers)
-			}
-			err := &NotSyncedError{Cause: context.Cause(ctx)}
-			for _, i := range left {
-				p := PendingSync{Name: syncerName(syncers[i], i)}
-				if e, ok := syncers[i].(erroringSyncer); ok {
-					p.LastError = e.LastError()
-				}
-				err.Pending = append(err.Pending, p)
-			}
-			return err
+			return notSynced(ctx, syncers)
 		case <-t.C:
 		}
 	}
+}
+
+// syncCheckers returns the HasSyncedChecker of every syncer, or false when
+// some syncer has none.
+func syncCheckers(syncers []Syncer) ([]DoneChecker, bool) {
+	checkers := make([]DoneChecker, len(syncers))
+	for i, s := range syncers {
+		c, ok := s.(interface{ HasSyncedChecker() DoneChecker })
+		if !ok {
+			return nil, false
+		}
+		if checkers[i] = c.HasSyncedChecker(); checkers[i] == nil {
+			return nil, false
+		}
+	}
+	return checkers, true
+}
+
+// pendingSyncs returns the indexes of the syncers that have not synced.
+func pendingSyncs(syncers []Syncer) []int {
+	var idx []int
+	for i, s := range syncers {
+		if !s.HasSynced() {
+			idx = append(idx, i)
+		}
+	}
+	return idx
+}
+
+// notSynced is WaitForSync's result once ctx has ended: as when all synced
+// if they all have meanwhile, else a *NotSyncedError naming the others.
+func notSynced(ctx context.Context, syncers []Syncer) error {
+	left := pendingSyncs(syncers)
+	if len(left) == 0 {
+		return syncErrors(syncers)
+	}
+	err := &NotSyncedError{Cause: context.Cause(ctx)}
+	for _, i := range left {
+		p := PendingSync{Name: syncerName(syncers[i], i)}
+		if e, ok := syncers[i].(erroringSyncer); ok {
+			p.LastError = e.LastError()
+		}
+		err.Pending = append(err.Pending, p)
+	}
+	return err
 }
 
 // syncErrors returns a *SyncedWithErrorsError for the syncers reporting a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -281,4 +282,51 @@ func TestWaitForInformersAndRegistrations(t *testing.T) {
 	if n := len(rec.Events()); n != 3 {
 		t.Fatalf("handler saw %d events when its registration was done, want the 3 initial adds", n)
 	}
+}
+
+// checkedSyncer is a Syncer with a HasSyncedChecker: synced exactly when
+// its checker's channel is closed.
+type checkedSyncer struct{ c *doneChecker }
+
+func (s checkedSyncer) HasSynced() bool                     { return cache.IsDone(s.c) }
+func (s checkedSyncer) HasSyncedChecker() cache.DoneChecker { return s.c }
+func (s checkedSyncer) Name() string                        { return s.c.name }
+
+// TestWaitForSyncWaitsOnCheckers checks that WaitForSync returns as soon as
+// the last checker's channel closes, with no time passing (no polling), and
+// still names what did not sync when ctx ends first.
+func TestWaitForSyncWaitsOnCheckers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a, b := checkedSyncer{newChecker("a", true)}, checkedSyncer{newChecker("b", false)}
+		start := time.Now()
+		result := make(chan error, 1)
+		go func() { result <- cache.WaitForSync(t.Context(), a, b) }()
+		synctest.Wait()
+		select {
+		case err := <-result:
+			t.Fatalf("WaitForSync returned %v before b synced", err)
+		default:
+		}
+		close(b.c.ch)
+		synctest.Wait()
+		select {
+		case err := <-result:
+			if err != nil {
+				t.Fatalf("after b synced: WaitForSync = %v, want nil", err)
+			}
+		default:
+			t.Fatal("WaitForSync still waits after b synced; want it to return at once")
+		}
+		if d := time.Since(start); d != 0 {
+			t.Errorf("WaitForSync took %v of the bubble's time; want none (no polling)", d)
+		}
+
+		ctx, cancel := context.WithCancel(t.Context())
+		cancel()
+		c := checkedSyncer{newChecker("c", false)}
+		var ns *cache.NotSyncedError
+		if err := cache.WaitForSync(ctx, a, c); !errors.As(err, &ns) || len(ns.Pending) != 1 || ns.Pending[0].Name != "c" {
+			t.Errorf("WaitForSync on a cancelled ctx = %v; want a NotSyncedError naming c only", err)
+		}
+	})
 }
