@@ -2,10 +2,6 @@ package dynamicinformer
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"slices"
-	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -23,18 +19,13 @@ type TweakListOptionsFunc = informers.TweakListOptionsFunc
 // syncs and stops them together; resources can be added (ForResource) and
 // removed (RemoveInformer) while it runs. It is safe for concurrent use.
 // Each resource's informer lives in its own informers.Factory built with
-// the Factory's options, so namespaces, tweaks, resync, transforms and lean
-// mode behave as in generated factories, and removing one resource stops
-// exactly its goroutines and watches.
+// the Factory's options (see informers.ResourceFactories), so namespaces,
+// tweaks, resync, transforms and lean mode behave as in generated
+// factories, and removing one resource stops exactly its goroutines and
+// watches.
 type Factory struct {
-	client  Client
-	resync  time.Duration
-	options []informers.Option
-
-	mu       sync.Mutex
-	bases    map[schema.GroupVersionResource]*informers.Factory
-	starts   []context.Context // contexts Start was called with, replayed on new bases
-	shutdown bool
+	client Client
+	bases  *informers.ResourceFactories
 }
 
 // NewDynamicSharedInformerFactory returns a factory over client for every
@@ -57,7 +48,7 @@ func NewFilteredDynamicSharedInformerFactory(client Client, defaultResync time.D
 // (namespaces, tweak, transform, lean, metrics...) as a generated factory
 // does.
 func NewFactory(client Client, defaultResync time.Duration, options ...informers.Option) *Factory {
-	return &Factory{client: client, resync: defaultResync, options: slices.Clone(options), bases: map[schema.GroupVersionResource]*informers.Factory{}}
+	return &Factory{client: client, bases: informers.NewResourceFactories("dynamicinformer", defaultResync, options...)}
 }
 
 // ForResource returns the shared informer of the namespaced resource gvr,
@@ -75,42 +66,19 @@ func (f *Factory) ForClusterResource(gvr schema.GroupVersionResource) GenericInf
 }
 
 func (f *Factory) forResource(gvr schema.GroupVersionResource, namespaced bool) GenericInformer {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	base, ok := f.bases[gvr]
-	if !ok {
-		base = informers.NewFactory(f.resync, f.options...)
-		if !f.shutdown {
-			f.bases[gvr] = base
-		} else {
-			base.Shutdown() // its informer reports ErrShutdown
-		}
-	}
-	inf := informers.InformerFor[Object](base, namespaced, func(namespace string, resync time.Duration) cache.SharedIndexInformer[Object] {
-		return NewFilteredDynamicInformer(f.client, gvr, namespace, resync, nil, base.TweakListOptions())
+	var inf cache.SharedIndexInformer[Object]
+	f.bases.With(gvr, func(base *informers.Factory) {
+		inf = informers.InformerFor[Object](base, namespaced, func(namespace string, resync time.Duration) cache.SharedIndexInformer[Object] {
+			return NewFilteredDynamicInformer(f.client, gvr, namespace, resync, nil, base.TweakListOptions())
+		})
 	})
-	if !ok && !f.shutdown {
-		for _, ctx := range f.starts {
-			base.Start(ctx)
-		}
-	}
 	return genericInformer{inf: inf, gvr: gvr}
 }
 
 // Start runs every informer not running yet until ctx ends, Shutdown, or
 // its removal; it does not block. Informers requested later start at once
 // with ctx.
-func (f *Factory) Start(ctx context.Context) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.shutdown {
-		return
-	}
-	f.starts = append(f.starts, ctx)
-	for _, b := range f.bases {
-		b.Start(ctx)
-	}
-}
+func (f *Factory) Start(ctx context.Context) { f.bases.Start(ctx) }
 
 // WaitForCacheSync blocks until every started informer synced or ctx ends.
 // The map says per resource whether it synced; the error names each
@@ -118,39 +86,7 @@ func (f *Factory) Start(ctx context.Context) {
 // (see informers.Factory.WaitForCacheSync). A resource removed while
 // waiting is left out.
 func (f *Factory) WaitForCacheSync(ctx context.Context) (map[schema.GroupVersionResource]bool, error) {
-	f.mu.Lock()
-	bases := make(map[schema.GroupVersionResource]*informers.Factory, len(f.bases))
-	for gvr, b := range f.bases {
-		bases[gvr] = b
-	}
-	f.mu.Unlock()
-	out := make(map[schema.GroupVersionResource]bool, len(bases))
-	var errs []error
-	for gvr, b := range bases {
-		synced, err := b.WaitForCacheSync(ctx)
-		if f.removed(gvr, b) {
-			continue
-		}
-		ok := true
-		for _, s := range synced {
-			ok = ok && s
-		}
-		if len(synced) > 0 {
-			out[gvr] = ok
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", gvr, err))
-		}
-	}
-	return out, errors.Join(errs...)
-}
-
-// removed reports whether b is no longer gvr's base: its informer was
-// removed meanwhile.
-func (f *Factory) removed(gvr schema.GroupVersionResource, b *informers.Factory) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.bases[gvr] != b
+	return f.bases.WaitForCacheSync(ctx)
 }
 
 // RemoveInformer stops gvr's informer, waits until its goroutines have
@@ -159,54 +95,12 @@ func (f *Factory) removed(gvr schema.GroupVersionResource, b *informers.Factory)
 // further events; its cache keeps what it held. It returns an error if the
 // factory has no informer of gvr, and one wrapping informers.ErrShutdown
 // after Shutdown.
-func (f *Factory) RemoveInformer(gvr schema.GroupVersionResource) error {
-	f.mu.Lock()
-	if f.shutdown {
-		f.mu.Unlock()
-		return fmt.Errorf("dynamicinformer: RemoveInformer(%s): %w", gvr, informers.ErrShutdown)
-	}
-	base, ok := f.bases[gvr]
-	delete(f.bases, gvr)
-	f.mu.Unlock()
-	if !ok {
-		return fmt.Errorf("dynamicinformer: the factory has no informer of %s", gvr)
-	}
-	base.Shutdown()
-	return nil
-}
+func (f *Factory) RemoveInformer(gvr schema.GroupVersionResource) error { return f.bases.Remove(gvr) }
 
 // Resources returns the resources the factory has informers of, started or
 // not.
-func (f *Factory) Resources() []schema.GroupVersionResource {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := make([]schema.GroupVersionResource, 0, len(f.bases))
-	for gvr := range f.bases {
-		out = append(out, gvr)
-	}
-	slices.SortFunc(out, func(a, b schema.GroupVersionResource) int {
-		switch as, bs := a.String(), b.String(); {
-		case as < bs:
-			return -1
-		case as > bs:
-			return 1
-		}
-		return 0
-	})
-	return out
-}
+func (f *Factory) Resources() []schema.GroupVersionResource { return f.bases.Resources() }
 
 // Shutdown stops every informer and waits for their goroutines; afterwards
 // Start does nothing and ForResource hands out informers that never run.
-func (f *Factory) Shutdown() {
-	f.mu.Lock()
-	f.shutdown = true
-	bases := make([]*informers.Factory, 0, len(f.bases))
-	for _, b := range f.bases {
-		bases = append(bases, b)
-	}
-	f.mu.Unlock()
-	for _, b := range bases {
-		b.Shutdown()
-	}
-}
+func (f *Factory) Shutdown() { f.bases.Shutdown() }

@@ -2,10 +2,7 @@ package metadatainformer
 
 import (
 	"context"
-	"errors"
 	"reflect"
-	"slices"
-	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -15,27 +12,22 @@ import (
 )
 
 // Factory hands out one shared metadata informer per resource and starts,
-// syncs and stops them together. It is safe for concurrent use. Each
-// resource's informer lives in its own informers.Factory built with the
-// Factory's options, so namespaces (one list/watch per namespace behind a
-// merged cache), tweaks, resync, transforms and lean mode behave exactly as
-// in generated factories.
+// syncs and stops them together; resources can be added (ForResource) and
+// removed (RemoveInformer) while it runs. It is safe for concurrent use.
+// Each resource's informer lives in its own informers.Factory built with
+// the Factory's options (see informers.ResourceFactories), so namespaces
+// (one list/watch per namespace behind a merged cache), tweaks, resync,
+// transforms and lean mode behave exactly as in generated factories.
 type Factory struct {
-	client  Client
-	resync  time.Duration
-	options []informers.Option
-
-	mu       sync.Mutex
-	bases    map[schema.GroupVersionResource]*informers.Factory
-	starts   []context.Context // contexts Start was called with, replayed on new bases
-	shutdown bool
+	client Client
+	bases  *informers.ResourceFactories
 }
 
 // NewFactory returns a metadata factory over client whose informers resync
 // every defaultResync (0: never) and take options as a generated factory
 // does.
 func NewFactory(client Client, defaultResync time.Duration, options ...informers.Option) *Factory {
-	return &Factory{client: client, resync: defaultResync, options: slices.Clone(options), bases: map[schema.GroupVersionResource]*informers.Factory{}}
+	return &Factory{client: client, bases: informers.NewResourceFactories("metadatainformer", defaultResync, options...)}
 }
 
 // NewFactoryFromBase returns a metadata factory configured like base, the
@@ -74,77 +66,37 @@ func (f *Factory) ForClusterResource(gvr schema.GroupVersionResource) Informer {
 }
 
 func (f *Factory) forResource(gvr schema.GroupVersionResource, namespaced bool) Informer {
-	f.mu.Lock()
-	base, ok := f.bases[gvr]
-	if !ok {
-		base = informers.NewFactory(f.resync, f.options...)
-		f.bases[gvr] = base
-	}
-	inf := informers.InformerFor[Object](base, namespaced, func(namespace string, resync time.Duration) cache.SharedIndexInformer[Object] {
-		return NewFilteredInformer(f.client, gvr, namespace, resync, nil, base.TweakListOptions())
+	var inf cache.SharedIndexInformer[Object]
+	f.bases.With(gvr, func(base *informers.Factory) {
+		inf = informers.InformerFor[Object](base, namespaced, func(namespace string, resync time.Duration) cache.SharedIndexInformer[Object] {
+			return NewFilteredInformer(f.client, gvr, namespace, resync, nil, base.TweakListOptions())
+		})
 	})
-	if !ok && !f.shutdown {
-		for _, ctx := range f.starts {
-			base.Start(ctx)
-		}
-	}
-	f.mu.Unlock()
 	return informer{inf: inf, gvr: gvr}
 }
 
-// Start runs every informer not running yet until ctx ends or Shutdown; it
-// does not block. Informers requested later start at once with ctx.
-func (f *Factory) Start(ctx context.Context) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.shutdown {
-		return
-	}
-	f.starts = append(f.starts, ctx)
-	for _, b := range f.bases {
-		b.Start(ctx)
-	}
-}
+// Start runs every informer not running yet until ctx ends, Shutdown, or
+// its removal; it does not block. Informers requested later start at once
+// with ctx.
+func (f *Factory) Start(ctx context.Context) { f.bases.Start(ctx) }
 
 // WaitForCacheSync blocks until every started informer synced or ctx ends.
 // The map says per resource whether it synced; the error names each
 // informer that did not and why (see informers.Factory.WaitForCacheSync).
 func (f *Factory) WaitForCacheSync(ctx context.Context) (map[schema.GroupVersionResource]bool, error) {
-	f.mu.Lock()
-	bases := make(map[schema.GroupVersionResource]*informers.Factory, len(f.bases))
-	for gvr, b := range f.bases {
-		bases[gvr] = b
-	}
-	f.mu.Unlock()
-	out := make(map[schema.GroupVersionResource]bool, len(bases))
-	var errs []error
-	for gvr, b := range bases {
-		synced, err := b.WaitForCacheSync(ctx)
-		ok := true
-		for _, s := range synced {
-			ok = ok && s
-		}
-		if len(synced) > 0 {
-			out[gvr] = ok
-		}
-		if err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return out, errors.Join(errs...)
+	return f.bases.WaitForCacheSync(ctx)
 }
 
+// RemoveInformer stops gvr's informer, waits until its goroutines have
+// returned (its watches closed) and forgets it, so that a later ForResource
+// creates a fresh one. It returns an error if the factory has no informer
+// of gvr, and one wrapping informers.ErrShutdown after Shutdown.
+func (f *Factory) RemoveInformer(gvr schema.GroupVersionResource) error { return f.bases.Remove(gvr) }
+
+// Resources returns the resources the factory has informers of, started or
+// not.
+func (f *Factory) Resources() []schema.GroupVersionResource { return f.bases.Resources() }
+
 // Shutdown stops every informer and waits for their goroutines; afterwards
-// Start does nothing.
-func (f *Factory) Shutdown() {
-	f.mu.Lock()
-	f.shutdown = true
-	bases := make([]*informers.Factory, 0, len(f.bases))
-	for _, b := range f.bases {
-		bases = append(bases, b)
-	}
-	f.mu.Unlock()
-	for _, b := range bases {
-		b.Shutdown()
-	}
-}
+// Start does nothing and ForResource hands out informers that never run.
+func (f *Factory) Shutdown() { f.bases.Shutdown() }

@@ -203,3 +203,30 @@ func TestNewFactoryFromBaseCarriesTheShardScope(t *testing.T) {
 		t.Fatalf("lister holds %v, want only the shard's object a/web", all)
 	}
 }
+
+// TestFactoryRemoveInformer: a removed resource's informer stops, the
+// factory forgets it and builds a fresh one on the next ForResource;
+// removing what the factory does not hold is an error naming it.
+func TestFactoryRemoveInformer(t *testing.T) {
+	fc := newFakeClient(t, meta("a", "web"))
+	f := metadatainformer.NewFactory(fc.client(), 0)
+	old := f.ForResource(deployments)
+	startFactory(t, f)
+	if got := f.Resources(); len(got) != 1 || got[0] != deployments {
+		t.Fatalf("Resources = %v, want [%v]", got, deployments)
+	}
+	if err := f.RemoveInformer(deployments); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Resources(); len(got) != 0 {
+		t.Fatalf("Resources after the removal = %v, want none", got)
+	}
+	if err := f.RemoveInformer(deployments); err == nil || !strings.Contains(err.Error(), "deployments") {
+		t.Fatalf("removing it again: %v, want an error naming deployments", err)
+	}
+	fresh := f.ForResource(deployments)
+	if fresh.Informer() == old.Informer() {
+		t.Fatal("ForResource after the removal returned the removed informer")
+	}
+	testutil.Eventually(t, "the fresh informer to sync", fresh.Informer().HasSynced)
+}
