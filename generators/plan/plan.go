@@ -29,6 +29,9 @@ type File struct {
 	Template *template.Template
 	// Data is what Template receives: the planning target's data type.
 	Data any
+	// Prefix, when set, is written before the header: lines that must
+	// precede every comment, as a build constraint does.
+	Prefix string
 	// Post, when set, rewrites the gofmt'ed source (the clientset prunes
 	// the imports a file does not use).
 	Post func(src []byte) ([]byte, error)
