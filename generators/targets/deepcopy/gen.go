@@ -1,6 +1,7 @@
 package deepcopy
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"strings"
@@ -27,13 +28,21 @@ type writer struct {
 	imports *plan.ImportSet
 	b       strings.Builder
 	err     error
+	// at is the position of the type or member being written, for errors
+	// that have none of their own.
+	at string
 }
 
-// fail keeps the first error.
+// fail keeps the first error, placed at w.at when it has no position.
 func (w *writer) fail(err error) {
-	if err != nil && w.err == nil {
-		w.err = err
+	if err == nil || w.err != nil {
+		return
 	}
+	var ie *inputerr.InputError
+	if !errors.As(err, &ie) {
+		err = inputerr.Errorf(w.at, "%v", err)
+	}
+	w.err = err
 }
 
 // f fills t (see universe.fill) and returns it.
@@ -202,6 +211,7 @@ func (w *writer) unsupported(at string, t, within *typ) {
 
 // writeType writes the functions of t.
 func (w *writer) writeType(t *typ, intfs []*typ, nonPointer bool) {
+	w.at = t.pos
 	self := w.raw(t)
 	dc := w.deepCopy(t)
 	if w.deepCopyInto(t) == nil {
@@ -369,13 +379,13 @@ func (w *writer) doSlice(t *typ, at string) {
 		return
 	}
 	w.do("for i := range *in {\n")
-	switch {
-	case uet.kind == kSlice || uet.kind == kMap || uet.kind == kPointer:
+	switch uet.kind {
+	case kSlice, kMap, kPointer:
 		w.do("if (*in)[i] != nil {\n")
 		w.do("in, out := &(*in)[i], &(*out)[i]\n")
 		w.generateFor(elem, at)
 		w.do("}\n")
-	case uet.kind == kInterface:
+	case kInterface:
 		if uet.name == "interface{}" {
 			w.unsupported(at, uet, t)
 			return
@@ -383,7 +393,7 @@ func (w *writer) doSlice(t *typ, at string) {
 		w.do("if (*in)[i] != nil {\n")
 		w.do("(*out)[i] = (*in)[i].DeepCopy" + uet.name + "()\n")
 		w.do("}\n")
-	case uet.kind == kStruct:
+	case kStruct:
 		w.do("(*in)[i].DeepCopyInto(&(*out)[i])\n")
 	default:
 		w.unsupported(at, uet, t)
@@ -400,6 +410,7 @@ func (w *writer) doStruct(t *typ) {
 	}
 	w.do("*out = *in\n")
 	for _, m := range ut.members {
+		w.at = m.pos
 		ft := w.f(m.t)
 		uft := w.f(underlying(ft))
 		switch {

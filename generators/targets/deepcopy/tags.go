@@ -1,6 +1,7 @@
 package deepcopy
 
 import (
+	"path/filepath"
 	"strings"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
@@ -64,8 +65,17 @@ func enabled(lines []load.CommentLine) (string, error) {
 	return parts[0], nil
 }
 
-// packageTag is the package's tag value: "package", "false" or "".
+// packageTag is the package's tag value: "package", "false" or "". As
+// deepcopy-gen has it, only a doc.go carries package tags (any comment in
+// it).
 func packageTag(p *load.DeclPackage) (string, error) {
+	hasDoc := false
+	for _, f := range p.Files {
+		hasDoc = hasDoc || filepath.Base(f) == "doc.go"
+	}
+	if !hasDoc {
+		return "", nil
+	}
 	v, err := enabled(p.Tags)
 	if err != nil {
 		return "", err
