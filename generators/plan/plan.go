@@ -6,9 +6,10 @@
 // (imports.go) is the one set of import names of a generated file, for every
 // planner.
 //
-// A new target (a deepcopy, defaulter, conversion or register generator) is
-// one more planner package returning []File: it needs no change here, in
-// the loader or in the output stage.
+// A new target (a defaulter, conversion or register generator, as deepcopy
+// is) is one more planner package returning []File: a File's Prefix holds
+// what must precede the header (a build constraint), and ImportSet names
+// imports either way the upstream generators do (Add, AddFirstFree).
 package plan
 
 import (
