@@ -254,7 +254,7 @@ func (l *Loader) members(d *TypeDecl, st *ast.StructType, strict bool) ([]Member
 			if base.Kind == KindPointer {
 				base = base.Elem
 			}
-			if base.Kind != KindNamed {
+			if base.Kind != KindNamed && (strict || base.Kind != KindBuiltin) {
 				return nil, inputerr.Errorf(pos, "embedded field %s is not a named type", exprString(field.Type))
 			}
 			out = append(out, Member{Name: base.Name, Embedded: true, Tag: tag, Doc: doc, Type: t, Pos: pos})

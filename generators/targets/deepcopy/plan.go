@@ -211,7 +211,9 @@ func interfaces(w *writer, t *typ) ([]*typ, bool, error) {
 			if it.kind != kInterface {
 				return nil, false, inputerr.Errorf(t.decl.Pos, "type %q in %s tag of type %v is not an interface", name, interfacesTag, t)
 			}
-			w.importName(it.pkg)
+			if it.pkg != w.pkg {
+				w.importName(it.pkg)
+			}
 			seen[it.String()] = it
 		}
 	}

@@ -1,6 +1,7 @@
 package deepcopy
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -67,10 +68,49 @@ type universe struct {
 	l     *load.Loader
 	dir   string
 	named map[string]*typ
+	// unnamed holds the unnamed maps, slices, pointers and arrays by their
+	// type identity (byte is uint8, rune is int32): as in deepcopy-gen, the
+	// first spelling met is the one every identical type is written with.
+	unnamed map[string]*typ
 }
 
 func newUniverse(l *load.Loader, dir string) *universe {
-	return &universe{l: l, dir: dir, named: map[string]*typ{}}
+	return &universe{l: l, dir: dir, named: map[string]*typ{}, unnamed: map[string]*typ{}}
+}
+
+// intern returns the type identical to t met first, or t.
+func (u *universe) intern(t *typ) *typ {
+	key := identity(t)
+	if first, ok := u.unnamed[key]; ok {
+		return first
+	}
+	u.unnamed[key] = t
+	return t
+}
+
+// identity spells t with byte as uint8 and rune as int32.
+func identity(t *typ) string {
+	if t.pkg != "" {
+		return t.pkg + "." + t.name
+	}
+	switch t.kind {
+	case kBuiltin:
+		switch t.name {
+		case "byte":
+			return "uint8"
+		case "rune":
+			return "int32"
+		}
+	case kPointer:
+		return "*" + identity(t.elem)
+	case kSlice:
+		return "[]" + identity(t.elem)
+	case kMap:
+		return "map[" + identity(t.key) + "]" + identity(t.elem)
+	case kArray:
+		return "[" + t.length + "]" + identity(t.elem)
+	}
+	return t.String()
 }
 
 // namedType returns the named type pkg.name, unfilled.
@@ -111,7 +151,7 @@ func (u *universe) fromExpr(e *load.TypeExpr, ctx *load.TypeDecl) (*typ, error) 
 			return nil, err
 		}
 		k := map[load.TypeKind]kind{load.KindPointer: kPointer, load.KindSlice: kSlice, load.KindArray: kArray}[e.Kind]
-		return &typ{kind: k, elem: el, length: e.Len}, nil
+		return u.intern(&typ{kind: k, elem: el, length: e.Len}), nil
 	case load.KindMap:
 		k, err := u.fromExpr(e.Key, ctx)
 		if err != nil {
@@ -121,7 +161,7 @@ func (u *universe) fromExpr(e *load.TypeExpr, ctx *load.TypeDecl) (*typ, error) 
 		if err != nil {
 			return nil, err
 		}
-		return &typ{kind: kMap, key: k, elem: v}, nil
+		return u.intern(&typ{kind: kMap, key: k, elem: v}), nil
 	}
 	switch x := e.Expr.(type) {
 	case *ast.FuncType:
@@ -160,7 +200,7 @@ func (u *universe) structMembers(t *typ, ctx *load.TypeDecl, st *ast.StructType)
 	for _, m := range ms {
 		mt, err := u.fromExpr(m.Type, ctx)
 		if err != nil {
-			return inputerr.Errorf(m.Pos, "%v", err)
+			return placed(m.Pos, err)
 		}
 		t.members = append(t.members, member{name: m.Name, t: mt, pos: m.Pos})
 	}
@@ -211,7 +251,7 @@ func (u *universe) fill(t *typ) error {
 	}
 	under, err := u.fromExpr(e, d)
 	if err != nil {
-		return inputerr.Errorf(d.Pos, "%v", err)
+		return placed(d.Pos, err)
 	}
 	if d.Alias {
 		// An alias is the type it names.
@@ -247,6 +287,15 @@ func (u *universe) fill(t *typ) error {
 		t.elem, t.key, t.length, t.members = under.elem, under.key, under.length, under.members
 	}
 	return nil
+}
+
+// placed returns err as an InputError at pos unless it is one already.
+func placed(pos string, err error) error {
+	var ie *inputerr.InputError
+	if errors.As(err, &ie) {
+		return err
+	}
+	return inputerr.Errorf(pos, "%v", err)
 }
 
 // typeString names t in messages.
