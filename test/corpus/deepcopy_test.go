@@ -3,6 +3,7 @@ package corpus
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -50,6 +51,41 @@ func TestDeepCopyMatchesShipped(t *testing.T) {
 		}
 		sort.Strings(extra)
 		t.Errorf("generated %d files, %d shipped; not shipped: %v", len(got), len(shipped), extra)
+	}
+}
+
+// TestDeepCopyMatchesCodeGeneratorOutputTests compares deepcopy-gen's own
+// output tests (code-generator v0.37.2's cmd/deepcopy-gen/output_tests: every
+// member shape, aliases of interfaces, hand-written DeepCopy methods), which
+// ship the files deepcopy-gen wrote for them, with ours.
+func TestDeepCopyMatchesCodeGeneratorOutputTests(t *testing.T) {
+	out, err := exec.Command("go", "mod", "download", "-json", "k8s.io/code-generator@v0.37.2").Output()
+	if err != nil {
+		t.Skipf("k8s.io/code-generator@v0.37.2 is not available: %v", err)
+	}
+	var mod struct{ Dir string }
+	if err := json.Unmarshal(out, &mod); err != nil || mod.Dir == "" {
+		t.Fatalf("go mod download: %v %s", err, out)
+	}
+	root := filepath.Join(mod.Dir, "cmd", "deepcopy-gen", "output_tests")
+	res, err := generators.Build(context.Background(), generators.Options{
+		Patterns:     []string{root + "/..."},
+		DeepCopyOnly: true,
+	})
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	got := map[string][]byte{}
+	for _, f := range res.Files {
+		got[f.Path] = f.Content
+	}
+	shipped := shippedDeepCopy(t, root)
+	if len(shipped) == 0 {
+		t.Fatal("no output test ships a zz_generated.deepcopy.go")
+	}
+	compareDeepCopy(t, shipped, got)
+	if len(got) != len(shipped) {
+		t.Errorf("generated %d files, %d shipped", len(got), len(shipped))
 	}
 }
 
