@@ -70,6 +70,7 @@ func TestDeepCopyGoldenShape(t *testing.T) {
 		{kinds, "Phase)", false},
 		{kinds, "OptedOut", false},
 		{kinds, "unexported", false},
+		{kinds, "Pair", false},
 		{optin, "func (in Names) DeepCopy() Names", true},
 		{optin, "func (in *Item)", false},
 	} {

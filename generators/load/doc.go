@@ -14,7 +14,8 @@
 //     +genclient types) and, when asked, the type declarations the Loader
 //     serves (DeclPackage).
 //   - tags.go: client-gen's tags read from comment lines (ClientTags,
-//     PackageTags).
+//     PackageTags); deepcopytags.go: deepcopy-gen's (DeepCopyPackageTag,
+//     DeepCopyTypeTag, DeepCopyInterfaces).
 //   - load.go: the one Loader, holding the type declarations (DeclPackage,
 //     TypeDecl) of every package any target reads, each read once: the
 //     parsed inputs and, located through the module or one `go list -find`,

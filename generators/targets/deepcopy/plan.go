@@ -86,7 +86,7 @@ func planPackage(l *load.Loader, in load.InputPackage) (string, error) {
 	if p.Err != nil {
 		return "", p.Err
 	}
-	ptag, err := packageTag(p)
+	ptag, err := load.DeepCopyPackageTag(p)
 	if err != nil {
 		return "", err
 	}
@@ -111,11 +111,13 @@ func planPackage(l *load.Loader, in load.InputPackage) (string, error) {
 	var uncopyable []string
 	for _, n := range names {
 		d := decls[n]
-		tv, err := typeTag(d)
+		tv, err := load.DeepCopyTypeTag(d)
 		if err != nil {
 			return "", err
 		}
-		if !allTypes && tv != "true" {
+		if !allTypes && tv != "true" || d.Generic && tv != "true" {
+			// A generic type is copied only when asked for, and then
+			// refused: deepcopy-gen writes no generic functions.
 			continue
 		}
 		t := u.fromDecl(d)
@@ -193,41 +195,32 @@ func interfaces(w *writer, t *typ) ([]*typ, bool, error) {
 	if t.kind != kStruct {
 		return nil, false, nil
 	}
-	lines := t.decl.Tags
+	names, nonPointer, err := load.DeepCopyInterfaces(t.decl)
+	if err != nil {
+		return nil, false, err
+	}
 	seen := map[string]*typ{}
-	for _, v := range tagValues(lines, interfacesTag) {
-		for _, name := range strings.Split(v, ",") {
-			if name == "" {
-				continue
-			}
-			i := strings.LastIndex(name, ".")
-			if i <= 0 {
-				return nil, false, inputerr.Errorf(t.decl.Pos, "unknown type %q in %s tag of type %v", name, interfacesTag, t)
-			}
-			it := w.u.namedType(name[:i], name[i+1:])
-			if err := w.u.fill(it); err != nil {
-				return nil, false, inputerr.Errorf(t.decl.Pos, "unknown type %q in %s tag of type %v: %v", name, interfacesTag, t, err)
-			}
-			if it.kind != kInterface {
-				return nil, false, inputerr.Errorf(t.decl.Pos, "type %q in %s tag of type %v is not an interface", name, interfacesTag, t)
-			}
-			if it.pkg != w.pkg {
-				w.importName(it.pkg)
-			}
-			seen[it.String()] = it
+	for _, name := range names {
+		i := strings.LastIndex(name, ".")
+		if i <= 0 {
+			return nil, false, inputerr.Errorf(t.decl.Pos, "unknown type %q in %s tag of type %v", name, load.DeepCopyInterfacesTag, t)
 		}
+		it := w.u.namedType(name[:i], name[i+1:])
+		if err := w.u.fill(it); err != nil {
+			return nil, false, inputerr.Errorf(t.decl.Pos, "unknown type %q in %s tag of type %v: %v", name, load.DeepCopyInterfacesTag, t, err)
+		}
+		if it.kind != kInterface {
+			return nil, false, inputerr.Errorf(t.decl.Pos, "type %q in %s tag of type %v is not an interface", name, load.DeepCopyInterfacesTag, t)
+		}
+		if it.pkg != w.pkg {
+			w.importName(it.pkg)
+		}
+		seen[it.String()] = it
 	}
 	out := make([]*typ, 0, len(seen))
 	for _, it := range seen {
 		out = append(out, it)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
-	values := tagValues(lines, nonPointerTag)
-	nonPointer := len(values) > 0 && values[0] == "true"
-	for _, v := range values {
-		if (v == "true") != nonPointer {
-			return nil, false, inputerr.Errorf(t.decl.Pos, "contradicting %s value %q found to previous value %v", nonPointerTag, v, nonPointer)
-		}
-	}
 	return out, nonPointer, nil
 }

@@ -129,3 +129,9 @@ type unexported struct {
 }
 
 var _ = unexported{}
+
+// Pair is generic: deepcopy-gen copies it only when tagged, which it
+// refuses.
+type Pair[T any] struct {
+	A, B T
+}
