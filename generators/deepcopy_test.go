@@ -174,3 +174,27 @@ func keys(m map[string]string) []string {
 	}
 	return out
 }
+
+// TestDeepCopyOptions: the deepcopy flags are refused where they mean
+// nothing.
+func TestDeepCopyOptions(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		mutate func(*Options)
+		want   string
+	}{
+		{"output file without deepcopy", func(o *Options) { o.DeepCopyOnly = false; o.DeepCopyOutputFile = "x.go" }, "--output-file names the deepcopy file"},
+		{"output file in a directory", func(o *Options) { o.DeepCopyOutputFile = "sub/x.go" }, `--output-file "sub/x.go" is not the base name of a non-test Go file`},
+		{"test file", func(o *Options) { o.DeepCopyOutputFile = "x_test.go" }, "is not the base name of a non-test Go file"},
+		{"deepcopy only with a clientset", func(o *Options) { o.WithClientset = true }, "--with-clientset configures informers, listers or clients, which --deepcopy-only does not generate"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			o := deepCopyOptions()
+			c.mutate(&o)
+			_, err := Build(context.Background(), o)
+			if err == nil || !IsInputError(err) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want an input error containing %q", err, c.want)
+			}
+		})
+	}
+}
