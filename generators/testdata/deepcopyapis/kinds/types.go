@@ -92,7 +92,10 @@ type Handwritten struct {
 // DeepCopyInto copies in into out.
 func (in *Handwritten) DeepCopyInto(out *Handwritten) {
 	*out = *in
-	out.S = append([]string(nil), in.S...)
+	if in.S != nil {
+		out.S = make([]string, len(in.S))
+		copy(out.S, in.S)
+	}
 }
 
 // HandCopy has DeepCopy written by hand: DeepCopyInto calls it.
@@ -105,7 +108,12 @@ func (in *HandCopy) DeepCopy() *HandCopy {
 	if in == nil {
 		return nil
 	}
-	return &HandCopy{S: append([]string(nil), in.S...)}
+	out := &HandCopy{}
+	if in.S != nil {
+		out.S = make([]string, len(in.S))
+		copy(out.S, in.S)
+	}
+	return out
 }
 
 // +k8s:deepcopy-gen:interfaces=github.com/typedinformer/typedinformer/generators/testdata/deepcopyapis/other.Copier

@@ -46,7 +46,12 @@ type WithValueCopy struct {
 
 // DeepCopy returns a copy of in.
 func (in WithValueCopy) DeepCopy() WithValueCopy {
-	return WithValueCopy{S: append([]string(nil), in.S...)}
+	out := in
+	if in.S != nil {
+		out.S = make([]string, len(in.S))
+		copy(out.S, in.S)
+	}
+	return out
 }
 
 // DeepCopyInto copies in into out.
