@@ -198,3 +198,31 @@ func TestDeepCopyOptions(t *testing.T) {
 		})
 	}
 }
+
+// TestDeepCopyWithInformers: with WithDeepCopy the deepcopy files come
+// with the informers and listers of the same run: those already generated
+// are current, and testdata/apis/example/v1, tagged for deepcopy but not
+// generated for it, gets a new one.
+func TestDeepCopyWithInformers(t *testing.T) {
+	opts := goldenOptions(goldenDir, goldenPkg)
+	opts.WithDeepCopy = true
+	opts.Patterns = append(opts.Patterns, deepCopyPkgs)
+	res, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var deepcopies []string
+	for _, f := range res.Files {
+		rel := filepath.ToSlash(f.Path)
+		isNew := strings.HasSuffix(rel, "testdata/apis/example/v1/zz_generated.deepcopy.go")
+		if filepath.Base(f.Path) == "zz_generated.deepcopy.go" {
+			deepcopies = append(deepcopies, rel)
+		}
+		if f.Changed != isNew {
+			t.Errorf("%s: changed %v, want %v", rel, f.Changed, isNew)
+		}
+	}
+	if len(deepcopies) != 3 || len(res.Stale) != 0 {
+		t.Errorf("deepcopy files %v, stale %v", deepcopies, res.Stale)
+	}
+}
