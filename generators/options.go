@@ -134,6 +134,17 @@ type Options struct {
 	// they reference) the internal package embeds, and which gives the
 	// +genclient types their Extract functions. "" means neither.
 	OpenAPISchema string
+	// WithDeepCopy also generates deepcopy-gen's functions, into
+	// DeepCopyOutputFile in each input package whose +k8s:deepcopy-gen
+	// tags ask for them. A file deepcopy-gen wrote at that path is replaced.
+	WithDeepCopy bool
+	// DeepCopyOnly (which implies WithDeepCopy) generates only the deepcopy
+	// functions: no output directory, package or clientset is needed, and
+	// the input needs no +genclient type.
+	DeepCopyOnly bool
+	// DeepCopyOutputFile is deepcopy-gen's --output-file: the file's base
+	// name; "" means "zz_generated.deepcopy.go".
+	DeepCopyOutputFile string
 	// InputBase and Inputs are client-gen's way of naming the API packages:
 	// each Inputs entry ("apps/v1", "example.com/apis/foo/v1") joined to
 	// InputBase (an import path or a directory) is added to Patterns.
@@ -190,6 +201,12 @@ func (o *Options) inputPatterns() []string {
 // validate checks the options and resolves the output layout.
 func (o *Options) validate() (plan.Layout, error) {
 	var l plan.Layout
+	if err := o.checkDeepCopy(); err != nil {
+		return l, err
+	}
+	if o.DeepCopyOnly {
+		return l, o.checkBuildTags()
+	}
 	required := []struct{ name, val string }{
 		{"--output-dir", o.OutputDir},
 		{"--output-pkg", o.OutputPkg},
@@ -397,6 +414,40 @@ func (o *Options) applyLayout(l *plan.Layout, outDir, outPkg string) error {
 		}
 	}
 	return checkDirectoryPath("--applyconfig-output-dir", l.ApplyDir)
+}
+
+// checkDeepCopy checks the deepcopy options: DeepCopyOnly sets
+// WithDeepCopy and excludes the other targets; the output file is a Go
+// file's base name.
+func (o *Options) checkDeepCopy() error {
+	if o.DeepCopyOutputFile != "" {
+		if !o.WithDeepCopy && !o.DeepCopyOnly {
+			return inputerr.Errorf("", "--output-file names the deepcopy file, which is generated only with --with-deepcopy or --deepcopy-only")
+		}
+		if strings.ContainsAny(o.DeepCopyOutputFile, "/\\") || !strings.HasSuffix(o.DeepCopyOutputFile, ".go") || strings.HasSuffix(o.DeepCopyOutputFile, "_test.go") {
+			return inputerr.Errorf("", "--output-file %q is not the base name of a non-test Go file", o.DeepCopyOutputFile)
+		}
+	}
+	if !o.DeepCopyOnly {
+		return nil
+	}
+	o.WithDeepCopy = true
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"--output-dir", o.OutputDir != ""},
+		{"--output-pkg", o.OutputPkg != ""},
+		{"--versioned-clientset-package", o.VersionedClientsetPackage != ""},
+		{"--listers-package", o.ListersPackage != ""},
+		{"--with-clientset", o.WithClientset},
+		{"--with-applyconfig", o.WithApplyConfig},
+	} {
+		if f.set {
+			return inputerr.Errorf("", "%s configures informers, listers or clients, which --deepcopy-only does not generate", f.name)
+		}
+	}
+	return nil
 }
 
 // checkBuildTags checks that every build tag is one.

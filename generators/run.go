@@ -17,6 +17,7 @@ import (
 	"github.com/typedinformer/typedinformer/generators/output"
 	"github.com/typedinformer/typedinformer/generators/plan"
 	"github.com/typedinformer/typedinformer/generators/targets/applyconfig"
+	"github.com/typedinformer/typedinformer/generators/targets/deepcopy"
 )
 
 // Result is a complete run held in memory: nothing is on disk until Write.
@@ -70,7 +71,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	scanned := make(chan scanResult, 1)
 	var roots []string
-	if !opts.ClientsetOnly {
+	if !opts.ClientsetOnly && !opts.DeepCopyOnly {
 		// Without informers and listers their directories are left alone.
 		roots = append(roots, lay.ListersDir)
 		if lay.InformersDir != "" {
@@ -93,7 +94,8 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, relativize(err, workDir)
 		}
 	}
-	var applyFiles []plan.File
+	var applyFiles, deepcopyFiles []plan.File
+	var deepcopyPaths []string
 	go func() {
 		t, err := output.Scan(bctx, roots...)
 		scanned <- scanResult{t, err}
@@ -110,6 +112,17 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		}
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
 		loader := load.NewLoader(ctx, bctx, workDir, pkgs, declared)
+		if opts.WithDeepCopy {
+			dopts := deepcopy.Options{OutputFile: opts.DeepCopyOutputFile}
+			if deepcopyFiles, err = deepcopy.Plan(loader, pkgs, dopts); err != nil {
+				return nil, err
+			}
+			deepcopyPaths = deepcopy.OutputPaths(pkgs, dopts)
+			logger.V(1).Info("Planned deepcopy files", "files", len(deepcopyFiles), "elapsed", time.Since(start))
+		}
+		if opts.DeepCopyOnly {
+			return &Result{Model: &model.Model{}, Packages: len(pkgs), roots: roots, workDir: workDir}, nil
+		}
 		load.FollowDefinitions(ctx, loader, parsed)
 		m, err := model.Build(parsed, n, reservedGroupPackages(lay), opts.ListersOnly, opts.WithClientset, opts.ClientsetOnly)
 		if err != nil {
@@ -145,8 +158,14 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, scan.err
 	}
 	result.tree = scan.tree
+	if err := result.tree.ReadFiles(deepcopyPaths); err != nil {
+		return nil, err
+	}
+	for _, f := range deepcopyFiles {
+		result.tree.AdoptFile(f.Path, deepcopy.Marker)
+	}
 
-	planned, err := planFiles(result.Model, lay, &opts, result.tree, applyFiles)
+	planned, err := planFiles(result.Model, lay, &opts, result.tree, append(applyFiles, deepcopyFiles...))
 	if err != nil {
 		return nil, relativize(err, workDir)
 	}

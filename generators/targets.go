@@ -10,10 +10,17 @@ import (
 
 // planFiles runs the planners of the targets the layout asks for over the
 // model, adds the files planned before the output tree was read (the apply
-// configurations) and checks every target's files together (plan.Check).
+// configurations and the deepcopy files) and checks every target's files
+// together (plan.Check).
 // A new target's planner is called here, and its files go through the same
 // check and output stage.
 func planFiles(m *model.Model, l plan.Layout, o *Options, tree *output.Tree, planned []plan.File) ([]plan.File, error) {
+	if o.DeepCopyOnly {
+		if err := plan.Check(planned); err != nil {
+			return nil, err
+		}
+		return planned, nil
+	}
 	clientsetPkg := o.VersionedClientsetPackage
 	if l.ClientsetPkg != "" {
 		clientsetPkg = l.ClientsetPkg

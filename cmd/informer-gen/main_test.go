@@ -160,6 +160,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n",
 		"apis/foo/v1/types.go": "package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n" +
 			"// +genclient\n// +genclient:nonNamespacd\n\n// Foo is a typo's victim.\ntype Foo struct {\n\tmetav1.ObjectMeta\n}\n",
+		"apis/dc/doc.go":   "// +k8s:deepcopy-gen=package\n\npackage dc\n",
+		"apis/dc/types.go": "package dc\n\n// T cannot be copied.\ntype T struct {\n\tF func()\n}\n",
 	}
 	for rel, content := range files {
 		p := filepath.Join(dir, rel)
@@ -182,6 +184,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"missing flag", []string{filepath.Join(dir, "apis") + "/..."}, "--output-dir is required"},
 		{"no patterns", base, "no package patterns given"},
 		{"output directory is a file", append([]string{filepath.Join(dir, "apis") + "/...", "--output-dir", filepath.Join(dir, "go.mod")}, base[2:]...), "is a file, not a directory"},
+		{"deepcopy of a func member", []string{"--deepcopy-only", filepath.Join(dir, "apis", "dc")}, "apis/dc/types.go:5: type func() in example.com/bad/apis/dc.T: deepcopy-gen cannot copy it"},
+		{"deepcopy-only with an output directory", append([]string{"--deepcopy-only", filepath.Join(dir, "apis", "dc")}, base...), "--output-dir configures informers, listers or clients, which --deepcopy-only does not generate"},
 		{"header that is not a comment", append([]string{filepath.Join(dir, "apis") + "/...", "--go-header-file", filepath.Join(dir, "go.mod")}, base...), "go.mod:1: --go-header-file must hold only Go comments"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -194,6 +198,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 			}
 			if _, err := os.Stat(out); !os.IsNotExist(err) {
 				t.Errorf("output directory was created")
+			}
+			if _, err := os.Stat(filepath.Join(dir, "apis", "dc", "zz_generated.deepcopy.go")); !os.IsNotExist(err) {
+				t.Errorf("a deepcopy file was written")
 			}
 		})
 	}

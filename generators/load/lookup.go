@@ -139,10 +139,22 @@ var builtinTypes = map[string]bool{
 // unqualified name the package does not declare is refused, since only
 // type-checking could tell which import it comes from.
 func (l *Loader) ResolveType(expr ast.Expr, d *TypeDecl) (*TypeExpr, error) {
+	return l.resolveType(expr, d, true)
+}
+
+// ResolveAnyType is ResolveType for a target that reads every type
+// expression: what ResolveType refuses (a func, a chan, an interface with
+// methods, an anonymous struct, an array of a constant's length) is a
+// KindOther carrying its expression. Dot imports are refused as there.
+func (l *Loader) ResolveAnyType(expr ast.Expr, d *TypeDecl) (*TypeExpr, error) {
+	return l.resolveType(expr, d, false)
+}
+
+func (l *Loader) resolveType(expr ast.Expr, d *TypeDecl, strict bool) (*TypeExpr, error) {
 	file := d.file
 	switch x := expr.(type) {
 	case *ast.ParenExpr:
-		return l.ResolveType(x.X, d)
+		return l.resolveType(x.X, d, strict)
 	case *ast.Ident:
 		if builtinTypes[x.Name] {
 			return &TypeExpr{Kind: KindBuiltin, Name: x.Name}, nil
@@ -164,13 +176,13 @@ func (l *Loader) ResolveType(expr ast.Expr, d *TypeDecl) (*TypeExpr, error) {
 		}
 		return &TypeExpr{Kind: KindNamed, Pkg: ip, Name: x.Sel.Name}, nil
 	case *ast.StarExpr:
-		e, err := l.ResolveType(x.X, d)
+		e, err := l.resolveType(x.X, d, strict)
 		if err != nil {
 			return nil, err
 		}
 		return &TypeExpr{Kind: KindPointer, Elem: e}, nil
 	case *ast.ArrayType:
-		e, err := l.ResolveType(x.Elt, d)
+		e, err := l.resolveType(x.Elt, d, strict)
 		if err != nil {
 			return nil, err
 		}
@@ -178,33 +190,49 @@ func (l *Loader) ResolveType(expr ast.Expr, d *TypeDecl) (*TypeExpr, error) {
 			return &TypeExpr{Kind: KindSlice, Elem: e}, nil
 		}
 		lit, ok := x.Len.(*ast.BasicLit)
+		if !ok && !strict {
+			return &TypeExpr{Kind: KindArray, Elem: e, Len: exprString(x.Len)}, nil
+		}
 		if !ok {
 			return nil, inputerr.Errorf(position(file.fset, x.Pos()), "array length %s: apply configurations need a literal length", exprString(x.Len))
 		}
 		return &TypeExpr{Kind: KindArray, Elem: e, Len: lit.Value}, nil
 	case *ast.MapType:
-		k, err := l.ResolveType(x.Key, d)
+		k, err := l.resolveType(x.Key, d, strict)
 		if err != nil {
 			return nil, err
 		}
-		v, err := l.ResolveType(x.Value, d)
+		v, err := l.resolveType(x.Value, d, strict)
 		if err != nil {
 			return nil, err
 		}
 		return &TypeExpr{Kind: KindMap, Key: k, Elem: v}, nil
 	case *ast.InterfaceType:
 		if x.Methods == nil || len(x.Methods.List) == 0 {
-			return &TypeExpr{Kind: KindOther, Src: "interface{}"}, nil
+			return &TypeExpr{Kind: KindOther, Src: "interface{}", Expr: x}, nil
 		}
+	}
+	if !strict {
+		return &TypeExpr{Kind: KindOther, Src: exprString(expr), Expr: expr}, nil
 	}
 	return nil, inputerr.Errorf(position(file.fset, expr.Pos()), "member type %s: apply configurations support named types, pointers, slices, arrays, maps and interface{} as member types", exprString(expr))
 }
 
 // Members resolves the members of the struct st that d declares.
 func (l *Loader) Members(d *TypeDecl, st *ast.StructType) ([]Member, error) {
+	return l.members(d, st, true)
+}
+
+// AllMembers is Members with every member type resolved as ResolveAnyType
+// does.
+func (l *Loader) AllMembers(d *TypeDecl, st *ast.StructType) ([]Member, error) {
+	return l.members(d, st, false)
+}
+
+func (l *Loader) members(d *TypeDecl, st *ast.StructType, strict bool) ([]Member, error) {
 	var out []Member
 	for _, field := range st.Fields.List {
-		t, err := l.ResolveType(field.Type, d)
+		t, err := l.resolveType(field.Type, d, strict)
 		if err != nil {
 			return nil, err
 		}
@@ -226,7 +254,7 @@ func (l *Loader) Members(d *TypeDecl, st *ast.StructType) ([]Member, error) {
 			if base.Kind == KindPointer {
 				base = base.Elem
 			}
-			if base.Kind != KindNamed {
+			if base.Kind != KindNamed && (strict || base.Kind != KindBuiltin) {
 				return nil, inputerr.Errorf(pos, "embedded field %s is not a named type", exprString(field.Type))
 			}
 			out = append(out, Member{Name: base.Name, Embedded: true, Tag: tag, Doc: doc, Type: t, Pos: pos})

@@ -44,6 +44,8 @@ type TypeExpr struct {
 	Elem, Key *TypeExpr
 	Len       string // KindArray
 	Src       string // KindOther: the expression's source
+	// Expr is KindOther's expression (ResolveAnyType).
+	Expr ast.Expr
 }
 
 // JSONTag is a member's json tag as applyconfiguration-gen reads it.

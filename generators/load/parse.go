@@ -155,7 +155,7 @@ func ReadInputs(ctx context.Context, pkgs []InputPackage, withDecls bool) ([]Par
 			in.informers = parsedFileOf(fset, f, head)
 		}
 		if decls {
-			in.decls = &declFile{head: head, decls: typeDecls(fset, f)}
+			in.decls = declFileOf(fset, f, head)
 		}
 		return in, nil
 	})

@@ -1,6 +1,9 @@
 package plan
 
-import "strconv"
+import (
+	"go/token"
+	"strconv"
+)
 
 // ImportLine is one import of a generated file.
 type ImportLine struct{ Alias, Path string }
@@ -47,4 +50,24 @@ func (s *ImportSet) Fixed(pkg, name string) string {
 	s.byPath[pkg] = name
 	s.Imports = append(s.Imports, ImportLine{name, pkg})
 	return name
+}
+
+// AddFirstFree returns the import name of pkg: the first of candidates no
+// other import and no reserved name has (a Go keyword among them prefixed
+// with "_"), as deepcopy-gen names imports.
+func (s *ImportSet) AddFirstFree(pkg string, candidates []string) string {
+	if a, ok := s.byPath[pkg]; ok {
+		return a
+	}
+	for _, c := range candidates {
+		if s.taken[c] {
+			continue
+		}
+		name := c
+		if token.Lookup(c).IsKeyword() {
+			name = "_" + c
+		}
+		return s.Fixed(pkg, name)
+	}
+	return s.Add(pkg, candidates[len(candidates)-1])
 }

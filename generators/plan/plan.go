@@ -6,9 +6,10 @@
 // (imports.go) is the one set of import names of a generated file, for every
 // planner.
 //
-// A new target (a deepcopy, defaulter, conversion or register generator) is
-// one more planner package returning []File: it needs no change here, in
-// the loader or in the output stage.
+// A new target (a defaulter, conversion or register generator, as deepcopy
+// is) is one more planner package returning []File: a File's Prefix holds
+// what must precede the header (a build constraint), and ImportSet names
+// imports either way the upstream generators do (Add, AddFirstFree).
 package plan
 
 import (
@@ -29,6 +30,9 @@ type File struct {
 	Template *template.Template
 	// Data is what Template receives: the planning target's data type.
 	Data any
+	// Prefix, when set, is written before the header: lines that must
+	// precede every comment, as a build constraint does.
+	Prefix string
 	// Post, when set, rewrites the gofmt'ed source (the clientset prunes
 	// the imports a file does not use).
 	Post func(src []byte) ([]byte, error)

@@ -1,0 +1,483 @@
+package deepcopy
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/plan"
+)
+
+// This file writes the deepcopy functions of one package, statement by
+// statement as deepcopy-gen writes them (the output stage gofmt's them):
+// DeepCopyInto, DeepCopy and the DeepCopy<Interface> methods of each type,
+// the copy of each member chosen by its shape and by the DeepCopy and
+// DeepCopyInto methods its type has.
+
+// signature is what a hand-written DeepCopy or DeepCopyInto method says.
+type signature struct {
+	pointerReceiver, pointerResult bool
+}
+
+// writer writes the functions of one package.
+type writer struct {
+	u       *universe
+	pkg     string // the package's import path
+	imports *plan.ImportSet
+	b       strings.Builder
+	err     error
+	// at is the position of the type or member being written, for errors
+	// that have none of their own.
+	at string
+}
+
+// fail keeps the first error, placed at w.at when it has no position.
+func (w *writer) fail(err error) {
+	if err == nil || w.err != nil {
+		return
+	}
+	var ie *inputerr.InputError
+	if !errors.As(err, &ie) {
+		err = inputerr.Errorf(w.at, "%v", err)
+	}
+	w.err = err
+}
+
+// f fills t (see universe.fill) and returns it.
+func (w *writer) f(t *typ) *typ {
+	w.fail(w.u.fill(t))
+	return t
+}
+
+func (w *writer) do(s string) { w.b.WriteString(s) }
+
+// raw is the Go spelling of t in the generated file, its package's import
+// name taken on first use.
+func (w *writer) raw(t *typ) string {
+	if t.pkg != "" {
+		if t.pkg == w.pkg {
+			return t.name
+		}
+		return w.importName(t.pkg) + "." + t.name
+	}
+	switch t.kind {
+	case kMap:
+		return "map[" + w.raw(t.key) + "]" + w.raw(t.elem)
+	case kSlice:
+		return "[]" + w.raw(t.elem)
+	case kArray:
+		return "[" + t.length + "]" + w.raw(t.elem)
+	case kPointer:
+		return "*" + w.raw(t.elem)
+	case kChan:
+		return "chan " + w.raw(t.elem)
+	case kStruct:
+		var elems []string
+		for _, m := range t.members {
+			elems = append(elems, m.name+" "+w.raw(m.t))
+		}
+		return "struct{" + strings.Join(elems, "; ") + "}"
+	case kInterface:
+		if t.name == "interface{}" {
+			return "any"
+		}
+	}
+	return t.name
+}
+
+// importName is the name pkg is imported under: the shortest run of its
+// last path elements, joined without "_", "." and "-", that no other import
+// and not the package's own last element has.
+func (w *writer) importName(pkg string) string {
+	dirs := strings.Split(pkg, "/")
+	var candidates []string
+	for n := len(dirs) - 1; n >= 0; n-- {
+		name := strings.Join(dirs[n:], "")
+		name = strings.NewReplacer("_", "", ".", "", "-", "").Replace(name)
+		candidates = append(candidates, name)
+	}
+	return w.imports.AddFirstFree(pkg, candidates)
+}
+
+func underlying(t *typ) *typ {
+	for t.kind == kAlias {
+		t = t.underlying
+	}
+	return t
+}
+
+func isReference(t *typ) bool {
+	switch t.kind {
+	case kPointer, kMap, kSlice:
+		return true
+	}
+	return t.kind == kAlias && isReference(underlying(t))
+}
+
+func isPrimitive(t *typ) bool {
+	return t.kind == kBuiltin || t.kind == kAlias && t.underlying.kind == kBuiltin
+}
+
+// assignable reports whether plain assignment copies t deeply.
+func (w *writer) assignable(t *typ) bool {
+	w.f(t)
+	if isPrimitive(t) {
+		return true
+	}
+	if t.kind == kStruct {
+		for _, m := range t.members {
+			if !w.assignable(m.t) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// isTypeName reports whether e names the type called name (unqualified,
+// as a method's signature writes its own type).
+func isTypeName(e ast.Expr, name string) bool {
+	id, ok := e.(*ast.Ident)
+	return ok && id.Name == name
+}
+
+func isPointerTo(e ast.Expr, name string) bool {
+	star, ok := e.(*ast.StarExpr)
+	return ok && isTypeName(star.X, name)
+}
+
+// deepCopy returns the signature of t's hand-written DeepCopy, nil when it
+// has none; a DeepCopy of another shape is an error.
+func (w *writer) deepCopy(t *typ) *signature {
+	w.f(t)
+	m := t.methods["DeepCopy"]
+	if m == nil {
+		return nil
+	}
+	switch {
+	case len(m.Params) != 0:
+		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected no parameters", t))
+		return nil
+	case len(m.Results) != 1:
+		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected exactly one result", t))
+		return nil
+	}
+	ptrResult, nonPtrResult := isPointerTo(m.Results[0], t.name), isTypeName(m.Results[0], t.name)
+	switch {
+	case !ptrResult && !nonPtrResult:
+		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected to return %s or *%s", t, t.name, t.name))
+		return nil
+	case m.PointerReceiver && !ptrResult:
+		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected a *%s result for a *%s receiver", t, t.name, t.name))
+		return nil
+	case !m.PointerReceiver && !nonPtrResult:
+		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected a %s result for a %s receiver", t, t.name, t.name))
+		return nil
+	}
+	return &signature{pointerReceiver: m.PointerReceiver, pointerResult: ptrResult}
+}
+
+// deepCopyInto returns the signature of t's hand-written DeepCopyInto, nil
+// when it has none; a DeepCopyInto of another shape is an error.
+func (w *writer) deepCopyInto(t *typ) *signature {
+	w.f(t)
+	m := t.methods["DeepCopyInto"]
+	if m == nil {
+		return nil
+	}
+	switch {
+	case len(m.Params) != 1:
+		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected exactly one parameter", t))
+		return nil
+	case len(m.Results) != 0:
+		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected no result type", t))
+		return nil
+	case !isPointerTo(m.Params[0], t.name):
+		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected parameter of type *%s", t, t.name))
+		return nil
+	}
+	return &signature{pointerReceiver: m.PointerReceiver}
+}
+
+func (w *writer) hasMethods(t *typ) bool { return w.deepCopy(t) != nil || w.deepCopyInto(t) != nil }
+
+// unsupported records that t cannot be copied as a member of within.
+func (w *writer) unsupported(at string, t, within *typ) {
+	w.fail(inputerr.Errorf(at, "type %v in %v: deepcopy-gen cannot copy it (a func, a chan or an unnamed interface{} has no deep copy; use a named interface with DeepCopy<Name>, or opt the type out with +k8s:deepcopy-gen=false)", t, within))
+}
+
+// writeType writes the functions of t.
+func (w *writer) writeType(t *typ, intfs []*typ, nonPointer bool) {
+	w.at = t.pos
+	self := w.raw(t)
+	dc := w.deepCopy(t)
+	if w.deepCopyInto(t) == nil {
+		w.do("// DeepCopyInto is an autogenerated deepcopy function, copying the receiver, writing into out. in must be non-nil.\n")
+		if isReference(t) {
+			w.do("func (in " + self + ") DeepCopyInto(out *" + self + ") {\n")
+			w.do("{in:=&in\n")
+		} else {
+			w.do("func (in *" + self + ") DeepCopyInto(out *" + self + ") {\n")
+		}
+		if dc != nil {
+			if dc.pointerReceiver {
+				w.do("clone := in.DeepCopy()\n*out = *clone\n")
+			} else {
+				w.do("*out = in.DeepCopy()\n")
+			}
+		} else {
+			w.generateFor(t, t.pos)
+		}
+		w.do("return\n")
+		if isReference(t) {
+			w.do("}\n")
+		}
+		w.do("}\n\n")
+	}
+	if dc == nil {
+		w.do("// DeepCopy is an autogenerated deepcopy function, copying the receiver, creating a new " + self + ".\n")
+		if isReference(t) {
+			w.do("func (in " + self + ") DeepCopy() " + self + " {\n")
+		} else {
+			w.do("func (in *" + self + ") DeepCopy() *" + self + " {\n")
+		}
+		w.do("if in == nil { return nil }\n")
+		w.do("out := new(" + self + ")\n")
+		w.do("in.DeepCopyInto(out)\n")
+		if isReference(t) {
+			w.do("return *out\n")
+		} else {
+			w.do("return out\n")
+		}
+		w.do("}\n\n")
+	}
+	for _, intf := range intfs {
+		name := intf.name
+		if nonPointer {
+			w.do(fmt.Sprintf("// DeepCopy%s is an autogenerated deepcopy function, copying the receiver, creating a new %s.\n", name, w.raw(intf)))
+			w.do(fmt.Sprintf("func (in %s) DeepCopy%s() %s {\n", self, name, w.raw(intf)))
+			w.do("return *in.DeepCopy()")
+			w.do("}\n\n")
+		} else {
+			w.do(fmt.Sprintf("// DeepCopy%s is an autogenerated deepcopy function, copying the receiver, creating a new %s.\n", name, w.raw(intf)))
+			w.do(fmt.Sprintf("func (in *%s) DeepCopy%s() %s {\n", self, name, w.raw(intf)))
+			w.do("if c := in.DeepCopy(); c != nil {\nreturn c\n}\nreturn nil\n}\n\n")
+		}
+	}
+}
+
+// generateFor writes the body that copies *in to *out for t (a named type
+// or an unnamed one), by the shape of its underlying type.
+func (w *writer) generateFor(t *typ, at string) {
+	w.f(t)
+	switch underlying(t).kind {
+	case kBuiltin:
+		w.doBuiltin(t)
+	case kMap:
+		w.doMap(t, at)
+	case kSlice:
+		w.doSlice(t, at)
+	case kStruct:
+		w.doStruct(t)
+	case kPointer:
+		w.doPointer(t, at)
+	default:
+		w.unsupported(at, t, t)
+	}
+}
+
+func (w *writer) doBuiltin(t *typ) {
+	if w.hasMethods(t) {
+		w.do("*out = in.DeepCopy()\n")
+		return
+	}
+	w.do("*out = *in\n")
+}
+
+// rightPointer reports whether the DeepCopy of t (hand-written or, beside a
+// hand-written DeepCopyInto, generated) returns a pointer.
+func (w *writer) rightPointer(t *typ) bool {
+	if dc := w.deepCopy(t); dc != nil {
+		return dc.pointerResult
+	}
+	return !isReference(t)
+}
+
+func (w *writer) doMap(t *typ, at string) {
+	ut := underlying(t)
+	elem := w.f(ut.elem)
+	uet := underlying(elem)
+	if w.hasMethods(t) {
+		w.do("*out = in.DeepCopy()\n")
+		return
+	}
+	if !w.assignable(ut.key) {
+		w.unsupported(at, ut.key, t)
+		return
+	}
+	w.do("*out = make(" + w.raw(t) + ", len(*in))\n")
+	w.do("for key, val := range *in {\n")
+	switch {
+	case w.hasMethods(elem):
+		left, right := elem.kind == kPointer, w.rightPointer(elem)
+		switch {
+		case left == right:
+			w.do("(*out)[key] = val.DeepCopy()\n")
+		case left:
+			w.do("x := val.DeepCopy()\n(*out)[key] = &x\n")
+		default:
+			w.do("(*out)[key] = *val.DeepCopy()\n")
+		}
+	case isAnonymousStruct(elem), w.assignable(uet):
+		w.do("(*out)[key] = val\n")
+	case uet.kind == kInterface:
+		if uet.name == "interface{}" {
+			w.unsupported(at, uet, t)
+			return
+		}
+		w.do("if val == nil {(*out)[key]=nil} else {\n")
+		w.do("(*out)[key] = val.DeepCopy" + uet.name + "()\n")
+		w.do("}\n")
+	case uet.kind == kSlice || uet.kind == kMap || uet.kind == kPointer:
+		w.do("var outVal " + w.raw(uet) + "\n")
+		w.do("if val == nil { (*out)[key] = nil } else {\n")
+		w.do("in, out := &val, &outVal\n")
+		w.generateFor(elem, at)
+		w.do("}\n")
+		w.do("(*out)[key] = outVal\n")
+	case uet.kind == kStruct:
+		w.do("(*out)[key] = *val.DeepCopy()\n")
+	default:
+		w.unsupported(at, uet, t)
+		return
+	}
+	w.do("}\n")
+}
+
+func isAnonymousStruct(t *typ) bool {
+	return t.kind == kStruct && t.pkg == "" || t.kind == kAlias && isAnonymousStruct(t.underlying)
+}
+
+func (w *writer) doSlice(t *typ, at string) {
+	ut := underlying(t)
+	elem := w.f(ut.elem)
+	uet := underlying(elem)
+	if w.hasMethods(t) {
+		w.do("*out = in.DeepCopy()\n")
+		return
+	}
+	w.do("*out = make(" + w.raw(t) + ", len(*in))\n")
+	switch {
+	case w.hasMethods(elem):
+		w.do("for i := range *in {\n(*in)[i].DeepCopyInto(&(*out)[i])\n}\n")
+		return
+	case uet.kind == kBuiltin || w.assignable(uet):
+		w.do("copy(*out, *in)\n")
+		return
+	}
+	w.do("for i := range *in {\n")
+	switch uet.kind {
+	case kSlice, kMap, kPointer:
+		w.do("if (*in)[i] != nil {\n")
+		w.do("in, out := &(*in)[i], &(*out)[i]\n")
+		w.generateFor(elem, at)
+		w.do("}\n")
+	case kInterface:
+		if uet.name == "interface{}" {
+			w.unsupported(at, uet, t)
+			return
+		}
+		w.do("if (*in)[i] != nil {\n")
+		w.do("(*out)[i] = (*in)[i].DeepCopy" + uet.name + "()\n")
+		w.do("}\n")
+	case kStruct:
+		w.do("(*in)[i].DeepCopyInto(&(*out)[i])\n")
+	default:
+		w.unsupported(at, uet, t)
+		return
+	}
+	w.do("}\n")
+}
+
+func (w *writer) doStruct(t *typ) {
+	ut := underlying(t)
+	if w.hasMethods(t) {
+		w.do("*out = in.DeepCopy()\n")
+		return
+	}
+	w.do("*out = *in\n")
+	for _, m := range ut.members {
+		w.at = m.pos
+		ft := w.f(m.t)
+		uft := w.f(underlying(ft))
+		switch {
+		case w.hasMethods(ft):
+			left, right := ft.kind == kPointer, w.rightPointer(ft)
+			switch {
+			case left == right:
+				w.do("out." + m.name + " = in." + m.name + ".DeepCopy()\n")
+			case left:
+				w.fail(inputerr.Errorf(m.pos, "member %s of %v: deepcopy-gen writes no compilable copy of a pointer member whose type's DeepCopy returns a value", m.name, t))
+				return
+			default:
+				w.do("in." + m.name + ".DeepCopyInto(&out." + m.name + ")\n")
+			}
+		case uft.kind == kBuiltin:
+		case uft.kind == kMap, uft.kind == kSlice, uft.kind == kPointer:
+			w.do("if in." + m.name + " != nil {\n")
+			w.do("in, out := &in." + m.name + ", &out." + m.name + "\n")
+			w.generateFor(ft, m.pos)
+			w.do("}\n")
+		case uft.kind == kArray:
+			w.do("out." + m.name + " = in." + m.name + "\n")
+		case uft.kind == kStruct:
+			if w.assignable(ft) {
+				w.do("out." + m.name + " = in." + m.name + "\n")
+			} else {
+				w.do("in." + m.name + ".DeepCopyInto(&out." + m.name + ")\n")
+			}
+		case uft.kind == kInterface:
+			if uft.name == "interface{}" {
+				w.unsupported(m.pos, uft, t)
+				return
+			}
+			w.do("if in." + m.name + " != nil {\n")
+			w.do("out." + m.name + " = in." + m.name + ".DeepCopy" + uft.name + "()\n")
+			w.do("}\n")
+		default:
+			w.unsupported(m.pos, ft, t)
+			return
+		}
+	}
+}
+
+func (w *writer) doPointer(t *typ, at string) {
+	ut := underlying(t)
+	elem := w.f(ut.elem)
+	uet := underlying(elem)
+	switch {
+	case w.hasMethods(elem):
+		if w.rightPointer(elem) {
+			w.do("*out = (*in).DeepCopy()\n")
+		} else {
+			w.do("x := (*in).DeepCopy()\n*out = &x\n")
+		}
+	case w.assignable(uet):
+		w.do("*out = new(" + w.raw(elem) + ")\n")
+		w.do("**out = **in")
+	case uet.kind == kMap || uet.kind == kSlice || uet.kind == kPointer:
+		w.do("*out = new(" + w.raw(elem) + ")\n")
+		w.do("if **in != nil {\n")
+		w.do("in, out := *in, *out\n")
+		w.generateFor(uet, at)
+		w.do("}\n")
+	case uet.kind == kStruct:
+		w.do("*out = new(" + w.raw(elem) + ")\n")
+		w.do("(*in).DeepCopyInto(*out)\n")
+	default:
+		w.unsupported(at, uet, t)
+	}
+}
