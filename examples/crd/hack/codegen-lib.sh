@@ -12,10 +12,13 @@ HEADER=hack/boilerplate.go.txt
 # group/version packages under apis/, relative to it.
 GROUP_VERSIONS=(samples/v1alpha1 ops/v1)
 
-codegen::deepcopy() {
-  local pkgs=()
-  for gv in "${GROUP_VERSIONS[@]}"; do pkgs+=("./apis/${gv}"); done
-  go tool deepcopy-gen --go-header-file "${HEADER}" --output-file zz_generated.deepcopy.go "${pkgs[@]}"
+# codegen::helpers generate|verify — kube_codegen.sh's gen_helpers for our
+# own API (typedinformer-codegen.sh): zz_generated.deepcopy.go in every
+# package under apis/ tagged +k8s:deepcopy-gen, written by informer-gen.
+codegen::helpers() {
+  local verify=()
+  [[ "$1" == verify ]] && verify=(--verify)
+  typedinformer::codegen::gen_helpers "${verify[@]+"${verify[@]}"}" --boilerplate "${HEADER}" ./apis
 }
 
 # codegen::client generate|verify — kube_codegen.sh's gen_client for our
