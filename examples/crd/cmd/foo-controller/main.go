@@ -72,9 +72,18 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		return fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
 	}
 	sf.applyClientLimits(cfg)
+	reg := prometheus.NewRegistry()
+	var m *tiprom.Metrics
+	writeOpts := cache.WriteTrackerOptions{}
+	if metricsAddr != "" {
+		if m, err = tiprom.New(reg); err != nil {
+			return err
+		}
+		writeOpts.WaitDuration = m.WriteWaitDuration()
+	}
 	// Every write through these clients is recorded, and the listers of
 	// the informers below read it back instead of an older cached copy.
-	writes := cache.NewWriteTracker(cache.WriteTrackerOptions{})
+	writes := cache.NewWriteTracker(writeOpts)
 	cfg.Wrap(writes.WrapTransport)
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
@@ -109,12 +118,7 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		return err
 	}
 	defer tr.Close()
-	reg := prometheus.NewRegistry()
-	if metricsAddr != "" {
-		m, err := tiprom.New(reg)
-		if err != nil {
-			return err
-		}
+	if m != nil {
 		infOpts = append(infOpts, informers.WithInformerMetrics(m.Informers()))
 		opts.Metrics, opts.QueueMetricsProvider = m.Controllers(), m.Workqueues()
 	}
