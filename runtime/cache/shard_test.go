@@ -238,6 +238,12 @@ func TestShardScopeChange(t *testing.T) {
 					t.Errorf("%s handler: %d unchanged updates of b/p0 from the new list, want 1", name, n)
 				}
 				got = slices.DeleteFunc(got, relistedB)
+				// The scope exits are one relist's tombstones: those of keys
+				// still queued or being applied come first (see
+				// deltafifo.Queue), and a/sentinel's add may still be in
+				// the batch being applied when its handler has run, so
+				// their order among themselves is not fixed.
+				sortRun(got, func(e string) bool { return strings.HasPrefix(e, "delete a/") || strings.HasPrefix(e, "exit a/") })
 				if !slices.Equal(got, want[name]) {
 					t.Errorf("%s handler got\n  %s\nwant\n  %s", name, strings.Join(got, "\n  "), strings.Join(want[name], "\n  "))
 				}
@@ -361,4 +367,18 @@ func TestShardRelistDeleteIsNotAScopeExit(t *testing.T) {
 	opted.WaitEvent(t, "delete b/p1@3 unknown=true")
 	srv.ClearFaults()
 	waitStore(t, inf, "b/p0@2")
+}
+
+// sortRun sorts, in place, the first run of consecutive elements of s that
+// match.
+func sortRun(s []string, match func(string) bool) {
+	i := slices.IndexFunc(s, match)
+	if i < 0 {
+		return
+	}
+	j := i
+	for j < len(s) && match(s[j]) {
+		j++
+	}
+	slices.Sort(s[i:j])
 }
