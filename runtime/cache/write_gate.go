@@ -152,12 +152,12 @@ func (s *sharedIndexInformer[T]) detachWriteTracker() {
 
 // wrote implements writeObserver.
 func (g *writeGate[T]) wrote(k keys.Key, rv int64, uid types.UID, lbls map[string]string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
 	selected := g.scope.selects(k, lbls) && (g.s.scope == nil || g.s.scope.Owns(k.Namespace, string(uid)))
 	if !selected && !g.s.indexer.HasKey(k) {
 		return
 	}
-	g.mu.Lock()
-	defer g.mu.Unlock()
 	if g.pending == nil {
 		g.pending = map[keys.Key]pendingWrite{}
 	}
