@@ -84,7 +84,9 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	// Every write through these clients is recorded, and the listers of
 	// the informers below read it back instead of an older cached copy.
 	writes := cache.NewWriteTracker(writeOpts)
-	cfg.Wrap(writes.WrapTransport)
+	if trackWrites {
+		cfg.Wrap(writes.WrapTransport)
+	}
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
@@ -98,7 +100,10 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		return err
 	}
 	opts := runtimecontroller.Options{MaxConcurrentReconciles: workers}
-	infOpts := []informers.Option{informers.WithWriteTracker(writes)}
+	var infOpts []informers.Option
+	if trackWrites {
+		infOpts = append(infOpts, informers.WithWriteTracker(writes))
+	}
 	namespaces, err := sf.namespaceList(namespace)
 	if err != nil {
 		return err

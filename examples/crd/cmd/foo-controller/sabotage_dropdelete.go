@@ -14,6 +14,13 @@ import (
 
 func sabotageReconcileEnd() {}
 
+// trackWrites is off in this build: its ConfigMap cache puts a deleted
+// object back behind the informer's back, so a delete of the controller's
+// own would never be seen applied and every read of that ConfigMap would
+// wait out the tracker's timeout, turning the one dropped delete the soak
+// must report into stalled reconciles everywhere.
+const trackWrites = false
+
 func sabotageFence(check func() error) func() error { return check }
 
 // sabotageInformers makes the ConfigMap cache drop the first delete it sees:
