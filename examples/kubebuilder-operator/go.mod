@@ -6,6 +6,8 @@ replace (
 	github.com/typedinformer/typedinformer => ../..
 	github.com/typedinformer/typedinformer/clientgo => ../../clientgo
 	github.com/typedinformer/typedinformer/crcache => ../../crcache
+	// crcache's tests import test/e2e, so go mod tidy needs it too.
+	github.com/typedinformer/typedinformer/test/e2e => ../../test/e2e
 )
 
 require (
@@ -92,9 +94,3 @@ require (
 )
 
 tool github.com/typedinformer/typedinformer/cmd/informer-gen
-
-replace github.com/typedinformer/typedinformer/test/e2e => ../../test/e2e
-
-replace github.com/typedinformer/typedinformer/kube => ../../kube
-
-replace github.com/typedinformer/typedinformer/examples/crd => ../crd
