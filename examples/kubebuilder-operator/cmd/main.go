@@ -20,6 +20,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"os"
 
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -39,6 +40,9 @@ func main() {
 	zapOpts := zap.Options{Development: true}
 	zapOpts.BindFlags(flag.CommandLine)
 	flag.Parse()
+	if c.Cache == "" {
+		c.Cache = controller.CacheTypedinformer
+	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts)))
 	log := ctrl.Log.WithName("setup")
 
@@ -49,7 +53,7 @@ func main() {
 	}
 	opts, err := controller.ManagerOptions(scheme, c)
 	if err != nil {
-		log.Error(err, "--cache")
+		fmt.Fprintf(os.Stderr, "manager: --cache: %v\n", err)
 		os.Exit(2)
 	}
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), opts)
