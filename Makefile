@@ -19,6 +19,9 @@ CLIENTGO := clientgo
 # examples/crd's Foo controller as a controller-runtime manager on clientgo
 # (test/e2e runs it).
 CR_EXAMPLE := examples/controller-runtime
+# A kubebuilder-style operator (Webapp: a Deployment and a Service) switched
+# to crcache.New with one line of its manager options.
+OPERATOR := examples/kubebuilder-operator
 # A controller-runtime cache (cache.NewCacheFunc) on the runtime, fed from
 # runtime/wire (own module: it imports controller-runtime).
 CRCACHE := crcache
@@ -33,7 +36,7 @@ WIREDIFF := test/wirediff
 # make wirediff-fuzz: how long the fuzz target runs.
 FUZZTIME ?= 5m
 # Modules besides the main one, each with its own go.mod.
-SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(METRICS) $(CLIENTGO) $(CRCACHE) $(KUBE) $(WIREDIFF) test/corpus test/e2e test/soak bench
+SUBMODULES := $(EXAMPLE) $(MIGRATION) $(CR_EXAMPLE) $(OPERATOR) $(METRICS) $(CLIENTGO) $(CRCACHE) $(KUBE) $(WIREDIFF) test/corpus test/e2e test/soak bench
 # make soak: time under load and faults, and the seed (0 picks one; a failing
 # run prints its seed to replay).
 DURATION ?= 10m
@@ -45,7 +48,7 @@ SMOKE_SEED ?= 4
 # on first use and keeps the binary in the Go build cache.
 GOLANGCI_LINT := $(GO) tool -modfile=$(CURDIR)/tools/go.mod golangci-lint
 
-.PHONY: all help build test unit unit-newest examples metrics clientgo crcache crsuite kube-test wirediff wirediff-fuzz verify corpus e2e soak soak-smoke bench bench-smoke demo \
+.PHONY: all help build test unit unit-newest examples metrics clientgo crcache crsuite operator kube-test wirediff wirediff-fuzz verify corpus e2e soak soak-smoke bench bench-smoke demo \
         generate kube goldens lint vet clean
 
 ## all: the default target: build, then test.
@@ -65,11 +68,12 @@ build:
 	for m in $(SUBMODULES); do (cd $$m && $(GO) build ./...) || exit 1; done
 
 ## test: everything CI runs. Lint, race-enabled unit tests, the example CRD
-## repo's tests, the Prometheus adapter's tests, the decoding differential
+## repo's tests, the kubebuilder-style operator's envtest suite on both
+## caches, the Prometheus adapter's tests, the decoding differential
 ## test against client-go, verify-codegen (stale generated code fails), the
 ## k8s.io/api corpus build, the real-apiserver e2e suite, a 60-second soak
 ## under faults and one pass of every benchmark.
-test: lint unit unit-newest examples metrics clientgo crcache crsuite kube-test wirediff verify corpus e2e soak-smoke bench-smoke
+test: lint unit unit-newest examples metrics clientgo crcache crsuite operator kube-test wirediff verify corpus e2e soak-smoke bench-smoke
 
 ## unit: race-enabled unit tests of the main module.
 unit:
@@ -111,6 +115,13 @@ crcache:
 crsuite:
 	$(CLIENTGO)/crsuite/run.sh
 
+## operator: examples/kubebuilder-operator's envtest suite (ginkgo, a
+## manager started in the suite) run unchanged twice on the project's
+## kube-apiserver and etcd: on crcache.New and on controller-runtime's
+## cache.New; both must pass (~1 min, ~25 s once built).
+operator:
+	$(OPERATOR)/hack/test.sh
+
 ## kube-test: the tests of kube/ (its informers on client-go's fake clientset,
 ## and its factory against client-go's group-versions).
 kube-test:
@@ -136,6 +147,7 @@ verify:
 	hack/test-local-checkout.sh
 	$(EXAMPLE)/hack/verify-codegen.sh
 	$(EXAMPLE)/hack/test-verify-detects-drift.sh
+	$(OPERATOR)/hack/generate.sh --verify
 	hack/kube-codegen.sh verify
 	hack/test-kube-verify-detects-drift.sh
 	$(GO) test -count=1 -run 'Golden' ./generators/
