@@ -40,6 +40,10 @@ type Report struct {
 	// Unfenced are reconciles a replica started while its Lease, by the
 	// renewals seen on the server, had expired.
 	Unfenced []string `json:"unfenced,omitempty"`
+	// StaleReads are lister reads a replica made that returned something
+	// older than a write of its own that had returned before the read
+	// began (the controller's read checker traces them).
+	StaleReads []string `json:"staleReads,omitempty"`
 	// LeakSlopes are per replica incarnation, per minute, over its
 	// quiescent points.
 	LeakSlopes map[string]Slope `json:"leakSlopes"`
@@ -80,6 +84,8 @@ type traceRecord struct {
 	End             int64  `json:"end,omitempty"`
 	ResourceVersion string `json:"resourceVersion,omitempty"`
 	LatencyNanos    int64  `json:"latencyNanos,omitempty"`
+	At              int64  `json:"at,omitempty"`
+	Error           string `json:"error,omitempty"`
 }
 
 // reconcileSpan is one reconcile of a key by a replica.
@@ -180,8 +186,11 @@ func (r *run) finish() {
 			rep.Failures = append(rep.Failures, fmt.Sprintf("reading %s: %v", p.trace, err))
 		}
 		for _, rec := range recs {
-			if rec.Kind == "event" && rec.Op == "update" {
+			switch {
+			case rec.Kind == "event" && rec.Op == "update":
 				events = append(events, time.Duration(rec.LatencyNanos))
+			case rec.Kind == "stale":
+				rep.StaleReads = append(rep.StaleReads, fmt.Sprintf("%s read %s at %s: %s", rec.Replica, rec.Key, stamp3(rec.At), rec.Error))
 			}
 		}
 		ss := p.spans(recs, now)
@@ -225,6 +234,9 @@ func (r *run) finish() {
 	}
 	for _, u := range rep.Unfenced {
 		rep.Failures = append(rep.Failures, "unfenced: "+u)
+	}
+	for _, st := range rep.StaleReads {
+		rep.Failures = append(rep.Failures, "stale read: "+st)
 	}
 	for _, f := range rep.FaultLog {
 		if f.Error != "" {
@@ -363,6 +375,7 @@ func (rep *Report) Text(w io.Writer) {
 	}
 	fmt.Fprintf(w, "double reconciles: %d (and %d overlaps by a reconcile in flight across a SIGSTOP, not counted)\n", len(rep.DoubleReconciles), len(rep.PausedInFlight))
 	fmt.Fprintf(w, "reconciles started without a valid Lease: %d\n", len(rep.Unfenced))
+	fmt.Fprintf(w, "stale reads of a replica's own writes: %d\n", len(rep.StaleReads))
 	fmt.Fprintf(w, "leak slopes (per minute):\n")
 	for _, k := range slices.Sorted(maps.Keys(rep.LeakSlopes)) {
 		s := rep.LeakSlopes[k]

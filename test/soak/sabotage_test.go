@@ -71,8 +71,16 @@ func TestSabotagedControllerFailsTheSoak(t *testing.T) {
 			duration: 20 * time.Second, round: 10 * time.Second},
 		// The ConfigMap cache keeps an object deleted on the server; resets
 		// resume the watches without the relist that would mend it.
+		// The build reads without the write tracker too, so the object it
+		// keeps is also a stale read of the controller's own delete.
 		{tags: "soak_dropdelete", faults: []string{FaultConnReset}, want: "not on the server in its scope",
+			also:     []string{"stale read: "},
 			duration: 15 * time.Second, round: 15 * time.Second, settle: 10 * time.Second},
+		// Reads without the write tracker: with the watch streams throttled,
+		// reconciles that follow the controller's own writes read older
+		// copies.
+		{tags: "soak_notrack", faults: []string{FaultThrottle}, want: "stale read: ",
+			duration: 20 * time.Second, round: 10 * time.Second},
 	} {
 		t.Run(tc.tags, func(t *testing.T) {
 			work := t.TempDir()

@@ -87,6 +87,15 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	if trackWrites {
 		cfg.Wrap(writes.WrapTransport)
 	}
+	// With a trace file, the reconciler's reads are checked against its
+	// own writes, and every stale one is traced. The checker's transport
+	// wraps the tracker's, so a write is recorded as checked only once the
+	// tracker has it too.
+	var tr *tracer
+	rc, err := sf.readChecker(cfg, shards.enabled(), func(key, what string) { tr.stale(key, what) })
+	if err != nil {
+		return err
+	}
 	kube, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		return err
@@ -118,7 +127,7 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 	if le.identity == "" {
 		le.identity = identity
 	}
-	tr, err := newTracer(sf.trace, identity)
+	tr, err = newTracer(sf.trace, identity)
 	if err != nil {
 		return err
 	}
@@ -157,6 +166,9 @@ func runCluster(ctx context.Context, kubeconfig string, workers int, resync time
 		return err
 	}
 	tr.wrap(r)
+	if rc != nil {
+		rc.wrap(r)
+	}
 	if err := tr.watchEvents(inf.Samples.Samples().V1alpha1().Foos().Informer()); err != nil {
 		return err
 	}

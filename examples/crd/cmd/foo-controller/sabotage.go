@@ -1,4 +1,4 @@
-//go:build !soak_leak && !soak_nofence && !soak_dropdelete && !soak_connleak
+//go:build !soak_leak && !soak_nofence && !soak_dropdelete && !soak_connleak && !soak_notrack
 
 package main
 

@@ -84,7 +84,9 @@ func (f *soakFlags) namespaceList(single string) ([]string, error) {
 
 // traceRecord is one line of the trace file. Times are Unix nanoseconds.
 type traceRecord struct {
-	// Kind is "start" or "end" of a reconcile, or "event".
+	// Kind is "start" or "end" of a reconcile, "event", or "stale" (a
+	// lister read older than this process's own write, see readChecker;
+	// Error says how).
 	Kind string `json:"kind"`
 	// Op is an event's "add" or "update". A sharded replica sees objects
 	// of ranges it takes over as adds, however old their write.
@@ -167,6 +169,16 @@ func (t *tracer) observe(req runtimecontroller.Request, outcome controller.Outco
 	rec.Start = t.starts[key]
 	delete(t.starts, key)
 	t.write(rec)
+}
+
+// stale records a stale read (see readChecker).
+func (t *tracer) stale(key, what string) {
+	if t == nil {
+		return
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.write(traceRecord{Kind: "stale", Key: key, At: time.Now().UnixNano(), Error: what})
 }
 
 // wrap makes r's Foo lookups mark reconcile starts.
