@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"reflect"
 	"runtime"
 	"strconv"
 	"time"
@@ -106,6 +107,10 @@ type CRWireResult struct {
 	// after the sync.
 	BaseHeap   uint64 `json:"baseHeap"`
 	SyncedHeap uint64 `json:"syncedHeap"`
+	// CachePkg and InformerPkg are the packages of the cache's and the
+	// informer's types: which implementation ran.
+	CachePkg    string `json:"cachePkg"`
+	InformerPkg string `json:"informerPkg"`
 	// Lists and WatchLists count the lists and watch-lists served per
 	// encoding.
 	Lists      map[string]int `json:"lists"`
@@ -119,6 +124,9 @@ type CRWireResult struct {
 	GetNs       float64 `json:"getNs,omitempty"`
 	GetAllocs   float64 `json:"getAllocs,omitempty"`
 	ReadLookups int     `json:"readLookups,omitempty"`
+	// GotManagedFields is how many managedFields entries the first Pod Get
+	// returned had (none when the cache is lean).
+	GotManagedFields int `json:"gotManagedFields,omitempty"`
 }
 
 // SyncedPerObject is the heap per cached object after the sync.
@@ -213,6 +221,7 @@ func CRWire(o CRWireOptions) (CRWireResult, error) {
 	res.SyncPeakRSS = peakRSS()
 	res.SyncedHeap = liveHeap()
 	res.Lists, _, res.WatchLists, _ = srv.served()
+	res.CachePkg, res.InformerPkg = pkgOf(c), pkgOf(inf)
 
 	st, ok := inf.(interface{ GetStore() toolscache.Store })
 	if !ok {
@@ -270,10 +279,24 @@ func crReads(ctx context.Context, c client.Reader, o CRWireOptions, res *CRWireR
 		}
 		return nil
 	}
+	if err := getOnce(0); err != nil {
+		return err
+	}
+	res.GotManagedFields = len(pod.ManagedFields)
 	if res.GetNs, res.GetAllocs, res.ReadLookups, err = timeRead(o.ReadFor, getOnce); err != nil {
 		return err
 	}
 	return nil
+}
+
+// pkgOf is the import path of the package declaring v's type (its element
+// type for a pointer).
+func pkgOf(v any) string {
+	t := reflect.TypeOf(v)
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.PkgPath()
 }
 
 // timeRead calls op (with the call's number) once to warm up, then in

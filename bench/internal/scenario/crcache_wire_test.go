@@ -41,7 +41,21 @@ func TestCRWire(t *testing.T) {
 				if want := map[string]int{encOf[obj]: 1}; !maps.Equal(served, want) {
 					t.Errorf("served lists %v and watch-lists %v, want one of them in %s", res.Lists, res.WatchLists, encOf[obj])
 				}
+				wantCache, wantInformer := "github.com/typedinformer/typedinformer/crcache", "github.com/typedinformer/typedinformer/clientgo"
+				if mode == ModeCRDefault {
+					wantCache, wantInformer = "sigs.k8s.io/controller-runtime/pkg/cache", "k8s.io/client-go/tools/cache"
+				}
+				if res.CachePkg != wantCache || !strings.HasPrefix(res.InformerPkg, wantInformer) {
+					t.Errorf("cache from %s, informer from %s; want %s and %s", res.CachePkg, res.InformerPkg, wantCache, wantInformer)
+				}
 				if obj == CRObjPods {
+					wantMF := 2
+					if mode == ModeCRCacheLean {
+						wantMF = 0
+					}
+					if res.GotManagedFields != wantMF {
+						t.Errorf("Get returned a Pod with %d managedFields entries, want %d", res.GotManagedFields, wantMF)
+					}
 					if res.ListItems != n/100 || res.ListNs <= 0 || res.GetNs <= 0 || res.ReadLookups == 0 {
 						t.Errorf("reads %+v", res)
 					}
