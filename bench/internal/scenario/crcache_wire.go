@@ -99,6 +99,10 @@ type CRWireResult struct {
 	// SyncSeconds runs from starting the cache to its informer's HasSynced
 	// (WaitForCacheSync then returns true).
 	SyncSeconds float64 `json:"syncSeconds"`
+	// SyncCPUSeconds is the process's user and system CPU time over the
+	// same span (the in-process server's share included, the same for
+	// every mode).
+	SyncCPUSeconds float64 `json:"syncCPUSeconds"`
 	// SyncPeakRSS is VmHWM right after the sync, BaseRSS VmRSS when the
 	// cache starts.
 	SyncPeakRSS uint64 `json:"syncPeakRSS"`
@@ -116,12 +120,14 @@ type CRWireResult struct {
 	Lists      map[string]int `json:"lists"`
 	WatchLists map[string]int `json:"watchLists"`
 	// The reads (CRObjPods with ReadFor set): List of one namespace
-	// (ListItems Pods each), Get of single Pods; time and heap
-	// allocations per call.
+	// (ListItems Pods each), Get of single Pods; wall time, the process's
+	// CPU time and heap allocations per call, and the Gets timed.
 	ListItems   int     `json:"listItems,omitempty"`
 	ListNs      float64 `json:"listNs,omitempty"`
+	ListCPUNs   float64 `json:"listCPUNs,omitempty"`
 	ListAllocs  float64 `json:"listAllocs,omitempty"`
 	GetNs       float64 `json:"getNs,omitempty"`
+	GetCPUNs    float64 `json:"getCPUNs,omitempty"`
 	GetAllocs   float64 `json:"getAllocs,omitempty"`
 	ReadLookups int     `json:"readLookups,omitempty"`
 	// GotManagedFields is how many managedFields entries the first Pod Get
@@ -198,6 +204,7 @@ func CRWire(o CRWireOptions) (CRWireResult, error) {
 	}
 	done := make(chan error, 1)
 	res.BaseRSS = currentRSS()
+	cpu0 := cpuSeconds()
 	start := time.Now()
 	go func() { done <- c.Start(ctx) }()
 	defer func() { cancel(); <-done }()
@@ -212,6 +219,7 @@ func CRWire(o CRWireOptions) (CRWireResult, error) {
 		time.Sleep(time.Millisecond)
 	}
 	res.SyncSeconds = time.Since(start).Seconds()
+	res.SyncCPUSeconds = cpuSeconds() - cpu0
 	syncCtx, syncCancel := context.WithDeadline(ctx, deadline)
 	synced := c.WaitForCacheSync(syncCtx)
 	syncCancel()
@@ -256,11 +264,11 @@ func crReads(ctx context.Context, c client.Reader, o CRWireOptions, res *CRWireR
 		}
 		return nil
 	}
-	var err error
-	if res.ListNs, res.ListAllocs, _, err = timeRead(o.ReadFor, listOnce); err != nil {
+	rt, err := timeRead(o.ReadFor, listOnce)
+	if err != nil {
 		return err
 	}
-	res.ListItems = want
+	res.ListNs, res.ListCPUNs, res.ListAllocs, res.ListItems = rt.ns, rt.cpuNs, rt.allocs, want
 
 	keys := make([]types.NamespacedName, 0, 1000)
 	for i := 0; i < o.N && len(keys) < cap(keys); i += max(1, o.N/cap(keys)) {
@@ -283,9 +291,10 @@ func crReads(ctx context.Context, c client.Reader, o CRWireOptions, res *CRWireR
 		return err
 	}
 	res.GotManagedFields = len(pod.ManagedFields)
-	if res.GetNs, res.GetAllocs, res.ReadLookups, err = timeRead(o.ReadFor, getOnce); err != nil {
+	if rt, err = timeRead(o.ReadFor, getOnce); err != nil {
 		return err
 	}
+	res.GetNs, res.GetCPUNs, res.GetAllocs, res.ReadLookups = rt.ns, rt.cpuNs, rt.allocs, rt.calls
 	return nil
 }
 
@@ -299,20 +308,28 @@ func pkgOf(v any) string {
 	return t.PkgPath()
 }
 
+// readTiming is what timeRead measures per call: wall time, the process's
+// CPU time (user and system, the GC's included), heap allocations.
+type readTiming struct {
+	ns, cpuNs, allocs float64
+	calls             int
+}
+
 // timeRead calls op (with the call's number) once to warm up, then in
-// doubling batches until at least minDur has passed, and returns the time
-// and heap allocations per call and the calls timed.
-func timeRead(minDur time.Duration, op func(int) error) (ns, allocs float64, calls int, err error) {
+// doubling batches until at least minDur has passed.
+func timeRead(minDur time.Duration, op func(int) error) (rt readTiming, err error) {
 	if err := op(0); err != nil {
-		return 0, 0, 0, err
+		return rt, err
 	}
 	runtime.GC()
 	m0, _ := mallocs()
+	cpu0 := cpuSeconds()
 	start := time.Now()
+	calls := 0
 	for batch := 1; ; batch *= 2 {
 		for i := 0; i < batch; i++ {
 			if err := op(calls); err != nil {
-				return 0, 0, 0, err
+				return rt, err
 			}
 			calls++
 		}
@@ -321,8 +338,10 @@ func timeRead(minDur time.Duration, op func(int) error) (ns, allocs float64, cal
 		}
 	}
 	elapsed := time.Since(start)
+	cpu := cpuSeconds() - cpu0
 	m1, _ := mallocs()
-	return float64(elapsed.Nanoseconds()) / float64(calls), float64(m1-m0) / float64(calls), calls, nil
+	c := float64(calls)
+	return readTiming{ns: float64(elapsed.Nanoseconds()) / c, cpuNs: cpu * 1e9 / c, allocs: float64(m1-m0) / c, calls: calls}, nil
 }
 
 // WireFoo is Foo i of the Foo fixture: examples/crd's Foo as an API server
