@@ -41,6 +41,7 @@ func runChild(args []string) (err error) {
 	shards := fs.Int("shards", 1, "members of the ring (shard)")
 	object := fs.String("object", scenario.CRObjPods, "what the cache caches (crwire): pods, foos or unstructured")
 	noShare := fs.Bool("no-share", false, "ours keeps each object's managedFields bytes its own (sync; for the bookkeeping row)")
+	syncedHeap := fs.String("synced-heapprofile", "", "write a heap profile right after the sync, the cache full, to this file (crwire)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the scenario to this file (for looking into a row by hand)")
 	memProfile := fs.String("memprofile", "", "write a heap profile (every allocation the scenario made, and what is live at its end) to this file (for looking into a row by hand)")
 	if err := fs.Parse(args); err != nil {
@@ -63,6 +64,11 @@ func runChild(args []string) (err error) {
 		defer pprof.StopCPUProfile()
 	}
 
+	if *syncedHeap != "" {
+		// As for -memprofile: allocations of a few hundred bytes per
+		// object show up by their call sites.
+		runtime.MemProfileRate = 4096
+	}
 	if *memProfile != "" {
 		// Sampling every 4 KB instead of every 512 KB: a row's allocations
 		// of a few hundred bytes per object show up by their call sites.
@@ -103,7 +109,7 @@ func runChild(args []string) (err error) {
 	case "crcache":
 		res, err = scenario.CRCache(*mode, *n, *fixtureFile)
 	case "crwire":
-		res, err = scenario.CRWire(scenario.CRWireOptions{Mode: *mode, Object: *object, N: *n, Dir: *fixtureFile, ReadFor: *minDur})
+		res, err = scenario.CRWire(scenario.CRWireOptions{Mode: *mode, Object: *object, N: *n, Dir: *fixtureFile, ReadFor: *minDur, HeapProfile: *syncedHeap})
 	case "writetracker":
 		res, err = scenario.WriteTracker(*n, *minDur, *total)
 	case "crevents":

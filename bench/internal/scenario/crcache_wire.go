@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"time"
 
@@ -89,6 +90,9 @@ type CRWireOptions struct {
 	ReadFor time.Duration
 	// SyncTimeout bounds the wait for the sync; zero is ten minutes.
 	SyncTimeout time.Duration
+	// HeapProfile, when set, is a file to write a heap profile to right
+	// after the sync, while the cache holds every object.
+	HeapProfile string
 }
 
 // CRWireResult is one CRWire run.
@@ -228,6 +232,9 @@ func CRWire(o CRWireOptions) (CRWireResult, error) {
 	}
 	res.SyncPeakRSS = peakRSS()
 	res.SyncedHeap = liveHeap()
+	if err := writeHeapProfile(o.HeapProfile); err != nil {
+		return res, err
+	}
 	res.Lists, _, res.WatchLists, _ = srv.served()
 	res.CachePkg, res.InformerPkg = pkgOf(c), pkgOf(inf)
 
@@ -296,6 +303,22 @@ func crReads(ctx context.Context, c client.Reader, o CRWireOptions, res *CRWireR
 	}
 	res.GetNs, res.GetCPUNs, res.GetAllocs, res.ReadLookups = rt.ns, rt.cpuNs, rt.allocs, rt.calls
 	return nil
+}
+
+// writeHeapProfile writes the heap profile to path, if set.
+func writeHeapProfile(path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("heap profile: %w", err)
+	}
+	if err := pprof.WriteHeapProfile(f); err != nil {
+		f.Close()
+		return fmt.Errorf("heap profile %s: %w", path, err)
+	}
+	return f.Close()
 }
 
 // pkgOf is the import path of the package declaring v's type (its element
