@@ -264,10 +264,10 @@ func crReads(ctx context.Context, c client.Reader, o CRWireOptions, res *CRWireR
 	listOnce := func(int) error {
 		list = corev1.PodList{}
 		if err := c.List(ctx, &list, client.InNamespace(ns)); err != nil {
-			return fmt.Errorf("List in %s: %w", ns, err)
+			return fmt.Errorf("list in %s: %w", ns, err)
 		}
 		if len(list.Items) != want {
-			return fmt.Errorf("List in %s: %d Pods, want %d", ns, len(list.Items), want)
+			return fmt.Errorf("list in %s: %d Pods, want %d", ns, len(list.Items), want)
 		}
 		return nil
 	}
@@ -287,10 +287,10 @@ func crReads(ctx context.Context, c client.Reader, o CRWireOptions, res *CRWireR
 		k := keys[i%len(keys)]
 		pod = corev1.Pod{}
 		if err := c.Get(ctx, k, &pod); err != nil {
-			return fmt.Errorf("Get %s: %w", k, err)
+			return fmt.Errorf("get %s: %w", k, err)
 		}
 		if pod.Name != k.Name || pod.Namespace != k.Namespace {
-			return fmt.Errorf("Get %s: got %s/%s", k, pod.Namespace, pod.Name)
+			return fmt.Errorf("get %s: got %s/%s", k, pod.Namespace, pod.Name)
 		}
 		return nil
 	}
@@ -415,10 +415,10 @@ func WireFoo(i int) samplesv1alpha1.Foo {
 func WriteFooFixture(dir string, sizes ...int) error {
 	for _, n := range sizes {
 		if err := writeFooList(wireListPath(dir, FoosFixture, EncJSON, n), n); err != nil {
-			return fmt.Errorf("Foo list of %d: %w", n, err)
+			return fmt.Errorf("the list of %d Foos: %w", n, err)
 		}
 		if err := writeFooStream(wireStreamPath(dir, FoosFixture, EncJSON, n), n); err != nil {
-			return fmt.Errorf("Foo watch-list stream of %d: %w", n, err)
+			return fmt.Errorf("the watch-list stream of %d Foos: %w", n, err)
 		}
 	}
 	return nil
@@ -443,7 +443,7 @@ func writeFooList(path string, n int) (err error) {
 		foo := WireFoo(i)
 		b, err := json.Marshal(&foo)
 		if err != nil {
-			return fmt.Errorf("Foo %d: %w", i, err)
+			return fmt.Errorf("item %d: %w", i, err)
 		}
 		w.Write(b)
 	}
@@ -477,7 +477,7 @@ func writeFooStream(path string, n int) (err error) {
 	for i := 0; i < n; i++ {
 		foo := WireFoo(i)
 		if err := event(string(watch.Added), &foo); err != nil {
-			return fmt.Errorf("Foo %d: %w", i, err)
+			return fmt.Errorf("item %d: %w", i, err)
 		}
 	}
 	bookmark := &samplesv1alpha1.Foo{
