@@ -68,8 +68,8 @@ func (s *suite) runCRCache(ctx context.Context) {
 }
 
 // runCREvents measures row 12's events/s over already-decoded objects: row
-// 2's keys and updates, one counting handler behind source.Kind; and row
-// 13's, the same through a cache built by crcache.New.
+// 2's keys and updates, one counting handler behind source.Kind; and the
+// same through a cache built by crcache.New.
 func (s *suite) runCREvents(ctx context.Context) {
 	modes := append(slices.Clone(crModes), scenario.ModeCRCache, scenario.ModeCRCacheLean)
 	data := map[string]*series{}

@@ -69,12 +69,12 @@ type crWireSeries struct {
 	listItems                                                                   int
 }
 
-// runCRWire measures row 13: a manager's whole cache, controller-runtime's
+// runCRWire measures a manager's whole cache, controller-runtime's
 // cache.New against crcache.New by default and with its lean informers,
 // over typed Pods (protobuf), Foo custom resources (JSON) and unstructured
 // Pods (JSON) served from the wire; for typed Pods also List of one
-// namespace and Get; and events/s through source.Kind (measured with row
-// 12's, in runCREvents).
+// namespace and Get. Its events/s through source.Kind are measured in
+// runCREvents.
 func (s *suite) runCRWire(ctx context.Context) {
 	wc := crWireConfigFor(s.cfg)
 	dir, err := os.MkdirTemp("", "bench-crwire-")

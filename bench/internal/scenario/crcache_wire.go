@@ -60,7 +60,8 @@ const fooPath = "/apis/" + samplesv1alpha1.GroupName + "/v1alpha1/foos"
 
 // CRNewCache returns the cache.NewCacheFunc and options a manager in mode
 // would use: cache.New or crcache.New, with the lean informers for
-// ModeCRCacheLean and the informers mode names for row 12's modes.
+// ModeCRCacheLean, and for ModeCROurs and ModeCROursLean cache.New with the
+// informers crNewInformer names.
 func CRNewCache(mode string) (cache.NewCacheFunc, cache.Options, error) {
 	switch mode {
 	case ModeCRDefault:
