@@ -151,27 +151,27 @@ func (s *suite) runCRWire(ctx context.Context) {
 				heapTarget, leanHeapTarget, rssTarget = atMost(0.8), nil, nil
 			}
 			s.rows = append(s.rows,
-				compareRow("13", bench, "time to synced: crcache.New vs cache.New", ours.secs, def.secs, fmtSecs, atMost(0.5)),
-				compareRow("13", bench, "heap per cached object after sync + GC: crcache.New vs cache.New", ours.heap, def.heap, fmtBytes, heapTarget),
-				compareRow("13", bench, info("heap per cached object after sync + GC: crcache.New lean vs cache.New", leanHeapTarget), lean.heap, def.heap, fmtBytes, leanHeapTarget),
-				compareRow("13", bench, info("peak RSS of the sync: crcache.New vs cache.New", rssTarget), ours.rss, def.rss, fmtMB, rssTarget),
-				compareRow("13", bench, "peak RSS of the sync: crcache.New lean vs cache.New (info)", lean.rss, def.rss, fmtMB, nil),
-				compareRow("13", bench, "time to synced: crcache.New lean vs cache.New (info)", lean.secs, def.secs, fmtSecs, nil),
-				compareRow("13", bench, "CPU time of the process over the sync (server included): crcache.New vs cache.New (info: less sensitive to other load than wall time)", ours.cpu, def.cpu, fmtSecs, nil),
+				compareRow("15", bench, "time to synced: crcache.New vs cache.New", ours.secs, def.secs, fmtSecs, atMost(0.5)),
+				compareRow("15", bench, "heap per cached object after sync + GC: crcache.New vs cache.New", ours.heap, def.heap, fmtBytes, heapTarget),
+				compareRow("15", bench, info("heap per cached object after sync + GC: crcache.New lean vs cache.New", leanHeapTarget), lean.heap, def.heap, fmtBytes, leanHeapTarget),
+				compareRow("15", bench, info("peak RSS of the sync: crcache.New vs cache.New", rssTarget), ours.rss, def.rss, fmtMB, rssTarget),
+				compareRow("15", bench, "peak RSS of the sync: crcache.New lean vs cache.New (info)", lean.rss, def.rss, fmtMB, nil),
+				compareRow("15", bench, "time to synced: crcache.New lean vs cache.New (info)", lean.secs, def.secs, fmtSecs, nil),
+				compareRow("15", bench, "CPU time of the process over the sync (server included): crcache.New vs cache.New (info: less sensitive to other load than wall time)", ours.cpu, def.cpu, fmtSecs, nil),
 			)
 		}
 		def, ours := get(scenario.ModeCRDefault, scenario.CRObjPods), get(scenario.ModeCRCache, scenario.CRObjPods)
 		bench := fmt.Sprintf("manager cache, reads of %s Pods: List of one namespace (%d Pods), Get of one Pod", kilo(n), def.listItems)
 		s.rows = append(s.rows,
-			compareRow("13", bench, "time per List of one namespace: crcache.New vs cache.New", ours.listNs, def.listNs, fmtNs, atMost(0.1)),
-			compareRow("13", bench, "heap allocations per List of one namespace: crcache.New vs cache.New", ours.listAllocs, def.listAllocs, fmtCount, atMost(0.5)),
-			compareRow("13", bench, "CPU time of the process per List of one namespace: crcache.New vs cache.New (info: less sensitive to other load than wall time)", ours.listCPU, def.listCPU, fmtNs, nil),
-			compareRow("13", bench, "time per Get: crcache.New vs cache.New", ours.getNs, def.getNs, fmtNs, atMost(0.5)),
-			compareRow("13", bench, "heap allocations per Get: crcache.New vs cache.New (info)", ours.getAllocs, def.getAllocs, fmtCount, nil),
-			compareRow("13", bench, "CPU time of the process per Get: crcache.New vs cache.New (info)", ours.getCPU, def.getCPU, fmtNs, nil),
+			compareRow("15", bench, "time per List of one namespace: crcache.New vs cache.New", ours.listNs, def.listNs, fmtNs, atMost(0.1)),
+			compareRow("15", bench, "heap allocations per List of one namespace: crcache.New vs cache.New", ours.listAllocs, def.listAllocs, fmtCount, atMost(0.5)),
+			compareRow("15", bench, "CPU time of the process per List of one namespace: crcache.New vs cache.New (info: less sensitive to other load than wall time)", ours.listCPU, def.listCPU, fmtNs, nil),
+			compareRow("15", bench, "time per Get: crcache.New vs cache.New", ours.getNs, def.getNs, fmtNs, atMost(0.5)),
+			compareRow("15", bench, "heap allocations per Get: crcache.New vs cache.New (info)", ours.getAllocs, def.getAllocs, fmtCount, nil),
+			compareRow("15", bench, "CPU time of the process per Get: crcache.New vs cache.New (info)", ours.getCPU, def.getCPU, fmtNs, nil),
 		)
 	}
-	s.notes = append(s.notes, "Row 13 builds a manager's whole cache both ways, controller-runtime v0.25's cache.New (the anchor, client-go's informers over controller-runtime's ListWatch) and crcache.New (the runtime's informers over runtime/wire), each with every option at its default but a static RESTMapper, and crcache.New with its lean informers (cache.Options.NewInformer: clientgo.NewInformerFunc(clientgo.WithLean(lean.Default()))). Each process caches one kind, asked for through GetInformer before Start, from row 7's HTTP server in the same process: row 7's Pods with the two usual managers (typed: protobuf on both sides; unstructured: JSON on both sides, as controller-runtime and crcache ask for unstructured objects), or examples/crd's Foo as JSON (labels, spec data, status, and two managedFields entries: the creating client's, the same document for every Foo, and the controller's status entry). Every run is checked against the server's counters (one list or watch-list in that encoding) and the synced store holds every object. Time runs from Start until the informer's HasSynced, polled every millisecond (WaitForCacheSync, which both sides poll every 100 ms, is called after it); heap is the live heap after sync and GC less the heap before the cache existed, per object; List of one namespace returns every Pod of fixture namespace team-0 (N/100), and Get cycles through 1,000 Pods spread over the fixture, both with their default deep copies, timed for at least the read time of the run. Events/s through source.Kind is row 12's workload with the cache built by crcache.New.")
+	s.notes = append(s.notes, "Row 15 builds a manager's whole cache both ways, controller-runtime v0.25's cache.New (the anchor, client-go's informers over controller-runtime's ListWatch) and crcache.New (the runtime's informers over runtime/wire), each with every option at its default but a static RESTMapper, and crcache.New with its lean informers (cache.Options.NewInformer: clientgo.NewInformerFunc(clientgo.WithLean(lean.Default()))). Each process caches one kind, asked for through GetInformer before Start, from row 7's HTTP server in the same process: row 7's Pods with the two usual managers (typed: protobuf on both sides; unstructured: JSON on both sides, as controller-runtime and crcache ask for unstructured objects), or examples/crd's Foo as JSON (labels, spec data, status, and two managedFields entries: the creating client's, the same document for every Foo, and the controller's status entry). Every run is checked against the server's counters (one list or watch-list in that encoding) and the synced store holds every object. Time runs from Start until the informer's HasSynced, polled every millisecond (WaitForCacheSync, which both sides poll every 100 ms, is called after it); heap is the live heap after sync and GC less the heap before the cache existed, per object; List of one namespace returns every Pod of fixture namespace team-0 (N/100), and Get cycles through 1,000 Pods spread over the fixture, both with their default deep copies, timed for at least the read time of the run. Events/s through source.Kind is row 12's workload with the cache built by crcache.New.")
 }
 
 // info marks metric as information only when it has no target.
