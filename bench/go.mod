@@ -48,6 +48,8 @@ require (
 	github.com/prometheus/common v0.70.0 // indirect
 	github.com/prometheus/procfs v0.21.1 // indirect
 	github.com/spf13/pflag v1.0.10 // indirect
+	github.com/typedinformer/typedinformer/crcache v0.0.0-00010101000000-000000000000
+	github.com/typedinformer/typedinformer/examples/crd v0.0.0-00010101000000-000000000000
 	github.com/x448/float16 v0.8.4 // indirect
 	go.yaml.in/yaml/v2 v2.4.4 // indirect
 	go.yaml.in/yaml/v3 v3.0.4 // indirect
@@ -83,3 +85,13 @@ replace github.com/typedinformer/typedinformer => ..
 replace github.com/typedinformer/typedinformer/metrics/prometheus => ../metrics/prometheus
 
 replace github.com/typedinformer/typedinformer/clientgo => ../clientgo
+
+replace github.com/typedinformer/typedinformer/crcache => ../crcache
+
+replace github.com/typedinformer/typedinformer/examples/crd => ../examples/crd
+
+replace github.com/typedinformer/typedinformer/test/e2e => ../test/e2e
+
+replace github.com/typedinformer/typedinformer/examples/controller-runtime => ../examples/controller-runtime
+
+replace github.com/typedinformer/typedinformer/kube => ../kube

@@ -31,15 +31,17 @@ func runChild(args []string) (err error) {
 	queueKeys := fs.Int("queue-keys", 10_000, "distinct keys the adds cycle over (queue)")
 	workIters := fs.Int("work-iters", 0, "iterations of busy work per item, see scenario.Spin (queue)")
 	reps := fs.Int("reps", 1, "runs in this process; the one with the median time is reported (queue)")
-	minDur := fs.Duration("mindur", 200*time.Millisecond, "minimum measured time per lookup kind (index)")
-	mode := fs.String("mode", "", "sync mode (decode): list, watchlist or lean; encoding (wire): json or protobuf")
+	minDur := fs.Duration("mindur", 200*time.Millisecond, "minimum measured time per lookup kind (index); per read kind (crwire)")
+	mode := fs.String("mode", "", "sync mode (decode): list, watchlist or lean; encoding (wire): json or protobuf; cache mode (crcache, crevents, crwire)")
 	wireSync := fs.String("sync", scenario.WireList, "sync mode (wire): list, watchlist, lean or floor")
 	wirePods := fs.String("pods", scenario.PodsTwoManagers, "fixture (wire): two (the two usual managers) or rich (up to three more)")
 	syncProfile := fs.String("sync-cpuprofile", "", "write a CPU profile of the sync span only to this file (wire)")
-	fixtureFile := fs.String("fixture", "", "decode fixture file (decode); fixture directory (wire)")
+	fixtureFile := fs.String("fixture", "", "decode fixture file (decode, crcache); fixture directory (wire, crwire)")
 	adapter := fs.Bool("adapter", false, "ours with the Prometheus adapter as informer metrics (events-metrics)")
 	shards := fs.Int("shards", 1, "members of the ring (shard)")
+	object := fs.String("object", scenario.CRObjPods, "what the cache caches (crwire): pods, foos or unstructured")
 	noShare := fs.Bool("no-share", false, "ours keeps each object's managedFields bytes its own (sync; for the bookkeeping row)")
+	syncedHeap := fs.String("synced-heapprofile", "", "write a heap profile right after the sync, the cache full, to this file (crwire)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the scenario to this file (for looking into a row by hand)")
 	memProfile := fs.String("memprofile", "", "write a heap profile (every allocation the scenario made, and what is live at its end) to this file (for looking into a row by hand)")
 	if err := fs.Parse(args); err != nil {
@@ -62,6 +64,11 @@ func runChild(args []string) (err error) {
 		defer pprof.StopCPUProfile()
 	}
 
+	if *syncedHeap != "" {
+		// As for -memprofile: allocations of a few hundred bytes per
+		// object show up by their call sites.
+		runtime.MemProfileRate = 4096
+	}
 	if *memProfile != "" {
 		// Sampling every 4 KB instead of every 512 KB: a row's allocations
 		// of a few hundred bytes per object show up by their call sites.
@@ -101,6 +108,8 @@ func runChild(args []string) (err error) {
 		res, err = scenario.Dynamic(side, *wirePods, *n, *fixtureFile)
 	case "crcache":
 		res, err = scenario.CRCache(*mode, *n, *fixtureFile)
+	case "crwire":
+		res, err = scenario.CRWire(scenario.CRWireOptions{Mode: *mode, Object: *object, N: *n, Dir: *fixtureFile, ReadFor: *minDur, HeapProfile: *syncedHeap})
 	case "writetracker":
 		res, err = scenario.WriteTracker(*n, *minDur, *total)
 	case "crevents":

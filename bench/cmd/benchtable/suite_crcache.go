@@ -68,14 +68,20 @@ func (s *suite) runCRCache(ctx context.Context) {
 }
 
 // runCREvents measures row 12's events/s over already-decoded objects: row
-// 2's keys and updates, one counting handler behind source.Kind.
+// 2's keys and updates, one counting handler behind source.Kind; and the
+// same through a cache built by crcache.New.
 func (s *suite) runCREvents(ctx context.Context) {
+	modes := append(slices.Clone(crModes), scenario.ModeCRCache, scenario.ModeCRCacheLean)
 	data := map[string]*series{}
-	for _, m := range crModes {
+	for _, m := range modes {
 		data[m] = &series{}
 	}
 	for run := 0; run < s.cfg.EventRuns; run++ {
-		for _, mode := range crOrder(run) {
+		order := slices.Clone(modes)
+		if run%2 == 1 {
+			slices.Reverse(order)
+		}
+		for _, mode := range order {
 			res, err := runScenario[scenario.CREventsResult](ctx, "crevents", "-side", "ours", "-mode", mode,
 				"-keys", strconv.Itoa(s.cfg.EventKeys), "-handlers", "1", "-total", strconv.Itoa(s.cfg.EventTotal))
 			if err != nil {
@@ -93,6 +99,8 @@ func (s *suite) runCREvents(ctx context.Context) {
 	s.rows = append(s.rows,
 		compareRow("12", bench, "update events/s through source.Kind to a counting handler: both default", *data[scenario.ModeCROurs], *def, fmtRate, atLeast(2)),
 		compareRow("12", bench, "update events/s through source.Kind to a counting handler: ours lean vs default (info: the lean transform compares each update's containers with the shared ones, about 20 µs that a decode from the wire hides)", *data[scenario.ModeCROursLean], *def, fmtRate, nil),
+		compareRow("15", bench, "update events/s through source.Kind to a counting handler: crcache.New vs cache.New", *data[scenario.ModeCRCache], *def, fmtRate, atLeast(2)),
+		compareRow("15", bench, "update events/s through source.Kind to a counting handler: crcache.New lean vs cache.New (info)", *data[scenario.ModeCRCacheLean], *def, fmtRate, nil),
 	)
 }
 

@@ -86,10 +86,16 @@ func crNewInformer(mode string) (crInformerFunc, error) {
 // newInformer (nil: controller-runtime's default). The RESTMapper is
 // static: transport answers Pods only, no discovery.
 func newCRCache(transport http.RoundTripper, newInformer crInformerFunc) (cache.Cache, error) {
+	return newCacheWith(cache.New, transport, newInformer)
+}
+
+// newCacheWith is newCRCache with newCache (cache.New or crcache.New)
+// building the cache.
+func newCacheWith(newCache cache.NewCacheFunc, transport http.RoundTripper, newInformer crInformerFunc) (cache.Cache, error) {
 	cfg := &rest.Config{Host: "http://decode.invalid", Transport: transport, QPS: -1}
 	mapper := meta.NewDefaultRESTMapper(nil)
 	mapper.Add(corev1.SchemeGroupVersion.WithKind("Pod"), meta.RESTScopeNamespace)
-	return cache.New(cfg, cache.Options{
+	return newCache(cfg, cache.Options{
 		Scheme:      clientgoscheme.Scheme,
 		HTTPClient:  &http.Client{Transport: transport},
 		Mapper:      mapper,

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/source"
 
 	"github.com/typedinformer/typedinformer/bench/internal/fixture"
+	"github.com/typedinformer/typedinformer/clientgo"
 )
 
 // CREventsResult is one run of CREvents.
@@ -28,7 +29,8 @@ type CREventsResult struct {
 }
 
 // CREvents measures event throughput through a controller-runtime cache
-// with its informers built as mode says: row 2's workload (keys Pods, then
+// (cache.New, or crcache.New for ModeCRCache and ModeCRCacheLean) with its
+// informers built as mode says: row 2's workload (keys Pods, then
 // total distinct updates, all decoded beforehand and served by a
 // fixture.Source) reaches `handlers` counting handlers, each behind a
 // source.Kind of its own started on the cache, as a controller's Watches
@@ -38,9 +40,17 @@ type CREventsResult struct {
 // timed.
 func CREvents(mode string, keys, handlers, total int) (CREventsResult, error) {
 	res := CREventsResult{Mode: mode}
-	newInformer, err := crNewInformer(mode)
+	newCache, opts, err := CRNewCache(mode)
 	if err != nil {
-		return res, err
+		return res, fmt.Errorf("crevents: %w", err)
+	}
+	newInformer := opts.NewInformer
+	switch {
+	case newInformer != nil:
+	case mode == ModeCRDefault:
+		newInformer = toolscache.NewSharedIndexInformer
+	default:
+		newInformer = clientgo.NewSharedIndexInformer
 	}
 	side := Ours
 	if mode == ModeCRDefault {
@@ -51,7 +61,7 @@ func CREvents(mode string, keys, handlers, total int) (CREventsResult, error) {
 		fromSource := func(_ toolscache.ListerWatcher, obj kruntime.Object, resync time.Duration, indexers toolscache.Indexers) toolscache.SharedIndexInformer {
 			return newInformer(src.ClientGo(), obj, resync, indexers)
 		}
-		c, err := newCRCache(noAPIServer{}, fromSource)
+		c, err := newCacheWith(newCache, noAPIServer{}, fromSource)
 		if err != nil {
 			return nil, err
 		}

@@ -34,7 +34,7 @@ func TestCRCache(t *testing.T) {
 // add and every update.
 func TestCREvents(t *testing.T) {
 	const keys, handlers, total = 200, 2, 1_000
-	for _, mode := range []string{ModeCRDefault, ModeCROurs, ModeCROursLean} {
+	for _, mode := range []string{ModeCRDefault, ModeCROurs, ModeCROursLean, ModeCRCache, ModeCRCacheLean} {
 		t.Run(mode, func(t *testing.T) {
 			res, err := CREvents(mode, keys, handlers, total)
 			if err != nil {

@@ -14,7 +14,8 @@ import (
 )
 
 // wireServer is a real HTTP server (httptest, over loopback TCP) answering
-// a clientset's Pod requests from the wire fixture files, in the encoding
+// a client's requests for one resource (all namespaces; Pods unless built
+// by newWireServerFor) from the wire fixture files, in the encoding
 // the request's Accept header prefers: lists with the list response;
 // watch-lists (sendInitialEvents=true with resourceVersionMatch
 // NotOlderThan) with the watch-list stream, after which the stream stays
@@ -25,6 +26,7 @@ type wireServer struct {
 	*httptest.Server
 	dir  string
 	pods string
+	path string // the resource's collection path, all namespaces
 	n    int
 
 	mu         sync.Mutex
@@ -35,7 +37,14 @@ type wireServer struct {
 }
 
 func newWireServer(dir, pods string, n int) *wireServer {
-	s := &wireServer{dir: dir, pods: pods, n: n, lists: map[string]int{}, watchLists: map[string]int{}}
+	return newWireServerFor(dir, pods, "/api/v1/pods", n)
+}
+
+// newWireServerFor is a wireServer of the resource at path (its collection
+// across all namespaces, such as /apis/GROUP/VERSION/RESOURCE) serving the
+// fixture named pods.
+func newWireServerFor(dir, pods, path string, n int) *wireServer {
+	s := &wireServer{dir: dir, pods: pods, path: path, n: n, lists: map[string]int{}, watchLists: map[string]int{}}
 	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
 	return s
 }
@@ -47,7 +56,7 @@ func prefersProtobuf(accept string) bool {
 }
 
 func (s *wireServer) serve(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodGet || r.URL.Path != "/api/v1/pods" {
+	if r.Method != http.MethodGet || r.URL.Path != s.path {
 		http.Error(w, `{"kind":"Status","apiVersion":"v1","status":"Failure","reason":"NotFound","code":404}`, http.StatusNotFound)
 		return
 	}
