@@ -68,7 +68,7 @@ func TestEmbeddedAPITypeApplyConfigurationCompiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs upstream's applyconfiguration-gen and builds both outputs; skipped in -short mode")
 	}
-	bin := installUpstreamGenerators(t)
+	bin := installUpstreamGenerators(t, "applyconfiguration-gen")
 	header, err := filepath.Abs(filepath.Join("..", "..", "hack", "boilerplate.go.txt"))
 	if err != nil {
 		t.Fatal(err)

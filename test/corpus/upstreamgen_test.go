@@ -89,7 +89,7 @@ func TestClientsetAndApplyConfigurationsMatchUpstreamGenerators(t *testing.T) {
 	// Each module is its own main module; a go.work shipped in a module
 	// zip would name directories the zip does not hold.
 	t.Setenv("GOWORK", "off")
-	bin := installUpstreamGenerators(t)
+	bin := installUpstreamGenerators(t, "applyconfiguration-gen", "client-gen", "lister-gen", "informer-gen")
 	header, err := filepath.Abs(filepath.Join("..", "..", "hack", "boilerplate.go.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -145,17 +145,18 @@ func TestClientsetAndApplyConfigurationsMatchUpstreamGenerators(t *testing.T) {
 	}
 }
 
-// installUpstreamGenerators builds code-generator's client-gen,
-// applyconfiguration-gen, lister-gen and informer-gen into a temporary directory and returns it.
-func installUpstreamGenerators(t *testing.T) string {
+// installUpstreamGenerators builds the named tools of code-generator
+// (client-gen, applyconfiguration-gen, lister-gen, informer-gen) into a
+// temporary directory and returns it.
+func installUpstreamGenerators(t *testing.T, tools ...string) string {
 	t.Helper()
 	bin := t.TempDir()
 	start := time.Now()
-	cmd := exec.Command("go", "install",
-		"k8s.io/code-generator/cmd/client-gen@"+codeGeneratorVersion,
-		"k8s.io/code-generator/cmd/applyconfiguration-gen@"+codeGeneratorVersion,
-		"k8s.io/code-generator/cmd/lister-gen@"+codeGeneratorVersion,
-		"k8s.io/code-generator/cmd/informer-gen@"+codeGeneratorVersion)
+	args := []string{"install"}
+	for _, tool := range tools {
+		args = append(args, "k8s.io/code-generator/cmd/"+tool+"@"+codeGeneratorVersion)
+	}
+	cmd := exec.Command("go", args...)
 	cmd.Dir = bin // outside any module: the @version form builds the tools' own
 	cmd.Env = append(os.Environ(), "GOBIN="+bin, "GOFLAGS=")
 	if out, err := cmd.CombinedOutput(); err != nil {
