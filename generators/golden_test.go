@@ -262,7 +262,8 @@ func TestClientGolden(t *testing.T) {
 // testdata/acapis (structs of one group-version reached from another,
 // directly and through aliases declared in a file without json tags; a type
 // defined as another version's; a package with a +genclient line and no
-// type) into outDir (import path outPkg).
+// type; a struct of a package that is no input, embedded inline) into
+// outDir (import path outPkg).
 func acOptions(outDir, outPkg string) Options {
 	o := clientOptions(outDir, outPkg)
 	o.Patterns = []string{"./testdata/acapis/..."}

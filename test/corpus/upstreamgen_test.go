@@ -69,16 +69,19 @@ var knownCodeDifferences = map[string]string{
 }
 
 // TestClientsetAndApplyConfigurationsMatchUpstreamGenerators runs
-// code-generator v0.37.2's applyconfiguration-gen and client-gen, as
-// kube_codegen.sh runs them, and informer-gen with --with-clientset
-// --clientset-only --with-applyconfig on the group-versions of public API
-// modules (fetched with go mod download, each run inside its own module so
-// that its go.mod picks the dependencies), and requires the same files with
-// the same code: each file is compared with its comments removed (the
-// generated comments are written in our own words) and every import
-// qualifier replaced by the import path it stands for (the import names are
-// chosen by our own rule). The files of knownCodeDifferences only have to
-// exist on both sides.
+// code-generator v0.37.2's applyconfiguration-gen, client-gen, lister-gen
+// and informer-gen, as kube_codegen.sh's gen_client runs them, and
+// informer-gen with --with-clientset --with-applyconfig on the
+// group-versions of public API modules (fetched with go mod download, each
+// run inside its own module so that its go.mod picks the dependencies). The
+// clientset and the apply configurations must be the same files with the
+// same code: each file is compared with its comments removed (the generated
+// comments are written in our own words) and every import qualifier
+// replaced by the import path it stands for (the import names are chosen by
+// our own rule); the files of knownCodeDifferences only have to exist on
+// both sides. The listers and informers, whose signatures name the
+// runtime's types where upstream's name client-go's, must be the same files
+// and hold every exported name upstream's declare (sourceNames).
 func TestClientsetAndApplyConfigurationsMatchUpstreamGenerators(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs upstream's type-checking generators over public API modules; skipped in -short mode")
@@ -86,7 +89,7 @@ func TestClientsetAndApplyConfigurationsMatchUpstreamGenerators(t *testing.T) {
 	// Each module is its own main module; a go.work shipped in a module
 	// zip would name directories the zip does not hold.
 	t.Setenv("GOWORK", "off")
-	bin := installUpstreamGenerators(t)
+	bin := installUpstreamGenerators(t, "applyconfiguration-gen", "client-gen", "lister-gen", "informer-gen")
 	header, err := filepath.Abs(filepath.Join("..", "..", "hack", "boilerplate.go.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -112,7 +115,6 @@ func TestClientsetAndApplyConfigurationsMatchUpstreamGenerators(t *testing.T) {
 				OutputPkg:                 outPkg,
 				HeaderFile:                header,
 				WithClientset:             true,
-				ClientsetOnly:             true,
 				ClientsetPackage:          outPkg + "/clientset",
 				ClientsetDir:              filepath.Join(out, "ours", "clientset"),
 				WithApplyConfig:           true,
@@ -133,22 +135,28 @@ func TestClientsetAndApplyConfigurationsMatchUpstreamGenerators(t *testing.T) {
 				ours[filepath.ToSlash(rel)] = f.Content
 			}
 			theirs := readGoFiles(t, filepath.Join(out, "upstream"))
-			for _, d := range diffGeneratedCode(ours, theirs) {
+			for _, d := range diffGeneratedCode(filesUnder(ours, "clientset/", "applyconfiguration/"), filesUnder(theirs, "clientset/", "applyconfiguration/")) {
+				t.Error(d)
+			}
+			for _, d := range diffSourceNames(filesUnder(ours, "listers/", "informers/"), filesUnder(theirs, "listers/", "informers/")) {
 				t.Error(d)
 			}
 		})
 	}
 }
 
-// installUpstreamGenerators builds code-generator's client-gen and
-// applyconfiguration-gen into a temporary directory and returns it.
-func installUpstreamGenerators(t *testing.T) string {
+// installUpstreamGenerators builds the named tools of code-generator
+// (client-gen, applyconfiguration-gen, lister-gen, informer-gen) into a
+// temporary directory and returns it.
+func installUpstreamGenerators(t *testing.T, tools ...string) string {
 	t.Helper()
 	bin := t.TempDir()
 	start := time.Now()
-	cmd := exec.Command("go", "install",
-		"k8s.io/code-generator/cmd/client-gen@"+codeGeneratorVersion,
-		"k8s.io/code-generator/cmd/applyconfiguration-gen@"+codeGeneratorVersion)
+	args := []string{"install"}
+	for _, tool := range tools {
+		args = append(args, "k8s.io/code-generator/cmd/"+tool+"@"+codeGeneratorVersion)
+	}
+	cmd := exec.Command("go", args...)
 	cmd.Dir = bin // outside any module: the @version form builds the tools' own
 	cmd.Env = append(os.Environ(), "GOBIN="+bin, "GOFLAGS=")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -176,10 +184,11 @@ func downloadModule(t *testing.T, modVersion string) string {
 	return info.Dir
 }
 
-// runUpstreamClientGenerators runs applyconfiguration-gen and client-gen,
-// at once, in modDir, with the arguments kube_codegen.sh's gen_client gives
-// them (without --with-watch), writing <out>/applyconfiguration and
-// <out>/clientset/versioned.
+// runUpstreamClientGenerators runs applyconfiguration-gen, client-gen,
+// lister-gen and informer-gen, at once, in modDir, with the arguments
+// kube_codegen.sh's gen_client gives them (--with-watch for the listers and
+// informers), writing <out>/applyconfiguration, <out>/clientset/versioned,
+// <out>/listers and <out>/informers/externalversions.
 func runUpstreamClientGenerators(t *testing.T, bin, modDir, header, out, outPkg, module string, rel, inputs []string) {
 	t.Helper()
 	ac := append([]string{"--go-header-file", header,
@@ -191,12 +200,18 @@ func runUpstreamClientGenerators(t *testing.T, bin, modDir, header, out, outPkg,
 	for _, r := range rel {
 		cs = append(cs, "--input", r)
 	}
-	var wg sync.WaitGroup
-	errs := make([]error, 2)
-	for i, run := range []struct {
+	ls := append([]string{"--go-header-file", header,
+		"--output-dir", filepath.Join(out, "listers"), "--output-pkg", outPkg + "/listers"}, inputs...)
+	inf := append([]string{"--go-header-file", header,
+		"--output-dir", filepath.Join(out, "informers"), "--output-pkg", outPkg + "/informers",
+		"--versioned-clientset-package", outPkg + "/clientset/versioned", "--listers-package", outPkg + "/listers"}, inputs...)
+	runs := []struct {
 		tool string
 		args []string
-	}{{"applyconfiguration-gen", ac}, {"client-gen", cs}} {
+	}{{"applyconfiguration-gen", ac}, {"client-gen", cs}, {"lister-gen", ls}, {"informer-gen", inf}}
+	var wg sync.WaitGroup
+	errs := make([]error, len(runs))
+	for i, run := range runs {
 		wg.Go(func() {
 			cmd := exec.Command(filepath.Join(bin, run.tool), run.args...)
 			cmd.Dir = modDir

@@ -254,6 +254,10 @@ type acWriter struct {
 type embedCtx struct {
 	field  string // the embedded field's name ("ObjectMetaApplyConfiguration")
 	inline bool
+	// api: the embedded field is the API type itself (it has no apply
+	// configuration), or is reached through one, so its members are the
+	// API type's members as declared.
+	api bool
 }
 
 func (w *acWriter) path(e *embedCtx, member string) string {
@@ -293,13 +297,18 @@ func (w *acWriter) jsonMembers(s *acStruct) []jsonMember {
 	return out
 }
 
-// embedded follows the embedded member tm of s to its struct (nil when it
-// is none the generator can read) and returns the context its members'
+// embedded follows the embedded member tm of s, itself reached through
+// outer (nil for the builder's own members), to its struct (nil when it is
+// none the generator can read) and returns the context its members'
 // methods are set through.
-func (w *acWriter) embedded(s *acStruct, tm jsonMember) (*acStruct, *embedCtx, error) {
+func (w *acWriter) embedded(s *acStruct, tm jsonMember, outer *embedCtx) (*acStruct, *embedCtx, error) {
 	base := deref(tm.Type)
 	inner, err := w.g.structOf(base.Pkg, base.Name, s.decl.Pkg.Dir)
-	return inner, &embedCtx{field: tm.apply.Name, inline: tm.json.Inline}, err
+	ctx := &embedCtx{field: tm.apply.Name, inline: tm.json.Inline, api: !w.g.isApply(tm.Type)}
+	if outer != nil && outer.api {
+		ctx.field, ctx.api = base.Name, true
+	}
+	return inner, ctx, err
 }
 
 // withs adds the With methods of s's members (and of its embedded
@@ -312,7 +321,7 @@ func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated 
 		}
 		*generated = append(*generated, m.Name)
 		if m.Embedded {
-			inner, ctx, err := w.embedded(s, tm)
+			inner, ctx, err := w.embedded(s, tm, embed)
 			if err != nil {
 				return err
 			}
@@ -321,9 +330,16 @@ func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated 
 					return err
 				}
 			}
-			if !jt.Inline && w.g.isApply(m.Type) {
+			// A pointer to an API type the embedded members' With
+			// methods set needs the same ensure method as one to an
+			// apply configuration.
+			if !jt.Inline && (w.g.isApply(m.Type) || (inner != nil && embed == nil)) {
 				f.Methods = append(f.Methods, acMethod{Kind: "ensureEmbed", Member: at.Name, Elem: w.typeString(at)})
 			}
+			continue
+		}
+		if embed != nil && embed.api {
+			f.Methods = append(f.Methods, w.apiMemberWith(m, at, embed, f))
 			continue
 		}
 		mt := at
@@ -358,13 +374,45 @@ func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated 
 	return nil
 }
 
+// apiMemberWith is the With method of member m of an embedded API type
+// (embed.api), whose field has the type m declares: the method takes what
+// the apply configuration's method of such a member takes (at; a member
+// of a type with an apply configuration takes its declared type, which
+// the API type's field holds) and stores it as the field's type wants,
+// the value itself into a field that is no pointer. A *[]T field is
+// allocated by an ensure method, as the builder's own are.
+func (w *acWriter) apiMemberWith(m load.Member, at *load.TypeExpr, embed *embedCtx, f *acTypeFile) acMethod {
+	meth := acMethod{Member: m.Name, Path: w.path(embed, m.Name), Ensure: w.ensure(embed)}
+	declared := m.Type
+	if d := deref(declared); d.Kind == load.KindSlice {
+		meth.Kind = "withSlice"
+		meth.PtrSlice = declared.Kind == load.KindPointer
+		meth.Elem = w.typeString(d.Elem)
+		if meth.PtrSlice {
+			meth.SliceEnsure = "ensure" + typePublicName(d.Elem) + "Exists"
+			f.Methods = append(f.Methods, acMethod{Kind: "ensureSlice", Member: m.Name, Path: meth.Path, Elem: meth.Elem, Ensure: meth.SliceEnsure})
+		}
+		return meth
+	}
+	switch {
+	case declared.Kind == load.KindMap:
+		meth.Kind, meth.Type = "withMap", w.typeString(declared)
+	case w.g.isApply(declared):
+		meth.Kind, meth.Type = "with", w.typeString(declared)
+	default:
+		meth.Kind, meth.Type = "with", w.typeString(at)
+		meth.Pointer = declared.Kind == load.KindPointer
+	}
+	return meth
+}
+
 // getters adds GetName and GetNamespace (from ObjectMeta) and GetKind and
 // GetAPIVersion (from TypeMeta), which Apply needs.
 func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
 	for _, tm := range w.jsonMembers(s) {
 		m, at := tm.Member, tm.apply
 		if m.Embedded {
-			inner, ctx, err := w.embedded(s, tm)
+			inner, ctx, err := w.embedded(s, tm, embed)
 			if err != nil {
 				return err
 			}

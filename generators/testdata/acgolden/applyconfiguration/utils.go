@@ -25,6 +25,8 @@ import (
 func ForKind(kind schema.GroupVersionKind) interface{} {
 	switch kind {
 	// Group=routes.example.com, Version=v1
+	case routesv1.SchemeGroupVersion.WithKind("Backend"):
+		return &applyconfigurationsroutesv1.BackendApplyConfiguration{}
 	case routesv1.SchemeGroupVersion.WithKind("CommonRouteSpec"):
 		return &applyconfigurationsroutesv1.CommonRouteSpecApplyConfiguration{}
 	case routesv1.SchemeGroupVersion.WithKind("MatchResources"):

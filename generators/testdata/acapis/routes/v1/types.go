@@ -2,6 +2,8 @@ package v1
 
 import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/typedinformer/typedinformer/generators/testdata/acshared/run"
 )
 
 // +genclient
@@ -18,6 +20,14 @@ type Route struct {
 type RouteSpec struct {
 	CommonRouteSpec `json:",inline"`
 	Hostnames       []Hostname `json:"hostnames,omitempty"`
+	Backend         *Backend   `json:"backend,omitempty"`
+}
+
+// Backend embeds a struct of a package that is no input, which has no
+// apply configuration: its members are set as the struct declares them.
+type Backend struct {
+	run.Container `json:",inline"`
+	Port          int32 `json:"port,omitempty"`
 }
 
 // CommonRouteSpec is embedded by the routes of other versions too.

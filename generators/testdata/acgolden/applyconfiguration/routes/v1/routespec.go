@@ -19,7 +19,8 @@ import (
 // RouteSpec embeds the spec every route shares.
 type RouteSpecApplyConfiguration struct {
 	CommonRouteSpecApplyConfiguration `json:""`
-	Hostnames                         []routesv1.Hostname `json:"hostnames,omitempty"`
+	Hostnames                         []routesv1.Hostname        `json:"hostnames,omitempty"`
+	Backend                           *BackendApplyConfiguration `json:"backend,omitempty"`
 }
 
 // RouteSpec starts an empty apply configuration of RouteSpec.
@@ -52,5 +53,12 @@ func (b *RouteSpecApplyConfiguration) WithHostnames(values ...routesv1.Hostname)
 	for i := range values {
 		b.Hostnames = append(b.Hostnames, values[i])
 	}
+	return b
+}
+
+// WithBackend sets Backend and returns the receiver, for chaining;
+// a later call replaces the value.
+func (b *RouteSpecApplyConfiguration) WithBackend(value *BackendApplyConfiguration) *RouteSpecApplyConfiguration {
+	b.Backend = value
 	return b
 }

@@ -1,0 +1,18 @@
+// Package run is a package of structs the apply configurations' inputs
+// embed but that is no input itself: it has no apply configurations.
+package run
+
+// Container is embedded inline by an input's struct.
+type Container struct {
+	Name      string            `json:"name"`
+	Image     *string           `json:"image,omitempty"`
+	Args      []string          `json:"args,omitempty"`
+	Env       map[string]string `json:"env,omitempty"`
+	Resources Resources         `json:"resources,omitempty"`
+	Limits    *Resources        `json:"limits,omitempty"`
+}
+
+// Resources is a struct without an apply configuration.
+type Resources struct {
+	CPU string `json:"cpu,omitempty"`
+}
