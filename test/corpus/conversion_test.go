@@ -1,9 +1,14 @@
 package corpus
 
 import (
+	"bytes"
 	"context"
+	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/typedinformer/typedinformer/generators"
@@ -49,4 +54,150 @@ func TestConversionMatchesSampleAPIServer(t *testing.T) {
 	if len(got) != 2 {
 		t.Errorf("generated %d files, want the 2 of v1alpha1 and v1beta1", len(got))
 	}
+}
+
+// conversionTestdata is the module under testdata/conversion (its go.mod is
+// go.mod.txt, so that the packages stay out of this module): a versioned
+// package and its internal peer covering conversion-gen's main cases
+// (builtins of other sizes, string and map types, slices, maps and pointers
+// of structs converted member by member or by unsafe casts, a recursive
+// type, metav1 members, a member and a type opted out, hand-written
+// functions in the package, in the peer and in an --extra-peer-dirs
+// package, a copy-only one), a package whose types live in another
+// (+k8s:conversion-gen-external-types) and one registering only its own
+// hand-written functions (+k8s:conversion-gen=false).
+var conversionTestdata = struct {
+	inputs, extraPeers []string
+}{
+	inputs:     []string{"./apis/core/v1", "./apis/core/v2", "./apis/explicit"},
+	extraPeers: []string{"example.com/conv/apis/extra"},
+}
+
+// TestConversionMatchesUpstreamOnTestdata runs code-generator v0.37.2's
+// conversion-gen and informer-gen --conversion-only over the same copy of
+// testdata/conversion and requires the same files, byte for byte apart
+// from the header.
+func TestConversionMatchesUpstreamOnTestdata(t *testing.T) {
+	dir := copyConversionTestdata(t)
+	header := filepath.Join(dir, "boilerplate.go.txt")
+	if err := os.WriteFile(header, []byte("/*\nCopyright YEAR The Test Authors.\n*/\n\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, err := generators.Build(context.Background(), generators.Options{
+		Patterns:       conversionTestdata.inputs,
+		WorkDir:        dir,
+		ConversionOnly: true,
+		ExtraPeerDirs:  conversionTestdata.extraPeers,
+		HeaderFile:     header,
+	})
+	if err != nil {
+		t.Fatalf("build: %v", err)
+	}
+	bin := installUpstreamTool(t, "conversion-gen")
+	args := []string{"--go-header-file", header, "--output-file", "zz_generated.conversion.go",
+		"--extra-peer-dirs", strings.Join(conversionTestdata.extraPeers, ",")}
+	cmd := exec.Command(filepath.Join(bin, "conversion-gen"), append(args, conversionTestdata.inputs...)...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("conversion-gen: %v\n%s", err, out)
+	}
+	theirs := generatedConversions(t, dir)
+	if len(theirs) != len(conversionTestdata.inputs) {
+		t.Errorf("conversion-gen wrote %d files, want one per input: %v", len(theirs), theirs)
+	}
+	got := map[string][]byte{}
+	for _, f := range res.Files {
+		got[f.Path] = f.Content
+	}
+	for _, p := range theirs {
+		want, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, ok := got[p]
+		if !ok {
+			t.Errorf("%s: conversion-gen wrote it, informer-gen did not", p)
+			continue
+		}
+		if a, b := stripGeneratedBy(t, p, g), stripGeneratedBy(t, p, want); !bytes.Equal(a, b) {
+			t.Errorf("%s differs from conversion-gen's:\n%s", p, firstDifference(a, b))
+		}
+		delete(got, p)
+	}
+	for p := range got {
+		t.Errorf("%s: informer-gen wrote it, conversion-gen did not", p)
+	}
+}
+
+// copyConversionTestdata copies testdata/conversion into a temporary
+// module that requires this module's apimachinery, with this module's
+// go.sum.
+func copyConversionTestdata(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	src := filepath.Join("testdata", "conversion")
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, err := filepath.Rel(src, p)
+		if err != nil {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if rel == "go.mod.txt" {
+			rel = "go.mod"
+		}
+		if err := os.MkdirAll(filepath.Join(dir, filepath.Dir(rel)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile("go.sum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// generatedConversions lists the zz_generated.conversion.go files under
+// root.
+func generatedConversions(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && d.Name() == "zz_generated.conversion.go" {
+			out = append(out, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// installUpstreamTool builds one of code-generator's commands into a
+// temporary directory and returns the directory.
+func installUpstreamTool(t *testing.T, tool string) string {
+	t.Helper()
+	bin := t.TempDir()
+	cmd := exec.Command("go", "install", "k8s.io/code-generator/cmd/"+tool+"@"+codeGeneratorVersion)
+	cmd.Dir = bin // outside any module: the @version form builds the tool's own
+	cmd.Env = append(os.Environ(), "GOBIN="+bin, "GOFLAGS=")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("installing %s %s: %v\n%s", tool, codeGeneratorVersion, err, out)
+	}
+	return bin
 }

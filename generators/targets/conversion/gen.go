@@ -154,6 +154,8 @@ func (w *writer) preexistsPointers(in, out *typ) *manualFunc {
 // writes: the types package's one is a struct not opted out, the other
 // exported.
 func (w *writer) convertibleWithinPackage(in, out *typ) bool {
+	w.f(in)
+	w.f(out)
 	t, other := in, out
 	if in.pkg != w.typesPkg {
 		t, other = out, in
@@ -277,6 +279,7 @@ func (w *writer) writeConversion(in, out *typ) {
 
 // generateFor writes the statements converting *in to *out by in's shape.
 func (w *writer) generateFor(in, out *typ) {
+	w.f(out)
 	switch w.f(in).kind {
 	case kBuiltin:
 		if in == out {
@@ -452,6 +455,8 @@ func withAliasName(t *typ) *typ {
 // settable, not opted out, and without a hand-written conversion other
 // than a copy-only one.
 func (w *writer) memoryCopyable(in, out *typ) bool {
+	w.f(in)
+	w.f(out)
 	if !w.memoryEqual(in, out) {
 		return false
 	}
