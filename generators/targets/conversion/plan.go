@@ -92,18 +92,6 @@ func Plan(l *load.Loader, pkgs []load.InputPackage, o Options) ([]plan.File, err
 	if base == nil {
 		base = DefaultBasePeerDirs
 	}
-	var flagPeers []string
-	for _, f := range []struct {
-		flag string
-		dirs []string
-	}{{"--base-peer-dirs", base}, {"--extra-peer-dirs", o.ExtraPeerDirs}} {
-		for _, d := range f.dirs {
-			if p := l.Load(d, dir); p.Err != nil {
-				return nil, inputerr.Errorf("", "%s: peer package %s: %v", f.flag, d, p.Err)
-			}
-			flagPeers = append(flagPeers, d)
-		}
-	}
 	// The hand-written functions of the tagged peers, the external types'
 	// packages and the flags' peers, then of the input packages.
 	var scan []*load.DeclPackage
@@ -112,22 +100,38 @@ func Plan(l *load.Loader, pkgs []load.InputPackage, o Options) ([]plan.File, err
 			for i, pp := range in.tags.peers {
 				p := l.Load(pp, in.pkg.Dir)
 				if p.Err != nil {
-					return nil, inputerr.Errorf(in.tags.peerPos[i], "+%s: peer package %s: %v", Tag, pp, p.Err)
+					return nil, inputerr.Errorf(in.tags.peerPos[i], "+%s: peer package %s: %s", Tag, pp, firstLine(p.Err))
 				}
 				scan = append(scan, p)
 			}
-			in.peers = append(append([]string{}, in.tags.peers...), flagPeers...)
 		}
 		if in.tags.externalTypes != in.pkg.ImportPath {
 			p := l.Load(in.tags.externalTypes, in.pkg.Dir)
 			if p.Err != nil {
-				return nil, inputerr.Errorf(in.tags.externalPos, "+%s: package %s: %v", ExternalTypesTag, in.tags.externalTypes, p.Err)
+				return nil, inputerr.Errorf(in.tags.externalPos, "+%s: package %s: %s", ExternalTypesTag, in.tags.externalTypes, firstLine(p.Err))
 			}
 			scan = append(scan, p)
 		}
 	}
+	var flagPeers []string
+	for _, f := range []struct {
+		flag string
+		dirs []string
+	}{{"--base-peer-dirs", base}, {"--extra-peer-dirs", o.ExtraPeerDirs}} {
+		for _, d := range f.dirs {
+			if p := l.Load(d, dir); p.Err != nil {
+				return nil, inputerr.Errorf("", "%s: peer package %s: %s", f.flag, d, firstLine(p.Err))
+			}
+			flagPeers = append(flagPeers, d)
+		}
+	}
 	for _, d := range flagPeers {
 		scan = append(scan, l.Load(d, dir))
+	}
+	for _, in := range inputs {
+		if !in.tags.explicitOnly {
+			in.peers = append(append([]string{}, in.tags.peers...), flagPeers...)
+		}
 	}
 	for _, in := range inputs {
 		scan = append(scan, in.pkg)
@@ -332,4 +336,11 @@ func importBlock(imports []plan.ImportLine) string {
 // sortBy sorts s by key.
 func sortBy[T any](s []T, key func(T) string) {
 	sort.SliceStable(s, func(i, j int) bool { return key(s[i]) < key(s[j]) })
+}
+
+// firstLine is the first line of err's message (go list adds advice on
+// further lines).
+func firstLine(err error) string {
+	msg, _, _ := strings.Cut(err.Error(), "\n")
+	return msg
 }
