@@ -145,6 +145,27 @@ type Options struct {
 	// DeepCopyOutputFile is deepcopy-gen's --output-file: the file's base
 	// name; "" means "zz_generated.deepcopy.go".
 	DeepCopyOutputFile string
+	// WithConversion also generates conversion-gen's functions, into
+	// ConversionOutputFile in each input package whose doc.go carries
+	// +k8s:conversion-gen. A file conversion-gen wrote at that path is
+	// replaced.
+	WithConversion bool
+	// ConversionOnly (which implies WithConversion) generates only the
+	// per-package files asked for (conversion, and deepcopy with
+	// WithDeepCopy): no output directory, package or clientset is needed,
+	// and the input needs no +genclient type.
+	ConversionOnly bool
+	// ConversionOutputFile is conversion-gen's --output-file: the file's
+	// base name; "" means "zz_generated.conversion.go".
+	ConversionOutputFile string
+	// BasePeerDirs (nil: apimachinery's meta/v1, conversion and runtime)
+	// and ExtraPeerDirs are conversion-gen's --base-peer-dirs and
+	// --extra-peer-dirs: import paths searched, after a package's tagged
+	// peers, for peer types and hand-written conversion functions.
+	BasePeerDirs, ExtraPeerDirs []string
+	// SkipUnsafe is conversion-gen's --skip-unsafe: no unsafe pointer
+	// casts between types of equal memory layout.
+	SkipUnsafe bool
 	// InputBase and Inputs are client-gen's way of naming the API packages:
 	// each Inputs entry ("apps/v1", "example.com/apis/foo/v1") joined to
 	// InputBase (an import path or a directory) is added to Patterns.
@@ -204,7 +225,10 @@ func (o *Options) validate() (plan.Layout, error) {
 	if err := o.checkDeepCopy(); err != nil {
 		return l, err
 	}
-	if o.DeepCopyOnly {
+	if err := o.checkConversion(); err != nil {
+		return l, err
+	}
+	if o.packagesOnly() {
 		return l, o.checkBuildTags()
 	}
 	required := []struct{ name, val string }{
@@ -445,6 +469,62 @@ func (o *Options) checkDeepCopy() error {
 	} {
 		if f.set {
 			return inputerr.Errorf("", "%s configures informers, listers or clients, which --deepcopy-only does not generate", f.name)
+		}
+	}
+	return nil
+}
+
+// packagesOnly reports whether the run writes only files inside the input
+// packages (--deepcopy-only, --conversion-only).
+func (o *Options) packagesOnly() bool { return o.DeepCopyOnly || o.ConversionOnly }
+
+// checkConversion checks the conversion options as checkDeepCopy does the
+// deepcopy ones.
+func (o *Options) checkConversion() error {
+	with := o.WithConversion || o.ConversionOnly
+	if !with {
+		for _, f := range []struct {
+			name string
+			set  bool
+		}{
+			{"--conversion-output-file", o.ConversionOutputFile != ""},
+			{"--extra-peer-dirs", len(o.ExtraPeerDirs) > 0},
+			{"--base-peer-dirs", o.BasePeerDirs != nil},
+			{"--skip-unsafe", o.SkipUnsafe},
+		} {
+			if f.set {
+				return inputerr.Errorf("", "%s configures the conversion functions, which are generated only with --with-conversion or --conversion-only", f.name)
+			}
+		}
+	}
+	if f := o.ConversionOutputFile; f != "" && (strings.ContainsAny(f, "/\\") || !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go")) {
+		return inputerr.Errorf("", "--conversion-output-file %q is not the base name of a non-test Go file", f)
+	}
+	if f := o.ConversionOutputFile; f != "" && f == o.DeepCopyOutputFile && o.WithDeepCopy {
+		return inputerr.Errorf("", "--conversion-output-file and --output-file both name %q", f)
+	}
+	for _, d := range append(append([]string{}, o.BasePeerDirs...), o.ExtraPeerDirs...) {
+		if d == "" || strings.HasPrefix(d, ".") || filepath.IsAbs(d) {
+			return inputerr.Errorf("", "peer directory %q is not a package import path", d)
+		}
+	}
+	if !o.ConversionOnly {
+		return nil
+	}
+	o.WithConversion = true
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"--output-dir", o.OutputDir != ""},
+		{"--output-pkg", o.OutputPkg != ""},
+		{"--versioned-clientset-package", o.VersionedClientsetPackage != ""},
+		{"--listers-package", o.ListersPackage != ""},
+		{"--with-clientset", o.WithClientset},
+		{"--with-applyconfig", o.WithApplyConfig},
+	} {
+		if f.set {
+			return inputerr.Errorf("", "%s configures informers, listers or clients, which --conversion-only does not generate", f.name)
 		}
 	}
 	return nil

@@ -17,6 +17,7 @@ import (
 	"github.com/typedinformer/typedinformer/generators/output"
 	"github.com/typedinformer/typedinformer/generators/plan"
 	"github.com/typedinformer/typedinformer/generators/targets/applyconfig"
+	"github.com/typedinformer/typedinformer/generators/targets/conversion"
 	"github.com/typedinformer/typedinformer/generators/targets/deepcopy"
 )
 
@@ -71,7 +72,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	scanned := make(chan scanResult, 1)
 	var roots []string
-	if !opts.ClientsetOnly && !opts.DeepCopyOnly {
+	if !opts.ClientsetOnly && !opts.packagesOnly() {
 		// Without informers and listers their directories are left alone.
 		roots = append(roots, lay.ListersDir)
 		if lay.InformersDir != "" {
@@ -96,6 +97,8 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	var applyFiles, deepcopyFiles []plan.File
 	var deepcopyPaths []string
+	var conversionFiles []plan.File
+	var conversionPaths []string
 	go func() {
 		t, err := output.Scan(bctx, roots...)
 		scanned <- scanResult{t, err}
@@ -120,7 +123,15 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			deepcopyPaths = deepcopy.OutputPaths(pkgs, dopts)
 			logger.V(1).Info("Planned deepcopy files", "files", len(deepcopyFiles), "elapsed", time.Since(start))
 		}
-		if opts.DeepCopyOnly {
+		if opts.WithConversion {
+			copts := conversion.Options{OutputFile: opts.ConversionOutputFile, BasePeerDirs: opts.BasePeerDirs, ExtraPeerDirs: opts.ExtraPeerDirs, SkipUnsafe: opts.SkipUnsafe}
+			if conversionFiles, err = conversion.Plan(loader, pkgs, copts); err != nil {
+				return nil, err
+			}
+			conversionPaths = conversion.OutputPaths(pkgs, copts)
+			logger.V(1).Info("Planned conversion files", "files", len(conversionFiles), "elapsed", time.Since(start))
+		}
+		if opts.packagesOnly() {
 			return &Result{Model: &model.Model{}, Packages: len(pkgs), roots: roots, workDir: workDir}, nil
 		}
 		load.FollowDefinitions(ctx, loader, parsed)
@@ -164,8 +175,14 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	for _, f := range deepcopyFiles {
 		result.tree.AdoptFile(f.Path, deepcopy.Marker)
 	}
+	if err := result.tree.ReadFiles(conversionPaths); err != nil {
+		return nil, err
+	}
+	for _, f := range conversionFiles {
+		result.tree.AdoptFile(f.Path, conversion.Marker)
+	}
 
-	planned, err := planFiles(result.Model, lay, &opts, result.tree, append(applyFiles, deepcopyFiles...))
+	planned, err := planFiles(result.Model, lay, &opts, result.tree, append(append(applyFiles, deepcopyFiles...), conversionFiles...))
 	if err != nil {
 		return nil, relativize(err, workDir)
 	}

@@ -15,7 +15,7 @@ import (
 // A new target's planner is called here, and its files go through the same
 // check and output stage.
 func planFiles(m *model.Model, l plan.Layout, o *Options, tree *output.Tree, planned []plan.File) ([]plan.File, error) {
-	if o.DeepCopyOnly {
+	if o.packagesOnly() {
 		if err := plan.Check(planned); err != nil {
 			return nil, err
 		}

@@ -162,6 +162,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 			"// +genclient\n// +genclient:nonNamespacd\n\n// Foo is a typo's victim.\ntype Foo struct {\n\tmetav1.ObjectMeta\n}\n",
 		"apis/dc/doc.go":   "// +k8s:deepcopy-gen=package\n\npackage dc\n",
 		"apis/dc/types.go": "package dc\n\n// T cannot be copied.\ntype T struct {\n\tF func()\n}\n",
+		"apis/cv/doc.go":   "// +k8s:conversion-gen=example.com/bad/apis/nope\n\npackage cv\n",
+		"apis/cv/types.go": "package cv\n\n// T has no peer package.\ntype T struct{}\n",
 	}
 	for rel, content := range files {
 		p := filepath.Join(dir, rel)
@@ -186,6 +188,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"output directory is a file", append([]string{filepath.Join(dir, "apis") + "/...", "--output-dir", filepath.Join(dir, "go.mod")}, base[2:]...), "is a file, not a directory"},
 		{"deepcopy of a func member", []string{"--deepcopy-only", filepath.Join(dir, "apis", "dc")}, "apis/dc/types.go:5: type func() in example.com/bad/apis/dc.T: deepcopy-gen cannot copy it"},
 		{"deepcopy-only with an output directory", append([]string{"--deepcopy-only", filepath.Join(dir, "apis", "dc")}, base...), "--output-dir configures informers, listers or clients, which --deepcopy-only does not generate"},
+		{"conversion peer package that does not exist", []string{"--conversion-only", filepath.Join(dir, "apis", "cv")}, "apis/cv/doc.go:1: +k8s:conversion-gen: peer package example.com/bad/apis/nope: "},
+		{"conversion-only with an output directory", append([]string{"--conversion-only", filepath.Join(dir, "apis", "cv")}, base...), "--output-dir configures informers, listers or clients, which --conversion-only does not generate"},
+		{"peer directory without conversion", []string{"--deepcopy-only", "--extra-peer-dirs", "example.com/bad/apis/cv", filepath.Join(dir, "apis", "dc")}, "--extra-peer-dirs configures the conversion functions, which are generated only with --with-conversion or --conversion-only"},
 		{"header that is not a comment", append([]string{filepath.Join(dir, "apis") + "/...", "--go-header-file", filepath.Join(dir, "go.mod")}, base...), "go.mod:1: --go-header-file must hold only Go comments"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -201,6 +206,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(dir, "apis", "dc", "zz_generated.deepcopy.go")); !os.IsNotExist(err) {
 				t.Errorf("a deepcopy file was written")
+			}
+			if _, err := os.Stat(filepath.Join(dir, "apis", "cv", "zz_generated.conversion.go")); !os.IsNotExist(err) {
+				t.Errorf("a conversion file was written")
 			}
 		})
 	}

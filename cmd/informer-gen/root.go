@@ -170,6 +170,16 @@ With --with-deepcopy the run also writes deepcopy-gen's functions into
 --deepcopy-only writes only those, and then needs no --output-dir,
 --output-pkg or +genclient type.
 
+With --with-conversion the run also writes conversion-gen's functions into
+--conversion-output-file (default zz_generated.conversion.go) in every input
+package whose doc.go carries +k8s:conversion-gen=<peer package>, replacing
+conversion-gen's file there; --extra-peer-dirs, --base-peer-dirs and
+--skip-unsafe mean what they mean to conversion-gen. --conversion-only writes
+only those (and the deepcopy files with --with-deepcopy). Where conversion-gen
+would write code that does not compile (a member that requires manual
+conversion and no hand-written Convert_ function), the run stops at the
+member's file:line instead.
+
 Types are selected with client-gen's tags: +genclient, +genclient:nonNamespaced,
 :noVerbs, :onlyVerbs=, :skipVerbs=, :readonly; a type gets an informer when it
 has the list and watch verbs and a lister when it has list and get (an
@@ -234,6 +244,12 @@ other failure.`,
 	pf.BoolVar(&f.opts.WithDeepCopy, "with-deepcopy", false, "also generate deepcopy-gen's DeepCopy functions into --output-file in each input package tagged +k8s:deepcopy-gen")
 	pf.BoolVar(&f.opts.DeepCopyOnly, "deepcopy-only", false, "generate only deepcopy-gen's DeepCopy functions (no informers, listers or clients; --output-dir and --output-pkg are not used)")
 	pf.StringVar(&f.opts.DeepCopyOutputFile, "output-file", "", "with --with-deepcopy or --deepcopy-only: deepcopy-gen's --output-file, the generated file's name in each package (default \"zz_generated.deepcopy.go\")")
+	pf.BoolVar(&f.opts.WithConversion, "with-conversion", false, "also generate conversion-gen's Convert functions and RegisterConversions into --conversion-output-file in each input package tagged +k8s:conversion-gen")
+	pf.BoolVar(&f.opts.ConversionOnly, "conversion-only", false, "generate only conversion-gen's functions (and deepcopy-gen's with --with-deepcopy): no informers, listers or clients; --output-dir and --output-pkg are not used")
+	pf.StringVar(&f.opts.ConversionOutputFile, "conversion-output-file", "", "with --with-conversion or --conversion-only: conversion-gen's --output-file, the generated file's name in each package (default \"zz_generated.conversion.go\")")
+	pf.StringSliceVar(&f.opts.ExtraPeerDirs, "extra-peer-dirs", nil, "with --with-conversion: conversion-gen's comma-separated import paths searched, after the tagged peers and --base-peer-dirs, for peer types and hand-written conversion functions")
+	pf.StringSliceVar(&f.opts.BasePeerDirs, "base-peer-dirs", nil, "with --with-conversion: conversion-gen's --base-peer-dirs (default apimachinery's pkg/apis/meta/v1, pkg/conversion and pkg/runtime)")
+	pf.BoolVar(&f.opts.SkipUnsafe, "skip-unsafe", false, "with --with-conversion: conversion-gen's --skip-unsafe: convert member by member where memory layouts are equal, without unsafe pointer casts")
 	pf.StringVar(&f.opts.ApplyConfigName, "applyconfig-name", "", "with --with-applyconfig: the apply configurations' directory under --output-dir, as kube_codegen.sh's --applyconfig-name (default \""+generators.DefaultApplyConfigName+"\")")
 	pf.StringVar(&f.opts.ApplyConfigurationDir, "applyconfig-output-dir", "", "with --with-applyconfig: directory of --apply-configuration-package, applyconfiguration-gen's --output-dir (default: found from --apply-configuration-package beside --output-pkg, else in the module holding --output-dir)")
 	pf.StringSliceVar(&f.opts.ExternalApplyConfigurations, "external-applyconfigurations", nil, "with --with-applyconfig: comma-separated <type package>.<Type>:<apply configuration package> entries for referenced types whose apply configurations live elsewhere, as applyconfiguration-gen takes them (client-go's meta/v1 ones are always known)")

@@ -46,7 +46,10 @@ type DeclPackage struct {
 	// methods are the methods of the files read so far, by receiver type.
 	methods  map[string][]*Method
 	complete bool
-	Err      error
+	// funcs are the functions Functions read, once funcsRead.
+	funcs     []*Func
+	funcsRead bool
+	Err       error
 }
 
 // TypeDecl is one top-level type declaration.

@@ -1,0 +1,30 @@
+// Package conversion is the conversion target: conversion-gen's
+// zz_generated.conversion.go (the name is Options.OutputFile) in each input
+// package whose doc.go carries +k8s:conversion-gen, with conversion-gen's
+// functions, statements and order, so that the output equals
+// conversion-gen's apart from the "Code generated" line.
+//
+//   - plan.go: Plan, one plan.File per tagged package in the package's
+//     directory, headed by BuildConstraint; the peer packages (the tag's,
+//     then Options.BasePeerDirs and ExtraPeerDirs), the types that have a
+//     peer type of the same name, and the hand-written Convert_ functions
+//     of the peers and the inputs.
+//   - tags.go: +k8s:conversion-gen on packages (peer packages, or false:
+//     only hand-written functions registered), types and members (false),
+//     +k8s:conversion-gen-external-types, +k8s:conversion-fn on functions
+//     (copy-only, drop).
+//   - types.go: types as gengo models them, one *typ per type in a run,
+//     read from the run's Loader as far as a rule asks.
+//   - equal.go: the run's hand-written functions and which types have
+//     equal memory layouts (converted by an unsafe pointer cast).
+//   - gen.go: RegisterConversions and the autoConvert/Convert functions,
+//     built as code.
+//
+// Where conversion-gen writes code that does not compile (a member that
+// "requires manual conversion" with no hand-written Convert function for
+// its type, or a FIXME call for a conversion nothing provides), the run
+// fails instead with an InputError at the type's or member's file:line
+// naming the function to write. A +k8s:conversion-gen peer or
+// external-types package that cannot be loaded is an InputError at the
+// tag.
+package conversion

@@ -1,0 +1,2 @@
+// Package core holds the internal versions of the test types.
+package core

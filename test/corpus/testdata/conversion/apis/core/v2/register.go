@@ -1,0 +1,5 @@
+package v2
+
+import "k8s.io/apimachinery/pkg/runtime"
+
+var localSchemeBuilder = runtime.NewSchemeBuilder()
