@@ -145,6 +145,19 @@ type Options struct {
 	// DeepCopyOutputFile is deepcopy-gen's --output-file: the file's base
 	// name; "" means "zz_generated.deepcopy.go".
 	DeepCopyOutputFile string
+	// WithDefaulter also generates defaulter-gen's defaulters, into
+	// DefaulterOutputFile in each input package tagged
+	// +k8s:defaulter-gen. A file defaulter-gen wrote at that path is
+	// replaced.
+	WithDefaulter bool
+	// DefaulterOnly (which implies WithDefaulter) generates only the
+	// defaulters (and the deepcopy functions with DeepCopyOnly or
+	// WithDeepCopy): no output directory, package or clientset is needed,
+	// and the input needs no +genclient type.
+	DefaulterOnly bool
+	// DefaulterOutputFile is defaulter-gen's --output-file; "" means
+	// "zz_generated.defaults.go".
+	DefaulterOutputFile string
 	// InputBase and Inputs are client-gen's way of naming the API packages:
 	// each Inputs entry ("apps/v1", "example.com/apis/foo/v1") joined to
 	// InputBase (an import path or a directory) is added to Patterns.
@@ -201,10 +214,13 @@ func (o *Options) inputPatterns() []string {
 // validate checks the options and resolves the output layout.
 func (o *Options) validate() (plan.Layout, error) {
 	var l plan.Layout
+	if err := o.checkDefaulter(); err != nil {
+		return l, err
+	}
 	if err := o.checkDeepCopy(); err != nil {
 		return l, err
 	}
-	if o.DeepCopyOnly {
+	if o.helpersOnly() {
 		return l, o.checkBuildTags()
 	}
 	required := []struct{ name, val string }{

@@ -18,6 +18,7 @@ import (
 	"github.com/typedinformer/typedinformer/generators/plan"
 	"github.com/typedinformer/typedinformer/generators/targets/applyconfig"
 	"github.com/typedinformer/typedinformer/generators/targets/deepcopy"
+	"github.com/typedinformer/typedinformer/generators/targets/defaulter"
 )
 
 // Result is a complete run held in memory: nothing is on disk until Write.
@@ -71,7 +72,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	scanned := make(chan scanResult, 1)
 	var roots []string
-	if !opts.ClientsetOnly && !opts.DeepCopyOnly {
+	if !opts.ClientsetOnly && !opts.helpersOnly() {
 		// Without informers and listers their directories are left alone.
 		roots = append(roots, lay.ListersDir)
 		if lay.InformersDir != "" {
@@ -94,8 +95,8 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, relativize(err, workDir)
 		}
 	}
-	var applyFiles, deepcopyFiles []plan.File
-	var deepcopyPaths []string
+	var applyFiles, deepcopyFiles, defaulterFiles []plan.File
+	var deepcopyPaths, defaulterPaths []string
 	go func() {
 		t, err := output.Scan(bctx, roots...)
 		scanned <- scanResult{t, err}
@@ -120,7 +121,15 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			deepcopyPaths = deepcopy.OutputPaths(pkgs, dopts)
 			logger.V(1).Info("Planned deepcopy files", "files", len(deepcopyFiles), "elapsed", time.Since(start))
 		}
-		if opts.DeepCopyOnly {
+		if opts.WithDefaulter {
+			dopts := defaulter.Options{OutputFile: opts.DefaulterOutputFile}
+			if defaulterFiles, err = defaulter.Plan(loader, pkgs, dopts); err != nil {
+				return nil, err
+			}
+			defaulterPaths = defaulter.OutputPaths(pkgs, dopts)
+			logger.V(1).Info("Planned defaults files", "files", len(defaulterFiles), "elapsed", time.Since(start))
+		}
+		if opts.helpersOnly() {
 			return &Result{Model: &model.Model{}, Packages: len(pkgs), roots: roots, workDir: workDir}, nil
 		}
 		load.FollowDefinitions(ctx, loader, parsed)
@@ -158,14 +167,17 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, scan.err
 	}
 	result.tree = scan.tree
-	if err := result.tree.ReadFiles(deepcopyPaths); err != nil {
+	if err := result.tree.ReadFiles(append(deepcopyPaths, defaulterPaths...)); err != nil {
 		return nil, err
 	}
 	for _, f := range deepcopyFiles {
 		result.tree.AdoptFile(f.Path, deepcopy.Marker)
 	}
+	for _, f := range defaulterFiles {
+		result.tree.AdoptFile(f.Path, defaulter.Marker)
+	}
 
-	planned, err := planFiles(result.Model, lay, &opts, result.tree, append(applyFiles, deepcopyFiles...))
+	planned, err := planFiles(result.Model, lay, &opts, result.tree, append(append(applyFiles, deepcopyFiles...), defaulterFiles...))
 	if err != nil {
 		return nil, relativize(err, workDir)
 	}

@@ -170,6 +170,14 @@ With --with-deepcopy the run also writes deepcopy-gen's functions into
 --deepcopy-only writes only those, and then needs no --output-dir,
 --output-pkg or +genclient type.
 
+With --with-defaulter the run also writes defaulter-gen's defaulters
+(SetObjectDefaults_<Type> calling the SetDefaults_ functions and +default
+values, and RegisterDefaults) into --defaulter-output-file (default
+zz_generated.defaults.go) in every input package tagged +k8s:defaulter-gen,
+replacing defaulter-gen's file there; --defaulter-only writes only those (and
+the deepcopy files with --with-deepcopy), and then --output-file names the
+defaults file, as it does to defaulter-gen.
+
 Types are selected with client-gen's tags: +genclient, +genclient:nonNamespaced,
 :noVerbs, :onlyVerbs=, :skipVerbs=, :readonly; a type gets an informer when it
 has the list and watch verbs and a lister when it has list and get (an
@@ -233,6 +241,9 @@ other failure.`,
 	pf.BoolVar(&f.opts.WithApplyConfig, "with-applyconfig", false, "with --with-clientset: also generate the apply configurations, as applyconfiguration-gen does, into <output-dir>/<applyconfig-name> (or --apply-configuration-package), and give the clients Apply and ApplyStatus over them")
 	pf.BoolVar(&f.opts.WithDeepCopy, "with-deepcopy", false, "also generate deepcopy-gen's DeepCopy functions into --output-file in each input package tagged +k8s:deepcopy-gen")
 	pf.BoolVar(&f.opts.DeepCopyOnly, "deepcopy-only", false, "generate only deepcopy-gen's DeepCopy functions (no informers, listers or clients; --output-dir and --output-pkg are not used)")
+	pf.BoolVar(&f.opts.WithDefaulter, "with-defaulter", false, "also generate defaulter-gen's defaulters and RegisterDefaults into --defaulter-output-file in each input package tagged +k8s:defaulter-gen")
+	pf.BoolVar(&f.opts.DefaulterOnly, "defaulter-only", false, "generate only defaulter-gen's defaulters (no informers, listers or clients; --output-dir and --output-pkg are not used); --output-file then names the defaults file")
+	pf.StringVar(&f.opts.DefaulterOutputFile, "defaulter-output-file", "", "with --with-defaulter or --defaulter-only: defaulter-gen's --output-file, the generated file's name in each package (default \"zz_generated.defaults.go\")")
 	pf.StringVar(&f.opts.DeepCopyOutputFile, "output-file", "", "with --with-deepcopy or --deepcopy-only: deepcopy-gen's --output-file, the generated file's name in each package (default \"zz_generated.deepcopy.go\")")
 	pf.StringVar(&f.opts.ApplyConfigName, "applyconfig-name", "", "with --with-applyconfig: the apply configurations' directory under --output-dir, as kube_codegen.sh's --applyconfig-name (default \""+generators.DefaultApplyConfigName+"\")")
 	pf.StringVar(&f.opts.ApplyConfigurationDir, "applyconfig-output-dir", "", "with --with-applyconfig: directory of --apply-configuration-package, applyconfiguration-gen's --output-dir (default: found from --apply-configuration-package beside --output-pkg, else in the module holding --output-dir)")
