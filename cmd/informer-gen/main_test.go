@@ -162,6 +162,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 			"// +genclient\n// +genclient:nonNamespacd\n\n// Foo is a typo's victim.\ntype Foo struct {\n\tmetav1.ObjectMeta\n}\n",
 		"apis/dc/doc.go":   "// +k8s:deepcopy-gen=package\n\npackage dc\n",
 		"apis/dc/types.go": "package dc\n\n// T cannot be copied.\ntype T struct {\n\tF func()\n}\n",
+		"apis/df/doc.go":   "// +k8s:defaulter-gen=TypeMeta\n\npackage df\n",
+		"apis/df/types.go": "package df\n\n// T is defaulted.\ntype T struct{}\n\nfunc SetDefaults_T(obj T) {}\n",
 	}
 	for rel, content := range files {
 		p := filepath.Join(dir, rel)
@@ -186,6 +188,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"output directory is a file", append([]string{filepath.Join(dir, "apis") + "/...", "--output-dir", filepath.Join(dir, "go.mod")}, base[2:]...), "is a file, not a directory"},
 		{"deepcopy of a func member", []string{"--deepcopy-only", filepath.Join(dir, "apis", "dc")}, "apis/dc/types.go:5: type func() in example.com/bad/apis/dc.T: deepcopy-gen cannot copy it"},
 		{"deepcopy-only with an output directory", append([]string{"--deepcopy-only", filepath.Join(dir, "apis", "dc")}, base...), "--output-dir configures informers, listers or clients, which --deepcopy-only does not generate"},
+		{"defaulter taking a value", []string{"--defaulter-only", filepath.Join(dir, "apis", "df")}, "apis/df/types.go:6: defaulter SetDefaults_T: its parameter is not a pointer"},
 		{"header that is not a comment", append([]string{filepath.Join(dir, "apis") + "/...", "--go-header-file", filepath.Join(dir, "go.mod")}, base...), "go.mod:1: --go-header-file must hold only Go comments"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -201,6 +204,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(dir, "apis", "dc", "zz_generated.deepcopy.go")); !os.IsNotExist(err) {
 				t.Errorf("a deepcopy file was written")
+			}
+			if _, err := os.Stat(filepath.Join(dir, "apis", "df", "zz_generated.defaults.go")); !os.IsNotExist(err) {
+				t.Errorf("a defaults file was written")
 			}
 		})
 	}
