@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/load"
 )
 
 // helpersOnly reports whether the run writes only files into the input
@@ -38,6 +39,14 @@ func (o *Options) checkDefaulter() error {
 			if f.set {
 				return inputerr.Errorf("", "%s configures informers, listers or clients, which --defaulter-only does not generate", f.name)
 			}
+		}
+	}
+	for _, p := range o.DefaulterExtraPeerPackages {
+		if !o.WithDefaulter {
+			return inputerr.Errorf("", "--defaulter-extra-peer-dirs names packages for the defaulters, which are generated only with --with-defaulter or --defaulter-only")
+		}
+		if !load.IsImportPath(p) {
+			return inputerr.Errorf("", "--defaulter-extra-peer-dirs: %q is not an import path", p)
 		}
 	}
 	if o.DefaulterOutputFile != "" {

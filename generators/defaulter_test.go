@@ -136,6 +136,12 @@ func TestDefaulterOptions(t *testing.T) {
 		{"output file in a directory", func(o *Options) { o.DefaulterOutputFile = "sub/x.go" }, `defaults file "sub/x.go" is not the base name of a non-test Go file`},
 		{"--output-file in a directory", func(o *Options) { o.DeepCopyOutputFile = "sub/x.go" }, `defaults file "sub/x.go" is not the base name of a non-test Go file`},
 		{"both output files", func(o *Options) { o.DeepCopyOutputFile = "x.go"; o.DefaulterOutputFile = "y.go" }, "--output-file and --defaulter-output-file both name the defaults file"},
+		{"peer packages without defaulter", func(o *Options) {
+			o.DefaulterOnly = false
+			o.DeepCopyOnly = true
+			o.DefaulterExtraPeerPackages = []string{"example.com/p"}
+		}, "--defaulter-extra-peer-dirs names packages for the defaulters"},
+		{"peer directory", func(o *Options) { o.DefaulterExtraPeerPackages = []string{"./p"} }, `--defaulter-extra-peer-dirs: "./p" is not an import path`},
 		{"defaulter only with an output package", func(o *Options) { o.OutputPkg = "example.com/x" }, "--output-pkg configures informers, listers or clients, which --defaulter-only does not generate"},
 	} {
 		t.Run(c.name, func(t *testing.T) {

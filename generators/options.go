@@ -158,6 +158,10 @@ type Options struct {
 	// DefaulterOutputFile is defaulter-gen's --output-file; "" means
 	// "zz_generated.defaults.go".
 	DefaulterOutputFile string
+	// DefaulterExtraPeerPackages is defaulter-gen's --extra-peer-dirs:
+	// import paths of packages whose SetDefaults_ functions the defaulters
+	// call too.
+	DefaulterExtraPeerPackages []string
 	// InputBase and Inputs are client-gen's way of naming the API packages:
 	// each Inputs entry ("apps/v1", "example.com/apis/foo/v1") joined to
 	// InputBase (an import path or a directory) is added to Patterns.

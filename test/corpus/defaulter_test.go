@@ -47,7 +47,8 @@ func TestDefaultsMatchShippedSampleAPIServer(t *testing.T) {
 // defaulter-gen, built from the module cache, over testdata/defaulterapis
 // (a module of its own: defaulters called across packages, covering and
 // additional defaulters, hand-written object defaulters, opt-in and
-// opt-out, +k8s:defaulter-gen-input, +default values of every kind, slices,
+// opt-out, +k8s:defaulter-gen-input, a peer package (--extra-peer-dirs),
+// +default values of every kind, slices,
 // arrays, maps, pointers, named slices and pointers, recursion, a package
 // with nothing to default and one opted out) in a copy of it, and requires
 // informer-gen's files to be the ones it wrote, byte for byte apart from
@@ -81,11 +82,14 @@ func TestDefaultsMatchUpstreamDefaulterGen(t *testing.T) {
 	for _, p := range pkgs {
 		paths = append(paths, "example.com/defaulterapis/"+p)
 	}
+	// peer is no input: its defaulters are known to every input package.
+	peer := "example.com/defaulterapis/peer"
 	res, err := generators.Build(context.Background(), generators.Options{
-		Patterns:      paths,
-		WorkDir:       work,
-		DefaulterOnly: true,
-		HeaderFile:    header,
+		Patterns:                   paths,
+		WorkDir:                    work,
+		DefaulterOnly:              true,
+		HeaderFile:                 header,
+		DefaulterExtraPeerPackages: []string{peer},
 	})
 	if err != nil {
 		t.Fatalf("informer-gen: %v", err)
@@ -95,7 +99,7 @@ func TestDefaultsMatchUpstreamDefaulterGen(t *testing.T) {
 		got[f.Path] = f.Content
 	}
 
-	run := exec.Command(filepath.Join(bin, "defaulter-gen"), append([]string{"--output-file", "zz_generated.defaults.go", "--go-header-file", header}, paths...)...)
+	run := exec.Command(filepath.Join(bin, "defaulter-gen"), append([]string{"--output-file", "zz_generated.defaults.go", "--go-header-file", header, "--extra-peer-dirs", peer}, paths...)...)
 	run.Dir = work
 	if out, err := run.CombinedOutput(); err != nil {
 		t.Fatalf("defaulter-gen: %v\n%s", err, out)

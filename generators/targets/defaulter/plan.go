@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/load"
 	"github.com/typedinformer/typedinformer/generators/plan"
 )
@@ -29,6 +30,10 @@ type Options struct {
 	// OutputFile is the name of the file written into each package; ""
 	// means DefaultOutputFile.
 	OutputFile string
+	// ExtraPeerPackages are defaulter-gen's --extra-peer-dirs: import paths
+	// of packages whose defaulter functions are known to every input
+	// package, after its own.
+	ExtraPeerPackages []string
 }
 
 func (o Options) outputFile() string {
@@ -60,6 +65,19 @@ func Plan(l *load.Loader, pkgs []load.InputPackage, o Options) ([]plan.File, err
 		u := newUniverse(l, in.Dir)
 		if err := addFuncs(l, u, p, existing); err != nil {
 			return nil, err
+		}
+		for _, peer := range o.ExtraPeerPackages {
+			// A path into a vendor directory names the vendored package.
+			if i := strings.Index(peer, "/vendor/"); i >= 0 {
+				peer = peer[i+len("/vendor/"):]
+			}
+			pp := l.Load(peer, in.Dir)
+			if pp.Err != nil {
+				return nil, inputerr.Errorf("", "peer package %s: %v", peer, pp.Err)
+			}
+			if err := addFuncs(l, u, pp, existing); err != nil {
+				return nil, err
+			}
 		}
 		tags, err := load.DefaulterPackageTags(p)
 		if err != nil {
