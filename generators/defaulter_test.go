@@ -154,3 +154,36 @@ func TestDefaulterOptions(t *testing.T) {
 		})
 	}
 }
+
+// TestDefaulterWithInformers: with WithDefaulter the defaults files come
+// with the informers and listers of the same run, and those stay current:
+// here one package, tagged for defaulter-gen, is added to the golden input.
+func TestDefaulterWithInformers(t *testing.T) {
+	dir := t.TempDir()
+	writeTree(t, dir, fileTree{
+		"go.mod":             fooModule,
+		"apis/d/doc.go":      strings.Replace(defaulterDoc, "package v1", "package d", 1),
+		"apis/d/types.go":    strings.Replace(defaulterTypes, "package v1", "package d", 1),
+		"apis/d/defaults.go": "package d\n\n// SetDefaults_Spec sets N.\nfunc SetDefaults_Spec(obj *Spec) { obj.N = 1 }\n",
+	})
+	opts := goldenOptions(goldenDir, goldenPkg)
+	opts.WithDefaulter = true
+	opts.Patterns = append(opts.Patterns, filepath.Join(dir, "apis", "d"))
+	res, err := Build(context.Background(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var defaults []string
+	for _, f := range res.Files {
+		isNew := filepath.Base(f.Path) == "zz_generated.defaults.go"
+		if isNew {
+			defaults = append(defaults, f.Path)
+		}
+		if f.Changed != isNew {
+			t.Errorf("%s: changed %v, want %v", f.Path, f.Changed, isNew)
+		}
+	}
+	if len(defaults) != 1 || defaults[0] != filepath.Join(dir, "apis", "d", "zz_generated.defaults.go") || len(res.Stale) != 0 {
+		t.Errorf("defaults files %v, stale %v", defaults, res.Stale)
+	}
+}
