@@ -122,7 +122,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			logger.V(1).Info("Planned deepcopy files", "files", len(deepcopyFiles), "elapsed", time.Since(start))
 		}
 		if opts.WithDefaulter {
-			dopts := defaulter.Options{OutputFile: opts.DefaulterOutputFile}
+			dopts := defaulter.Options{OutputFile: opts.DefaulterOutputFile, ExtraPeerPackages: opts.DefaulterExtraPeerPackages}
 			if defaulterFiles, err = defaulter.Plan(loader, pkgs, dopts); err != nil {
 				return nil, err
 			}
