@@ -166,6 +166,23 @@ type Options struct {
 	// SkipUnsafe is conversion-gen's --skip-unsafe: no unsafe pointer
 	// casts between types of equal memory layout.
 	SkipUnsafe bool
+	// WithDefaulter also generates defaulter-gen's defaulters, into
+	// DefaulterOutputFile in each input package tagged
+	// +k8s:defaulter-gen. A file defaulter-gen wrote at that path is
+	// replaced.
+	WithDefaulter bool
+	// DefaulterOnly (which implies WithDefaulter) generates only the
+	// defaulters (and the deepcopy functions with DeepCopyOnly or
+	// WithDeepCopy): no output directory, package or clientset is needed,
+	// and the input needs no +genclient type.
+	DefaulterOnly bool
+	// DefaulterOutputFile is defaulter-gen's --output-file; "" means
+	// "zz_generated.defaults.go".
+	DefaulterOutputFile string
+	// DefaulterExtraPeerPackages is defaulter-gen's --extra-peer-dirs:
+	// import paths of packages whose SetDefaults_ functions the defaulters
+	// call too.
+	DefaulterExtraPeerPackages []string
 	// InputBase and Inputs are client-gen's way of naming the API packages:
 	// each Inputs entry ("apps/v1", "example.com/apis/foo/v1") joined to
 	// InputBase (an import path or a directory) is added to Patterns.
@@ -222,6 +239,9 @@ func (o *Options) inputPatterns() []string {
 // validate checks the options and resolves the output layout.
 func (o *Options) validate() (plan.Layout, error) {
 	var l plan.Layout
+	if err := o.checkDefaulter(); err != nil {
+		return l, err
+	}
 	if err := o.checkDeepCopy(); err != nil {
 		return l, err
 	}
@@ -475,8 +495,8 @@ func (o *Options) checkDeepCopy() error {
 }
 
 // packagesOnly reports whether the run writes only files inside the input
-// packages (--deepcopy-only, --conversion-only).
-func (o *Options) packagesOnly() bool { return o.DeepCopyOnly || o.ConversionOnly }
+// packages (--deepcopy-only, --defaulter-only, --conversion-only).
+func (o *Options) packagesOnly() bool { return o.DeepCopyOnly || o.ConversionOnly || o.DefaulterOnly }
 
 // checkConversion checks the conversion options as checkDeepCopy does the
 // deepcopy ones.

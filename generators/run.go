@@ -19,6 +19,7 @@ import (
 	"github.com/typedinformer/typedinformer/generators/targets/applyconfig"
 	"github.com/typedinformer/typedinformer/generators/targets/conversion"
 	"github.com/typedinformer/typedinformer/generators/targets/deepcopy"
+	"github.com/typedinformer/typedinformer/generators/targets/defaulter"
 )
 
 // Result is a complete run held in memory: nothing is on disk until Write.
@@ -95,10 +96,8 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, relativize(err, workDir)
 		}
 	}
-	var applyFiles, deepcopyFiles []plan.File
-	var deepcopyPaths []string
-	var conversionFiles []plan.File
-	var conversionPaths []string
+	var applyFiles, deepcopyFiles, defaulterFiles, conversionFiles []plan.File
+	var deepcopyPaths, defaulterPaths, conversionPaths []string
 	go func() {
 		t, err := output.Scan(bctx, roots...)
 		scanned <- scanResult{t, err}
@@ -130,6 +129,14 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			}
 			conversionPaths = conversion.OutputPaths(pkgs, copts)
 			logger.V(1).Info("Planned conversion files", "files", len(conversionFiles), "elapsed", time.Since(start))
+		}
+		if opts.WithDefaulter {
+			dopts := defaulter.Options{OutputFile: opts.DefaulterOutputFile, ExtraPeerPackages: opts.DefaulterExtraPeerPackages}
+			if defaulterFiles, err = defaulter.Plan(loader, pkgs, dopts); err != nil {
+				return nil, err
+			}
+			defaulterPaths = defaulter.OutputPaths(pkgs, dopts)
+			logger.V(1).Info("Planned defaults files", "files", len(defaulterFiles), "elapsed", time.Since(start))
 		}
 		if opts.packagesOnly() {
 			return &Result{Model: &model.Model{}, Packages: len(pkgs), roots: roots, workDir: workDir}, nil
@@ -169,11 +176,14 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, scan.err
 	}
 	result.tree = scan.tree
-	if err := result.tree.ReadFiles(deepcopyPaths); err != nil {
+	if err := result.tree.ReadFiles(append(deepcopyPaths, defaulterPaths...)); err != nil {
 		return nil, err
 	}
 	for _, f := range deepcopyFiles {
 		result.tree.AdoptFile(f.Path, deepcopy.Marker)
+	}
+	for _, f := range defaulterFiles {
+		result.tree.AdoptFile(f.Path, defaulter.Marker)
 	}
 	if err := result.tree.ReadFiles(conversionPaths); err != nil {
 		return nil, err
@@ -182,7 +192,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		result.tree.AdoptFile(f.Path, conversion.Marker)
 	}
 
-	planned, err := planFiles(result.Model, lay, &opts, result.tree, append(append(applyFiles, deepcopyFiles...), conversionFiles...))
+	planned, err := planFiles(result.Model, lay, &opts, result.tree, append(append(append(applyFiles, deepcopyFiles...), defaulterFiles...), conversionFiles...))
 	if err != nil {
 		return nil, relativize(err, workDir)
 	}

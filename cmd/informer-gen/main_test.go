@@ -164,6 +164,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		"apis/dc/types.go": "package dc\n\n// T cannot be copied.\ntype T struct {\n\tF func()\n}\n",
 		"apis/cv/doc.go":   "// +k8s:conversion-gen=example.com/bad/apis/nope\n\npackage cv\n",
 		"apis/cv/types.go": "package cv\n\n// T has no peer package.\ntype T struct{}\n",
+		"apis/df/doc.go":   "// +k8s:defaulter-gen=TypeMeta\n\npackage df\n",
+		"apis/df/types.go": "package df\n\n// T is defaulted.\ntype T struct{}\n\nfunc SetDefaults_T(obj T) {}\n",
 	}
 	for rel, content := range files {
 		p := filepath.Join(dir, rel)
@@ -191,6 +193,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"conversion peer package that does not exist", []string{"--conversion-only", filepath.Join(dir, "apis", "cv")}, "apis/cv/doc.go:1: +k8s:conversion-gen: peer package example.com/bad/apis/nope: "},
 		{"conversion-only with an output directory", append([]string{"--conversion-only", filepath.Join(dir, "apis", "cv")}, base...), "--output-dir configures informers, listers or clients, which --conversion-only does not generate"},
 		{"peer directory without conversion", []string{"--deepcopy-only", "--extra-peer-dirs", "example.com/bad/apis/cv", filepath.Join(dir, "apis", "dc")}, "--extra-peer-dirs configures the conversion functions, which are generated only with --with-conversion or --conversion-only"},
+		{"defaulter taking a value", []string{"--defaulter-only", filepath.Join(dir, "apis", "df")}, "apis/df/types.go:6: defaulter SetDefaults_T: its parameter is not a pointer"},
 		{"header that is not a comment", append([]string{filepath.Join(dir, "apis") + "/...", "--go-header-file", filepath.Join(dir, "go.mod")}, base...), "go.mod:1: --go-header-file must hold only Go comments"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -209,6 +212,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(dir, "apis", "cv", "zz_generated.conversion.go")); !os.IsNotExist(err) {
 				t.Errorf("a conversion file was written")
+			}
+			if _, err := os.Stat(filepath.Join(dir, "apis", "df", "zz_generated.defaults.go")); !os.IsNotExist(err) {
+				t.Errorf("a defaults file was written")
 			}
 		})
 	}

@@ -180,6 +180,14 @@ would write code that does not compile (a member that requires manual
 conversion and no hand-written Convert_ function), the run stops at the
 member's file:line instead.
 
+With --with-defaulter the run also writes defaulter-gen's defaulters
+(SetObjectDefaults_<Type> calling the SetDefaults_ functions and +default
+values, and RegisterDefaults) into --defaulter-output-file (default
+zz_generated.defaults.go) in every input package tagged +k8s:defaulter-gen,
+replacing defaulter-gen's file there; --defaulter-only writes only those (and
+the deepcopy files with --with-deepcopy), and then --output-file names the
+defaults file, as it does to defaulter-gen.
+
 Types are selected with client-gen's tags: +genclient, +genclient:nonNamespaced,
 :noVerbs, :onlyVerbs=, :skipVerbs=, :readonly; a type gets an informer when it
 has the list and watch verbs and a lister when it has list and get (an
@@ -243,7 +251,11 @@ other failure.`,
 	pf.BoolVar(&f.opts.WithApplyConfig, "with-applyconfig", false, "with --with-clientset: also generate the apply configurations, as applyconfiguration-gen does, into <output-dir>/<applyconfig-name> (or --apply-configuration-package), and give the clients Apply and ApplyStatus over them")
 	pf.BoolVar(&f.opts.WithDeepCopy, "with-deepcopy", false, "also generate deepcopy-gen's DeepCopy functions into --output-file in each input package tagged +k8s:deepcopy-gen")
 	pf.BoolVar(&f.opts.DeepCopyOnly, "deepcopy-only", false, "generate only deepcopy-gen's DeepCopy functions (no informers, listers or clients; --output-dir and --output-pkg are not used)")
-	pf.StringVar(&f.opts.DeepCopyOutputFile, "output-file", "", "with --with-deepcopy or --deepcopy-only: deepcopy-gen's --output-file, the generated file's name in each package (default \"zz_generated.deepcopy.go\")")
+	pf.BoolVar(&f.opts.WithDefaulter, "with-defaulter", false, "also generate defaulter-gen's defaulters and RegisterDefaults into --defaulter-output-file in each input package tagged +k8s:defaulter-gen")
+	pf.BoolVar(&f.opts.DefaulterOnly, "defaulter-only", false, "generate only defaulter-gen's defaulters (no informers, listers or clients; --output-dir and --output-pkg are not used); --output-file then names the defaults file")
+	pf.StringVar(&f.opts.DefaulterOutputFile, "defaulter-output-file", "", "with --with-defaulter or --defaulter-only: defaulter-gen's --output-file, the generated file's name in each package (default \"zz_generated.defaults.go\")")
+	pf.StringSliceVar(&f.opts.DefaulterExtraPeerPackages, "defaulter-extra-peer-dirs", nil, "with --with-defaulter or --defaulter-only: defaulter-gen's --extra-peer-dirs, comma-separated import paths of packages whose SetDefaults_ functions the defaulters call too")
+	pf.StringVar(&f.opts.DeepCopyOutputFile, "output-file", "", "with --with-deepcopy or --deepcopy-only: deepcopy-gen's --output-file, the generated file's name in each package (default \"zz_generated.deepcopy.go\"); with --defaulter-only alone, the defaults file's")
 	pf.BoolVar(&f.opts.WithConversion, "with-conversion", false, "also generate conversion-gen's Convert functions and RegisterConversions into --conversion-output-file in each input package tagged +k8s:conversion-gen")
 	pf.BoolVar(&f.opts.ConversionOnly, "conversion-only", false, "generate only conversion-gen's functions (and deepcopy-gen's with --with-deepcopy): no informers, listers or clients; --output-dir and --output-pkg are not used")
 	pf.StringVar(&f.opts.ConversionOutputFile, "conversion-output-file", "", "with --with-conversion or --conversion-only: conversion-gen's --output-file, the generated file's name in each package (default \"zz_generated.conversion.go\")")

@@ -15,7 +15,9 @@
 //     serves (DeclPackage).
 //   - tags.go: client-gen's tags read from comment lines (ClientTags,
 //     PackageTags); deepcopytags.go: deepcopy-gen's (DeepCopyPackageTag,
-//     DeepCopyTypeTag, DeepCopyInterfaces).
+//     DeepCopyTypeTag, DeepCopyInterfaces); defaultertags.go:
+//     defaulter-gen's (DefaulterPackageTags, CommentBlocks) and a package's
+//     functions (Loader.Funcs, ResolveFuncType).
 //   - load.go: the one Loader, holding the type declarations (DeclPackage,
 //     TypeDecl) of every package any target reads, each read once: the
 //     parsed inputs and, located through the module or one `go list -find`,

@@ -1,0 +1,4 @@
+// Package off opts out.
+//
+// +k8s:defaulter-gen=false
+package off
