@@ -145,6 +145,22 @@ type Options struct {
 	// DeepCopyOutputFile is deepcopy-gen's --output-file: the file's base
 	// name; "" means "zz_generated.deepcopy.go".
 	DeepCopyOutputFile string
+	// WithRegister also generates register-gen's file, into
+	// RegisterOutputFile in each input package whose doc.go asks for it
+	// (+groupName=, +k8s:register-gen). A file register-gen wrote at that
+	// path is replaced.
+	WithRegister bool
+	// RegisterOnly (which implies WithRegister) generates only the files
+	// of the package-local targets (register, and deepcopy with
+	// WithDeepCopy): no output directory, package or clientset is needed,
+	// and the input needs no +genclient type.
+	RegisterOnly bool
+	// RegisterOutputFile is register-gen's --output-file: the file's base
+	// name; "" means "zz_generated.register.go". With RegisterOnly and
+	// neither WithDeepCopy nor DeepCopyOnly, DeepCopyOutputFile (the
+	// --output-file flag) names it instead, as on register-gen's command
+	// line.
+	RegisterOutputFile string
 	// InputBase and Inputs are client-gen's way of naming the API packages:
 	// each Inputs entry ("apps/v1", "example.com/apis/foo/v1") joined to
 	// InputBase (an import path or a directory) is added to Patterns.
@@ -201,10 +217,13 @@ func (o *Options) inputPatterns() []string {
 // validate checks the options and resolves the output layout.
 func (o *Options) validate() (plan.Layout, error) {
 	var l plan.Layout
+	if err := o.checkRegister(); err != nil {
+		return l, err
+	}
 	if err := o.checkDeepCopy(); err != nil {
 		return l, err
 	}
-	if o.DeepCopyOnly {
+	if o.helpersOnly() {
 		return l, o.checkBuildTags()
 	}
 	required := []struct{ name, val string }{
@@ -448,6 +467,64 @@ func (o *Options) checkDeepCopy() error {
 		}
 	}
 	return nil
+}
+
+// helpersOnly reports whether the run writes only files inside the input
+// packages (deepcopy, register) and no informers, listers or clients.
+func (o *Options) helpersOnly() bool { return o.DeepCopyOnly || o.RegisterOnly }
+
+// checkRegister checks the register options: RegisterOnly sets
+// WithRegister and excludes the informer, lister and client targets, and
+// alone takes --output-file as the register file's name; the output file is
+// a Go file's base name.
+func (o *Options) checkRegister() error {
+	if o.RegisterOnly {
+		o.WithRegister = true
+		if o.DeepCopyOutputFile != "" && !o.WithDeepCopy && !o.DeepCopyOnly {
+			if o.RegisterOutputFile != "" {
+				return inputerr.Errorf("", "--output-file and --register-output-file both name the register file")
+			}
+			o.RegisterOutputFile, o.DeepCopyOutputFile = o.DeepCopyOutputFile, ""
+		}
+		if err := o.checkHelpersOnly("--register-only"); err != nil {
+			return err
+		}
+	}
+	if o.RegisterOutputFile != "" {
+		if !o.WithRegister {
+			return inputerr.Errorf("", "--register-output-file names the register file, which is generated only with --with-register or --register-only")
+		}
+		if !isGoFileName(o.RegisterOutputFile) {
+			return inputerr.Errorf("", "--register-output-file %q is not the base name of a non-test Go file", o.RegisterOutputFile)
+		}
+	}
+	return nil
+}
+
+// checkHelpersOnly refuses the options of the informer, lister and client
+// targets, which flag (an only-mode) does not generate.
+func (o *Options) checkHelpersOnly(flag string) error {
+	for _, f := range []struct {
+		name string
+		set  bool
+	}{
+		{"--output-dir", o.OutputDir != ""},
+		{"--output-pkg", o.OutputPkg != ""},
+		{"--versioned-clientset-package", o.VersionedClientsetPackage != ""},
+		{"--listers-package", o.ListersPackage != ""},
+		{"--with-clientset", o.WithClientset},
+		{"--with-applyconfig", o.WithApplyConfig},
+	} {
+		if f.set {
+			return inputerr.Errorf("", "%s configures informers, listers or clients, which %s does not generate", f.name, flag)
+		}
+	}
+	return nil
+}
+
+// isGoFileName reports whether name is the base name of a non-test Go file.
+func isGoFileName(name string) bool {
+	return !strings.ContainsAny(name, "/\\") && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
 }
 
 // checkBuildTags checks that every build tag is one.

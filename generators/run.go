@@ -18,6 +18,7 @@ import (
 	"github.com/typedinformer/typedinformer/generators/plan"
 	"github.com/typedinformer/typedinformer/generators/targets/applyconfig"
 	"github.com/typedinformer/typedinformer/generators/targets/deepcopy"
+	"github.com/typedinformer/typedinformer/generators/targets/register"
 )
 
 // Result is a complete run held in memory: nothing is on disk until Write.
@@ -71,7 +72,7 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	scanned := make(chan scanResult, 1)
 	var roots []string
-	if !opts.ClientsetOnly && !opts.DeepCopyOnly {
+	if !opts.ClientsetOnly && !opts.helpersOnly() {
 		// Without informers and listers their directories are left alone.
 		roots = append(roots, lay.ListersDir)
 		if lay.InformersDir != "" {
@@ -96,6 +97,8 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	}
 	var applyFiles, deepcopyFiles []plan.File
 	var deepcopyPaths []string
+	var registerFiles []plan.File
+	var registerPaths []string
 	go func() {
 		t, err := output.Scan(bctx, roots...)
 		scanned <- scanResult{t, err}
@@ -120,7 +123,15 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			deepcopyPaths = deepcopy.OutputPaths(pkgs, dopts)
 			logger.V(1).Info("Planned deepcopy files", "files", len(deepcopyFiles), "elapsed", time.Since(start))
 		}
-		if opts.DeepCopyOnly {
+		if opts.WithRegister {
+			ropts := register.Options{OutputFile: opts.RegisterOutputFile}
+			if registerFiles, err = register.Plan(loader, pkgs, ropts); err != nil {
+				return nil, err
+			}
+			registerPaths = register.OutputPaths(pkgs, ropts)
+			logger.V(1).Info("Planned register files", "files", len(registerFiles), "elapsed", time.Since(start))
+		}
+		if opts.helpersOnly() {
 			return &Result{Model: &model.Model{}, Packages: len(pkgs), roots: roots, workDir: workDir}, nil
 		}
 		load.FollowDefinitions(ctx, loader, parsed)
@@ -164,8 +175,14 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	for _, f := range deepcopyFiles {
 		result.tree.AdoptFile(f.Path, deepcopy.Marker)
 	}
+	if err := result.tree.ReadFiles(registerPaths); err != nil {
+		return nil, err
+	}
+	for _, f := range registerFiles {
+		result.tree.AdoptFile(f.Path, register.Marker)
+	}
 
-	planned, err := planFiles(result.Model, lay, &opts, result.tree, append(applyFiles, deepcopyFiles...))
+	planned, err := planFiles(result.Model, lay, &opts, result.tree, append(append(applyFiles, deepcopyFiles...), registerFiles...))
 	if err != nil {
 		return nil, relativize(err, workDir)
 	}

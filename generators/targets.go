@@ -10,12 +10,12 @@ import (
 
 // planFiles runs the planners of the targets the layout asks for over the
 // model, adds the files planned before the output tree was read (the apply
-// configurations and the deepcopy files) and checks every target's files
+// configurations, the deepcopy and register files) and checks every target's files
 // together (plan.Check).
 // A new target's planner is called here, and its files go through the same
 // check and output stage.
 func planFiles(m *model.Model, l plan.Layout, o *Options, tree *output.Tree, planned []plan.File) ([]plan.File, error) {
-	if o.DeepCopyOnly {
+	if o.helpersOnly() {
 		if err := plan.Check(planned); err != nil {
 			return nil, err
 		}

@@ -170,6 +170,15 @@ With --with-deepcopy the run also writes deepcopy-gen's functions into
 --deepcopy-only writes only those, and then needs no --output-dir,
 --output-pkg or +genclient type.
 
+With --with-register the run also writes register-gen's file into
+--register-output-file (default zz_generated.register.go) in every input
+package whose doc.go has +groupName= or +k8s:register-gen (not =false) and
+no register.go, registering each type that embeds TypeMeta; --register-only
+writes only those (and the deepcopy files with --with-deepcopy), needs no
+--output-dir, --output-pkg or +genclient type, and alone takes
+--output-file as register-gen does. One run can write every target:
+--with-deepcopy --with-register beside the client flags.
+
 Types are selected with client-gen's tags: +genclient, +genclient:nonNamespaced,
 :noVerbs, :onlyVerbs=, :skipVerbs=, :readonly; a type gets an informer when it
 has the list and watch verbs and a lister when it has list and get (an
@@ -233,7 +242,10 @@ other failure.`,
 	pf.BoolVar(&f.opts.WithApplyConfig, "with-applyconfig", false, "with --with-clientset: also generate the apply configurations, as applyconfiguration-gen does, into <output-dir>/<applyconfig-name> (or --apply-configuration-package), and give the clients Apply and ApplyStatus over them")
 	pf.BoolVar(&f.opts.WithDeepCopy, "with-deepcopy", false, "also generate deepcopy-gen's DeepCopy functions into --output-file in each input package tagged +k8s:deepcopy-gen")
 	pf.BoolVar(&f.opts.DeepCopyOnly, "deepcopy-only", false, "generate only deepcopy-gen's DeepCopy functions (no informers, listers or clients; --output-dir and --output-pkg are not used)")
-	pf.StringVar(&f.opts.DeepCopyOutputFile, "output-file", "", "with --with-deepcopy or --deepcopy-only: deepcopy-gen's --output-file, the generated file's name in each package (default \"zz_generated.deepcopy.go\")")
+	pf.BoolVar(&f.opts.WithRegister, "with-register", false, "also generate register-gen's registration (GroupName, SchemeGroupVersion, AddToScheme, addKnownTypes) into --register-output-file in each input package with +groupName or +k8s:register-gen in doc.go and no register.go")
+	pf.BoolVar(&f.opts.RegisterOnly, "register-only", false, "generate only register-gen's files (and the deepcopy files with --with-deepcopy; no informers, listers or clients; --output-dir and --output-pkg are not used)")
+	pf.StringVar(&f.opts.RegisterOutputFile, "register-output-file", "", "with --with-register or --register-only: register-gen's --output-file, the generated file's name in each package (default \"zz_generated.register.go\")")
+	pf.StringVar(&f.opts.DeepCopyOutputFile, "output-file", "", "with --with-deepcopy or --deepcopy-only: deepcopy-gen's --output-file, the generated file's name in each package (default \"zz_generated.deepcopy.go\"); with --register-only alone: register-gen's")
 	pf.StringVar(&f.opts.ApplyConfigName, "applyconfig-name", "", "with --with-applyconfig: the apply configurations' directory under --output-dir, as kube_codegen.sh's --applyconfig-name (default \""+generators.DefaultApplyConfigName+"\")")
 	pf.StringVar(&f.opts.ApplyConfigurationDir, "applyconfig-output-dir", "", "with --with-applyconfig: directory of --apply-configuration-package, applyconfiguration-gen's --output-dir (default: found from --apply-configuration-package beside --output-pkg, else in the module holding --output-dir)")
 	pf.StringSliceVar(&f.opts.ExternalApplyConfigurations, "external-applyconfigurations", nil, "with --with-applyconfig: comma-separated <type package>.<Type>:<apply configuration package> entries for referenced types whose apply configurations live elsewhere, as applyconfiguration-gen takes them (client-go's meta/v1 ones are always known)")
