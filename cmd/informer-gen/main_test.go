@@ -160,8 +160,10 @@ func TestBadInputExitsTwo(t *testing.T) {
 		"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n",
 		"apis/foo/v1/types.go": "package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n" +
 			"// +genclient\n// +genclient:nonNamespacd\n\n// Foo is a typo's victim.\ntype Foo struct {\n\tmetav1.ObjectMeta\n}\n",
-		"apis/dc/doc.go":   "// +k8s:deepcopy-gen=package\n\npackage dc\n",
-		"apis/dc/types.go": "package dc\n\n// T cannot be copied.\ntype T struct {\n\tF func()\n}\n",
+		"apis/dc/doc.go":       "// +k8s:deepcopy-gen=package\n\npackage dc\n",
+		"apis/dc/types.go":     "package dc\n\n// T cannot be copied.\ntype T struct {\n\tF func()\n}\n",
+		"apis/reg/v1/doc.go":   "// +groupName=reg.example.com\n// +k8s:register-gen=false\n// +k8s:register-gen=true\n\npackage v1\n",
+		"apis/reg/v1/types.go": "package v1\n\n// TypeMeta is local.\ntype TypeMeta struct{ Kind string }\n\n// T is an object.\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n}\n",
 	}
 	for rel, content := range files {
 		p := filepath.Join(dir, rel)
@@ -186,6 +188,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"output directory is a file", append([]string{filepath.Join(dir, "apis") + "/...", "--output-dir", filepath.Join(dir, "go.mod")}, base[2:]...), "is a file, not a directory"},
 		{"deepcopy of a func member", []string{"--deepcopy-only", filepath.Join(dir, "apis", "dc")}, "apis/dc/types.go:5: type func() in example.com/bad/apis/dc.T: deepcopy-gen cannot copy it"},
 		{"deepcopy-only with an output directory", append([]string{"--deepcopy-only", filepath.Join(dir, "apis", "dc")}, base...), "--output-dir configures informers, listers or clients, which --deepcopy-only does not generate"},
+		{"register tag mixing false", []string{"--register-only", filepath.Join(dir, "apis", "reg", "v1")}, "apis/reg/v1/doc.go:3: +k8s:register-gen: cannot mix \"false\" with other values"},
+		{"register-only with an output directory", append([]string{"--register-only", filepath.Join(dir, "apis", "reg", "v1")}, base...), "--output-dir configures informers, listers or clients, which --register-only does not generate"},
 		{"header that is not a comment", append([]string{filepath.Join(dir, "apis") + "/...", "--go-header-file", filepath.Join(dir, "go.mod")}, base...), "go.mod:1: --go-header-file must hold only Go comments"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -201,6 +205,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(dir, "apis", "dc", "zz_generated.deepcopy.go")); !os.IsNotExist(err) {
 				t.Errorf("a deepcopy file was written")
+			}
+			if _, err := os.Stat(filepath.Join(dir, "apis", "reg", "v1", "zz_generated.register.go")); !os.IsNotExist(err) {
+				t.Errorf("a register file was written")
 			}
 		})
 	}
