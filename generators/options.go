@@ -161,6 +161,12 @@ type Options struct {
 	// --output-file flag) names it instead, as on register-gen's command
 	// line.
 	RegisterOutputFile string
+	// HelperPatterns are more input packages (package patterns, as
+	// Patterns) read only by the package-local targets (deepcopy,
+	// register): one run can write those files for a repository's every
+	// API package while the informers, listers, clientset and apply
+	// configurations come from Patterns alone.
+	HelperPatterns []string
 	// InputBase and Inputs are client-gen's way of naming the API packages:
 	// each Inputs entry ("apps/v1", "example.com/apis/foo/v1") joined to
 	// InputBase (an import path or a directory) is added to Patterns.
@@ -222,6 +228,9 @@ func (o *Options) validate() (plan.Layout, error) {
 	}
 	if err := o.checkDeepCopy(); err != nil {
 		return l, err
+	}
+	if len(o.HelperPatterns) > 0 && !o.WithDeepCopy && !o.WithRegister {
+		return l, inputerr.Errorf("", "--helper-packages are read only by the deepcopy and register targets: add --with-deepcopy or --with-register")
 	}
 	if o.helpersOnly() {
 		return l, o.checkBuildTags()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go/build"
 	"io"
 	"path/filepath"
 	"strings"
@@ -115,20 +116,24 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		}
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
 		loader := load.NewLoader(ctx, bctx, workDir, pkgs, declared)
+		helperPkgs, err := withHelperPackages(ctx, bctx, workDir, pkgs, opts.HelperPatterns)
+		if err != nil {
+			return nil, err
+		}
 		if opts.WithDeepCopy {
 			dopts := deepcopy.Options{OutputFile: opts.DeepCopyOutputFile}
-			if deepcopyFiles, err = deepcopy.Plan(loader, pkgs, dopts); err != nil {
+			if deepcopyFiles, err = deepcopy.Plan(loader, helperPkgs, dopts); err != nil {
 				return nil, err
 			}
-			deepcopyPaths = deepcopy.OutputPaths(pkgs, dopts)
+			deepcopyPaths = deepcopy.OutputPaths(helperPkgs, dopts)
 			logger.V(1).Info("Planned deepcopy files", "files", len(deepcopyFiles), "elapsed", time.Since(start))
 		}
 		if opts.WithRegister {
 			ropts := register.Options{OutputFile: opts.RegisterOutputFile}
-			if registerFiles, err = register.Plan(loader, pkgs, ropts); err != nil {
+			if registerFiles, err = register.Plan(loader, helperPkgs, ropts); err != nil {
 				return nil, err
 			}
-			registerPaths = register.OutputPaths(pkgs, ropts)
+			registerPaths = register.OutputPaths(helperPkgs, ropts)
 			logger.V(1).Info("Planned register files", "files", len(registerFiles), "elapsed", time.Since(start))
 		}
 		if opts.helpersOnly() {
@@ -208,6 +213,31 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	result.Leftovers = result.tree.Leftovers
 	logger.V(1).Info("Rendered files", "files", len(result.Files), "changed", result.ChangedCount(), "stale", len(result.Stale), "elapsed", time.Since(start))
 	return result, nil
+}
+
+// withHelperPackages returns pkgs and, after them, the packages patterns
+// resolve to that pkgs does not hold: the inputs of the package-local
+// targets.
+func withHelperPackages(ctx context.Context, bctx *build.Context, workDir string, pkgs []load.InputPackage, patterns []string) ([]load.InputPackage, error) {
+	if len(patterns) == 0 {
+		return pkgs, nil
+	}
+	more, err := load.ResolvePatterns(ctx, bctx, workDir, patterns)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(pkgs))
+	out := append([]load.InputPackage{}, pkgs...)
+	for _, p := range pkgs {
+		seen[p.ImportPath] = true
+	}
+	for _, p := range more {
+		if !seen[p.ImportPath] {
+			seen[p.ImportPath] = true
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // pluralExceptions puts the defaults before the caller's exceptions, which

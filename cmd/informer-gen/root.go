@@ -177,7 +177,8 @@ no register.go, registering each type that embeds TypeMeta; --register-only
 writes only those (and the deepcopy files with --with-deepcopy), needs no
 --output-dir, --output-pkg or +genclient type, and alone takes
 --output-file as register-gen does. One run can write every target:
---with-deepcopy --with-register beside the client flags.
+--with-deepcopy --with-register beside the client flags, with
+--helper-packages naming the packages only those two read.
 
 Types are selected with client-gen's tags: +genclient, +genclient:nonNamespaced,
 :noVerbs, :onlyVerbs=, :skipVerbs=, :readonly; a type gets an informer when it
@@ -245,6 +246,7 @@ other failure.`,
 	pf.BoolVar(&f.opts.WithRegister, "with-register", false, "also generate register-gen's registration (GroupName, SchemeGroupVersion, AddToScheme, addKnownTypes) into --register-output-file in each input package with +groupName or +k8s:register-gen in doc.go and no register.go")
 	pf.BoolVar(&f.opts.RegisterOnly, "register-only", false, "generate only register-gen's files (and the deepcopy files with --with-deepcopy; no informers, listers or clients; --output-dir and --output-pkg are not used)")
 	pf.StringVar(&f.opts.RegisterOutputFile, "register-output-file", "", "with --with-register or --register-only: register-gen's --output-file, the generated file's name in each package (default \"zz_generated.register.go\")")
+	pf.StringSliceVar(&f.opts.HelperPatterns, "helper-packages", nil, "with --with-deepcopy or --with-register: comma-separated package patterns read only by those targets, beside the positional packages (so one run writes every package's deepcopy and register files while informers, listers and clients come from the positional packages alone)")
 	pf.StringVar(&f.opts.DeepCopyOutputFile, "output-file", "", "with --with-deepcopy or --deepcopy-only: deepcopy-gen's --output-file, the generated file's name in each package (default \"zz_generated.deepcopy.go\"); with --register-only alone: register-gen's")
 	pf.StringVar(&f.opts.ApplyConfigName, "applyconfig-name", "", "with --with-applyconfig: the apply configurations' directory under --output-dir, as kube_codegen.sh's --applyconfig-name (default \""+generators.DefaultApplyConfigName+"\")")
 	pf.StringVar(&f.opts.ApplyConfigurationDir, "applyconfig-output-dir", "", "with --with-applyconfig: directory of --apply-configuration-package, applyconfiguration-gen's --output-dir (default: found from --apply-configuration-package beside --output-pkg, else in the module holding --output-dir)")
