@@ -372,8 +372,8 @@ func TestGenRegisterDropIn(t *testing.T) {
 
 // TestGenAllMatchesSeparateCalls runs, in two copies of this repository with
 // every generated file removed and a package for deepcopy and register only
-// added (no +genclient: the clients, informers and listers must not see
-// it), codegen-lib.sh's separate calls (gen_helpers, gen_register,
+// added (its +genclient type is not in a version directory, so the clients,
+// informers and listers must not see it), codegen-lib.sh's separate calls (gen_helpers, gen_register,
 // gen_client) in one and the single gen_all run in the other, and requires
 // the same files with the same content; gen_all --verify then accepts what
 // the separate calls wrote.
@@ -409,14 +409,14 @@ func TestGenAllMatchesSeparateCalls(t *testing.T) {
 				}
 			}
 		}
-		shared := filepath.Join(dst, "apis", "shared", "v1")
+		shared := filepath.Join(dst, "apis", "shared", "common")
 		if err := os.MkdirAll(shared, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(shared, "doc.go"), []byte("// Package v1 is registered and copied, with no client.\n//\n// +k8s:deepcopy-gen=package\n// +groupName=shared.typedinformer.dev\npackage v1\n"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(shared, "doc.go"), []byte("// Package common is registered and copied; its +genclient type gets no client, its directory\n// not being a version.\n//\n// +k8s:deepcopy-gen=package\n// +groupName=shared.typedinformer.dev\npackage common\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(shared, "types.go"), []byte("package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n// Note has no client.\ntype Note struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tText            string `json:\"text\"`\n}\n"), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(shared, "types.go"), []byte("package common\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n// +genclient\n\n// Note has no client.\ntype Note struct {\n\tmetav1.TypeMeta   `json:\",inline\"`\n\tmetav1.ObjectMeta `json:\"metadata,omitempty\"`\n\tText              string `json:\"text\"`\n}\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 		copies[name] = dst
@@ -449,7 +449,7 @@ func TestGenAllMatchesSeparateCalls(t *testing.T) {
 			t.Errorf("%s differs between gen_all and the separate calls", name)
 		}
 	}
-	for _, f := range []string{"apis/shared/v1/zz_generated.deepcopy.go", "apis/shared/v1/zz_generated.register.go", "apis/ops/v1/zz_generated.register.go"} {
+	for _, f := range []string{"apis/shared/common/zz_generated.deepcopy.go", "apis/shared/common/zz_generated.register.go", "apis/ops/v1/zz_generated.register.go"} {
 		if _, ok := all[f]; !ok {
 			t.Errorf("%s not written", f)
 		}
