@@ -45,7 +45,7 @@ func TestRegisterMatchesUpstream(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	codegen := filepath.Join(moduleDir(t, "k8s.io/code-generator"), "cmd", "register-gen", "output_tests")
+	codegen := filepath.Join(downloadModule(t, "k8s.io/code-generator@"+codeGeneratorVersion), "cmd", "register-gen", "output_tests")
 	for _, c := range []struct {
 		name, src, module, header string
 		// patterns are the input packages, relative to src (the output
