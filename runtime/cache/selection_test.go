@@ -1,6 +1,7 @@
 package cache_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -12,8 +13,11 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/typedinformer/typedinformer/runtime/cache"
 	"github.com/typedinformer/typedinformer/runtime/fake"
@@ -408,5 +412,135 @@ func TestSelectorBadInput(t *testing.T) {
 	}
 	if err := running.(cache.SelectableInformer).SetInitialSelectors("group=a", ""); err == nil {
 		t.Error("SetInitialSelectors succeeded on a running informer")
+	}
+}
+
+// tweakLW applies a Selection to every call at call time, as a generated
+// informer's ListWatch applies its factory's TweakListOptionsFunc, and
+// calls beforeWatch once, before the first watch reads the selection.
+type tweakLW struct {
+	cache.ListerWatcher
+	sel         *cache.Selection
+	once        sync.Once
+	beforeWatch func()
+}
+
+func (h *tweakLW) List(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+	h.sel.ApplyTo(&opts)
+	return h.ListerWatcher.List(ctx, opts)
+}
+
+func (h *tweakLW) Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+	first := false
+	h.once.Do(func() { h.beforeWatch(); first = true })
+	h.sel.ApplyTo(&opts)
+	w, err := h.ListerWatcher.Watch(ctx, opts)
+	if err != nil || !first {
+		return w, err
+	}
+	// Hand the watch over with its first event ready, so that the
+	// informer finds it as ready as the selection's change.
+	ev, ok := <-w.ResultChan()
+	if !ok {
+		return w, nil
+	}
+	r := &readyWatch{Interface: w, ch: make(chan watch.Event, 1), stop: make(chan struct{})}
+	r.ch <- ev
+	r.wg.Go(func() {
+		defer close(r.ch)
+		for e := range w.ResultChan() {
+			select {
+			case r.ch <- e:
+			case <-r.stop:
+				return
+			}
+		}
+	})
+	return r, nil
+}
+
+// readyWatch is a watch whose events come from ch, fed from the wrapped
+// watch until Stop.
+type readyWatch struct {
+	watch.Interface
+	ch   chan watch.Event
+	stop chan struct{}
+	once sync.Once
+	wg   sync.WaitGroup
+}
+
+func (r *readyWatch) Stop() {
+	r.once.Do(func() { close(r.stop) })
+	r.Interface.Stop()
+	r.wg.Wait()
+}
+
+func (r *readyWatch) ResultChan() <-chan watch.Event { return r.ch }
+
+// TestSelectorChangeBetweenListAndWatch changes a followed selection (a
+// factory's, applied by the ListerWatcher) after the first list was stored
+// and before its watch reads the selection, with an object of the new
+// selection created in between: that watch is opened with the new value
+// and delivers the object at once. It must not reach the store (or a
+// handler) before the relist removed the old selection's objects. Each
+// round has about an even chance to catch an informer that applies such
+// an event, so it runs many rounds.
+func TestSelectorChangeBetweenListAndWatch(t *testing.T) {
+	for round := range 24 {
+		srv := fake.NewServer[*corev1.Pod]()
+		for _, p := range stablePods() {
+			create(t, srv, p)
+		}
+		parent, err := cache.NewSelection(nil, "group=a", "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		lw := &tweakLW{ListerWatcher: srv.ListerWatcher(""), sel: parent, beforeWatch: func() {
+			create(t, srv, newPod("ns1", "late", "group", "b"))
+			if err := parent.SetSelectors("group=b", ""); err != nil {
+				t.Error(err)
+			}
+		}}
+		inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](lw, cache.SharedIndexInformerOptions[*corev1.Pod]{
+			Name: "pods", Reflector: fastReflector(),
+		})
+		if err := inf.(cache.SelectableInformer).FollowSelection(parent); err != nil {
+			t.Fatal(err)
+		}
+		var mu sync.Mutex
+		var log []string
+		h := cache.ResourceEventHandlerDetailedFuncs[*corev1.Pod]{
+			AddFunc: func(p *corev1.Pod, _ bool) {
+				mu.Lock()
+				log = append(log, "add "+p.Labels["group"]+" "+key(p))
+				mu.Unlock()
+			},
+			DeleteFunc: func(p *corev1.Pod, _ bool) {
+				mu.Lock()
+				log = append(log, "delete "+p.Labels["group"]+" "+key(p))
+				mu.Unlock()
+			},
+		}
+		if _, err := inf.AddEventHandler(h); err != nil {
+			t.Fatal(err)
+		}
+		stop := run(t, inf)
+		eventually(t, "the new selection's objects", func() bool {
+			mu.Lock()
+			defer mu.Unlock()
+			return len(log) == 2+2+3 // 2 initial adds, 2 exits, 3 adds
+		})
+		stop()
+		mu.Lock()
+		seenB := ""
+		for _, l := range log {
+			if strings.HasPrefix(l, "add b ") && seenB == "" {
+				seenB = l
+			}
+			if strings.HasPrefix(l, "delete a ") && seenB != "" {
+				t.Fatalf("round %d: %q before %q: the new selection's event was applied before the relist: %v", round, seenB, l, log)
+			}
+		}
+		mu.Unlock()
 	}
 }
