@@ -36,13 +36,13 @@ func (r *Reflector[T]) list(ctx context.Context) error {
 	if err := r.sink.ReplaceInScope(items, listRV, r.replaceScope()); err != nil {
 		return fmt.Errorf("list %s: storing the list: %w", r.name, err)
 	}
-	r.selectionStored()
 	r.shardListed(ctx)
 	r.mu.Lock()
 	r.lastSyncRV = listRV
 	r.rvUnavailable = false
 	r.lastErr = nil
 	r.mu.Unlock()
+	r.selectionStored()
 	r.noteList(relist, listRV)
 	return nil
 }

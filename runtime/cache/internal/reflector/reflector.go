@@ -486,8 +486,8 @@ func (r *Reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 					r.rvUnavailable = false
 					r.lastErr = nil
 					r.mu.Unlock()
-					r.selectionStored()
 					r.noteList(relist, finalRV)
+					r.selectionStored()
 					return w, false, nil
 				}
 			}
