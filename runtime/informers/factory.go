@@ -29,15 +29,15 @@ type Factory struct {
 	tweak         TweakListOptionsFunc
 	// sel holds tweak and the selectors SetSelectors sets; every informer
 	// the factory builds follows it (options_selection.go).
-	sel *cache.Selection
-	customResync  map[reflect.Type]time.Duration
-	transform     func(runtime.Object) (runtime.Object, error)
-	lean          func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
-	metrics       cache.DetailedInformerMetricsProvider        // WithInformerMetrics
-	shardScope    *sharding.Scope                              // WithShardScope
-	informerName  *cache.InformerName                          // WithInformerName
-	idMetrics     cache.InformerMetricsProvider                // WithInformerMetricsProvider
-	writes        *cache.WriteTracker                          // WithWriteTracker
+	sel          *cache.Selection
+	customResync map[reflect.Type]time.Duration
+	transform    func(runtime.Object) (runtime.Object, error)
+	lean         func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
+	metrics      cache.DetailedInformerMetricsProvider        // WithInformerMetrics
+	shardScope   *sharding.Scope                              // WithShardScope
+	informerName *cache.InformerName                          // WithInformerName
+	idMetrics    cache.InformerMetricsProvider                // WithInformerMetricsProvider
+	writes       *cache.WriteTracker                          // WithWriteTracker
 	// identities are the identities the factory gave its informers, by
 	// resource, so that an informer built again after RemoveInformer
 	// takes over its predecessor's reservation (guarded by mu).
