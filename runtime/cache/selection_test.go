@@ -194,9 +194,9 @@ func (e *exitLog) OnUpdate(_, _ *corev1.Pod)      {}
 func (e *exitLog) OnDelete(p *corev1.Pod, _ bool) { e.note("delete", p) }
 func (e *exitLog) OnScopeExit(p *corev1.Pod)      { e.note("exit", p) }
 func (e *exitLog) size() int                      { e.mu.Lock(); defer e.mu.Unlock(); return len(e.log) }
-func (e *exitLog) want(old, new sel) (n int) {
+func (e *exitLog) want(old, cur sel) (n int) {
 	for _, p := range stablePods() {
-		if old.matches(p) != new.matches(p) {
+		if old.matches(p) != cur.matches(p) {
 			n++
 		}
 	}
@@ -206,14 +206,14 @@ func (e *exitLog) want(old, new sel) (n int) {
 // check takes the step's log: each stable object the old selection
 // selects and the new does not left as a scope exit, each the new selects
 // and the old did not was added, both once, and nothing else.
-func (e *exitLog) check(old, new sel) error {
+func (e *exitLog) check(old, cur sel) error {
 	e.mu.Lock()
 	got := e.log
 	e.log = nil
 	e.mu.Unlock()
 	var want []string
 	for _, p := range stablePods() {
-		switch o, n := old.matches(p), new.matches(p); {
+		switch o, n := old.matches(p), cur.matches(p); {
 		case o && !n:
 			want = append(want, "exit "+key(p))
 		case n && !o:
@@ -242,12 +242,12 @@ func (e *exitLog) check(old, new sel) error {
 
 // checkSample checks one snapshot of the store taken while the selection
 // changes from old to new.
-func checkSample(objs []*corev1.Pod, old, new sel) error {
+func checkSample(objs []*corev1.Pod, old, cur sel) error {
 	held := map[string]bool{}
 	var onlyOld, onlyNew string
 	for _, p := range objs {
 		held[key(p)] = true
-		o, n := old.matches(p), new.matches(p)
+		o, n := old.matches(p), cur.matches(p)
 		switch {
 		case !o && !n:
 			return fmt.Errorf("store holds %s (labels %v), selected by neither selection", key(p), p.Labels)
@@ -258,7 +258,7 @@ func checkSample(objs []*corev1.Pod, old, new sel) error {
 		}
 	}
 	if onlyOld != "" && onlyNew != "" {
-		return fmt.Errorf("store holds both selections: %s of the old only, %s of the new only", onlyOld, onlyNew)
+		return fmt.Errorf("store holds both selections: %s of the old only, %s of the cur only", onlyOld, onlyNew)
 	}
 	all := func(s sel) bool {
 		for _, p := range stablePods() {
@@ -268,7 +268,7 @@ func checkSample(objs []*corev1.Pod, old, new sel) error {
 		}
 		return true
 	}
-	if !all(old) && !all(new) {
+	if !all(old) && !all(cur) {
 		return fmt.Errorf("store holds neither selection's stable objects: %s", storeString(objs))
 	}
 	return nil
