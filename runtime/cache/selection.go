@@ -18,7 +18,8 @@ var ErrNotRunning = errors.New("the informer is not running")
 
 // TweakListOptionsFunc edits the ListOptions of every list and watch call,
 // e.g. to set a label or field selector. It must only narrow what is
-// listed and be safe to call concurrently.
+// listed and be safe to call concurrently. A Selection calls its tweak
+// under its lock: the tweak must not call that Selection.
 type TweakListOptionsFunc func(*metav1.ListOptions)
 
 // Selection is a changeable part of the ListOptions of an informer's lists
@@ -275,10 +276,11 @@ type SelectableInformer interface {
 	// TweakListOptionsFunc) relist the informer as its own change does.
 	// It must be called before Run.
 	FollowSelection(sel *Selection) error
-	// ListedSelection reports whether the informer's store has received a
-	// list of its current selection (its own and the followed one's): once
-	// true, the store holds that selection, and handlers are told of it in
-	// order after the notifications already queued.
+	// ListedSelection reports whether a list of the informer's current
+	// selection (its own and the followed one's) has been queued for its
+	// store: the store holds that selection as soon as the informer has
+	// applied what was queued before it, and handlers are told in order
+	// after the notifications already queued.
 	ListedSelection() bool
 }
 
