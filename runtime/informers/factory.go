@@ -93,12 +93,14 @@ func NewFactory(defaultResync time.Duration, options ...Option) *Factory {
 		}
 		o(f)
 	}
-	sel, err := cache.NewSelection(cache.TweakListOptionsFunc(f.tweak), "", "")
-	if err != nil {
-		errs = append(errs, fmt.Errorf("informers: NewFactory: WithTweakListOptions: %w", err))
-		sel, _ = cache.NewSelection(nil, "", "")
+	if f.sel == nil {
+		sel, err := cache.NewSelection(cache.TweakListOptionsFunc(f.tweak), "", "")
+		if err != nil {
+			errs = append(errs, fmt.Errorf("informers: NewFactory: WithTweakListOptions: %w", err))
+			sel, _ = cache.NewSelection(nil, "", "")
+		}
+		f.sel = sel
 	}
-	f.sel = sel
 	f.configErr = errors.Join(errs...)
 	return f
 }

@@ -14,6 +14,19 @@ import (
 // cache.SelectableInformer.
 func (f *Factory) Selection() *cache.Selection { return f.sel }
 
+// WithSelection makes the factory share sel with another (e.g. a
+// metadata-only factory built from a typed one): its informers apply sel
+// and relist when it changes, whichever factory changed it. It takes the
+// place of WithTweakListOptions, which is then ignored. A nil sel is
+// ignored.
+func WithSelection(sel *cache.Selection) Option {
+	return func(f *Factory) {
+		if sel != nil {
+			f.sel = sel
+		}
+	}
+}
+
 // SetTweakListOptions replaces the factory's TweakListOptionsFunc (nil:
 // none) for every informer it made or will make; the running ones relist
 // with it. A tweak that sets a selector that does not parse, or a factory

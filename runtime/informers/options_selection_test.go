@@ -121,3 +121,26 @@ func TestFactorySelectionChangesRunningInformers(t *testing.T) {
 		})
 	}
 }
+
+// TestFactoryWithSelectionSharesChanges: a factory built WithSelection of
+// another's follows that one's changes (as a metadata factory built from a
+// typed one does).
+func TestFactoryWithSelectionSharesChanges(t *testing.T) {
+	srv := fake.NewServer[*corev1.Pod]()
+	testutil.MustCreate(t, srv, testutil.Pod("ns1", "a", testutil.Labels("app", "a")))
+	testutil.MustCreate(t, srv, testutil.Pod("ns1", "b", testutil.Labels("app", "b")))
+	base := informers.NewFactory(0, informers.WithTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = "app=a" }))
+	derived := informers.NewFactory(0, informers.WithSelection(base.Selection()))
+	inf := informers.InformerFor(derived, true, generatedStyle(derived, srv))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer func() { cancel(); derived.Shutdown(); base.Shutdown() }()
+	derived.Start(ctx)
+	testutil.Eventually(t, "app=a", func() bool { return podKeys(inf.GetStore().List()) == "ns1/a" })
+	if err := base.SetSelectors("", ""); err != nil {
+		t.Fatal(err)
+	}
+	if err := base.SetTweakListOptions(func(o *metav1.ListOptions) { o.LabelSelector = "app=b" }); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "app=b", func() bool { return podKeys(inf.GetStore().List()) == "ns1/b" })
+}
