@@ -4,6 +4,7 @@ import (
 	"unsafe"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"github.com/typedinformer/typedinformer/runtime/internal/intern"
 )
@@ -47,7 +48,16 @@ func (c *fieldsCache) share(raw []byte) []byte {
 // shareManagedFields points obj's managedFields documents at equal ones
 // c already holds for other objects. Only the FieldsV1 byte slices change,
 // to equal contents; the entries and the slice are obj's own.
+//
+// An unstructured object (runtime.Unstructured) is left alone and c
+// remembers nothing of it: its documents are maps inside its content, and
+// GetManagedFields returns entries converted from them, whose bytes are
+// not the object's, so sharing them would change nothing of obj and only
+// keep the converted copies alive in c.
 func (c *fieldsCache) shareManagedFields(obj metav1.Object) {
+	if _, ok := obj.(runtime.Unstructured); ok {
+		return
+	}
 	for _, e := range obj.GetManagedFields() {
 		if e.FieldsV1 != nil && len(e.FieldsV1.Raw) > 0 {
 			e.FieldsV1.Raw = c.share(e.FieldsV1.Raw)
