@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 
 	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
@@ -27,7 +28,7 @@ func configMapOf(f samplesv1alpha1.Foo, rv string, data map[string]string) corev
 	return corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Namespace: f.Namespace, Name: f.Name, ResourceVersion: rv, UID: types.UID("cm-" + f.Name),
 			Labels:          map[string]string{controller.FooLabel: f.Name},
-			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(&f, samplesv1alpha1.SchemeGroupVersion.WithKind("Foo"))}},
+			OwnerReferences: []metav1.OwnerReference{*metav1.NewControllerRef(&f, schema.GroupVersion(samplesv1alpha1.GroupVersion).WithKind("Foo"))}},
 		Data: data,
 	}
 }

@@ -17,6 +17,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	kruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -151,7 +152,7 @@ func crWireScheme() (*kruntime.Scheme, error) {
 	if err := clientgoscheme.AddToScheme(s); err != nil {
 		return nil, err
 	}
-	if err := samplesv1alpha1.AddToScheme(s); err != nil {
+	if err := samplesv1alpha1.Install(s); err != nil {
 		return nil, err
 	}
 	return s, nil
@@ -195,7 +196,7 @@ func CRWire(o CRWireOptions) (CRWireResult, error) {
 	}
 	mapper := meta.NewDefaultRESTMapper(nil)
 	mapper.Add(corev1.SchemeGroupVersion.WithKind("Pod"), meta.RESTScopeNamespace)
-	mapper.Add(samplesv1alpha1.SchemeGroupVersion.WithKind("Foo"), meta.RESTScopeNamespace)
+	mapper.Add(schema.GroupVersion(samplesv1alpha1.GroupVersion).WithKind("Foo"), meta.RESTScopeNamespace)
 	opts.Scheme, opts.Mapper = scheme, mapper
 	c, err := newCache(&rest.Config{Host: srv.URL, QPS: -1}, opts)
 	if err != nil {
@@ -377,7 +378,7 @@ func WireFoo(i int) samplesv1alpha1.Foo {
 	at := metav1.NewTime(time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC).Add(time.Duration(i) * time.Second))
 	class := "class-" + strconv.Itoa(i%10)
 	return samplesv1alpha1.Foo{
-		TypeMeta: metav1.TypeMeta{Kind: "Foo", APIVersion: samplesv1alpha1.SchemeGroupVersion.String()},
+		TypeMeta: metav1.TypeMeta{Kind: "Foo", APIVersion: samplesv1alpha1.GroupVersion.String()},
 		ObjectMeta: metav1.ObjectMeta{
 			Name:              name,
 			Namespace:         fixture.NamespaceOf(i),
@@ -387,10 +388,10 @@ func WireFoo(i int) samplesv1alpha1.Foo {
 			CreationTimestamp: at,
 			Labels:            map[string]string{"app.kubernetes.io/name": "svc-" + strconv.Itoa(i%500), "app.kubernetes.io/part-of": "shop"},
 			ManagedFields: []metav1.ManagedFieldsEntry{
-				{Manager: "kubectl-client-side-apply", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: samplesv1alpha1.SchemeGroupVersion.String(),
+				{Manager: "kubectl-client-side-apply", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: samplesv1alpha1.GroupVersion.String(),
 					Time: &at, FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(
 						`{"f:metadata":{"f:labels":{".":{},"f:app.kubernetes.io/name":{},"f:app.kubernetes.io/part-of":{}}},"f:spec":{".":{},"f:className":{},"f:configMapName":{},"f:data":{".":{},"f:mode":{},"f:replicas":{},"f:tier":{}}}}`)},
-				{Manager: "foo-controller", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: samplesv1alpha1.SchemeGroupVersion.String(),
+				{Manager: "foo-controller", Operation: metav1.ManagedFieldsOperationUpdate, APIVersion: samplesv1alpha1.GroupVersion.String(),
 					Time: &at, FieldsType: "FieldsV1", Subresource: "status", FieldsV1: metav1.NewFieldsV1(
 						`{"f:status":{".":{},"f:configMapName":{},"f:message":{},"f:observedGeneration":{},"f:phase":{}}}`)},
 			},
@@ -436,7 +437,7 @@ func writeFooList(path string, n int) (err error) {
 		}
 	}()
 	w := bufio.NewWriterSize(f, 1<<20)
-	fmt.Fprintf(w, `{"kind":"FooList","apiVersion":%q,"metadata":{"resourceVersion":"%d"},"items":[`, samplesv1alpha1.SchemeGroupVersion.String(), decodeRV)
+	fmt.Fprintf(w, `{"kind":"FooList","apiVersion":%q,"metadata":{"resourceVersion":"%d"},"items":[`, samplesv1alpha1.GroupVersion.String(), decodeRV)
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			w.WriteByte(',')
@@ -482,7 +483,7 @@ func writeFooStream(path string, n int) (err error) {
 		}
 	}
 	bookmark := &samplesv1alpha1.Foo{
-		TypeMeta: metav1.TypeMeta{Kind: "Foo", APIVersion: samplesv1alpha1.SchemeGroupVersion.String()},
+		TypeMeta: metav1.TypeMeta{Kind: "Foo", APIVersion: samplesv1alpha1.GroupVersion.String()},
 		ObjectMeta: metav1.ObjectMeta{ResourceVersion: strconv.Itoa(decodeRV),
 			Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}},
 	}

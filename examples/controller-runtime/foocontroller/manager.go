@@ -26,7 +26,7 @@ func NewScheme() (*runtime.Scheme, error) {
 	if err := clientgoscheme.AddToScheme(s); err != nil {
 		return nil, err
 	}
-	if err := samplesv1alpha1.AddToScheme(s); err != nil {
+	if err := samplesv1alpha1.Install(s); err != nil {
 		return nil, err
 	}
 	return s, nil

@@ -14,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	k8sfake "k8s.io/client-go/kubernetes/fake"
 	core "k8s.io/client-go/testing"
 
@@ -197,7 +198,7 @@ func checkActions(t *testing.T, which string, want, got []core.Action) {
 
 func newFoo(name string, data map[string]string) *samplesv1alpha1.Foo {
 	return &samplesv1alpha1.Foo{
-		TypeMeta:   metav1.TypeMeta{APIVersion: samplesv1alpha1.SchemeGroupVersion.String(), Kind: "Foo"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: samplesv1alpha1.GroupVersion.String(), Kind: "Foo"},
 		ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: metav1.NamespaceDefault, Generation: 1},
 		Spec:       samplesv1alpha1.FooSpec{Data: data},
 	}
@@ -218,7 +219,7 @@ func (f *fixture) expectUpdateConfigMap(cm *corev1.ConfigMap) {
 }
 
 func (f *fixture) expectUpdateFooStatus(foo *samplesv1alpha1.Foo) {
-	f.actions = append(f.actions, core.NewUpdateSubresourceAction(samplesv1alpha1.SchemeGroupVersion.WithResource("foos"), "status", foo.Namespace, foo))
+	f.actions = append(f.actions, core.NewUpdateSubresourceAction(schema.GroupVersion(samplesv1alpha1.GroupVersion).WithResource("foos"), "status", foo.Namespace, foo))
 }
 
 func testCreatesConfigMap(t *testing.T, p Port) {

@@ -21,6 +21,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
@@ -271,7 +272,7 @@ func configMapFor(foo *samplesv1alpha1.Foo, name string) *corev1.ConfigMap {
 			Namespace: foo.Namespace,
 			Labels:    map[string]string{"foo": foo.Name},
 			OwnerReferences: []metav1.OwnerReference{
-				*metav1.NewControllerRef(foo, samplesv1alpha1.SchemeGroupVersion.WithKind("Foo")),
+				*metav1.NewControllerRef(foo, schema.GroupVersion(samplesv1alpha1.GroupVersion).WithKind("Foo")),
 			},
 		},
 		Data: maps.Clone(foo.Spec.Data),
