@@ -59,15 +59,16 @@ trap 'rm -rf "$bin"' EXIT
 
 say() { printf '==> %s\n' "$*" >&2; }
 
-say "building the bench driver and upstream informer-gen, lister-gen, client-gen, applyconfiguration-gen (k8s.io/code-generator, bench/go.mod)"
+say "building the bench driver and upstream informer-gen, lister-gen, client-gen, applyconfiguration-gen, deepcopy-gen (k8s.io/code-generator, bench/go.mod)"
 (cd "$root/bench" && "$GO" build -o "$bin/benchtable" ./cmd/benchtable)
 mkdir -p "$bin/upstream"
 (cd "$root/bench" && "$GO" build -o "$bin/upstream/" k8s.io/code-generator/cmd/informer-gen k8s.io/code-generator/cmd/lister-gen \
-  k8s.io/code-generator/cmd/client-gen k8s.io/code-generator/cmd/applyconfiguration-gen)
+  k8s.io/code-generator/cmd/client-gen k8s.io/code-generator/cmd/applyconfiguration-gen k8s.io/code-generator/cmd/deepcopy-gen)
 (cd "$root/bench" && "$GO" mod download k8s.io/api)
 
 run_args=(-upstream-informer-gen "$bin/upstream/informer-gen" -upstream-lister-gen "$bin/upstream/lister-gen"
-  -upstream-client-gen "$bin/upstream/client-gen" -upstream-applyconfiguration-gen "$bin/upstream/applyconfiguration-gen")
+  -upstream-client-gen "$bin/upstream/client-gen" -upstream-applyconfiguration-gen "$bin/upstream/applyconfiguration-gen"
+  -upstream-deepcopy-gen "$bin/upstream/deepcopy-gen")
 if [ -d "$root/cmd/informer-gen" ]; then
   say "building our informer-gen (main module)"
   (cd "$root" && "$GO" build -o "$bin/ours/informer-gen" ./cmd/informer-gen)
