@@ -9,8 +9,8 @@ import (
 )
 
 // This file measures a CRD repository's whole code generation: examples/crd's
-// hack/update-codegen.sh (typedinformer's gen_helpers and gen_client, both
-// written by informer-gen) against the same script on upstream's generators,
+// hack/update-codegen.sh (every generated file, written by informer-gen)
+// against the same script on upstream's generators,
 // hack/update-codegen-upstream.sh (code-generator's kube_codegen.sh:
 // gen_helpers, then gen_client with the same arguments), as a CRD repository
 // runs them: through `go tool` and kube_codegen.sh's `go install`, each run in
@@ -103,7 +103,7 @@ func (s *suite) runCRDCodegen(ctx context.Context) {
 			compareRow("5c", bench, "peak RSS (largest process), "+part.metric, *m.RSS["ours"], *m.RSS["upstream"], fmtMB, part.rss),
 		)
 		if part.label == "update-codegen" && len(m.Files) == 2 {
-			s.notes = append(s.notes, fmt.Sprintf("examples/crd's update-codegen.sh: ours runs informer-gen alone (through go tool: gen_helpers' deepcopy, then gen_client), upstream kube_codegen.sh v0.37.2's gen_helpers (deepcopy-gen) and gen_client (its four generators, installed by its go install); files under pkg/generated after a run: ours %d, upstream %d.",
+			s.notes = append(s.notes, fmt.Sprintf("examples/crd's update-codegen.sh: ours runs informer-gen alone (through go tool), upstream kube_codegen.sh v0.37.2's gen_helpers (deepcopy-gen) and gen_client (its four generators, installed by its go install); files under pkg/generated after a run: ours %d, upstream %d.",
 				m.Files["ours"], m.Files["upstream"]))
 		}
 	}
