@@ -1,8 +1,6 @@
 package generators
 
 import (
-	"strings"
-
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/load"
 )
@@ -20,20 +18,8 @@ func (o *Options) checkDefaulter() error {
 			}
 			o.DefaulterOutputFile, o.DeepCopyOutputFile = o.DeepCopyOutputFile, ""
 		}
-		for _, f := range []struct {
-			name string
-			set  bool
-		}{
-			{"--output-dir", o.OutputDir != ""},
-			{"--output-pkg", o.OutputPkg != ""},
-			{"--versioned-clientset-package", o.VersionedClientsetPackage != ""},
-			{"--listers-package", o.ListersPackage != ""},
-			{"--with-clientset", o.WithClientset},
-			{"--with-applyconfig", o.WithApplyConfig},
-		} {
-			if f.set {
-				return inputerr.Errorf("", "%s configures informers, listers or clients, which --defaulter-only does not generate", f.name)
-			}
+		if err := o.checkHelpersOnly("--defaulter-only"); err != nil {
+			return err
 		}
 	}
 	for _, p := range o.DefaulterExtraPeerPackages {
@@ -48,7 +34,7 @@ func (o *Options) checkDefaulter() error {
 		if !o.WithDefaulter {
 			return inputerr.Errorf("", "--defaulter-output-file names the defaults file, which is generated only with --with-defaulter or --defaulter-only")
 		}
-		if strings.ContainsAny(o.DefaulterOutputFile, "/\\") || !strings.HasSuffix(o.DefaulterOutputFile, ".go") || strings.HasSuffix(o.DefaulterOutputFile, "_test.go") {
+		if !isGoFileName(o.DefaulterOutputFile) {
 			return inputerr.Errorf("", "defaults file %q is not the base name of a non-test Go file", o.DefaulterOutputFile)
 		}
 	}

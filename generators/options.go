@@ -183,6 +183,28 @@ type Options struct {
 	// import paths of packages whose SetDefaults_ functions the defaulters
 	// call too.
 	DefaulterExtraPeerPackages []string
+	// WithRegister also generates register-gen's file, into
+	// RegisterOutputFile in each input package whose doc.go asks for it
+	// (+groupName=, +k8s:register-gen). A file register-gen wrote at that
+	// path is replaced.
+	WithRegister bool
+	// RegisterOnly (which implies WithRegister) generates only the files
+	// of the package-local targets (register, and deepcopy with
+	// WithDeepCopy): no output directory, package or clientset is needed,
+	// and the input needs no +genclient type.
+	RegisterOnly bool
+	// RegisterOutputFile is register-gen's --output-file: the file's base
+	// name; "" means "zz_generated.register.go". With RegisterOnly and
+	// neither WithDeepCopy nor DeepCopyOnly, DeepCopyOutputFile (the
+	// --output-file flag) names it instead, as on register-gen's command
+	// line.
+	RegisterOutputFile string
+	// HelperPatterns are more input packages (package patterns, as
+	// Patterns) read only by the package-local targets (deepcopy,
+	// register): one run can write those files for a repository's every
+	// API package while the informers, listers, clientset and apply
+	// configurations come from Patterns alone.
+	HelperPatterns []string
 	// InputBase and Inputs are client-gen's way of naming the API packages:
 	// each Inputs entry ("apps/v1", "example.com/apis/foo/v1") joined to
 	// InputBase (an import path or a directory) is added to Patterns.
@@ -239,14 +261,20 @@ func (o *Options) inputPatterns() []string {
 // validate checks the options and resolves the output layout.
 func (o *Options) validate() (plan.Layout, error) {
 	var l plan.Layout
+	if err := o.checkRegister(); err != nil {
+		return l, err
+	}
 	if err := o.checkDefaulter(); err != nil {
+		return l, err
+	}
+	if err := o.checkConversion(); err != nil {
 		return l, err
 	}
 	if err := o.checkDeepCopy(); err != nil {
 		return l, err
 	}
-	if err := o.checkConversion(); err != nil {
-		return l, err
+	if len(o.HelperPatterns) > 0 && !o.WithDeepCopy && !o.WithRegister && !o.WithDefaulter && !o.WithConversion {
+		return l, inputerr.Errorf("", "--helper-packages are read only by the targets that write into the input packages (deepcopy, register, defaulter, conversion): add one of their --with- flags")
 	}
 	if o.packagesOnly() {
 		return l, o.checkBuildTags()
@@ -468,7 +496,7 @@ func (o *Options) checkDeepCopy() error {
 		if !o.WithDeepCopy && !o.DeepCopyOnly {
 			return inputerr.Errorf("", "--output-file names the deepcopy file, which is generated only with --with-deepcopy or --deepcopy-only")
 		}
-		if strings.ContainsAny(o.DeepCopyOutputFile, "/\\") || !strings.HasSuffix(o.DeepCopyOutputFile, ".go") || strings.HasSuffix(o.DeepCopyOutputFile, "_test.go") {
+		if !isGoFileName(o.DeepCopyOutputFile) {
 			return inputerr.Errorf("", "--output-file %q is not the base name of a non-test Go file", o.DeepCopyOutputFile)
 		}
 	}
@@ -476,31 +504,54 @@ func (o *Options) checkDeepCopy() error {
 		return nil
 	}
 	o.WithDeepCopy = true
-	for _, f := range []struct {
-		name string
-		set  bool
-	}{
-		{"--output-dir", o.OutputDir != ""},
-		{"--output-pkg", o.OutputPkg != ""},
-		{"--versioned-clientset-package", o.VersionedClientsetPackage != ""},
-		{"--listers-package", o.ListersPackage != ""},
-		{"--with-clientset", o.WithClientset},
-		{"--with-applyconfig", o.WithApplyConfig},
-	} {
-		if f.set {
-			return inputerr.Errorf("", "%s configures informers, listers or clients, which --deepcopy-only does not generate", f.name)
+	return o.checkHelpersOnly("--deepcopy-only")
+}
+
+// packagesOnly reports whether the run writes only files inside the input
+// packages (--deepcopy-only, --register-only, --defaulter-only,
+// --conversion-only): no informers, listers or clients.
+func (o *Options) packagesOnly() bool {
+	return o.DeepCopyOnly || o.RegisterOnly || o.DefaulterOnly || o.ConversionOnly
+}
+
+// checkRegister checks the register options: RegisterOnly sets
+// WithRegister and excludes the informer, lister and client targets, and
+// alone takes --output-file as the register file's name; the output file is
+// a Go file's base name.
+func (o *Options) checkRegister() error {
+	if o.RegisterOnly {
+		o.WithRegister = true
+		if o.DeepCopyOutputFile != "" && !o.WithDeepCopy && !o.DeepCopyOnly {
+			if o.RegisterOutputFile != "" {
+				return inputerr.Errorf("", "--output-file and --register-output-file both name the register file")
+			}
+			o.RegisterOutputFile, o.DeepCopyOutputFile = o.DeepCopyOutputFile, ""
+		}
+		if err := o.checkHelpersOnly("--register-only"); err != nil {
+			return err
+		}
+	}
+	if o.RegisterOutputFile != "" {
+		if !o.WithRegister {
+			return inputerr.Errorf("", "--register-output-file names the register file, which is generated only with --with-register or --register-only")
+		}
+		if !isGoFileName(o.RegisterOutputFile) {
+			return inputerr.Errorf("", "--register-output-file %q is not the base name of a non-test Go file", o.RegisterOutputFile)
 		}
 	}
 	return nil
 }
 
-// packagesOnly reports whether the run writes only files inside the input
-// packages (--deepcopy-only, --defaulter-only, --conversion-only).
-func (o *Options) packagesOnly() bool { return o.DeepCopyOnly || o.ConversionOnly || o.DefaulterOnly }
-
 // checkConversion checks the conversion options as checkDeepCopy does the
-// deepcopy ones.
+// deepcopy ones; with ConversionOnly alone, --output-file names the
+// conversion file, as it does to conversion-gen.
 func (o *Options) checkConversion() error {
+	if o.ConversionOnly && o.DeepCopyOutputFile != "" && !o.WithDeepCopy && !o.DeepCopyOnly {
+		if o.ConversionOutputFile != "" {
+			return inputerr.Errorf("", "--output-file and --conversion-output-file both name the conversion file")
+		}
+		o.ConversionOutputFile, o.DeepCopyOutputFile = o.DeepCopyOutputFile, ""
+	}
 	with := o.WithConversion || o.ConversionOnly
 	if !with {
 		for _, f := range []struct {
@@ -517,10 +568,10 @@ func (o *Options) checkConversion() error {
 			}
 		}
 	}
-	if f := o.ConversionOutputFile; f != "" && (strings.ContainsAny(f, "/\\") || !strings.HasSuffix(f, ".go") || strings.HasSuffix(f, "_test.go")) {
+	if f := o.ConversionOutputFile; f != "" && !isGoFileName(f) {
 		return inputerr.Errorf("", "--conversion-output-file %q is not the base name of a non-test Go file", f)
 	}
-	if f := o.ConversionOutputFile; f != "" && f == o.DeepCopyOutputFile && o.WithDeepCopy {
+	if f := o.ConversionOutputFile; f != "" && f == o.DeepCopyOutputFile && (o.WithDeepCopy || o.DeepCopyOnly) {
 		return inputerr.Errorf("", "--conversion-output-file and --output-file both name %q", f)
 	}
 	for _, d := range append(append([]string{}, o.BasePeerDirs...), o.ExtraPeerDirs...) {
@@ -532,6 +583,12 @@ func (o *Options) checkConversion() error {
 		return nil
 	}
 	o.WithConversion = true
+	return o.checkHelpersOnly("--conversion-only")
+}
+
+// checkHelpersOnly refuses the options of the informer, lister and client
+// targets, which flag (an only-mode) does not generate.
+func (o *Options) checkHelpersOnly(flag string) error {
 	for _, f := range []struct {
 		name string
 		set  bool
@@ -544,10 +601,15 @@ func (o *Options) checkConversion() error {
 		{"--with-applyconfig", o.WithApplyConfig},
 	} {
 		if f.set {
-			return inputerr.Errorf("", "%s configures informers, listers or clients, which --conversion-only does not generate", f.name)
+			return inputerr.Errorf("", "%s configures informers, listers or clients, which %s does not generate", f.name, flag)
 		}
 	}
 	return nil
+}
+
+// isGoFileName reports whether name is the base name of a non-test Go file.
+func isGoFileName(name string) bool {
+	return !strings.ContainsAny(name, "/\\") && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
 }
 
 // checkBuildTags checks that every build tag is one.

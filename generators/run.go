@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"go/build"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +22,7 @@ import (
 	"github.com/typedinformer/typedinformer/generators/targets/conversion"
 	"github.com/typedinformer/typedinformer/generators/targets/deepcopy"
 	"github.com/typedinformer/typedinformer/generators/targets/defaulter"
+	"github.com/typedinformer/typedinformer/generators/targets/register"
 )
 
 // Result is a complete run held in memory: nothing is on disk until Write.
@@ -96,8 +99,8 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, relativize(err, workDir)
 		}
 	}
-	var applyFiles, deepcopyFiles, defaulterFiles, conversionFiles []plan.File
-	var deepcopyPaths, defaulterPaths, conversionPaths []string
+	var applyFiles, deepcopyFiles, registerFiles, defaulterFiles, conversionFiles []plan.File
+	var deepcopyPaths, registerPaths, defaulterPaths, conversionPaths []string
 	go func() {
 		t, err := output.Scan(bctx, roots...)
 		scanned <- scanResult{t, err}
@@ -114,28 +117,40 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		}
 		logger.V(1).Info("Parsed packages", "withGenclient", len(parsed), "elapsed", time.Since(start))
 		loader := load.NewLoader(ctx, bctx, workDir, pkgs, declared)
+		helperPkgs, err := withHelperPackages(ctx, bctx, workDir, pkgs, opts.HelperPatterns)
+		if err != nil {
+			return nil, err
+		}
 		if opts.WithDeepCopy {
 			dopts := deepcopy.Options{OutputFile: opts.DeepCopyOutputFile}
-			if deepcopyFiles, err = deepcopy.Plan(loader, pkgs, dopts); err != nil {
+			if deepcopyFiles, err = deepcopy.Plan(loader, helperPkgs, dopts); err != nil {
 				return nil, err
 			}
-			deepcopyPaths = deepcopy.OutputPaths(pkgs, dopts)
+			deepcopyPaths = deepcopy.OutputPaths(helperPkgs, dopts)
 			logger.V(1).Info("Planned deepcopy files", "files", len(deepcopyFiles), "elapsed", time.Since(start))
+		}
+		if opts.WithRegister {
+			ropts := register.Options{OutputFile: opts.RegisterOutputFile}
+			if registerFiles, err = register.Plan(loader, helperPkgs, ropts); err != nil {
+				return nil, err
+			}
+			registerPaths = register.OutputPaths(helperPkgs, ropts)
+			logger.V(1).Info("Planned register files", "files", len(registerFiles), "elapsed", time.Since(start))
 		}
 		if opts.WithConversion {
 			copts := conversion.Options{OutputFile: opts.ConversionOutputFile, BasePeerDirs: opts.BasePeerDirs, ExtraPeerDirs: opts.ExtraPeerDirs, SkipUnsafe: opts.SkipUnsafe}
-			if conversionFiles, err = conversion.Plan(loader, pkgs, copts); err != nil {
+			if conversionFiles, err = conversion.Plan(loader, helperPkgs, copts); err != nil {
 				return nil, err
 			}
-			conversionPaths = conversion.OutputPaths(pkgs, copts)
+			conversionPaths = conversion.OutputPaths(helperPkgs, copts)
 			logger.V(1).Info("Planned conversion files", "files", len(conversionFiles), "elapsed", time.Since(start))
 		}
 		if opts.WithDefaulter {
 			dopts := defaulter.Options{OutputFile: opts.DefaulterOutputFile, ExtraPeerPackages: opts.DefaulterExtraPeerPackages}
-			if defaulterFiles, err = defaulter.Plan(loader, pkgs, dopts); err != nil {
+			if defaulterFiles, err = defaulter.Plan(loader, helperPkgs, dopts); err != nil {
 				return nil, err
 			}
-			defaulterPaths = defaulter.OutputPaths(pkgs, dopts)
+			defaulterPaths = defaulter.OutputPaths(helperPkgs, dopts)
 			logger.V(1).Info("Planned defaults files", "files", len(defaulterFiles), "elapsed", time.Since(start))
 		}
 		if opts.packagesOnly() {
@@ -176,23 +191,27 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		return nil, scan.err
 	}
 	result.tree = scan.tree
-	if err := result.tree.ReadFiles(append(deepcopyPaths, defaulterPaths...)); err != nil {
-		return nil, err
+	// The targets that write into the input packages: the tree reads their
+	// files by path and adopts the upstream tool's own file at each planned
+	// path.
+	for _, t := range []struct {
+		paths  []string
+		files  []plan.File
+		marker string
+	}{
+		{deepcopyPaths, deepcopyFiles, deepcopy.Marker},
+		{registerPaths, registerFiles, register.Marker},
+		{defaulterPaths, defaulterFiles, defaulter.Marker},
+		{conversionPaths, conversionFiles, conversion.Marker},
+	} {
+		if err := result.tree.ReadFiles(t.paths); err != nil {
+			return nil, err
+		}
+		for _, f := range t.files {
+			result.tree.AdoptFile(f.Path, t.marker)
+		}
 	}
-	for _, f := range deepcopyFiles {
-		result.tree.AdoptFile(f.Path, deepcopy.Marker)
-	}
-	for _, f := range defaulterFiles {
-		result.tree.AdoptFile(f.Path, defaulter.Marker)
-	}
-	if err := result.tree.ReadFiles(conversionPaths); err != nil {
-		return nil, err
-	}
-	for _, f := range conversionFiles {
-		result.tree.AdoptFile(f.Path, conversion.Marker)
-	}
-
-	planned, err := planFiles(result.Model, lay, &opts, result.tree, append(append(append(applyFiles, deepcopyFiles...), defaulterFiles...), conversionFiles...))
+	planned, err := planFiles(result.Model, lay, &opts, result.tree, slices.Concat(applyFiles, deepcopyFiles, registerFiles, defaulterFiles, conversionFiles))
 	if err != nil {
 		return nil, relativize(err, workDir)
 	}
@@ -218,6 +237,31 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	result.Leftovers = result.tree.Leftovers
 	logger.V(1).Info("Rendered files", "files", len(result.Files), "changed", result.ChangedCount(), "stale", len(result.Stale), "elapsed", time.Since(start))
 	return result, nil
+}
+
+// withHelperPackages returns pkgs and, after them, the packages patterns
+// resolve to that pkgs does not hold: the inputs of the package-local
+// targets.
+func withHelperPackages(ctx context.Context, bctx *build.Context, workDir string, pkgs []load.InputPackage, patterns []string) ([]load.InputPackage, error) {
+	if len(patterns) == 0 {
+		return pkgs, nil
+	}
+	more, err := load.ResolvePatterns(ctx, bctx, workDir, patterns)
+	if err != nil {
+		return nil, err
+	}
+	seen := make(map[string]bool, len(pkgs))
+	out := append([]load.InputPackage{}, pkgs...)
+	for _, p := range pkgs {
+		seen[p.ImportPath] = true
+	}
+	for _, p := range more {
+		if !seen[p.ImportPath] {
+			seen[p.ImportPath] = true
+			out = append(out, p)
+		}
+	}
+	return out, nil
 }
 
 // pluralExceptions puts the defaults before the caller's exceptions, which

@@ -10,7 +10,8 @@ import (
 
 // planFiles runs the planners of the targets the layout asks for over the
 // model, adds the files planned before the output tree was read (the apply
-// configurations, the deepcopy and the defaults files) and checks every target's files
+// configurations and the files of the targets that write into the input
+// packages) and checks every target's files
 // together (plan.Check).
 // A new target's planner is called here, and its files go through the same
 // check and output stage.

@@ -160,12 +160,14 @@ func TestBadInputExitsTwo(t *testing.T) {
 		"apis/foo/v1/doc.go": "// +groupName=foo.example.com\npackage v1\n",
 		"apis/foo/v1/types.go": "package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n" +
 			"// +genclient\n// +genclient:nonNamespacd\n\n// Foo is a typo's victim.\ntype Foo struct {\n\tmetav1.ObjectMeta\n}\n",
-		"apis/dc/doc.go":   "// +k8s:deepcopy-gen=package\n\npackage dc\n",
-		"apis/dc/types.go": "package dc\n\n// T cannot be copied.\ntype T struct {\n\tF func()\n}\n",
-		"apis/cv/doc.go":   "// +k8s:conversion-gen=example.com/bad/apis/nope\n\npackage cv\n",
-		"apis/cv/types.go": "package cv\n\n// T has no peer package.\ntype T struct{}\n",
-		"apis/df/doc.go":   "// +k8s:defaulter-gen=TypeMeta\n\npackage df\n",
-		"apis/df/types.go": "package df\n\n// T is defaulted.\ntype T struct{}\n\nfunc SetDefaults_T(obj T) {}\n",
+		"apis/dc/doc.go":       "// +k8s:deepcopy-gen=package\n\npackage dc\n",
+		"apis/dc/types.go":     "package dc\n\n// T cannot be copied.\ntype T struct {\n\tF func()\n}\n",
+		"apis/cv/doc.go":       "// +k8s:conversion-gen=example.com/bad/apis/nope\n\npackage cv\n",
+		"apis/cv/types.go":     "package cv\n\n// T has no peer package.\ntype T struct{}\n",
+		"apis/df/doc.go":       "// +k8s:defaulter-gen=TypeMeta\n\npackage df\n",
+		"apis/df/types.go":     "package df\n\n// T is defaulted.\ntype T struct{}\n\nfunc SetDefaults_T(obj T) {}\n",
+		"apis/reg/v1/doc.go":   "// +groupName=reg.example.com\n// +k8s:register-gen=false\n// +k8s:register-gen=true\n\npackage v1\n",
+		"apis/reg/v1/types.go": "package v1\n\n// TypeMeta is local.\ntype TypeMeta struct{ Kind string }\n\n// T is an object.\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n}\n",
 	}
 	for rel, content := range files {
 		p := filepath.Join(dir, rel)
@@ -194,6 +196,8 @@ func TestBadInputExitsTwo(t *testing.T) {
 		{"conversion-only with an output directory", append([]string{"--conversion-only", filepath.Join(dir, "apis", "cv")}, base...), "--output-dir configures informers, listers or clients, which --conversion-only does not generate"},
 		{"peer directory without conversion", []string{"--deepcopy-only", "--extra-peer-dirs", "example.com/bad/apis/cv", filepath.Join(dir, "apis", "dc")}, "--extra-peer-dirs configures the conversion functions, which are generated only with --with-conversion or --conversion-only"},
 		{"defaulter taking a value", []string{"--defaulter-only", filepath.Join(dir, "apis", "df")}, "apis/df/types.go:6: defaulter SetDefaults_T: its parameter is not a pointer"},
+		{"register tag mixing false", []string{"--register-only", filepath.Join(dir, "apis", "reg", "v1")}, "apis/reg/v1/doc.go:3: +k8s:register-gen: cannot mix \"false\" with other values"},
+		{"register-only with an output directory", append([]string{"--register-only", filepath.Join(dir, "apis", "reg", "v1")}, base...), "--output-dir configures informers, listers or clients, which --register-only does not generate"},
 		{"header that is not a comment", append([]string{filepath.Join(dir, "apis") + "/...", "--go-header-file", filepath.Join(dir, "go.mod")}, base...), "go.mod:1: --go-header-file must hold only Go comments"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -215,6 +219,9 @@ func TestBadInputExitsTwo(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(dir, "apis", "df", "zz_generated.defaults.go")); !os.IsNotExist(err) {
 				t.Errorf("a defaults file was written")
+			}
+			if _, err := os.Stat(filepath.Join(dir, "apis", "reg", "v1", "zz_generated.register.go")); !os.IsNotExist(err) {
+				t.Errorf("a register file was written")
 			}
 		})
 	}

@@ -170,6 +170,14 @@ With --with-deepcopy the run also writes deepcopy-gen's functions into
 --deepcopy-only writes only those, and then needs no --output-dir,
 --output-pkg or +genclient type.
 
+With --with-register the run also writes register-gen's file into
+--register-output-file (default zz_generated.register.go) in every input
+package whose doc.go has +groupName= or +k8s:register-gen (not =false) and
+no register.go, registering each type that embeds TypeMeta; --register-only
+writes only those (and the deepcopy files with --with-deepcopy), needs no
+--output-dir, --output-pkg or +genclient type, and alone takes
+--output-file as register-gen does.
+
 With --with-conversion the run also writes conversion-gen's functions into
 --conversion-output-file (default zz_generated.conversion.go) in every input
 package whose doc.go carries +k8s:conversion-gen=<peer package>, replacing
@@ -187,6 +195,10 @@ zz_generated.defaults.go) in every input package tagged +k8s:defaulter-gen,
 replacing defaulter-gen's file there; --defaulter-only writes only those (and
 the deepcopy files with --with-deepcopy), and then --output-file names the
 defaults file, as it does to defaulter-gen.
+
+One run can write every target: --with-deepcopy, --with-register,
+--with-defaulter and --with-conversion beside the client flags, with
+--helper-packages naming the packages only those four read.
 
 Types are selected with client-gen's tags: +genclient, +genclient:nonNamespaced,
 :noVerbs, :onlyVerbs=, :skipVerbs=, :readonly; a type gets an informer when it
@@ -251,17 +263,21 @@ other failure.`,
 	pf.BoolVar(&f.opts.WithApplyConfig, "with-applyconfig", false, "with --with-clientset: also generate the apply configurations, as applyconfiguration-gen does, into <output-dir>/<applyconfig-name> (or --apply-configuration-package), and give the clients Apply and ApplyStatus over them")
 	pf.BoolVar(&f.opts.WithDeepCopy, "with-deepcopy", false, "also generate deepcopy-gen's DeepCopy functions into --output-file in each input package tagged +k8s:deepcopy-gen")
 	pf.BoolVar(&f.opts.DeepCopyOnly, "deepcopy-only", false, "generate only deepcopy-gen's DeepCopy functions (no informers, listers or clients; --output-dir and --output-pkg are not used)")
+	pf.BoolVar(&f.opts.WithRegister, "with-register", false, "also generate register-gen's registration (GroupName, SchemeGroupVersion, AddToScheme, addKnownTypes) into --register-output-file in each input package with +groupName or +k8s:register-gen in doc.go and no register.go")
+	pf.BoolVar(&f.opts.RegisterOnly, "register-only", false, "generate only register-gen's files (and the deepcopy files with --with-deepcopy; no informers, listers or clients; --output-dir and --output-pkg are not used)")
+	pf.StringVar(&f.opts.RegisterOutputFile, "register-output-file", "", "with --with-register or --register-only: register-gen's --output-file, the generated file's name in each package (default \"zz_generated.register.go\")")
+	pf.StringSliceVar(&f.opts.HelperPatterns, "helper-packages", nil, "with --with-deepcopy, --with-register, --with-defaulter or --with-conversion: comma-separated package patterns read only by those targets, beside the positional packages (so one run writes every package's deepcopy, register, defaults and conversion files while informers, listers and clients come from the positional packages alone)")
 	pf.BoolVar(&f.opts.WithDefaulter, "with-defaulter", false, "also generate defaulter-gen's defaulters and RegisterDefaults into --defaulter-output-file in each input package tagged +k8s:defaulter-gen")
 	pf.BoolVar(&f.opts.DefaulterOnly, "defaulter-only", false, "generate only defaulter-gen's defaulters (no informers, listers or clients; --output-dir and --output-pkg are not used); --output-file then names the defaults file")
 	pf.StringVar(&f.opts.DefaulterOutputFile, "defaulter-output-file", "", "with --with-defaulter or --defaulter-only: defaulter-gen's --output-file, the generated file's name in each package (default \"zz_generated.defaults.go\")")
 	pf.StringSliceVar(&f.opts.DefaulterExtraPeerPackages, "defaulter-extra-peer-dirs", nil, "with --with-defaulter or --defaulter-only: defaulter-gen's --extra-peer-dirs, comma-separated import paths of packages whose SetDefaults_ functions the defaulters call too")
-	pf.StringVar(&f.opts.DeepCopyOutputFile, "output-file", "", "with --with-deepcopy or --deepcopy-only: deepcopy-gen's --output-file, the generated file's name in each package (default \"zz_generated.deepcopy.go\"); with --defaulter-only alone, the defaults file's")
 	pf.BoolVar(&f.opts.WithConversion, "with-conversion", false, "also generate conversion-gen's Convert functions and RegisterConversions into --conversion-output-file in each input package tagged +k8s:conversion-gen")
 	pf.BoolVar(&f.opts.ConversionOnly, "conversion-only", false, "generate only conversion-gen's functions (and deepcopy-gen's with --with-deepcopy): no informers, listers or clients; --output-dir and --output-pkg are not used")
 	pf.StringVar(&f.opts.ConversionOutputFile, "conversion-output-file", "", "with --with-conversion or --conversion-only: conversion-gen's --output-file, the generated file's name in each package (default \"zz_generated.conversion.go\")")
 	pf.StringSliceVar(&f.opts.ExtraPeerDirs, "extra-peer-dirs", nil, "with --with-conversion: conversion-gen's comma-separated import paths searched, after the tagged peers and --base-peer-dirs, for peer types and hand-written conversion functions")
 	pf.StringSliceVar(&f.opts.BasePeerDirs, "base-peer-dirs", nil, "with --with-conversion: conversion-gen's --base-peer-dirs (default apimachinery's pkg/apis/meta/v1, pkg/conversion and pkg/runtime)")
 	pf.BoolVar(&f.opts.SkipUnsafe, "skip-unsafe", false, "with --with-conversion: conversion-gen's --skip-unsafe: convert member by member where memory layouts are equal, without unsafe pointer casts")
+	pf.StringVar(&f.opts.DeepCopyOutputFile, "output-file", "", "with --with-deepcopy or --deepcopy-only: deepcopy-gen's --output-file, the generated file's name in each package (default \"zz_generated.deepcopy.go\"); with --register-only, --defaulter-only or --conversion-only alone: that tool's")
 	pf.StringVar(&f.opts.ApplyConfigName, "applyconfig-name", "", "with --with-applyconfig: the apply configurations' directory under --output-dir, as kube_codegen.sh's --applyconfig-name (default \""+generators.DefaultApplyConfigName+"\")")
 	pf.StringVar(&f.opts.ApplyConfigurationDir, "applyconfig-output-dir", "", "with --with-applyconfig: directory of --apply-configuration-package, applyconfiguration-gen's --output-dir (default: found from --apply-configuration-package beside --output-pkg, else in the module holding --output-dir)")
 	pf.StringSliceVar(&f.opts.ExternalApplyConfigurations, "external-applyconfigurations", nil, "with --with-applyconfig: comma-separated <type package>.<Type>:<apply configuration package> entries for referenced types whose apply configurations live elsewhere, as applyconfiguration-gen takes them (client-go's meta/v1 ones are always known)")

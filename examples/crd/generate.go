@@ -1,5 +1,5 @@
 // Package crd is an example CRD repository built on typedinformer: API types
-// under apis/ with their deepcopy functions, and the clientset, apply
+// under apis/ with their deepcopy functions and registration, and the clientset, apply
 // configurations, informers and listers under pkg/generated, all written by
 // typedinformer's informer-gen; the built-in types' informers from the
 // project's kube module; and a controller under cmd/foo-controller.

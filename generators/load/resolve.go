@@ -26,6 +26,17 @@ type InputPackage struct {
 	Files      []string // absolute paths, sorted
 }
 
+// FilePaths are the paths of a file named name in each package's
+// directory: where a target that writes into the input packages may write,
+// so that a file it no longer produces is found stale.
+func FilePaths(pkgs []InputPackage, name string) []string {
+	out := make([]string, len(pkgs))
+	for i, p := range pkgs {
+		out[i] = filepath.Join(p.Dir, name)
+	}
+	return out
+}
+
 // ResolvePatterns expands the command-line patterns into packages, cheaply:
 // file-system patterns ("./apis/...", "/abs/dir") are walked directly and
 // their import paths derived from the enclosing go.mod; anything else goes to

@@ -57,8 +57,10 @@ import (
 //     indexer.mu before any listener.mu is taken; index functions run
 //     under it.
 //
-// Leaves, under which none of these is taken: errMu (transform errors) and
-// the reflector's mu (its status). The informer uses the processor and the
+// Leaves, under which none of these is taken: errMu (transform errors),
+// the reflector's mu (its status) and a Selection's mu (selection.go),
+// which FollowSelection takes under startMu and which a Selection takes
+// before its followers' to close their change channels. The informer uses the processor and the
 // store only through their methods, never their mutexes or fields.
 
 // minimumResyncPeriod is the smallest handler resync period honoured.
@@ -90,6 +92,9 @@ type sharedIndexInformer[T Object] struct {
 	onError   WatchErrorHandler
 	// scope limits the informer to shard ranges (nil: everything).
 	scope *sharding.Scope
+	// sel is the informer's own selection, applied to every list and
+	// watch; it may follow another one (FollowSelection). Never nil.
+	sel *Selection
 
 	resyncChanged chan struct{}
 	// notes is processBatch's reused notification buffer (one popper).
@@ -132,6 +137,11 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		scope:         opts.ShardScope,
 	}
 	s.gate = &writeGate[T]{s: s}
+	sel, selErr := NewSelection(nil, opts.LabelSelector, opts.FieldSelector)
+	if selErr != nil {
+		sel, _ = NewSelection(nil, "", "")
+	}
+	s.sel = sel
 	s.fifo = deltafifo.New[T](s.indexer)
 	s.fifo.SetOnSynced(s.proc.InformerSynced)
 	s.fifo.SetObserver(storeObserver[T]{s})
@@ -141,6 +151,8 @@ func newSharedIndexInformer[T Object](lw ListerWatcher, opts SharedIndexInformer
 		s.initErr = fmt.Errorf("informer %s: nil ListerWatcher", s.name)
 	case indexersErr != nil:
 		s.initErr = fmt.Errorf("informer %s: %w", s.name, indexersErr)
+	case selErr != nil:
+		s.initErr = fmt.Errorf("informer %s: %w", s.name, selErr)
 	}
 	if opts.Metrics != nil {
 		s.metrics = opts.Metrics.NewInformerMetrics(s.name)
@@ -203,8 +215,9 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 		// A sharded informer lists (paginated) instead of streaming: only
 		// a list's ListMeta.ShardInfo says whether the server applied the
 		// selector.
-		Scope:   s.scope,
-		Metrics: s.metrics,
+		Scope:     s.scope,
+		Metrics:   s.metrics,
+		Selection: s.sel,
 	}
 	s.handOverGauges()
 	logger := klog.FromContext(ctx)
@@ -230,6 +243,7 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	s.fifo.Close()
 	wg.Wait()
 	s.proc.Wait()
+	s.sel.unfollow()
 	s.detachWriteTracker()
 	s.startMu.Lock()
 	s.stopped = true

@@ -104,6 +104,13 @@ type SharedIndexInformerOptions[T Object] struct {
 	//     on ScopeExitHandler (by default OnDelete(obj, true)). HasSynced
 	//     never turns false again.
 	ShardScope *sharding.Scope
+	// LabelSelector and FieldSelector, when not "", are ANDed into the
+	// ListOptions of every list and watch of the informer, before its
+	// ListerWatcher sees them (a generated informer's TweakListOptionsFunc
+	// runs after). SelectableInformer.SetSelectors changes them while the
+	// informer runs. A selector that does not parse makes the informer
+	// unable to run; LastError names it.
+	LabelSelector, FieldSelector string
 	// SkipUnchangedUpdates changes which handlers get an update whose old
 	// and new objects have the same resourceVersion (a relist that found
 	// the object unchanged, a periodic resync, or every update from a

@@ -27,14 +27,17 @@ type Factory struct {
 	defaultResync time.Duration
 	namespaces    []string
 	tweak         TweakListOptionsFunc
-	customResync  map[reflect.Type]time.Duration
-	transform     func(runtime.Object) (runtime.Object, error)
-	lean          func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
-	metrics       cache.DetailedInformerMetricsProvider        // WithInformerMetrics
-	shardScope    *sharding.Scope                              // WithShardScope
-	informerName  *cache.InformerName                          // WithInformerName
-	idMetrics     cache.InformerMetricsProvider                // WithInformerMetricsProvider
-	writes        *cache.WriteTracker                          // WithWriteTracker
+	// sel holds tweak and the selectors SetSelectors sets; every informer
+	// the factory builds follows it (options_selection.go).
+	sel          *cache.Selection
+	customResync map[reflect.Type]time.Duration
+	transform    func(runtime.Object) (runtime.Object, error)
+	lean         func(runtime.Object) (runtime.Object, error) // WithLean; runs after transform
+	metrics      cache.DetailedInformerMetricsProvider        // WithInformerMetrics
+	shardScope   *sharding.Scope                              // WithShardScope
+	informerName *cache.InformerName                          // WithInformerName
+	idMetrics    cache.InformerMetricsProvider                // WithInformerMetricsProvider
+	writes       *cache.WriteTracker                          // WithWriteTracker
 	// identities are the identities the factory gave its informers, by
 	// resource, so that an informer built again after RemoveInformer
 	// takes over its predecessor's reservation (guarded by mu).
@@ -90,13 +93,23 @@ func NewFactory(defaultResync time.Duration, options ...Option) *Factory {
 		}
 		o(f)
 	}
+	if f.sel == nil {
+		sel, err := cache.NewSelection(cache.TweakListOptionsFunc(f.tweak), "", "")
+		if err != nil {
+			errs = append(errs, fmt.Errorf("informers: NewFactory: WithTweakListOptions: %w", err))
+			sel, _ = cache.NewSelection(nil, "", "")
+		}
+		f.sel = sel
+	}
 	f.configErr = errors.Join(errs...)
 	return f
 }
 
-// TweakListOptions returns the function set with WithTweakListOptions, or
-// nil.
-func (f *Factory) TweakListOptions() TweakListOptionsFunc { return f.tweak }
+// TweakListOptions returns the function the factory's informers apply to
+// every list and watch: the factory's Selection (the function set with
+// WithTweakListOptions or SetTweakListOptions, then the selectors set with
+// SetSelectors), read at each call. It is never nil.
+func (f *Factory) TweakListOptions() TweakListOptionsFunc { return f.sel.ApplyTo }
 
 // Namespaces returns the namespaces the factory's namespaced informers
 // watch, sorted; [""] means every namespace. The caller must not modify the

@@ -77,6 +77,9 @@ func newInformer[T cache.Object](f *Factory, typ reflect.Type, namespaced bool, 
 		if err := f.installShardScope(typ, ns, inf); err != nil {
 			return nil, err
 		}
+		if err := f.installSelection(typ, ns, inf); err != nil {
+			return nil, err
+		}
 		if err := f.installWriteTracker(typ, ns, inf); err != nil {
 			return nil, err
 		}

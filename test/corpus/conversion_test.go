@@ -36,24 +36,10 @@ func TestConversionMatchesSampleAPIServer(t *testing.T) {
 	for _, f := range res.Files {
 		got[f.Path] = f.Content
 	}
-	for _, v := range []string{"v1alpha1", "v1beta1"} {
-		p := filepath.Join(apis, v, "zz_generated.conversion.go")
-		want, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		g, ok := got[p]
-		if !ok {
-			t.Errorf("%s: not generated", p)
-			continue
-		}
-		if a, b := stripGeneratedBy(t, p, g), stripGeneratedBy(t, p, want); string(a) != string(b) {
-			t.Errorf("%s differs from the shipped file:\n%s", p, firstDifference(a, b))
-		}
-	}
-	if len(got) != 2 {
-		t.Errorf("generated %d files, want the 2 of v1alpha1 and v1beta1", len(got))
-	}
+	compareGenerated(t, []string{
+		filepath.Join(apis, "v1alpha1", "zz_generated.conversion.go"),
+		filepath.Join(apis, "v1beta1", "zz_generated.conversion.go"),
+	}, got)
 }
 
 // conversionTestdata is the module under testdata/conversion (its go.mod is

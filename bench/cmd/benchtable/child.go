@@ -94,6 +94,8 @@ func runChild(args []string) (err error) {
 		res, err = scenario.QueueMedian(side, *workers, *adds, *queueKeys, *workIters, *reps)
 	case "shard":
 		res, err = scenario.Shard(*n, *shards)
+	case "selector":
+		res, err = scenario.Selector(*n)
 	case "decode":
 		res, err = scenario.Decode(side, *mode, *n, *fixtureFile)
 	case "wire":

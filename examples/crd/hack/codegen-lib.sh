@@ -21,6 +21,32 @@ codegen::helpers() {
   typedinformer::codegen::gen_helpers "${verify[@]+"${verify[@]}"}" --boilerplate "${HEADER}" ./apis
 }
 
+# codegen::all generate|verify — every generated file of this repository in
+# one informer-gen run (typedinformer::codegen::gen_all, typedinformer-codegen.sh):
+# what codegen::helpers, codegen::register and codegen::client write, with
+# their arguments together.
+codegen::all() {
+  local verify=()
+  [[ "$1" == verify ]] && verify=(--verify)
+  typedinformer::codegen::gen_all "${verify[@]+"${verify[@]}"}" \
+    --with-watch --with-applyconfig \
+    --applyconfig-openapi-schema hack/openapi-schema.json \
+    --output-dir pkg/generated \
+    --output-pkg "${MODULE}/pkg/generated" \
+    --boilerplate "${HEADER}" \
+    --plural-exceptions "" \
+    ./apis
+}
+
+# codegen::register generate|verify — kube_codegen.sh's gen_register for our
+# own API (typedinformer-codegen.sh): zz_generated.register.go in every
+# package under apis/ with +groupName, written by informer-gen.
+codegen::register() {
+  local verify=()
+  [[ "$1" == verify ]] && verify=(--verify)
+  typedinformer::codegen::gen_register "${verify[@]+"${verify[@]}"}" --boilerplate "${HEADER}" ./apis
+}
+
 # codegen::client generate|verify — kube_codegen.sh's gen_client for our
 # own API, in one informer-gen run (typedinformer-codegen.sh): the clientset
 # and its fake, the apply configurations, the listers and the informers under

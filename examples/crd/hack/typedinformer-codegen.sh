@@ -1,6 +1,6 @@
 # typedinformer-codegen.sh: drop-ins for k8s.io/code-generator's
-# kube_codegen.sh: gen_client, gen_helpers (below) and the informer and
-# lister step alone. Source it, then call
+# kube_codegen.sh: gen_client, gen_helpers, gen_register (below), the informer
+# and lister step alone, and gen_all, all of them in one run. Source it, then call
 #
 #   typedinformer::codegen::gen_informers [gen_client's arguments] INPUT_DIR
 #
@@ -122,14 +122,7 @@ typedinformer::codegen::gen_helpers() {
     local pkgs=()
     mapfile -t pkgs < <(typedinformer::codegen::internal::tagged "${in_dir}" 'deepcopy-gen=')
     if [ "${mode}" = "generate" ]; then
-        local f
-        while IFS= read -r f; do
-            local d
-            d="$(cd "$(dirname "${f}")" && pwd)"
-            if ! printf '%s\n' "${pkgs[@]+"${pkgs[@]}"}" | grep -qxF "${d}"; then
-                rm -f "${f}"
-            fi
-        done < <(find "${in_dir}" -type f -name zz_generated.deepcopy.go)
+        typedinformer::codegen::internal::clear_untagged "${in_dir}" zz_generated.deepcopy.go "${pkgs[@]+"${pkgs[@]}"}"
     fi
     if [ "${#pkgs[@]}" -gt 0 ]; then
         "${gen[@]}" "${mode}" -v "${v}" --deepcopy-only --output-file zz_generated.deepcopy.go \
@@ -150,14 +143,7 @@ typedinformer::codegen::gen_helpers() {
         esac
         mapfile -t pkgs < <(typedinformer::codegen::internal::tagged "${in_dir}" "${tag}")
         if [ "${mode}" = "generate" ]; then
-            local f
-            while IFS= read -r f; do
-                local d
-                d="$(cd "$(dirname "${f}")" && pwd)"
-                if ! printf '%s\n' "${pkgs[@]+"${pkgs[@]}"}" | grep -qxF "${d}"; then
-                    rm -f "${f}"
-                fi
-            done < <(find "${in_dir}" -type f -name "${file}")
+            typedinformer::codegen::internal::clear_untagged "${in_dir}" "${file}" "${pkgs[@]+"${pkgs[@]}"}"
         fi
         if [ "${#pkgs[@]}" -gt 0 ]; then
             "${gen[@]}" "${mode}" -v "${v}" "${extra[@]}" \
@@ -183,6 +169,163 @@ typedinformer::codegen::gen_helpers() {
     done
 }
 
+# typedinformer::codegen::gen_register: a drop-in for kube_codegen.sh's
+# kube::codegen::gen_register. Source this file, then call
+#
+#   typedinformer::codegen::gen_register [gen_register's arguments] INPUT_DIR
+#
+# with the arguments you give kube::codegen::gen_register. The packages under
+# INPUT_DIR with a //+groupName line in a Go file (as gen_register finds them)
+# get zz_generated.register.go from typedinformer's informer-gen
+# (--register-only), equal to register-gen's apart from the "Code generated
+# by" line; informer-gen skips, as register-gen does, a package whose doc.go
+# does not ask for the file, that has a register.go or no type embedding a
+# json-tagged TypeMeta. Before the run, as gen_register deletes every
+# zz_generated.register.go under INPUT_DIR, those outside the packages found
+# and those register-gen wrote are removed; informer-gen replaces or removes
+# its own.
+#
+# Arguments: gen_register's (--boilerplate, --lint-rules), plus --verify,
+# which checks the files instead of writing them (exit 1 and a diff when out
+# of date, or when a zz_generated.register.go lies outside the packages
+# found). The log verbosity is $KUBE_VERBOSE; the generator
+# $TYPEDINFORMER_INFORMER_GEN, as above.
+typedinformer::codegen::gen_register() {
+    local in_dir="" boilerplate="" lint_rules="" mode="generate"
+    local v="${KUBE_VERBOSE:-0}"
+    while [ "$#" -gt 0 ]; do
+        case "$1" in
+            --boilerplate) boilerplate="$2"; shift 2 ;;
+            --lint-rules) lint_rules="$2"; shift 2 ;;
+            --verify) mode="verify"; shift ;;
+            -*)
+                echo "typedinformer::codegen::gen_register: unknown argument: $1" >&2
+                return 2
+                ;;
+            *)
+                if [ -n "${in_dir}" ]; then
+                    echo "typedinformer::codegen::gen_register: too many arguments: $1 (already have ${in_dir})" >&2
+                    return 2
+                fi
+                in_dir="$1"; shift ;;
+        esac
+    done
+    if [ -z "${in_dir}" ]; then
+        echo "typedinformer::codegen::gen_register: the input directory is required" >&2
+        return 2
+    fi
+    local extra=()
+    [ -z "${boilerplate}" ] || extra+=(--go-header-file "${boilerplate}")
+    [ -z "${lint_rules}" ] || extra+=(--lint-rules "${lint_rules}")
+    local pkgs=()
+    mapfile -t pkgs < <(typedinformer::codegen::internal::grouped "${in_dir}")
+    [ "${#pkgs[@]}" -gt 0 ] || return 0
+    typedinformer::codegen::internal::clear_register "gen_register" "${mode}" "${in_dir}" "${pkgs[@]}" || return $?
+    local gen
+    read -r -a gen <<< "${TYPEDINFORMER_INFORMER_GEN:-go tool informer-gen}"
+    "${gen[@]}" "${mode}" -v "${v}" --register-only --register-output-file zz_generated.register.go \
+        "${extra[@]+"${extra[@]}"}" "${pkgs[@]}"
+}
+
+# typedinformer::codegen::gen_all: every generated file of a repository in
+# one informer-gen run. Source this file, then call
+#
+#   typedinformer::codegen::gen_all [arguments] INPUT_DIR
+#
+# with the arguments of kube::codegen::gen_client, gen_helpers and
+# gen_register together. It writes what typedinformer::codegen::gen_helpers
+# (deepcopy, defaults, conversion), ::gen_register and ::gen_client write for
+# INPUT_DIR, the same
+# files with the same content, but reads and checks the API packages once:
+# the client packages (as gen_client finds them) are informer-gen's inputs,
+# and the packages tagged for deepcopy, defaulter-gen or conversion-gen or
+# with //+groupName are added with --helper-packages. Files are removed as
+# the separate calls remove them. Packages tagged for validation-gen, which
+# informer-gen does not write, are refused: run gen_helpers for those.
+#
+# Arguments: gen_client's (--output-dir and --output-pkg needed only when a
+# package has +genclient), gen_helpers' --extra-peer-dir (conversion-gen's
+# peers), and --verify, which checks every file instead of writing (exit 1
+# and a diff when out of date). The log verbosity is $KUBE_VERBOSE; the
+# generator $TYPEDINFORMER_INFORMER_GEN, as above.
+typedinformer::codegen::gen_all() {
+    typedinformer::codegen::internal::run gen_all "$@"
+}
+
+# typedinformer::codegen::internal::grouped DIR: the directories under DIR
+# (absolute, sorted) holding a Go file with a //+groupName line, the packages
+# kube_codegen.sh's gen_register hands register-gen.
+typedinformer::codegen::internal::grouped() {
+    { grep -rlE --include '*.go' '^[[:space:]]*//[[:space:]]*\+groupName' "$1" || true; } \
+        | while IFS= read -r f; do (cd "$(dirname "${f}")" && pwd); done | LC_ALL=C sort -u
+}
+
+# typedinformer::codegen::internal::clear_register FN MODE DIR PKG...: in
+# generate mode removes the zz_generated.register.go files under DIR that
+# lie outside the packages PKG or that register-gen wrote; in verify mode
+# reports those outside the packages and fails.
+typedinformer::codegen::internal::clear_register() {
+    local fn=$1 mode=$2 dir=$3; shift 3
+    local f d rc=0
+    while IFS= read -r f; do
+        d="$(cd "$(dirname "${f}")" && pwd)"
+        if ! printf '%s\n' "$@" | grep -qxF "${d}"; then
+            if [ "${mode}" = "verify" ]; then
+                echo "typedinformer::codegen::${fn}: ${f} is not generated any more (no //+groupName in its package)" >&2
+                rc=1
+            else
+                rm -f "${f}"
+            fi
+        elif [ "${mode}" = "generate" ] && grep -qx '// Code generated by register-gen. DO NOT EDIT.' "${f}"; then
+            rm -f "${f}"
+        fi
+    done < <(find "${dir}" -type f -name zz_generated.register.go)
+    return "${rc}"
+}
+
+# typedinformer::codegen::internal::all_helpers MODE DIR: gen_all's
+# package-local step, run inside internal::run: sets its helpers array to
+# the packages under DIR tagged +k8s:deepcopy-gen=, defaulter-gen= or
+# conversion-gen= or with //+groupName, refuses packages tagged for
+# validation-gen, which informer-gen does not write, and removes (generate)
+# or reports (verify) the files the separate calls would remove.
+typedinformer::codegen::internal::all_helpers() {
+    local mode=$1 dir=$2 found
+    found="$(typedinformer::codegen::internal::tagged "${dir}" 'validation-gen=' | head -n 1)"
+    if [ -n "${found}" ]; then
+        echo "typedinformer::codegen::gen_all: ${found} has +k8s:validation-gen= tags; informer-gen does not write validation-gen's files: run typedinformer::codegen::gen_helpers for them" >&2
+        return 2
+    fi
+    local copied=() grouped=() defaulted=() converted=()
+    mapfile -t copied < <(typedinformer::codegen::internal::tagged "${dir}" 'deepcopy-gen=')
+    mapfile -t defaulted < <(typedinformer::codegen::internal::tagged "${dir}" 'defaulter-gen=')
+    mapfile -t converted < <(typedinformer::codegen::internal::tagged "${dir}" 'conversion-gen=')
+    mapfile -t grouped < <(typedinformer::codegen::internal::grouped "${dir}")
+    mapfile -t helpers < <(printf '%s\n' "${copied[@]+"${copied[@]}"}" "${grouped[@]+"${grouped[@]}"}" \
+        "${defaulted[@]+"${defaulted[@]}"}" "${converted[@]+"${converted[@]}"}" | grep -v '^$' | LC_ALL=C sort -u)
+    if [ "${mode}" = "generate" ]; then
+        typedinformer::codegen::internal::clear_untagged "${dir}" zz_generated.deepcopy.go "${copied[@]+"${copied[@]}"}"
+        typedinformer::codegen::internal::clear_untagged "${dir}" zz_generated.defaults.go "${defaulted[@]+"${defaulted[@]}"}"
+        typedinformer::codegen::internal::clear_untagged "${dir}" zz_generated.conversion.go "${converted[@]+"${converted[@]}"}"
+    fi
+    if [ "${#grouped[@]}" -gt 0 ]; then
+        typedinformer::codegen::internal::clear_register gen_all "${mode}" "${dir}" "${grouped[@]}" || return $?
+    fi
+}
+
+# typedinformer::codegen::internal::clear_untagged DIR FILE PKG...: removes
+# the files named FILE under DIR that lie outside the packages PKG.
+typedinformer::codegen::internal::clear_untagged() {
+    local dir=$1 file=$2; shift 2
+    local f d
+    while IFS= read -r f; do
+        d="$(cd "$(dirname "${f}")" && pwd)"
+        if ! printf '%s\n' "$@" | grep -qxF "${d}"; then
+            rm -f "${f}"
+        fi
+    done < <(find "${dir}" -type f -name "${file}")
+}
+
 # typedinformer::codegen::internal::tagged DIR TAG: the directories under
 # DIR (absolute, sorted) holding a Go file with a //+k8s:TAG line.
 typedinformer::codegen::internal::tagged() {
@@ -191,8 +334,8 @@ typedinformer::codegen::internal::tagged() {
 }
 
 # typedinformer::codegen::internal::run FUNCTION [arguments] INPUT_DIR: the
-# body of both functions above; FUNCTION (gen_informers or gen_client) names
-# the caller in messages and chooses what the informer-gen run writes.
+# body of gen_informers, gen_client and gen_all; FUNCTION names the caller in
+# messages and chooses what the informer-gen run writes.
 typedinformer::codegen::internal::run() {
     local fn=$1; shift
     local in_dir="" one_input_api="" out_dir="" out_pkg=""
@@ -202,6 +345,7 @@ typedinformer::codegen::internal::run() {
     local applyconfig_external="" applyconfig_openapi_schema=""
     local watchable="false" prefers_protobuf="false"
     local listers_subdir="listers" informers_subdir="informers"
+    local extra_peers=()
     local v="${KUBE_VERBOSE:-0}"
 
     while [ "$#" -gt 0 ]; do
@@ -223,6 +367,12 @@ typedinformer::codegen::internal::run() {
             --prefers-protobuf) prefers_protobuf="true"; shift ;;
             --lint-rules) lint_rules="$2"; shift 2 ;;
             --verify) mode="verify"; shift ;;
+            --extra-peer-dir)
+                if [ "${fn}" != "gen_all" ]; then
+                    echo "typedinformer::codegen::${fn}: unknown argument: $1" >&2
+                    return 2
+                fi
+                extra_peers+=("$2"); shift 2 ;;
             -*)
                 echo "typedinformer::codegen::${fn}: unknown argument: $1" >&2
                 return 2
@@ -236,15 +386,17 @@ typedinformer::codegen::internal::run() {
         esac
     done
     local missing=""
+    if [ "${fn}" != "gen_all" ]; then
+        [ -n "${out_dir}" ] || missing="--output-dir"
+        [ -n "${out_pkg}" ] || missing="--output-pkg"
+    fi
     [ -n "${in_dir}" ] || missing="the input directory"
-    [ -n "${out_dir}" ] || missing="--output-dir"
-    [ -n "${out_pkg}" ] || missing="--output-pkg"
     if [ -n "${missing}" ]; then
         echo "typedinformer::codegen::${fn}: ${missing} is required" >&2
         return 2
     fi
     # gen_informers writes informers and listers whatever the flags say.
-    [ "${fn}" = "gen_client" ] || watchable="true"
+    [ "${fn}" != "gen_informers" ] || watchable="true"
 
     # The API packages: version-named directories holding a +genclient line.
     local pkgs=() dir
@@ -256,7 +408,30 @@ typedinformer::codegen::internal::run() {
         { grep -rlE --include '*.go' '^[[:space:]]*//[[:space:]]*\+genclient' "${in_dir}${one_input_api}" || true; } \
             | while IFS= read -r f; do dirname "${f}"; done | LC_ALL=C sort -u
     )
+    local helpers=()
+    local helper_flags=(--with-deepcopy --output-file zz_generated.deepcopy.go
+        --with-register --register-output-file zz_generated.register.go
+        --with-defaulter --defaulter-output-file zz_generated.defaults.go
+        --with-conversion --conversion-output-file zz_generated.conversion.go)
+    local p
+    for p in "${extra_peers[@]+"${extra_peers[@]}"}"; do helper_flags+=(--extra-peer-dirs "${p}"); done
+    if [ "${fn}" = "gen_all" ]; then
+        typedinformer::codegen::internal::all_helpers "${mode}" "${in_dir}" || return $?
+        if [ "${#pkgs[@]}" -gt 0 ] && { [ -z "${out_dir}" ] || [ -z "${out_pkg}" ]; }; then
+            echo "typedinformer::codegen::gen_all: --output-dir and --output-pkg are required for the +genclient packages (${pkgs[0]})" >&2
+            return 2
+        fi
+    fi
     if [ "${#pkgs[@]}" -eq 0 ]; then
+        if [ "${#helpers[@]}" -gt 0 ]; then
+            local gen
+            read -r -a gen <<< "${TYPEDINFORMER_INFORMER_GEN:-go tool informer-gen}"
+            local hdr=()
+            [ -z "${boilerplate}" ] || hdr=(--go-header-file "${boilerplate}")
+            "${gen[@]}" "${mode}" -v "${v}" --deepcopy-only "${helper_flags[@]}" \
+                "${hdr[@]+"${hdr[@]}"}" "${helpers[@]}"
+            return $?
+        fi
         return 0
     fi
 
@@ -269,7 +444,12 @@ typedinformer::codegen::internal::run() {
     read -r -a gen <<< "${TYPEDINFORMER_INFORMER_GEN:-go tool informer-gen}"
     [ -z "${boilerplate}" ] || extra+=(--go-header-file "${boilerplate}")
     [ -z "${lint_rules}" ] || extra+=(--lint-rules "${lint_rules}")
-    if [ "${fn}" = "gen_client" ]; then
+    if [ "${fn}" = "gen_all" ]; then
+        extra+=("${helper_flags[@]}")
+        local h
+        for h in "${helpers[@]+"${helpers[@]}"}"; do extra+=(--helper-packages "${h}"); done
+    fi
+    if [ "${fn}" = "gen_client" ] || [ "${fn}" = "gen_all" ]; then
         [ "${watchable}" = "true" ] || extra+=(--clientset-only)
         [ "${prefers_protobuf}" = "false" ] || extra+=(--prefers-protobuf)
         if [ "${applyconfig}" = "true" ]; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fails (exit 1, with a diff) when a generated file of this repository is out
-# of date, missing or stale: `informer-gen verify` checks the deepcopy files,
+# of date, missing or stale: one `informer-gen verify` run
+# (typedinformer::codegen::gen_all) checks the deepcopy and register files,
 # the clientset, apply configurations, informers and listers. Writes
 # nothing.
 set -euo pipefail
@@ -8,11 +9,7 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "${ROOT}"
 source hack/codegen-lib.sh
 
-rc=0
-codegen::helpers verify || rc=1
-codegen::client verify || rc=1
-
-if [[ ${rc} -ne 0 ]]; then
+if ! codegen::all verify; then
   echo "generated code is out of date: run hack/update-codegen.sh (or make generate)" >&2
+  exit 1
 fi
-exit "${rc}"

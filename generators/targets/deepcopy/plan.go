@@ -72,11 +72,7 @@ func OutputPaths(pkgs []load.InputPackage, o Options) []string {
 	if name == "" {
 		name = DefaultOutputFile
 	}
-	out := make([]string, len(pkgs))
-	for i, p := range pkgs {
-		out[i] = filepath.Join(p.Dir, name)
-	}
-	return out
+	return load.FilePaths(pkgs, name)
 }
 
 // planPackage returns the source, after the header, of one package's file,

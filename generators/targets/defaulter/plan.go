@@ -103,11 +103,7 @@ func Plan(l *load.Loader, pkgs []load.InputPackage, o Options) ([]plan.File, err
 // OutputPaths are the paths Plan may write for pkgs: the output file of
 // every input package, so that one no longer produced is found stale.
 func OutputPaths(pkgs []load.InputPackage, o Options) []string {
-	out := make([]string, len(pkgs))
-	for i, p := range pkgs {
-		out[i] = filepath.Join(p.Dir, o.outputFile())
-	}
-	return out
+	return load.FilePaths(pkgs, o.outputFile())
 }
 
 // planPackage returns the source, after the header, of one package's file.

@@ -33,7 +33,7 @@ func configMap(uid types.UID, rv string, deleting bool) *corev1.ConfigMap {
 
 func foo(uid types.UID, rv string) *samplesv1alpha1.Foo {
 	return &samplesv1alpha1.Foo{
-		TypeMeta:   metav1.TypeMeta{APIVersion: samplesv1alpha1.SchemeGroupVersion.String(), Kind: "Foo"},
+		TypeMeta:   metav1.TypeMeta{APIVersion: samplesv1alpha1.GroupVersion.String(), Kind: "Foo"},
 		ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: "foo", UID: uid, ResourceVersion: rv},
 	}
 }

@@ -16,6 +16,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/klog/v2"
 
@@ -222,5 +223,5 @@ func (r *Reconciler) setStatus(ctx context.Context, foo *samplesv1alpha1.Foo, cm
 }
 
 func ownerRef(foo *samplesv1alpha1.Foo) metav1.OwnerReference {
-	return *metav1.NewControllerRef(foo, samplesv1alpha1.SchemeGroupVersion.WithKind("Foo"))
+	return *metav1.NewControllerRef(foo, schema.GroupVersion(samplesv1alpha1.GroupVersion).WithKind("Foo"))
 }

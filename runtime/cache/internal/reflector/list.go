@@ -29,11 +29,11 @@ func (r *Reflector[T]) list(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("list %s: %w", r.name, err)
 	}
-	var inScope func(T) bool
-	if r.shard != nil {
-		inScope = r.inShard
+	if r.selectionChanged() {
+		// Some pages may have been listed with the new value.
+		return errSelectionChanged
 	}
-	if err := r.sink.ReplaceInScope(items, listRV, inScope); err != nil {
+	if err := r.sink.ReplaceInScope(items, listRV, r.replaceScope()); err != nil {
 		return fmt.Errorf("list %s: storing the list: %w", r.name, err)
 	}
 	r.shardListed(ctx)
@@ -42,6 +42,7 @@ func (r *Reflector[T]) list(ctx context.Context) error {
 	r.rvUnavailable = false
 	r.lastErr = nil
 	r.mu.Unlock()
+	r.selectionStored()
 	r.noteList(relist, listRV)
 	return nil
 }
@@ -56,7 +57,7 @@ func (r *Reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 	var all []T
 	for page := 0; ; page++ {
 		received := 0
-		items, obj, listMeta, err := r.listPage(ctx, r.withShard(opts), all, func(item T) (T, bool, error) {
+		items, obj, listMeta, err := r.listPage(ctx, r.callOpts(opts), all, func(item T) (T, bool, error) {
 			received++
 			if !r.inShard(item) {
 				return item, false, nil

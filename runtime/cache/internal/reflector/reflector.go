@@ -119,6 +119,10 @@ type Config[T keys.Object] struct {
 	// reflector always lists instead of streaming (only a list response
 	// carries the ListMeta.ShardInfo it checks).
 	Scope *sharding.Scope
+	// Selection, when not nil, edits the options of every list and watch
+	// call, and its change ends the cycle: the reflector relists with the
+	// new value (see selection.go).
+	Selection Selection
 }
 
 // Reflector lists and then watches a ListerWatcher, feeding a Sink. Run's
@@ -160,19 +164,27 @@ type Reflector[T keys.Object] struct {
 	// shardFields is where the shard fields are, looked up by New when
 	// the reflector has a scope; read-only afterwards.
 	shardFields shardFields
+	// selection, when not nil, is applied to every call; sel is the
+	// current cycle's snapshot and storedGen the generation of the latest
+	// list stored. Only the reflector's goroutine uses sel and storedGen.
+	selection Selection
+	sel       *selCycle
+	storedGen uint64
 
 	mu            sync.Mutex
 	shardStatus   ShardStatus
 	lastSyncRV    string
 	rvUnavailable bool // the last RV expired: relist with "" (consistent)
 	lastErr       error
+	listedGen     uint64
+	listedSel     bool
 }
 
 // New returns a reflector configured by c.
 func New[T keys.Object](c Config[T]) *Reflector[T] {
 	r := &Reflector[T]{
 		name: c.Name, lw: c.LW, sink: c.Sink, opts: c, clock: c.Clock,
-		transform: c.Transform, onError: c.OnError, metrics: c.Metrics, scope: c.Scope,
+		transform: c.Transform, onError: c.OnError, metrics: c.Metrics, scope: c.Scope, selection: c.Selection,
 		noWatchList: c.Scope != nil || !watchListWanted(c.DisableWatchList, c.LW),
 	}
 	if c.Scope != nil {
@@ -237,7 +249,7 @@ func (r *Reflector[T]) Run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		if errors.Is(err, errScopeChanged) {
+		if errors.Is(err, errScopeChanged) || errors.Is(err, errSelectionChanged) {
 			continue
 		}
 		if err != nil {
@@ -275,6 +287,7 @@ func isExpired(err error) bool {
 // listAndWatch performs one list (or watch-list) and then watches until an
 // error needs a relist. It returns nil only when ctx ended.
 func (r *Reflector[T]) listAndWatch(ctx context.Context) error {
+	r.beginSelection()
 	if r.scope != nil {
 		r.beginShardCycle()
 		if len(r.shard.ranges) == 0 {
@@ -325,11 +338,11 @@ func (r *Reflector[T]) listAndWatch(ctx context.Context) error {
 // A ListerWatcher that hands out one watcher whatever the options, as tests
 // do, returns fake again, which is then consumed as the watch.
 func (r *Reflector[T]) watchAfterFakeStream(ctx context.Context, fake watch.Interface) (watch.Interface, error) {
-	w, err := r.lw.Watch(ctx, metav1.ListOptions{
+	w, err := r.lw.Watch(ctx, r.callOpts(metav1.ListOptions{
 		ResourceVersion:     r.LastSyncResourceVersion(),
 		AllowWatchBookmarks: true,
 		TimeoutSeconds:      r.watchTimeout(),
-	})
+	}))
 	if err != nil || w != fake {
 		fake.Stop()
 	}
@@ -376,7 +389,7 @@ func (r *Reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 		TimeoutSeconds:       r.watchTimeout(),
 	}
 	start := r.clock.Now()
-	w, err := r.lw.Watch(ctx, opts)
+	w, err := r.lw.Watch(ctx, r.callOpts(opts))
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, false, nil
@@ -459,7 +472,11 @@ func (r *Reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 			case watch.Bookmark:
 				if obj.GetAnnotations()[initialEventsEndAnnotation] == "true" {
 					finalRV := obj.GetResourceVersion()
-					if err := r.sink.Replace(items, finalRV); err != nil {
+					if r.selectionChanged() {
+						w.Stop()
+						return nil, false, errSelectionChanged
+					}
+					if err := r.sink.ReplaceInScope(items, finalRV, r.replaceScope()); err != nil {
 						w.Stop()
 						return nil, false, fmt.Errorf("watch-list %s: storing the initial events: %w", r.name, err)
 					}
@@ -470,6 +487,7 @@ func (r *Reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 					r.lastErr = nil
 					r.mu.Unlock()
 					r.noteList(relist, finalRV)
+					r.selectionStored()
 					return w, false, nil
 				}
 			}
@@ -497,7 +515,7 @@ func (r *Reflector[T]) watchLoop(ctx context.Context, first watch.Interface) err
 				TimeoutSeconds:      r.watchTimeout(),
 			}
 			var err error
-			w, err = r.lw.Watch(ctx, r.withShard(opts))
+			w, err = r.lw.Watch(ctx, r.callOpts(opts))
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil
@@ -553,6 +571,8 @@ func (r *Reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error
 			return nil
 		case <-scopeChanged:
 			return errScopeChanged
+		case <-r.selChanged():
+			return errSelectionChanged
 		case ev, ok := <-ch:
 			if !ok {
 				if events == 0 && r.clock.Since(start) < time.Second {
@@ -568,6 +588,11 @@ func (r *Reflector[T]) handleWatch(ctx context.Context, w watch.Interface) error
 					r.mu.Unlock()
 				}
 				return fmt.Errorf("watch %s: %w", r.name, err)
+			}
+			if r.selectionChanged() {
+				// The event may come from a watch of the new value; the
+				// relist brings it.
+				return errSelectionChanged
 			}
 			events++
 			obj, ok := ev.Object.(T)

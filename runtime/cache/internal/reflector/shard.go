@@ -168,13 +168,17 @@ func (r *Reflector[T]) ShardStatus() (ShardStatus, bool) {
 
 // waitBackoff waits out the backoff after a failed list/watch. It returns
 // false when ctx ended. A sharded reflector also stops waiting when its
-// scope changes: the new ranges are worth a list at once (the failure may
-// have been about the old ones).
+// scope or selection changes: the new value is worth a list at once (the
+// failure may have been about the old one).
 func (r *Reflector[T]) waitBackoff(ctx context.Context, b *backoff) bool {
-	if r.shard == nil {
+	if r.shard == nil && r.sel == nil {
 		return b.wait(ctx.Done(), b.next())
 	}
-	changed := r.shard.changed // r.shard is the reflector goroutine's
+	var changed <-chan struct{} // r.shard and r.sel are the reflector goroutine's
+	if r.shard != nil {
+		changed = r.shard.changed
+	}
+	selChanged := r.selChanged()
 	done := make(chan struct{})
 	quit := make(chan struct{})
 	defer close(quit)
@@ -183,6 +187,7 @@ func (r *Reflector[T]) waitBackoff(ctx context.Context, b *backoff) bool {
 		select {
 		case <-ctx.Done():
 		case <-changed:
+		case <-selChanged:
 		case <-quit:
 		}
 	}()

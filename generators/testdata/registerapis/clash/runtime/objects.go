@@ -1,0 +1,9 @@
+package runtime
+
+import "k8s.io/apimachinery/pkg/runtime"
+
+// DeepCopyObject returns a shallow copy; enough for a scheme.
+func (in *Thing) DeepCopyObject() runtime.Object {
+	c := *in
+	return &c
+}

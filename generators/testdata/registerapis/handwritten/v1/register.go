@@ -1,0 +1,4 @@
+package v1
+
+// GroupName is the group, written by hand.
+const GroupName = "handwritten.example.com"

@@ -1,0 +1,9 @@
+package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Thing is an internal object.
+type Thing struct {
+	metav1.TypeMeta
+	Name string
+}

@@ -1,0 +1,6 @@
+package v1
+
+// Thing has no TypeMeta.
+type Thing struct {
+	Name string `json:"name"`
+}

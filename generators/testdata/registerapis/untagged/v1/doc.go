@@ -1,0 +1,2 @@
+// Package v1 has objects and no register-gen tag.
+package v1

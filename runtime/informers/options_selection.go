@@ -1,0 +1,81 @@
+package informers
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/typedinformer/typedinformer/runtime/cache"
+)
+
+// Selection returns the factory's Selection: what TweakListOptions applies
+// to every list and watch of the factory's informers. Changing it (or
+// calling SetTweakListOptions or SetSelectors) makes each of them relist
+// with the new value while it runs, as described on
+// cache.SelectableInformer.
+func (f *Factory) Selection() *cache.Selection { return f.sel }
+
+// WithSelection makes the factory share sel with another (e.g. a
+// metadata-only factory built from a typed one): its informers apply sel
+// and relist when it changes, whichever factory changed it. It takes the
+// place of WithTweakListOptions, which is then ignored. A nil sel is
+// ignored.
+func WithSelection(sel *cache.Selection) Option {
+	return func(f *Factory) {
+		if sel != nil {
+			f.sel = sel
+		}
+	}
+}
+
+// SetTweakListOptions replaces the factory's TweakListOptionsFunc (nil:
+// none) for every informer it made or will make; the running ones relist
+// with it. A tweak that sets a selector that does not parse, or a factory
+// that was shut down, is an error and changes nothing.
+func (f *Factory) SetTweakListOptions(tweak TweakListOptionsFunc) error {
+	if err := f.selectionChangeAllowed("SetTweakListOptions"); err != nil {
+		return err
+	}
+	if err := f.sel.SetTweakListOptions(cache.TweakListOptionsFunc(tweak)); err != nil {
+		return fmt.Errorf("informers: Factory.SetTweakListOptions: %w", err)
+	}
+	return nil
+}
+
+// SetSelectors sets label and field selectors ANDed with whatever the
+// factory's TweakListOptionsFunc sets, for every informer the factory made
+// or will make; the running ones relist with them. A selector that does not
+// parse, or a factory that was shut down, is an error naming it and changes
+// nothing.
+func (f *Factory) SetSelectors(labelSelector, fieldSelector string) error {
+	if err := f.selectionChangeAllowed("SetSelectors"); err != nil {
+		return err
+	}
+	if err := f.sel.SetSelectors(labelSelector, fieldSelector); err != nil {
+		return fmt.Errorf("informers: Factory.SetSelectors: %w", err)
+	}
+	return nil
+}
+
+func (f *Factory) selectionChangeAllowed(what string) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.shuttingDown {
+		return fmt.Errorf("informers: Factory.%s: %w", what, ErrShutdown)
+	}
+	return nil
+}
+
+// installSelection makes inf, the informer of typ for namespace ns, follow
+// the factory's Selection, which its ListerWatcher applies through
+// TweakListOptions. An informer that cannot follow it keeps the selection
+// it had when built. The caller holds f.mu.
+func (f *Factory) installSelection(typ reflect.Type, ns string, inf any) error {
+	si, ok := inf.(cache.SelectableInformer)
+	if !ok {
+		return nil
+	}
+	if err := si.FollowSelection(f.sel); err != nil {
+		return fmt.Errorf("informers: making the informer of %v for namespace %q follow the factory's selection (the NewInformerFunc must return a fresh informer): %w", typ, ns, err)
+	}
+	return nil
+}
