@@ -6,8 +6,10 @@
 #                          (estimated from per-part times; minutes: decode
 #                          12-14, 3 passes of 14 processes at 10k and 100k
 #                          Pods; sync ~2; workqueue ~2.5; index ~2;
-#                          events ~1.5; generator ~1; each part logs its
-#                          time); writes docs/benchmarks.md and its SVG
+#                          events ~1.5; generator ~1; genhelpers 3 at
+#                          one run on a loaded machine, so about 6-8 at
+#                          the default counts; each part logs its time);
+#                          writes docs/benchmarks.md and its SVG
 #                          charts (docs/bench-*.svg) and prints the report
 #   BENCH_RUNS=N hack/bench.sh
 #                          the same suite with at most N runs per side and
@@ -36,7 +38,7 @@ case "${1:-}" in
   "") ;;
   -smoke | --smoke) mode=smoke ;;
   -h | --help)
-    sed -n '2,29p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+    sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
     exit 0
     ;;
   *)
@@ -59,15 +61,16 @@ trap 'rm -rf "$bin"' EXIT
 
 say() { printf '==> %s\n' "$*" >&2; }
 
-say "building the bench driver and upstream informer-gen, lister-gen, client-gen, applyconfiguration-gen (k8s.io/code-generator, bench/go.mod)"
+say "building the bench driver and upstream informer-gen, lister-gen, client-gen, applyconfiguration-gen, deepcopy-gen (k8s.io/code-generator, bench/go.mod)"
 (cd "$root/bench" && "$GO" build -o "$bin/benchtable" ./cmd/benchtable)
 mkdir -p "$bin/upstream"
 (cd "$root/bench" && "$GO" build -o "$bin/upstream/" k8s.io/code-generator/cmd/informer-gen k8s.io/code-generator/cmd/lister-gen \
-  k8s.io/code-generator/cmd/client-gen k8s.io/code-generator/cmd/applyconfiguration-gen)
+  k8s.io/code-generator/cmd/client-gen k8s.io/code-generator/cmd/applyconfiguration-gen k8s.io/code-generator/cmd/deepcopy-gen)
 (cd "$root/bench" && "$GO" mod download k8s.io/api)
 
 run_args=(-upstream-informer-gen "$bin/upstream/informer-gen" -upstream-lister-gen "$bin/upstream/lister-gen"
-  -upstream-client-gen "$bin/upstream/client-gen" -upstream-applyconfiguration-gen "$bin/upstream/applyconfiguration-gen")
+  -upstream-client-gen "$bin/upstream/client-gen" -upstream-applyconfiguration-gen "$bin/upstream/applyconfiguration-gen"
+  -upstream-deepcopy-gen "$bin/upstream/deepcopy-gen")
 if [ -d "$root/cmd/informer-gen" ]; then
   say "building our informer-gen (main module)"
   (cd "$root" && "$GO" build -o "$bin/ours/informer-gen" ./cmd/informer-gen)

@@ -331,8 +331,9 @@ func Write(files []File, stale, leftovers []string, roots []string) error {
 		}
 		todo = append(todo, pending{tmp.Name(), f.Path})
 		_, werr := tmp.Write(f.Content)
+		merr := tmp.Chmod(0o644)
 		cerr := tmp.Close()
-		if err := errors.Join(werr, cerr, os.Chmod(tmp.Name(), 0o644)); err != nil {
+		if err := errors.Join(werr, merr, cerr); err != nil {
 			cleanup()
 			return fmt.Errorf("writing %s: %w", f.Path, err)
 		}

@@ -41,6 +41,12 @@ func apiModuleDir(ctx context.Context, dir string) (string, error) {
 // runOursGenClient runs our informer-gen once, with the arguments
 // typedinformer::codegen::gen_client gives it, into a fresh directory.
 func runOursGenClient(ctx context.Context, t genTools, header string, pkgs []string) (genRun, error) {
+	return runOursGenClientWith(ctx, t, header, pkgs)
+}
+
+// runOursGenClientWith is runOursGenClient with more flags given to
+// informer-gen (--with-deepcopy).
+func runOursGenClientWith(ctx context.Context, t genTools, header string, pkgs []string, flags ...string) (genRun, error) {
 	out, err := os.MkdirTemp("", "bench-genclient-ours-")
 	if err != nil {
 		return genRun{}, err
@@ -62,7 +68,8 @@ func runOursGenClient(ctx context.Context, t genTools, header string, pkgs []str
 		"--clientset-name", "versioned",
 		"--replace-client-gen-output",
 		"--plural-exceptions", genClientPlurals,
-	}, pkgs...)
+	}, flags...)
+	args = append(args, pkgs...)
 	p, err := runProc(ctx, t.Dir, 10*time.Minute, t.Ours, args...)
 	if err != nil {
 		return genRun{}, fmt.Errorf("our informer-gen (gen_client): %w", err)

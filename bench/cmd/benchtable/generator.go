@@ -21,6 +21,7 @@ type genTools struct {
 	UpstreamLister   string // k8s.io/code-generator/cmd/lister-gen
 	UpstreamClient   string // k8s.io/code-generator/cmd/client-gen
 	UpstreamApply    string // k8s.io/code-generator/cmd/applyconfiguration-gen
+	UpstreamDeepCopy string // k8s.io/code-generator/cmd/deepcopy-gen
 	// Dir is the working directory of every run: a module that requires
 	// k8s.io/api, so that both loaders resolve the same packages.
 	Dir string

@@ -49,6 +49,7 @@ func runSuite(args []string) error {
 	upLister := fs.String("upstream-lister-gen", "", "k8s.io/code-generator lister-gen binary")
 	upClient := fs.String("upstream-client-gen", "", "k8s.io/code-generator client-gen binary (gen_client row)")
 	upApply := fs.String("upstream-applyconfiguration-gen", "", "k8s.io/code-generator applyconfiguration-gen binary (gen_client row)")
+	upDeepCopy := fs.String("upstream-deepcopy-gen", "", "k8s.io/code-generator deepcopy-gen binary (deepcopy + gen_client row)")
 	genDir := fs.String("gen-dir", ".", "working directory of the generator runs: a module requiring k8s.io/api")
 	commit := fs.String("commit", "", "the project commit measured, for the report header")
 	only := fs.String("only", "", "comma-separated parts to run ("+strings.Join(partNames, ",")+"); empty: all. A partial report is for looking into rows, not for docs/benchmarks.md")
@@ -72,7 +73,7 @@ func runSuite(args []string) error {
 	for _, p := range []struct {
 		dst *string
 		src string
-	}{{&tools.Ours, *oursGen}, {&tools.UpstreamInformer, *upInformer}, {&tools.UpstreamLister, *upLister}, {&tools.UpstreamClient, *upClient}, {&tools.UpstreamApply, *upApply}, {&tools.Dir, *genDir}} {
+	}{{&tools.Ours, *oursGen}, {&tools.UpstreamInformer, *upInformer}, {&tools.UpstreamLister, *upLister}, {&tools.UpstreamClient, *upClient}, {&tools.UpstreamApply, *upApply}, {&tools.UpstreamDeepCopy, *upDeepCopy}, {&tools.Dir, *genDir}} {
 		if *p.dst, err = absPath(p.src); err != nil {
 			return fmt.Errorf("resolve %q: %w", p.src, err)
 		}

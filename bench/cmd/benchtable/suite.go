@@ -109,7 +109,7 @@ type suite struct {
 }
 
 // partNames are the suite's parts in table order, as -only names them.
-var partNames = []string{"sync", "shard", "decode", "wire", "bigevents", "events", "events-metrics", "index", "queue", "generator", "genclient", "controller-runtime", "crcache", "dynamic", "writetracker", "selector"}
+var partNames = []string{"sync", "shard", "decode", "wire", "bigevents", "events", "events-metrics", "index", "queue", "generator", "genclient", "genhelpers", "controller-runtime", "crcache", "dynamic", "writetracker", "selector"}
 
 // parseParts parses -only: a comma-separated subset of partNames, or ""
 // for all of them.
@@ -450,7 +450,7 @@ func (s *suite) run(ctx context.Context) {
 		run  func(context.Context)
 	}{
 		{"sync", s.runSync}, {"shard", s.runShard}, {"decode", s.runDecode}, {"wire", s.runWire}, {"bigevents", s.runBigEvents}, {"events", s.runEvents}, {"events-metrics", s.runEventsMetrics},
-		{"index", s.runIndex}, {"queue", s.runQueue}, {"generator", s.runGenerator}, {"genclient", s.runGenClient}, {"controller-runtime", s.runCRCache}, {"crcache", s.runCRWire}, {"dynamic", s.runDynamic},
+		{"index", s.runIndex}, {"queue", s.runQueue}, {"generator", s.runGenerator}, {"genclient", s.runGenClient}, {"genhelpers", s.runGenHelpers}, {"controller-runtime", s.runCRCache}, {"crcache", s.runCRWire}, {"dynamic", s.runDynamic},
 		{"writetracker", s.runWriteTracker}, {"selector", s.runSelector},
 	} {
 		if s.parts != nil && !slices.Contains(s.parts, p.name) {
