@@ -72,9 +72,12 @@ func TestSabotagedControllerFailsTheSoak(t *testing.T) {
 		// The ConfigMap cache keeps an object deleted on the server; resets
 		// resume the watches without the relist that would mend it.
 		// The build reads without the write tracker too, so the object it
-		// keeps is also a stale read of the controller's own delete.
+		// keeps is also a stale read of the controller's own delete. A
+		// ConfigMap the cache keeps after someone else deleted it is never
+		// recreated: its Foo has no ConfigMap and a status of an older
+		// generation.
 		{tags: "soak_dropdelete", faults: []string{FaultConnReset}, want: "not on the server in its scope",
-			also:     []string{"stale read: "},
+			also:     []string{"stale read: ", ": no ConfigMap ", `status "Ready" for generation`},
 			duration: 15 * time.Second, round: 15 * time.Second, settle: 10 * time.Second},
 		// Reads without the write tracker: with the watch streams throttled,
 		// reconciles that follow the controller's own writes read older
