@@ -426,31 +426,8 @@ func WriteFooFixture(dir string, sizes ...int) error {
 	return nil
 }
 
-func writeFooList(path string, n int) (err error) {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-	}()
-	w := bufio.NewWriterSize(f, 1<<20)
-	fmt.Fprintf(w, `{"kind":"FooList","apiVersion":%q,"metadata":{"resourceVersion":"%d"},"items":[`, samplesv1alpha1.GroupVersion.String(), decodeRV)
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			w.WriteByte(',')
-		}
-		foo := WireFoo(i)
-		b, err := json.Marshal(&foo)
-		if err != nil {
-			return fmt.Errorf("item %d: %w", i, err)
-		}
-		w.Write(b)
-	}
-	w.WriteString("]}\n")
-	return w.Flush()
+func writeFooList(path string, n int) error {
+	return writeJSONList(path, "FooList", samplesv1alpha1.GroupVersion.String(), n, WireFoo)
 }
 
 func writeFooStream(path string, n int) (err error) {

@@ -93,7 +93,13 @@ func WriteWireFixture(dir, pods string, sizes ...int) error {
 	return nil
 }
 
-func writeWireJSON(path string, n int, pod func(int) corev1.Pod) (err error) {
+func writeWireJSON(path string, n int, pod func(int) corev1.Pod) error {
+	return writeJSONList(path, "PodList", "v1", n, pod)
+}
+
+// writeJSONList writes a list of kind and apiVersion holding item(0)
+// through item(n-1) as the API server serves it in JSON.
+func writeJSONList[T any](path, kind, apiVersion string, n int, item func(int) T) (err error) {
 	f, err := os.Create(path)
 	if err != nil {
 		return err
@@ -104,15 +110,15 @@ func writeWireJSON(path string, n int, pod func(int) corev1.Pod) (err error) {
 		}
 	}()
 	w := bufio.NewWriterSize(f, 1<<20)
-	fmt.Fprintf(w, `{"kind":"PodList","apiVersion":"v1","metadata":{"resourceVersion":"%d"},"items":[`, decodeRV)
+	fmt.Fprintf(w, `{"kind":%q,"apiVersion":%q,"metadata":{"resourceVersion":"%d"},"items":[`, kind, apiVersion, decodeRV)
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			w.WriteByte(',')
 		}
-		p := pod(i)
-		b, err := json.Marshal(&p)
+		it := item(i)
+		b, err := json.Marshal(&it)
 		if err != nil {
-			return fmt.Errorf("pod %d: %w", i, err)
+			return fmt.Errorf("item %d: %w", i, err)
 		}
 		w.Write(b)
 	}
