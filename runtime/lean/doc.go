@@ -31,7 +31,11 @@
 //   - ShareMaps and SharePodSpec (Options.Share) make objects with equal
 //     label or annotation maps, and Pods with equal containers, volumes,
 //     tolerations or node selectors (Pods of one template), use one shared
-//     copy, checked equal in full first. With managedFields gone this is
+//     copy, checked equal in full first. Options.Share does the same for
+//     the maps of strings other types hold among their members, reached
+//     through exported fields, pointers and slices (a custom resource's
+//     spec, a ConfigMap's data, a Deployment's template labels); maps of
+//     more than 16 entries or with long values are only interned. With managedFields gone this is
 //     most of what remains of a Pod. Breaks: objects share those parts, so a
 //     handler that mutates a cached object (always forbidden: DeepCopy
 //     first) now corrupts every object sharing them. Cost: building a key

@@ -20,9 +20,12 @@ type Options struct {
 	// Intern shares repeated strings of metadata (and, for Pods, of spec and
 	// status) through Interner.
 	Intern bool
-	// Share makes objects with equal label or annotation maps (and Pods
-	// with equal containers, volumes, tolerations or node selectors) share
-	// one copy: see ShareMaps and SharePodSpec for what it breaks.
+	// Share makes objects with equal label or annotation maps share one
+	// copy; so do Pods with equal containers, volumes, tolerations or node
+	// selectors, and objects of other types with equal maps of strings
+	// among their members (a custom resource's spec.data, a ConfigMap's
+	// data, a template's labels). See ShareMaps and SharePodSpec for what
+	// it breaks.
 	Share bool
 	// Interner is the Interner used when Intern or Share is set; nil gives
 	// each transform built from these Options an Interner of its own (one
@@ -63,6 +66,7 @@ func ObjectTransform(o Options) func(runtime.Object) (runtime.Object, error) {
 	if in == nil {
 		in = NewInterner(0, 0)
 	}
+	members := newMemberMaps(in)
 	return func(obj runtime.Object) (runtime.Object, error) {
 		m, ok := obj.(metav1.Object)
 		if !ok {
@@ -84,6 +88,8 @@ func ObjectTransform(o Options) func(runtime.Object) (runtime.Object, error) {
 			shareMeta(in, m)
 			if p, ok := obj.(*corev1.Pod); ok {
 				sharePodSpec(in, p)
+			} else {
+				members.share(obj)
 			}
 		}
 		return obj, nil

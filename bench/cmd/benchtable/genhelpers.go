@@ -340,7 +340,7 @@ func (s *suite) runSampleAPIServerHelpers(ctx context.Context) {
 		compareRow(num, bench, "peak RSS (largest process)", *m.RSS["ours"], *m.RSS["upstream"], fmtMB, nil),
 	)
 	if len(m.Files) == 2 {
-		s.notes = append(s.notes, fmt.Sprintf("sample-apiserver's gen_helpers: ours is the shell library's typedinformer::codegen::gen_helpers (three informer-gen runs: deepcopy, defaults, conversions; the binary given directly), upstream kube_codegen.sh v0.37.2's kube::codegen::gen_helpers (its go install of the generators, warm, then deepcopy-gen, defaulter-gen, conversion-gen); generated helper files under pkg/apis after a run: ours %d, upstream %d.",
+		s.notes = append(s.notes, fmt.Sprintf("sample-apiserver's gen_helpers: ours is the shell library's typedinformer::codegen::gen_helpers (one informer-gen run writing deepcopy, defaults and conversions; the binary given directly), upstream kube_codegen.sh v0.37.2's kube::codegen::gen_helpers (its go install of the generators, warm, then deepcopy-gen, defaulter-gen, conversion-gen); generated helper files under pkg/apis after a run: ours %d, upstream %d.",
 			m.Files["ours"], m.Files["upstream"]))
 	}
 }
