@@ -1,0 +1,172 @@
+package generators
+
+// This file checks the options of the targets that write into the input
+// packages (deepcopy, register, defaulter, conversion) and of the runs that
+// generate only them.
+
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/load"
+)
+
+// packagesOnly reports whether the run writes only files inside the input
+// packages (--deepcopy-only, --register-only, --defaulter-only,
+// --conversion-only): no informers, listers or clients.
+func (o *Options) packagesOnly() bool {
+	return o.DeepCopyOnly || o.RegisterOnly || o.DefaulterOnly || o.ConversionOnly
+}
+
+// checkHelpersOnly refuses the options of the informer, lister and client
+// targets, which flag (an only-mode) does not generate.
+func (o *Options) checkHelpersOnly(flag string) error {
+	if name := firstSet([]flagSet{
+		{"--output-dir", o.OutputDir != ""},
+		{"--output-pkg", o.OutputPkg != ""},
+		{"--versioned-clientset-package", o.VersionedClientsetPackage != ""},
+		{"--listers-package", o.ListersPackage != ""},
+		{"--with-clientset", o.WithClientset},
+		{"--with-applyconfig", o.WithApplyConfig},
+	}); name != "" {
+		return inputerr.Errorf("", "%s configures informers, listers or clients, which %s does not generate", name, flag)
+	}
+	return nil
+}
+
+// checkDeepCopy checks the deepcopy options: DeepCopyOnly sets
+// WithDeepCopy and excludes the other targets; the output file is a Go
+// file's base name.
+func (o *Options) checkDeepCopy() error {
+	if o.DeepCopyOutputFile != "" {
+		if !o.WithDeepCopy && !o.DeepCopyOnly {
+			return inputerr.Errorf("", "--output-file names the deepcopy file, which is generated only with --with-deepcopy or --deepcopy-only")
+		}
+		if !isGoFileName(o.DeepCopyOutputFile) {
+			return inputerr.Errorf("", "--output-file %q is not the base name of a non-test Go file", o.DeepCopyOutputFile)
+		}
+	}
+	if !o.DeepCopyOnly {
+		return nil
+	}
+	o.WithDeepCopy = true
+	return o.checkHelpersOnly("--deepcopy-only")
+}
+
+// checkRegister checks the register options: RegisterOnly sets
+// WithRegister and excludes the informer, lister and client targets, and
+// alone takes --output-file as the register file's name; the output file is
+// a Go file's base name.
+func (o *Options) checkRegister() error {
+	if o.RegisterOnly {
+		o.WithRegister = true
+		if err := o.takeOutputFile(&o.RegisterOutputFile, "--register-output-file", "register file"); err != nil {
+			return err
+		}
+		if err := o.checkHelpersOnly("--register-only"); err != nil {
+			return err
+		}
+	}
+	if o.RegisterOutputFile != "" {
+		if !o.WithRegister {
+			return inputerr.Errorf("", "--register-output-file names the register file, which is generated only with --with-register or --register-only")
+		}
+		if !isGoFileName(o.RegisterOutputFile) {
+			return inputerr.Errorf("", "--register-output-file %q is not the base name of a non-test Go file", o.RegisterOutputFile)
+		}
+	}
+	return nil
+}
+
+// checkConversion checks the conversion options as checkDeepCopy does the
+// deepcopy ones; with ConversionOnly alone, --output-file names the
+// conversion file, as it does to conversion-gen.
+func (o *Options) checkConversion() error {
+	if o.ConversionOnly {
+		if err := o.takeOutputFile(&o.ConversionOutputFile, "--conversion-output-file", "conversion file"); err != nil {
+			return err
+		}
+	}
+	with := o.WithConversion || o.ConversionOnly
+	if !with {
+		if name := firstSet([]flagSet{
+			{"--conversion-output-file", o.ConversionOutputFile != ""},
+			{"--extra-peer-dirs", len(o.ExtraPeerDirs) > 0},
+			{"--base-peer-dirs", o.BasePeerDirs != nil},
+			{"--skip-unsafe", o.SkipUnsafe},
+		}); name != "" {
+			return inputerr.Errorf("", "%s configures the conversion functions, which are generated only with --with-conversion or --conversion-only", name)
+		}
+	}
+	if f := o.ConversionOutputFile; f != "" && !isGoFileName(f) {
+		return inputerr.Errorf("", "--conversion-output-file %q is not the base name of a non-test Go file", f)
+	}
+	if f := o.ConversionOutputFile; f != "" && f == o.DeepCopyOutputFile && (o.WithDeepCopy || o.DeepCopyOnly) {
+		return inputerr.Errorf("", "--conversion-output-file and --output-file both name %q", f)
+	}
+	for _, d := range append(append([]string{}, o.BasePeerDirs...), o.ExtraPeerDirs...) {
+		if d == "" || strings.HasPrefix(d, ".") || filepath.IsAbs(d) {
+			return inputerr.Errorf("", "peer directory %q is not a package import path", d)
+		}
+	}
+	if !o.ConversionOnly {
+		return nil
+	}
+	o.WithConversion = true
+	return o.checkHelpersOnly("--conversion-only")
+}
+
+// takeOutputFile gives --output-file (DeepCopyOutputFile) to the file of an
+// only-mode's target, *file, when no deepcopy file is generated: the
+// upstream tool's --output-file names its own file. flag is the target's
+// own flag for that file and what the file, for the error when both are
+// given.
+func (o *Options) takeOutputFile(file *string, flag, what string) error {
+	if o.DeepCopyOutputFile == "" || o.WithDeepCopy || o.DeepCopyOnly {
+		return nil
+	}
+	if *file != "" {
+		return inputerr.Errorf("", "--output-file and %s both name the %s", flag, what)
+	}
+	*file, o.DeepCopyOutputFile = o.DeepCopyOutputFile, ""
+	return nil
+}
+
+// isGoFileName reports whether name is the base name of a non-test Go file.
+func isGoFileName(name string) bool {
+	return !strings.ContainsAny(name, "/\\") && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
+}
+
+// checkDefaulter checks the defaulter options: DefaulterOnly sets
+// WithDefaulter and excludes the informer, lister and client targets;
+// without a deepcopy target, --output-file names the defaults file, as it
+// does to defaulter-gen; the output file is a Go file's base name.
+func (o *Options) checkDefaulter() error {
+	if o.DefaulterOnly {
+		o.WithDefaulter = true
+		if err := o.takeOutputFile(&o.DefaulterOutputFile, "--defaulter-output-file", "defaults file"); err != nil {
+			return err
+		}
+		if err := o.checkHelpersOnly("--defaulter-only"); err != nil {
+			return err
+		}
+	}
+	for _, p := range o.DefaulterExtraPeerPackages {
+		if !o.WithDefaulter {
+			return inputerr.Errorf("", "--defaulter-extra-peer-dirs names packages for the defaulters, which are generated only with --with-defaulter or --defaulter-only")
+		}
+		if !load.IsImportPath(p) {
+			return inputerr.Errorf("", "--defaulter-extra-peer-dirs: %q is not an import path", p)
+		}
+	}
+	if o.DefaulterOutputFile != "" {
+		if !o.WithDefaulter {
+			return inputerr.Errorf("", "--defaulter-output-file names the defaults file, which is generated only with --with-defaulter or --defaulter-only")
+		}
+		if !isGoFileName(o.DefaulterOutputFile) {
+			return inputerr.Errorf("", "defaults file %q is not the base name of a non-test Go file", o.DefaulterOutputFile)
+		}
+	}
+	return nil
+}
