@@ -3,7 +3,6 @@ package generators
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,36 +20,10 @@ func deepCopyOptions() Options {
 	}
 }
 
-// TestDeepCopyGolden compares the zz_generated.deepcopy.go files of
-// testdata/deepcopyapis (rewritten with -update) with the generated ones.
-func TestDeepCopyGolden(t *testing.T) {
-	checkGolden(t, deepCopyOptions(), "deepcopy goldens", "go test ./generators -run DeepCopyGolden -update")
-}
-
-// TestDeepCopyGoldenCompiles vets the testdata packages with their
-// generated functions.
-func TestDeepCopyGoldenCompiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go vet; skipped in -short mode")
-	}
-	out, err := exec.Command("go", "vet", deepCopyPkgs).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go vet %s: %v\n%s", deepCopyPkgs, err, out)
-	}
-}
-
 // TestDeepCopyGoldenShape checks what the tags must produce, independently
 // of the golden text.
 func TestDeepCopyGoldenShape(t *testing.T) {
-	res, err := Build(context.Background(), deepCopyOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{}
-	for _, f := range res.Files {
-		rel, _ := filepath.Rel(mustAbs(t, "testdata/deepcopyapis"), f.Path)
-		files[filepath.ToSlash(rel)] = string(f.Content)
-	}
+	files := generatedFiles(t, deepCopyOptions(), "testdata/deepcopyapis")
 	if len(files) != 2 || files["kinds/zz_generated.deepcopy.go"] == "" || files["optin/zz_generated.deepcopy.go"] == "" {
 		t.Fatalf("files %v, want kinds and optin (other has no tag)", keys(files))
 	}
@@ -140,20 +113,7 @@ func TestDeepCopyBadInput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
 			writeTree(t, dir, fileTree{"go.mod": fooModule, "apis/foo/v1/doc.go": "// +k8s:deepcopy-gen=package\n\npackage v1\n", "apis/foo/v1/types.go": c.types})
-			before := snapshot(t, dir)
-			_, err := Generate(context.Background(), Options{Patterns: []string{"./apis/..."}, WorkDir: dir, DeepCopyOnly: true, Now: fixedNow})
-			if err == nil {
-				t.Fatal("generate succeeded")
-			}
-			if !IsInputError(err) {
-				t.Errorf("error %v is not an input error", err)
-			}
-			if msg := filepath.ToSlash(err.Error()); !strings.HasPrefix(msg, c.want) {
-				t.Errorf("error:\n  %v\nwant prefix:\n  %s", err, c.want)
-			}
-			if d := diffSnapshots(before, snapshot(t, dir)); d != "" {
-				t.Errorf("a failed run changed the tree: %s", d)
-			}
+			expectInputError(t, dir, Options{Patterns: []string{"./apis/..."}, WorkDir: dir, DeepCopyOnly: true, Now: fixedNow}, c.want)
 		})
 	}
 }
@@ -173,30 +133,6 @@ func keys(m map[string]string) []string {
 		out = append(out, k)
 	}
 	return out
-}
-
-// TestDeepCopyOptions: the deepcopy flags are refused where they mean
-// nothing.
-func TestDeepCopyOptions(t *testing.T) {
-	for _, c := range []struct {
-		name   string
-		mutate func(*Options)
-		want   string
-	}{
-		{"output file without deepcopy", func(o *Options) { o.DeepCopyOnly = false; o.DeepCopyOutputFile = "x.go" }, "--output-file names the deepcopy file"},
-		{"output file in a directory", func(o *Options) { o.DeepCopyOutputFile = "sub/x.go" }, `--output-file "sub/x.go" is not the base name of a non-test Go file`},
-		{"test file", func(o *Options) { o.DeepCopyOutputFile = "x_test.go" }, "is not the base name of a non-test Go file"},
-		{"deepcopy only with a clientset", func(o *Options) { o.WithClientset = true }, "--with-clientset configures informers, listers or clients, which --deepcopy-only does not generate"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			o := deepCopyOptions()
-			c.mutate(&o)
-			_, err := Build(context.Background(), o)
-			if err == nil || !IsInputError(err) || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("error %v, want an input error containing %q", err, c.want)
-			}
-		})
-	}
 }
 
 // TestDeepCopyWithInformers: with WithDeepCopy the deepcopy files come

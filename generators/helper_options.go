@@ -39,13 +39,8 @@ func (o *Options) checkHelpersOnly(flag string) error {
 // WithDeepCopy and excludes the other targets; the output file is a Go
 // file's base name.
 func (o *Options) checkDeepCopy() error {
-	if o.DeepCopyOutputFile != "" {
-		if !o.WithDeepCopy && !o.DeepCopyOnly {
-			return inputerr.Errorf("", "--output-file names the deepcopy file, which is generated only with --with-deepcopy or --deepcopy-only")
-		}
-		if !isGoFileName(o.DeepCopyOutputFile) {
-			return inputerr.Errorf("", "--output-file %q is not the base name of a non-test Go file", o.DeepCopyOutputFile)
-		}
+	if err := checkOutputFile(o.DeepCopyOutputFile, "--output-file", "deepcopy file", o.WithDeepCopy || o.DeepCopyOnly, "--with-deepcopy or --deepcopy-only"); err != nil {
+		return err
 	}
 	if !o.DeepCopyOnly {
 		return nil
@@ -68,15 +63,7 @@ func (o *Options) checkRegister() error {
 			return err
 		}
 	}
-	if o.RegisterOutputFile != "" {
-		if !o.WithRegister {
-			return inputerr.Errorf("", "--register-output-file names the register file, which is generated only with --with-register or --register-only")
-		}
-		if !isGoFileName(o.RegisterOutputFile) {
-			return inputerr.Errorf("", "--register-output-file %q is not the base name of a non-test Go file", o.RegisterOutputFile)
-		}
-	}
-	return nil
+	return checkOutputFile(o.RegisterOutputFile, "--register-output-file", "register file", o.WithRegister, "--with-register or --register-only")
 }
 
 // checkConversion checks the conversion options as checkDeepCopy does the
@@ -99,8 +86,8 @@ func (o *Options) checkConversion() error {
 			return inputerr.Errorf("", "%s configures the conversion functions, which are generated only with --with-conversion or --conversion-only", name)
 		}
 	}
-	if f := o.ConversionOutputFile; f != "" && !isGoFileName(f) {
-		return inputerr.Errorf("", "--conversion-output-file %q is not the base name of a non-test Go file", f)
+	if err := checkOutputFile(o.ConversionOutputFile, "--conversion-output-file", "conversion file", true, ""); err != nil {
+		return err
 	}
 	if f := o.ConversionOutputFile; f != "" && f == o.DeepCopyOutputFile && (o.WithDeepCopy || o.DeepCopyOnly) {
 		return inputerr.Errorf("", "--conversion-output-file and --output-file both name %q", f)
@@ -126,10 +113,27 @@ func (o *Options) takeOutputFile(file *string, flag, what string) error {
 	if o.DeepCopyOutputFile == "" || o.WithDeepCopy || o.DeepCopyOnly {
 		return nil
 	}
+	if !isGoFileName(o.DeepCopyOutputFile) {
+		return inputerr.Errorf("", "--output-file %q is not the base name of a non-test Go file", o.DeepCopyOutputFile)
+	}
 	if *file != "" {
 		return inputerr.Errorf("", "--output-file and %s both name the %s", flag, what)
 	}
 	*file, o.DeepCopyOutputFile = o.DeepCopyOutputFile, ""
+	return nil
+}
+
+// checkOutputFile refuses a target's output file, named by flag, where the
+// target is not generated (with unset; withFlags are the flags that
+// generate it) and where it is not the base name of a non-test Go file.
+func checkOutputFile(file, flag, what string, with bool, withFlags string) error {
+	switch {
+	case file == "":
+	case !with:
+		return inputerr.Errorf("", "%s names the %s, which is generated only with %s", flag, what, withFlags)
+	case !isGoFileName(file):
+		return inputerr.Errorf("", "%s %q is not the base name of a non-test Go file", flag, file)
+	}
 	return nil
 }
 
@@ -160,13 +164,5 @@ func (o *Options) checkDefaulter() error {
 			return inputerr.Errorf("", "--defaulter-extra-peer-dirs: %q is not an import path", p)
 		}
 	}
-	if o.DefaulterOutputFile != "" {
-		if !o.WithDefaulter {
-			return inputerr.Errorf("", "--defaulter-output-file names the defaults file, which is generated only with --with-defaulter or --defaulter-only")
-		}
-		if !isGoFileName(o.DefaulterOutputFile) {
-			return inputerr.Errorf("", "defaults file %q is not the base name of a non-test Go file", o.DefaulterOutputFile)
-		}
-	}
-	return nil
+	return checkOutputFile(o.DefaulterOutputFile, "--defaulter-output-file", "defaults file", o.WithDefaulter, "--with-defaulter or --defaulter-only")
 }

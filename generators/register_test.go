@@ -3,7 +3,6 @@ package generators
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -22,36 +21,10 @@ func registerOptions() Options {
 	}
 }
 
-// TestRegisterGolden compares the zz_generated.register.go files of
-// testdata/registerapis (rewritten with -update) with the generated ones.
-func TestRegisterGolden(t *testing.T) {
-	checkGolden(t, registerOptions(), "register goldens", "go test ./generators -run RegisterGolden -update")
-}
-
-// TestRegisterGoldenCompiles vets the testdata packages with their
-// generated registration.
-func TestRegisterGoldenCompiles(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs go vet; skipped in -short mode")
-	}
-	out, err := exec.Command("go", "vet", registerPkgs).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go vet %s: %v\n%s", registerPkgs, err, out)
-	}
-}
-
 // TestRegisterGoldenShape checks, independently of the golden text, which
 // packages get a file, with which group, version, types and import names.
 func TestRegisterGoldenShape(t *testing.T) {
-	res, err := Build(context.Background(), registerOptions())
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{}
-	for _, f := range res.Files {
-		rel, _ := filepath.Rel(mustAbs(t, "testdata/registerapis"), f.Path)
-		files[filepath.ToSlash(rel)] = string(f.Content)
-	}
+	files := generatedFiles(t, registerOptions(), "testdata/registerapis")
 	got := keys(files)
 	sort.Strings(got)
 	want := []string{"clash/runtime/zz_generated.register.go", "groupname/v1/zz_generated.register.go", "named/v1/zz_generated.register.go", "pathgroup/v1beta1/zz_generated.register.go"}
@@ -198,7 +171,6 @@ func TestRegisterBadInput(t *testing.T) {
 				tree[k] = v
 			}
 			writeTree(t, dir, tree)
-			before := snapshot(t, dir)
 			opts := c.opts
 			opts.WorkDir, opts.Now = dir, fixedNow
 			if len(opts.Patterns) == 0 {
@@ -207,19 +179,7 @@ func TestRegisterBadInput(t *testing.T) {
 			if !opts.DeepCopyOnly && !opts.WithRegister {
 				opts.RegisterOnly = true
 			}
-			_, err := Generate(context.Background(), opts)
-			if err == nil {
-				t.Fatal("generate succeeded")
-			}
-			if !IsInputError(err) {
-				t.Errorf("error %v is not an input error", err)
-			}
-			if msg := filepath.ToSlash(err.Error()); !strings.HasPrefix(msg, c.want) {
-				t.Errorf("error:\n  %v\nwant prefix:\n  %s", err, c.want)
-			}
-			if d := diffSnapshots(before, snapshot(t, dir)); d != "" {
-				t.Errorf("a failed run changed the tree: %s", d)
-			}
+			expectInputError(t, dir, opts, c.want)
 		})
 	}
 }
