@@ -110,28 +110,14 @@ func (o *Options) clientLayout() (plan.Layout, error) {
 // and checks the flags that only mean something with it.
 func (o *Options) clientsetLayout(l *plan.Layout, outDir, outPkg string) error {
 	if !o.WithApplyConfig {
-		if name := firstSet([]flagSet{
-			{"--applyconfig-name", o.ApplyConfigName != ""},
-			{"--applyconfig-output-dir", o.ApplyConfigurationDir != ""},
-			{"--external-applyconfigurations", len(o.ExternalApplyConfigurations) > 0},
-			{"--openapi-schema", o.OpenAPISchema != ""},
-		}); name != "" {
+		if name := o.firstSet(applyFlags); name != "" {
 			return inputerr.Errorf("", "%s configures the apply configurations, which are generated only with --with-applyconfig", name)
 		}
 	} else if !o.WithClientset {
 		return inputerr.Errorf("", "--with-applyconfig needs --with-clientset: the apply configurations are generated with the clientset whose Apply takes them")
 	}
 	if !o.WithClientset {
-		if name := firstSet([]flagSet{
-			{"--clientset-only", o.ClientsetOnly},
-			{"--clientset-name", o.ClientsetName != ""},
-			{"--clientset-package", o.ClientsetPackage != ""},
-			{"--clientset-output-dir", o.ClientsetDir != ""},
-			{"--apply-configuration-package", o.ApplyConfigurationPackage != ""},
-			{"--prefers-protobuf", o.PrefersProtobuf},
-			{"--fake-clientset=false", o.NoFakeClientset},
-			{"--replace-client-gen-output", o.ReplaceClientGenOutput},
-		}); name != "" {
+		if name := o.firstSet(clientsetFlags); name != "" {
 			return inputerr.Errorf("", "%s configures the clientset, which is generated only with --with-clientset", name)
 		}
 		return nil
@@ -230,13 +216,7 @@ func (o *Options) applyLayout(l *plan.Layout, outDir, outPkg string) error {
 // would fill with <group>/<version> directories beside them.
 func (o *Options) validateListersOnly(outDir, outPkg string) (plan.Layout, error) {
 	var l plan.Layout
-	if name := firstSet([]flagSet{
-		{"--versioned-clientset-package", o.VersionedClientsetPackage != ""},
-		{"--listers-package", o.ListersPackage != ""},
-		{"--listers-output-dir", o.ListersDir != ""},
-		{"--single-directory", o.SingleDirectory},
-		{"informers (OutputDirIsInformers)", o.OutputDirIsInformers},
-	}); name != "" {
+	if name := o.firstSet(notListersOnlyFlags); name != "" {
 		return l, inputerr.Errorf("", "%s cannot be used when only the listers are generated (upstream lister-gen's reading of --output-dir)", name)
 	}
 	if filepath.Base(outDir) == "informers" || path.Base(outPkg) == "informers" {

@@ -22,14 +22,7 @@ func (o *Options) packagesOnly() bool {
 // checkHelpersOnly refuses the options of the informer, lister and client
 // targets, which flag (an only-mode) does not generate.
 func (o *Options) checkHelpersOnly(flag string) error {
-	if name := firstSet([]flagSet{
-		{"--output-dir", o.OutputDir != ""},
-		{"--output-pkg", o.OutputPkg != ""},
-		{"--versioned-clientset-package", o.VersionedClientsetPackage != ""},
-		{"--listers-package", o.ListersPackage != ""},
-		{"--with-clientset", o.WithClientset},
-		{"--with-applyconfig", o.WithApplyConfig},
-	}); name != "" {
+	if name := o.firstSet(clientTargetFlags); name != "" {
 		return inputerr.Errorf("", "%s configures informers, listers or clients, which %s does not generate", name, flag)
 	}
 	return nil
@@ -42,11 +35,7 @@ func (o *Options) checkDeepCopy() error {
 	if err := checkOutputFile(o.DeepCopyOutputFile, "--output-file", "deepcopy file", o.WithDeepCopy || o.DeepCopyOnly, "--with-deepcopy or --deepcopy-only"); err != nil {
 		return err
 	}
-	if !o.DeepCopyOnly {
-		return nil
-	}
-	o.WithDeepCopy = true
-	return o.checkHelpersOnly("--deepcopy-only")
+	return o.onlyMode(o.DeepCopyOnly, "--deepcopy-only", &o.WithDeepCopy, nil, "", "")
 }
 
 // checkRegister checks the register options: RegisterOnly sets
@@ -54,14 +43,8 @@ func (o *Options) checkDeepCopy() error {
 // alone takes --output-file as the register file's name; the output file is
 // a Go file's base name.
 func (o *Options) checkRegister() error {
-	if o.RegisterOnly {
-		o.WithRegister = true
-		if err := o.takeOutputFile(&o.RegisterOutputFile, "--register-output-file", "register file"); err != nil {
-			return err
-		}
-		if err := o.checkHelpersOnly("--register-only"); err != nil {
-			return err
-		}
+	if err := o.onlyMode(o.RegisterOnly, "--register-only", &o.WithRegister, &o.RegisterOutputFile, "--register-output-file", "register file"); err != nil {
+		return err
 	}
 	return checkOutputFile(o.RegisterOutputFile, "--register-output-file", "register file", o.WithRegister, "--with-register or --register-only")
 }
@@ -70,19 +53,11 @@ func (o *Options) checkRegister() error {
 // deepcopy ones; with ConversionOnly alone, --output-file names the
 // conversion file, as it does to conversion-gen.
 func (o *Options) checkConversion() error {
-	if o.ConversionOnly {
-		if err := o.takeOutputFile(&o.ConversionOutputFile, "--conversion-output-file", "conversion file"); err != nil {
-			return err
-		}
+	if err := o.onlyMode(o.ConversionOnly, "--conversion-only", &o.WithConversion, &o.ConversionOutputFile, "--conversion-output-file", "conversion file"); err != nil {
+		return err
 	}
-	with := o.WithConversion || o.ConversionOnly
-	if !with {
-		if name := firstSet([]flagSet{
-			{"--conversion-output-file", o.ConversionOutputFile != ""},
-			{"--extra-peer-dirs", len(o.ExtraPeerDirs) > 0},
-			{"--base-peer-dirs", o.BasePeerDirs != nil},
-			{"--skip-unsafe", o.SkipUnsafe},
-		}); name != "" {
+	if !o.WithConversion {
+		if name := o.firstSet(conversionFlags); name != "" {
 			return inputerr.Errorf("", "%s configures the conversion functions, which are generated only with --with-conversion or --conversion-only", name)
 		}
 	}
@@ -97,11 +72,25 @@ func (o *Options) checkConversion() error {
 			return inputerr.Errorf("", "peer directory %q is not a package import path", d)
 		}
 	}
-	if !o.ConversionOnly {
+	return nil
+}
+
+// onlyMode sets up the target of an only-mode flag when only is set: the
+// target is generated (*with), it takes --output-file as its file's name
+// (see takeOutputFile; file is nil for the deepcopy target, whose name
+// --output-file is), and the informer, lister and client targets' options
+// are refused.
+func (o *Options) onlyMode(only bool, flag string, with *bool, file *string, fileFlag, what string) error {
+	if !only {
 		return nil
 	}
-	o.WithConversion = true
-	return o.checkHelpersOnly("--conversion-only")
+	*with = true
+	if file != nil {
+		if err := o.takeOutputFile(file, fileFlag, what); err != nil {
+			return err
+		}
+	}
+	return o.checkHelpersOnly(flag)
 }
 
 // takeOutputFile gives --output-file (DeepCopyOutputFile) to the file of an
@@ -147,14 +136,8 @@ func isGoFileName(name string) bool {
 // without a deepcopy target, --output-file names the defaults file, as it
 // does to defaulter-gen; the output file is a Go file's base name.
 func (o *Options) checkDefaulter() error {
-	if o.DefaulterOnly {
-		o.WithDefaulter = true
-		if err := o.takeOutputFile(&o.DefaulterOutputFile, "--defaulter-output-file", "defaults file"); err != nil {
-			return err
-		}
-		if err := o.checkHelpersOnly("--defaulter-only"); err != nil {
-			return err
-		}
+	if err := o.onlyMode(o.DefaulterOnly, "--defaulter-only", &o.WithDefaulter, &o.DefaulterOutputFile, "--defaulter-output-file", "defaults file"); err != nil {
+		return err
 	}
 	for _, p := range o.DefaulterExtraPeerPackages {
 		if !o.WithDefaulter {

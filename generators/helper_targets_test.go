@@ -59,13 +59,13 @@ func TestHelperOptions(t *testing.T) {
 		want   string
 	}{
 		{"output file without deepcopy", deepCopyOptions, func(o *Options) { o.DeepCopyOnly = false; o.DeepCopyOutputFile = "x.go" }, "--output-file names the deepcopy file"},
-		{"output file in a directory", deepCopyOptions, func(o *Options) { o.DeepCopyOutputFile = "sub/x.go" }, `--output-file "sub/x.go" is not the base name of a non-test Go file`},
+		{"deepcopy output file in a directory", deepCopyOptions, func(o *Options) { o.DeepCopyOutputFile = "sub/x.go" }, `--output-file "sub/x.go" is not the base name of a non-test Go file`},
 		{"test file", deepCopyOptions, func(o *Options) { o.DeepCopyOutputFile = "x_test.go" }, "is not the base name of a non-test Go file"},
 		{"deepcopy only with a clientset", deepCopyOptions, func(o *Options) { o.WithClientset = true }, "--with-clientset configures informers, listers or clients, which --deepcopy-only does not generate"},
 		{"output file without conversion", deepCopyOptions, func(o *Options) { o.ConversionOutputFile = "x.go" }, "--conversion-output-file configures the conversion functions, which are generated only with --with-conversion or --conversion-only"},
 		{"extra peers without conversion", deepCopyOptions, func(o *Options) { o.ExtraPeerDirs = []string{"example.com/x"} }, "--extra-peer-dirs configures the conversion functions"},
 		{"skip-unsafe without conversion", deepCopyOptions, func(o *Options) { o.SkipUnsafe = true }, "--skip-unsafe configures the conversion functions"},
-		{"output file in a directory", deepCopyOptions, func(o *Options) { o.ConversionOnly = true; o.ConversionOutputFile = "sub/x.go" }, `--conversion-output-file "sub/x.go" is not the base name of a non-test Go file`},
+		{"conversion output file in a directory", deepCopyOptions, func(o *Options) { o.ConversionOnly = true; o.ConversionOutputFile = "sub/x.go" }, `--conversion-output-file "sub/x.go" is not the base name of a non-test Go file`},
 		{"output file of the deepcopy functions", deepCopyOptions, func(o *Options) {
 			o.ConversionOnly = true
 			o.ConversionOutputFile = "zz.go"
@@ -74,7 +74,7 @@ func TestHelperOptions(t *testing.T) {
 		{"relative peer directory", deepCopyOptions, func(o *Options) { o.ConversionOnly = true; o.ExtraPeerDirs = []string{"./apis/x"} }, `peer directory "./apis/x" is not a package import path`},
 		{"conversion only with a clientset", deepCopyOptions, func(o *Options) { o.DeepCopyOnly = false; o.ConversionOnly = true; o.WithClientset = true }, "--with-clientset configures informers, listers or clients, which --conversion-only does not generate"},
 		{"output file without defaulter", defaulterOptions, func(o *Options) { o.DefaulterOnly = false; o.DeepCopyOnly = true; o.DefaulterOutputFile = "x.go" }, "--defaulter-output-file names the defaults file, which is generated only with --with-defaulter or --defaulter-only"},
-		{"output file in a directory", defaulterOptions, func(o *Options) { o.DefaulterOutputFile = "sub/x.go" }, `--defaulter-output-file "sub/x.go" is not the base name of a non-test Go file`},
+		{"defaults output file in a directory", defaulterOptions, func(o *Options) { o.DefaulterOutputFile = "sub/x.go" }, `--defaulter-output-file "sub/x.go" is not the base name of a non-test Go file`},
 		{"--output-file in a directory", defaulterOptions, func(o *Options) { o.DeepCopyOutputFile = "sub/x.go" }, `--output-file "sub/x.go" is not the base name of a non-test Go file`},
 		{"both output files", defaulterOptions, func(o *Options) { o.DeepCopyOutputFile = "x.go"; o.DefaulterOutputFile = "y.go" }, "--output-file and --defaulter-output-file both name the defaults file"},
 		{"peer packages without defaulter", defaulterOptions, func(o *Options) {

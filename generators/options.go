@@ -316,18 +316,60 @@ func (o *Options) workDir() string {
 	return wd
 }
 
-// flagSet is one option as the command line names it, and whether it is
-// set.
-type flagSet struct {
-	name string
-	set  bool
-}
+// flagGroup is a set of options that only mean something to some targets,
+// for the error naming the first one set where they mean nothing.
+type flagGroup uint
 
-// firstSet returns the name of the first of flags that is set, "" when
-// none is.
-func firstSet(flags []flagSet) string {
-	for _, f := range flags {
-		if f.set {
+const (
+	// clientTargetFlags configure informers, listers or clients: an
+	// only-mode refuses them.
+	clientTargetFlags flagGroup = 1 << iota
+	// notListersOnlyFlags are refused when only the listers are generated.
+	notListersOnlyFlags
+	// clientsetFlags configure the clientset.
+	clientsetFlags
+	// applyFlags configure the apply configurations.
+	applyFlags
+	// conversionFlags configure the conversion functions.
+	conversionFlags
+)
+
+// firstSet returns the command-line name of the first option of group g
+// that is set, "" when none is. The options are listed once, each with
+// every group it belongs to.
+func (o *Options) firstSet(g flagGroup) string {
+	for _, f := range []struct {
+		groups flagGroup
+		name   string
+		set    bool
+	}{
+		{clientTargetFlags, "--output-dir", o.OutputDir != ""},
+		{clientTargetFlags, "--output-pkg", o.OutputPkg != ""},
+		{clientTargetFlags | notListersOnlyFlags, "--versioned-clientset-package", o.VersionedClientsetPackage != ""},
+		{clientTargetFlags | notListersOnlyFlags, "--listers-package", o.ListersPackage != ""},
+		{notListersOnlyFlags, "--listers-output-dir", o.ListersDir != ""},
+		{notListersOnlyFlags, "--single-directory", o.SingleDirectory},
+		{notListersOnlyFlags, "informers (OutputDirIsInformers)", o.OutputDirIsInformers},
+		{clientTargetFlags, "--with-clientset", o.WithClientset},
+		{clientTargetFlags, "--with-applyconfig", o.WithApplyConfig},
+		{clientsetFlags, "--clientset-only", o.ClientsetOnly},
+		{clientsetFlags, "--clientset-name", o.ClientsetName != ""},
+		{clientsetFlags, "--clientset-package", o.ClientsetPackage != ""},
+		{clientsetFlags, "--clientset-output-dir", o.ClientsetDir != ""},
+		{clientsetFlags, "--apply-configuration-package", o.ApplyConfigurationPackage != ""},
+		{clientsetFlags, "--prefers-protobuf", o.PrefersProtobuf},
+		{clientsetFlags, "--fake-clientset=false", o.NoFakeClientset},
+		{clientsetFlags, "--replace-client-gen-output", o.ReplaceClientGenOutput},
+		{applyFlags, "--applyconfig-name", o.ApplyConfigName != ""},
+		{applyFlags, "--applyconfig-output-dir", o.ApplyConfigurationDir != ""},
+		{applyFlags, "--external-applyconfigurations", len(o.ExternalApplyConfigurations) > 0},
+		{applyFlags, "--openapi-schema", o.OpenAPISchema != ""},
+		{conversionFlags, "--conversion-output-file", o.ConversionOutputFile != ""},
+		{conversionFlags, "--extra-peer-dirs", len(o.ExtraPeerDirs) > 0},
+		{conversionFlags, "--base-peer-dirs", o.BasePeerDirs != nil},
+		{conversionFlags, "--skip-unsafe", o.SkipUnsafe},
+	} {
+		if f.groups&g != 0 && f.set {
 			return f.name
 		}
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,22 +12,14 @@ import (
 // patterns and the tag; a target that finds its tag says nothing.
 func TestOnlyModeWithNothingToDo(t *testing.T) {
 	dir := t.TempDir()
-	for rel, content := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"go.mod": "module example.com/kb\n\ngo 1.26\n",
 		// A kubebuilder layout: markers, no doc.go.
 		"apis/v1/groupversion_info.go": "// Package v1 is the v1 API.\n// +kubebuilder:object:generate=true\n// +groupName=kb.example.com\npackage v1\n",
 		"apis/v1/types.go":             "package v1\n\n// +kubebuilder:object:root=true\n\n// Foo is an object.\ntype Foo struct {\n\tS []string\n}\n",
 		"tagged/doc.go":                "// +k8s:deepcopy-gen=package\n\npackage tagged\n",
 		"tagged/types.go":              "package tagged\n\n// T is copied.\ntype T struct {\n\tS []string\n}\n",
-	} {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	apis := filepath.Join(dir, "apis") + "/..."
 	tagged := filepath.Join(dir, "tagged")
 	for _, c := range []struct {
