@@ -1,6 +1,8 @@
 package generators
 
 import (
+	"github.com/typedinformer/typedinformer/internal/testutil"
+
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -63,15 +65,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 // writeTree writes files (slash-separated relative path → content) under dir.
 func writeTree(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteFiles(t, dir, files)
 }
 
 // copyTree copies the files under src into dst.

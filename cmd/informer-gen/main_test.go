@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/typedinformer/typedinformer/internal/testutil"
+
 	"bytes"
 	"context"
 	"os"
@@ -56,15 +58,7 @@ func TestVersion(t *testing.T) {
 // under dir.
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteFiles(t, dir, files)
 }
 
 func snapshot(t *testing.T, dir string) map[string]string {
