@@ -344,31 +344,46 @@ func (w *writer) doMap(in, out *typ) {
 		w.do("}\n")
 		return
 	}
-	exists, conditional := true, false
-	if fn := w.preexists(in.elem, out.elem); fn != nil {
-		w.do("newVal := new(" + w.raw(out.elem) + ")\n")
-		w.do("if err := " + w.fnRef(fn) + "(&val, newVal, s); err != nil {\n")
-	} else if fn := w.preexistsPointers(in.elem, out.elem); fn != nil {
-		w.do("newVal := new(" + w.raw(out.elem) + ")\n")
-		w.do("if val != nil {\n")
-		w.do("*newVal = new(" + w.raw(out.elem.elem) + ")\n")
-		w.do("if err := " + w.fnRef(fn) + "(val, *newVal, s); err != nil {\n")
-		conditional = true
-	} else if w.convertibleWithinPackage(in.elem, out.elem) {
-		w.do("newVal := new(" + w.raw(out.elem) + ")\n")
-		w.do("if err := " + w.convertName(in.elem, out.elem) + "(&val, newVal, s); err != nil {\n")
-	} else {
-		w.noConversion(w.at, in.elem, out.elem)
-		exists = false
-	}
-	if exists {
-		w.do("return err\n}\n")
-		if conditional {
-			w.do("}\n")
-		}
+	if w.convertElem(in.elem, out.elem, "val", "newVal", "*newVal", true) {
 		w.do("(*out)[" + key + "] = *newVal\n")
 	}
 	w.do("}\n")
+}
+
+// convertElem writes the conversion of one map value or slice element,
+// src, from in to out, as conversion-gen does: by a function converting in
+// to out, or, for pointers, one converting their pointees (the nil
+// pointer left nil), or by the one this file generates; it reports false
+// when there is none. dst points to the converted element and dstElem is
+// *dst; with declare, dst is declared (as a new out) before the call.
+func (w *writer) convertElem(in, out *typ, src, dst, dstElem string, declare bool) bool {
+	prelude := func() {
+		if declare {
+			w.do(dst + " := new(" + w.raw(out) + ")\n")
+		}
+	}
+	conditional := false
+	if fn := w.preexists(in, out); fn != nil {
+		prelude()
+		w.do("if err := " + w.fnRef(fn) + "(&" + src + ", " + dst + ", s); err != nil {\n")
+	} else if fn := w.preexistsPointers(in, out); fn != nil {
+		prelude()
+		w.do("if " + src + " != nil {\n")
+		w.do(dstElem + " = new(" + w.raw(out.elem) + ")\n")
+		w.do("if err := " + w.fnRef(fn) + "(" + src + ", " + dstElem + ", s); err != nil {\n")
+		conditional = true
+	} else if w.convertibleWithinPackage(in, out) {
+		prelude()
+		w.do("if err := " + w.convertName(in, out) + "(&" + src + ", " + dst + ", s); err != nil {\n")
+	} else {
+		w.noConversion(w.at, in, out)
+		return false
+	}
+	w.do("return err\n}\n")
+	if conditional {
+		w.do("}\n")
+	}
+	return true
 }
 
 func (w *writer) doSlice(in, out *typ) {
@@ -386,26 +401,7 @@ func (w *writer) doSlice(in, out *typ) {
 			w.do("(*out)[i] = " + w.raw(out.elem) + "((*in)[i])\n")
 		}
 	default:
-		exists, conditional := true, false
-		if fn := w.preexists(in.elem, out.elem); fn != nil {
-			w.do("if err := " + w.fnRef(fn) + "(&(*in)[i], &(*out)[i], s); err != nil {\n")
-		} else if fn := w.preexistsPointers(in.elem, out.elem); fn != nil {
-			w.do("if (*in)[i] != nil {\n")
-			w.do("(*out)[i] = new(" + w.raw(out.elem.elem) + ")\n")
-			w.do("if err := " + w.fnRef(fn) + "((*in)[i], (*out)[i], s); err != nil {\n")
-			conditional = true
-		} else if w.convertibleWithinPackage(in.elem, out.elem) {
-			w.do("if err := " + w.convertName(in.elem, out.elem) + "(&(*in)[i], &(*out)[i], s); err != nil {\n")
-		} else {
-			w.noConversion(w.at, in.elem, out.elem)
-			exists = false
-		}
-		if exists {
-			w.do("return err\n}\n")
-			if conditional {
-				w.do("}\n")
-			}
-		}
+		w.convertElem(in.elem, out.elem, "(*in)[i]", "&(*out)[i]", "(*out)[i]", false)
 	}
 	w.do("}\n")
 }

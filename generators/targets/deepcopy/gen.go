@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/load"
 	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
@@ -152,54 +153,64 @@ func isPointerTo(e ast.Expr, name string) bool {
 // deepCopy returns the signature of t's hand-written DeepCopy, nil when it
 // has none; a DeepCopy of another shape is an error.
 func (w *writer) deepCopy(t *typ) *signature {
-	w.f(t)
-	m := t.methods["DeepCopy"]
+	m := w.handWritten(t, "DeepCopy", func(m *load.Method) string {
+		switch {
+		case len(m.Params) != 0:
+			return "no parameters"
+		case len(m.Results) != 1:
+			return "exactly one result"
+		}
+		ptrResult, nonPtrResult := isPointerTo(m.Results[0], t.name), isTypeName(m.Results[0], t.name)
+		switch {
+		case !ptrResult && !nonPtrResult:
+			return "to return " + t.name + " or *" + t.name
+		case m.PointerReceiver && !ptrResult:
+			return "a *" + t.name + " result for a *" + t.name + " receiver"
+		case !m.PointerReceiver && !nonPtrResult:
+			return "a " + t.name + " result for a " + t.name + " receiver"
+		}
+		return ""
+	})
 	if m == nil {
 		return nil
 	}
-	switch {
-	case len(m.Params) != 0:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected no parameters", t))
-		return nil
-	case len(m.Results) != 1:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected exactly one result", t))
-		return nil
-	}
-	ptrResult, nonPtrResult := isPointerTo(m.Results[0], t.name), isTypeName(m.Results[0], t.name)
-	switch {
-	case !ptrResult && !nonPtrResult:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected to return %s or *%s", t, t.name, t.name))
-		return nil
-	case m.PointerReceiver && !ptrResult:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected a *%s result for a *%s receiver", t, t.name, t.name))
-		return nil
-	case !m.PointerReceiver && !nonPtrResult:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected a %s result for a %s receiver", t, t.name, t.name))
-		return nil
-	}
-	return &signature{pointerReceiver: m.PointerReceiver, pointerResult: ptrResult}
+	return &signature{pointerReceiver: m.PointerReceiver, pointerResult: isPointerTo(m.Results[0], t.name)}
 }
 
 // deepCopyInto returns the signature of t's hand-written DeepCopyInto, nil
 // when it has none; a DeepCopyInto of another shape is an error.
 func (w *writer) deepCopyInto(t *typ) *signature {
-	w.f(t)
-	m := t.methods["DeepCopyInto"]
+	m := w.handWritten(t, "DeepCopyInto", func(m *load.Method) string {
+		switch {
+		case len(m.Params) != 1:
+			return "exactly one parameter"
+		case len(m.Results) != 0:
+			return "no result type"
+		case !isPointerTo(m.Params[0], t.name):
+			return "parameter of type *" + t.name
+		}
+		return ""
+	})
 	if m == nil {
 		return nil
 	}
-	switch {
-	case len(m.Params) != 1:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected exactly one parameter", t))
-		return nil
-	case len(m.Results) != 0:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected no result type", t))
-		return nil
-	case !isPointerTo(m.Params[0], t.name):
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected parameter of type *%s", t, t.name))
+	return &signature{pointerReceiver: m.PointerReceiver}
+}
+
+// handWritten returns t's hand-written method called name, nil when it has
+// none or when its signature is not the one expected: misfit says what it
+// expected instead ("" when it fits), and a misfit is an error.
+func (w *writer) handWritten(t *typ, name string, misfit func(*load.Method) string) *load.Method {
+	w.f(t)
+	m := t.methods[name]
+	if m == nil {
 		return nil
 	}
-	return &signature{pointerReceiver: m.PointerReceiver}
+	if want := misfit(m); want != "" {
+		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected %s", t, want))
+		return nil
+	}
+	return m
 }
 
 func (w *writer) hasMethods(t *typ) bool { return w.deepCopy(t) != nil || w.deepCopyInto(t) != nil }
