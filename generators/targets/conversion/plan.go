@@ -11,6 +11,7 @@ import (
 	"github.com/typedinformer/typedinformer/generators/load"
 	"github.com/typedinformer/typedinformer/generators/plan"
 	"github.com/typedinformer/typedinformer/generators/targets/pkgfile"
+	"github.com/typedinformer/typedinformer/generators/targets/universe"
 )
 
 // DefaultOutputFile is the file each package's functions go to, as
@@ -45,7 +46,7 @@ type Options struct {
 
 // input is one package that gets a file.
 type input struct {
-	pkg  *load.DeclPackage
+	Pkg  *load.DeclPackage
 	tags packageTags
 	// peers are the packages peer types are looked up in, in order.
 	peers []string
@@ -65,14 +66,14 @@ func Plan(l *load.Loader, pkgs []load.InputPackage, o Options) ([]plan.File, err
 			return nil, err
 		}
 		if tags.generate {
-			inputs = append(inputs, &input{pkg: p, tags: tags})
+			inputs = append(inputs, &input{Pkg: p, tags: tags})
 		}
 	}
 	if len(inputs) == 0 {
 		return nil, nil
 	}
-	dir := inputs[0].pkg.Dir
-	c := &converter{u: newUniverse(l, dir), manual: map[pair]*manualFunc{}, equal: map[pair]bool{}, skipUnsafe: o.SkipUnsafe}
+	dir := inputs[0].Pkg.Dir
+	c := &converter{u: universe.New(l, dir, typeRules), manual: map[pair]*manualFunc{}, equal: map[pair]bool{}, skipUnsafe: o.SkipUnsafe}
 	base := o.BasePeerDirs
 	if base == nil {
 		base = DefaultBasePeerDirs
@@ -83,15 +84,15 @@ func Plan(l *load.Loader, pkgs []load.InputPackage, o Options) ([]plan.File, err
 	for _, in := range inputs {
 		if !in.tags.explicitOnly {
 			for i, pp := range in.tags.peers {
-				p := l.Load(pp, in.pkg.Dir)
+				p := l.Load(pp, in.Pkg.Dir)
 				if p.Err != nil {
 					return nil, inputerr.Errorf(in.tags.peerPos[i], "+%s: peer package %s: %s", Tag, pp, firstLine(p.Err))
 				}
 				scan = append(scan, p)
 			}
 		}
-		if in.tags.externalTypes != in.pkg.ImportPath {
-			p := l.Load(in.tags.externalTypes, in.pkg.Dir)
+		if in.tags.externalTypes != in.Pkg.ImportPath {
+			p := l.Load(in.tags.externalTypes, in.Pkg.Dir)
 			if p.Err != nil {
 				return nil, inputerr.Errorf(in.tags.externalPos, "+%s: package %s: %s", ExternalTypesTag, in.tags.externalTypes, firstLine(p.Err))
 			}
@@ -119,7 +120,7 @@ func Plan(l *load.Loader, pkgs []load.InputPackage, o Options) ([]plan.File, err
 		}
 	}
 	for _, in := range inputs {
-		scan = append(scan, in.pkg)
+		scan = append(scan, in.Pkg)
 	}
 	for _, p := range scan {
 		if err := c.scanFunctions(l, p); err != nil {
@@ -137,7 +138,7 @@ func Plan(l *load.Loader, pkgs []load.InputPackage, o Options) ([]plan.File, err
 		if err != nil {
 			return nil, err
 		}
-		files = append(files, o.name().File(in.pkg.Dir, pkgfile.Code, src))
+		files = append(files, o.name().File(in.Pkg.Dir, pkgfile.Code, src))
 	}
 	return files, nil
 }
@@ -170,40 +171,40 @@ func (c *converter) scanFunctions(l *load.Loader, p *load.DeclPackage) error {
 			if err != nil {
 				return err
 			}
-			if ts[i], err = c.u.fromExpr(re, fn.Context); err != nil {
-				return placed(fn.Pos, err)
+			if ts[i], err = c.u.FromExpr(re, fn.Context); err != nil {
+				return universe.Placed(fn.Pos, err)
 			}
 		}
 		in, out, scope, result := ts[0], ts[1], ts[2], ts[3]
-		if scope.pkg != conversionPkg || scope.name != "Scope" || result.src != "error" || in.kind != kPointer || out.kind != kPointer {
+		if scope.Pkg != conversionPkg || scope.Name != "Scope" || result.Src != "error" || in.Kind != kPointer || out.Kind != kPointer {
 			continue
 		}
-		if fn.Name != funcName(in.elem, out.elem) {
+		if fn.Name != funcName(in.Elem, out.Elem) {
 			continue
 		}
-		key := pair{in.elem, out.elem}
-		if prev := c.manual[key]; prev != nil && prev.pkg != p.ImportPath {
-			return inputerr.Errorf(fn.Pos, "duplicate conversion function from %v to %v: %s.%s at %s and %s.%s", in.elem, out.elem, prev.pkg, prev.name, prev.pos, p.ImportPath, fn.Name)
+		key := pair{in.Elem, out.Elem}
+		if prev := c.manual[key]; prev != nil && prev.Pkg != p.ImportPath {
+			return inputerr.Errorf(fn.Pos, "duplicate conversion function from %v to %v: %s.%s at %s and %s.%s", in.Elem, out.Elem, prev.Pkg, prev.Name, prev.Pos, p.ImportPath, fn.Name)
 		}
 		tag := conversionFnTag(fn.Doc)
-		c.manual[key] = &manualFunc{name: fn.Name, pkg: p.ImportPath, pos: fn.Pos, copyOnly: tag == "copy-only", drop: tag == "drop"}
+		c.manual[key] = &manualFunc{Name: fn.Name, Pkg: p.ImportPath, Pos: fn.Pos, copyOnly: tag == "copy-only", drop: tag == "drop"}
 	}
 	return nil
 }
 
 // planPackage returns the source, after the header, of one package's file.
 func (c *converter) planPackage(l *load.Loader, in *input) (string, error) {
-	typesPkg := l.Load(in.tags.externalTypes, in.pkg.Dir)
+	typesPkg := l.Load(in.tags.externalTypes, in.Pkg.Dir)
 	decls, err := l.AllDecls(typesPkg)
 	if err != nil {
 		return "", err
 	}
 	w := &writer{
 		converter: c,
-		pkg:       in.pkg.ImportPath,
+		Pkg:       in.Pkg.ImportPath,
 		typesPkg:  typesPkg.ImportPath,
 		peers:     in.peers,
-		imports:   plan.NewImportSet([]string{path.Base(in.pkg.ImportPath)}),
+		imports:   plan.NewImportSet([]string{path.Base(in.Pkg.ImportPath)}),
 		peerOf:    map[*typ]*typ{},
 		skipped:   map[*typ][]string{},
 	}
@@ -219,16 +220,16 @@ func (c *converter) planPackage(l *load.Loader, in *input) (string, error) {
 		if v := load.ExtractTags(d.Tags)[explicitFromTag]; len(v) > 0 {
 			return "", inputerr.Errorf(v[0].Pos, "type %s: +%s is not supported by informer-gen's conversion target", n, explicitFromTag)
 		}
-		peer, err := w.peerType(l, n, in.pkg.Dir)
+		peer, err := w.peerType(l, n, in.Pkg.Dir)
 		if err != nil {
-			return "", placed(d.Pos, err)
+			return "", universe.Placed(d.Pos, err)
 		}
 		if peer == nil {
 			continue
 		}
-		t, err := c.u.namedType(typesPkg.ImportPath, n)
+		t, err := c.u.Named(typesPkg.ImportPath, n)
 		if err != nil {
-			return "", placed(d.Pos, err)
+			return "", universe.Placed(d.Pos, err)
 		}
 		if !w.convertibleWithinPackage(t, peer) {
 			if c.err != nil {
@@ -255,7 +256,7 @@ func (c *converter) planPackage(l *load.Loader, in *input) (string, error) {
 		return "", err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "package %s\n\n", strings.Split(path.Base(in.pkg.ImportPath), ".")[0])
+	fmt.Fprintf(&b, "package %s\n\n", strings.Split(path.Base(in.Pkg.ImportPath), ".")[0])
 	b.WriteString(importBlock(w.imports.Imports))
 	b.WriteString(w.b.String())
 	return b.String(), nil
@@ -274,7 +275,7 @@ func (w *writer) peerType(l *load.Loader, name, dir string) (*typ, error) {
 			return nil, err
 		}
 		if d != nil {
-			return w.u.namedType(pp, name)
+			return w.u.Named(pp, name)
 		}
 	}
 	return nil, nil

@@ -9,6 +9,7 @@ import (
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/load"
 	"github.com/typedinformer/typedinformer/generators/plan"
+	"github.com/typedinformer/typedinformer/generators/targets/universe"
 )
 
 // This file writes the deepcopy functions of one package, statement by
@@ -24,8 +25,8 @@ type signature struct {
 
 // writer writes the functions of one package.
 type writer struct {
-	u       *universe
-	pkg     string // the package's import path
+	u       *universe.Universe
+	Pkg     string // the package's import path
 	imports *plan.ImportSet
 	b       strings.Builder
 	err     error
@@ -48,7 +49,7 @@ func (w *writer) fail(err error) {
 
 // f fills t (see universe.fill) and returns it.
 func (w *writer) f(t *typ) *typ {
-	w.fail(w.u.fill(t))
+	w.fail(w.u.Fill(t))
 	return t
 }
 
@@ -57,35 +58,37 @@ func (w *writer) do(s string) { w.b.WriteString(s) }
 // raw is the Go spelling of t in the generated file, its package's import
 // name taken on first use.
 func (w *writer) raw(t *typ) string {
-	if t.pkg != "" {
-		if t.pkg == w.pkg {
-			return t.name
+	if t.Pkg != "" {
+		if t.Pkg == w.Pkg {
+			return t.Name
 		}
-		return w.importName(t.pkg) + "." + t.name
+		return w.importName(t.Pkg) + "." + t.Name
 	}
-	switch t.kind {
+	switch t.Kind {
 	case kMap:
-		return "map[" + w.raw(t.key) + "]" + w.raw(t.elem)
+		return "map[" + w.raw(t.Key) + "]" + w.raw(t.Elem)
 	case kSlice:
-		return "[]" + w.raw(t.elem)
+		return "[]" + w.raw(t.Elem)
 	case kArray:
-		return "[" + t.length + "]" + w.raw(t.elem)
+		return "[" + t.Len + "]" + w.raw(t.Elem)
 	case kPointer:
-		return "*" + w.raw(t.elem)
+		return "*" + w.raw(t.Elem)
 	case kChan:
-		return "chan " + w.raw(t.elem)
+		return "chan " + w.raw(t.Elem)
 	case kStruct:
 		var elems []string
-		for _, m := range t.members {
-			elems = append(elems, m.name+" "+w.raw(m.t))
+		for _, m := range t.Members {
+			elems = append(elems, m.Name+" "+w.raw(m.Type))
 		}
 		return "struct{" + strings.Join(elems, "; ") + "}"
 	case kInterface:
-		if t.name == "interface{}" {
+		if t.Src == "interface{}" {
 			return "any"
 		}
+	case kBuiltin:
+		return t.Name
 	}
-	return t.name
+	return t.Src
 }
 
 // importName is the name pkg is imported under: the shortest run of its
@@ -103,40 +106,29 @@ func (w *writer) importName(pkg string) string {
 }
 
 func underlying(t *typ) *typ {
-	for t.kind == kAlias {
-		t = t.underlying
+	for t.Kind == kAlias {
+		t = t.Underlying
 	}
 	return t
 }
 
 func isReference(t *typ) bool {
-	switch t.kind {
+	switch t.Kind {
 	case kPointer, kMap, kSlice:
 		return true
 	}
-	return t.kind == kAlias && isReference(underlying(t))
+	return t.Kind == kAlias && isReference(underlying(t))
 }
 
 func isPrimitive(t *typ) bool {
-	return t.kind == kBuiltin || t.kind == kAlias && t.underlying.kind == kBuiltin
+	return t.Kind == kBuiltin || t.Kind == kAlias && t.Underlying.Kind == kBuiltin
 }
 
 // assignable reports whether plain assignment copies t deeply.
-func (w *writer) assignable(t *typ) bool {
-	w.f(t)
-	if isPrimitive(t) {
-		return true
-	}
-	if t.kind == kStruct {
-		for _, m := range t.members {
-			if !w.assignable(m.t) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
+func (w *writer) assignable(t *typ) bool { return universe.Assignable(t, w.f) }
+
+// isEmptyInterface reports whether t is interface{} (or any) itself.
+func isEmptyInterface(t *typ) bool { return t.Pkg == "" && t.Kind == kInterface && t.Src == "interface{}" }
 
 // isTypeName reports whether e names the type called name (unqualified,
 // as a method's signature writes its own type).
@@ -160,21 +152,21 @@ func (w *writer) deepCopy(t *typ) *signature {
 		case len(m.Results) != 1:
 			return "exactly one result"
 		}
-		ptrResult, nonPtrResult := isPointerTo(m.Results[0], t.name), isTypeName(m.Results[0], t.name)
+		ptrResult, nonPtrResult := isPointerTo(m.Results[0], t.Name), isTypeName(m.Results[0], t.Name)
 		switch {
 		case !ptrResult && !nonPtrResult:
-			return "to return " + t.name + " or *" + t.name
+			return "to return " + t.Name + " or *" + t.Name
 		case m.PointerReceiver && !ptrResult:
-			return "a *" + t.name + " result for a *" + t.name + " receiver"
+			return "a *" + t.Name + " result for a *" + t.Name + " receiver"
 		case !m.PointerReceiver && !nonPtrResult:
-			return "a " + t.name + " result for a " + t.name + " receiver"
+			return "a " + t.Name + " result for a " + t.Name + " receiver"
 		}
 		return ""
 	})
 	if m == nil {
 		return nil
 	}
-	return &signature{pointerReceiver: m.PointerReceiver, pointerResult: isPointerTo(m.Results[0], t.name)}
+	return &signature{pointerReceiver: m.PointerReceiver, pointerResult: isPointerTo(m.Results[0], t.Name)}
 }
 
 // deepCopyInto returns the signature of t's hand-written DeepCopyInto, nil
@@ -186,8 +178,8 @@ func (w *writer) deepCopyInto(t *typ) *signature {
 			return "exactly one parameter"
 		case len(m.Results) != 0:
 			return "no result type"
-		case !isPointerTo(m.Params[0], t.name):
-			return "parameter of type *" + t.name
+		case !isPointerTo(m.Params[0], t.Name):
+			return "parameter of type *" + t.Name
 		}
 		return ""
 	})
@@ -202,7 +194,7 @@ func (w *writer) deepCopyInto(t *typ) *signature {
 // expected instead ("" when it fits), and a misfit is an error.
 func (w *writer) handWritten(t *typ, name string, misfit func(*load.Method) string) *load.Method {
 	w.f(t)
-	m := t.methods[name]
+	m := t.Methods[name]
 	if m == nil {
 		return nil
 	}
@@ -222,7 +214,7 @@ func (w *writer) unsupported(at string, t, within *typ) {
 
 // writeType writes the functions of t.
 func (w *writer) writeType(t *typ, intfs []*typ, nonPointer bool) {
-	w.at = t.pos
+	w.at = t.Pos
 	self := w.raw(t)
 	dc := w.deepCopy(t)
 	if w.deepCopyInto(t) == nil {
@@ -240,7 +232,7 @@ func (w *writer) writeType(t *typ, intfs []*typ, nonPointer bool) {
 				w.do("*out = in.DeepCopy()\n")
 			}
 		} else {
-			w.generateFor(t, t.pos)
+			w.generateFor(t, t.Pos)
 		}
 		w.do("return\n")
 		if isReference(t) {
@@ -266,7 +258,7 @@ func (w *writer) writeType(t *typ, intfs []*typ, nonPointer bool) {
 		w.do("}\n\n")
 	}
 	for _, intf := range intfs {
-		name := intf.name
+		name := intf.Name
 		if nonPointer {
 			w.do(fmt.Sprintf("// DeepCopy%s is an autogenerated deepcopy function, copying the receiver, creating a new %s.\n", name, w.raw(intf)))
 			w.do(fmt.Sprintf("func (in %s) DeepCopy%s() %s {\n", self, name, w.raw(intf)))
@@ -284,7 +276,7 @@ func (w *writer) writeType(t *typ, intfs []*typ, nonPointer bool) {
 // or an unnamed one), by the shape of its underlying type.
 func (w *writer) generateFor(t *typ, at string) {
 	w.f(t)
-	switch underlying(t).kind {
+	switch underlying(t).Kind {
 	case kBuiltin:
 		w.doBuiltin(t)
 	case kMap:
@@ -319,21 +311,21 @@ func (w *writer) rightPointer(t *typ) bool {
 
 func (w *writer) doMap(t *typ, at string) {
 	ut := underlying(t)
-	elem := w.f(ut.elem)
+	elem := w.f(ut.Elem)
 	uet := underlying(elem)
 	if w.hasMethods(t) {
 		w.do("*out = in.DeepCopy()\n")
 		return
 	}
-	if !w.assignable(ut.key) {
-		w.unsupported(at, ut.key, t)
+	if !w.assignable(ut.Key) {
+		w.unsupported(at, ut.Key, t)
 		return
 	}
 	w.do("*out = make(" + w.raw(t) + ", len(*in))\n")
 	w.do("for key, val := range *in {\n")
 	switch {
 	case w.hasMethods(elem):
-		left, right := elem.kind == kPointer, w.rightPointer(elem)
+		left, right := elem.Kind == kPointer, w.rightPointer(elem)
 		switch {
 		case left == right:
 			w.do("(*out)[key] = val.DeepCopy()\n")
@@ -344,22 +336,22 @@ func (w *writer) doMap(t *typ, at string) {
 		}
 	case isAnonymousStruct(elem), w.assignable(uet):
 		w.do("(*out)[key] = val\n")
-	case uet.kind == kInterface:
-		if uet.name == "interface{}" {
+	case uet.Kind == kInterface:
+		if isEmptyInterface(uet) {
 			w.unsupported(at, uet, t)
 			return
 		}
 		w.do("if val == nil {(*out)[key]=nil} else {\n")
-		w.do("(*out)[key] = val.DeepCopy" + uet.name + "()\n")
+		w.do("(*out)[key] = val.DeepCopy" + uet.Name + "()\n")
 		w.do("}\n")
-	case uet.kind == kSlice || uet.kind == kMap || uet.kind == kPointer:
+	case uet.Kind == kSlice || uet.Kind == kMap || uet.Kind == kPointer:
 		w.do("var outVal " + w.raw(uet) + "\n")
 		w.do("if val == nil { (*out)[key] = nil } else {\n")
 		w.do("in, out := &val, &outVal\n")
 		w.generateFor(elem, at)
 		w.do("}\n")
 		w.do("(*out)[key] = outVal\n")
-	case uet.kind == kStruct:
+	case uet.Kind == kStruct:
 		w.do("(*out)[key] = *val.DeepCopy()\n")
 	default:
 		w.unsupported(at, uet, t)
@@ -369,12 +361,12 @@ func (w *writer) doMap(t *typ, at string) {
 }
 
 func isAnonymousStruct(t *typ) bool {
-	return t.kind == kStruct && t.pkg == "" || t.kind == kAlias && isAnonymousStruct(t.underlying)
+	return t.Kind == kStruct && t.Pkg == "" || t.Kind == kAlias && isAnonymousStruct(t.Underlying)
 }
 
 func (w *writer) doSlice(t *typ, at string) {
 	ut := underlying(t)
-	elem := w.f(ut.elem)
+	elem := w.f(ut.Elem)
 	uet := underlying(elem)
 	if w.hasMethods(t) {
 		w.do("*out = in.DeepCopy()\n")
@@ -385,24 +377,24 @@ func (w *writer) doSlice(t *typ, at string) {
 	case w.hasMethods(elem):
 		w.do("for i := range *in {\n(*in)[i].DeepCopyInto(&(*out)[i])\n}\n")
 		return
-	case uet.kind == kBuiltin || w.assignable(uet):
+	case uet.Kind == kBuiltin || w.assignable(uet):
 		w.do("copy(*out, *in)\n")
 		return
 	}
 	w.do("for i := range *in {\n")
-	switch uet.kind {
+	switch uet.Kind {
 	case kSlice, kMap, kPointer:
 		w.do("if (*in)[i] != nil {\n")
 		w.do("in, out := &(*in)[i], &(*out)[i]\n")
 		w.generateFor(elem, at)
 		w.do("}\n")
 	case kInterface:
-		if uet.name == "interface{}" {
+		if isEmptyInterface(uet) {
 			w.unsupported(at, uet, t)
 			return
 		}
 		w.do("if (*in)[i] != nil {\n")
-		w.do("(*out)[i] = (*in)[i].DeepCopy" + uet.name + "()\n")
+		w.do("(*out)[i] = (*in)[i].DeepCopy" + uet.Name + "()\n")
 		w.do("}\n")
 	case kStruct:
 		w.do("(*in)[i].DeepCopyInto(&(*out)[i])\n")
@@ -420,46 +412,46 @@ func (w *writer) doStruct(t *typ) {
 		return
 	}
 	w.do("*out = *in\n")
-	for _, m := range ut.members {
-		w.at = m.pos
-		ft := w.f(m.t)
+	for _, m := range ut.Members {
+		w.at = m.Pos
+		ft := w.f(m.Type)
 		uft := w.f(underlying(ft))
 		switch {
 		case w.hasMethods(ft):
-			left, right := ft.kind == kPointer, w.rightPointer(ft)
+			left, right := ft.Kind == kPointer, w.rightPointer(ft)
 			switch {
 			case left == right:
-				w.do("out." + m.name + " = in." + m.name + ".DeepCopy()\n")
+				w.do("out." + m.Name + " = in." + m.Name + ".DeepCopy()\n")
 			case left:
-				w.fail(inputerr.Errorf(m.pos, "member %s of %v: deepcopy-gen writes no compilable copy of a pointer member whose type's DeepCopy returns a value", m.name, t))
+				w.fail(inputerr.Errorf(m.Pos, "member %s of %v: deepcopy-gen writes no compilable copy of a pointer member whose type's DeepCopy returns a value", m.Name, t))
 				return
 			default:
-				w.do("in." + m.name + ".DeepCopyInto(&out." + m.name + ")\n")
+				w.do("in." + m.Name + ".DeepCopyInto(&out." + m.Name + ")\n")
 			}
-		case uft.kind == kBuiltin:
-		case uft.kind == kMap, uft.kind == kSlice, uft.kind == kPointer:
-			w.do("if in." + m.name + " != nil {\n")
-			w.do("in, out := &in." + m.name + ", &out." + m.name + "\n")
-			w.generateFor(ft, m.pos)
+		case uft.Kind == kBuiltin:
+		case uft.Kind == kMap, uft.Kind == kSlice, uft.Kind == kPointer:
+			w.do("if in." + m.Name + " != nil {\n")
+			w.do("in, out := &in." + m.Name + ", &out." + m.Name + "\n")
+			w.generateFor(ft, m.Pos)
 			w.do("}\n")
-		case uft.kind == kArray:
-			w.do("out." + m.name + " = in." + m.name + "\n")
-		case uft.kind == kStruct:
+		case uft.Kind == kArray:
+			w.do("out." + m.Name + " = in." + m.Name + "\n")
+		case uft.Kind == kStruct:
 			if w.assignable(ft) {
-				w.do("out." + m.name + " = in." + m.name + "\n")
+				w.do("out." + m.Name + " = in." + m.Name + "\n")
 			} else {
-				w.do("in." + m.name + ".DeepCopyInto(&out." + m.name + ")\n")
+				w.do("in." + m.Name + ".DeepCopyInto(&out." + m.Name + ")\n")
 			}
-		case uft.kind == kInterface:
-			if uft.name == "interface{}" {
-				w.unsupported(m.pos, uft, t)
+		case uft.Kind == kInterface:
+			if isEmptyInterface(uft) {
+				w.unsupported(m.Pos, uft, t)
 				return
 			}
-			w.do("if in." + m.name + " != nil {\n")
-			w.do("out." + m.name + " = in." + m.name + ".DeepCopy" + uft.name + "()\n")
+			w.do("if in." + m.Name + " != nil {\n")
+			w.do("out." + m.Name + " = in." + m.Name + ".DeepCopy" + uft.Name + "()\n")
 			w.do("}\n")
 		default:
-			w.unsupported(m.pos, ft, t)
+			w.unsupported(m.Pos, ft, t)
 			return
 		}
 	}
@@ -467,7 +459,7 @@ func (w *writer) doStruct(t *typ) {
 
 func (w *writer) doPointer(t *typ, at string) {
 	ut := underlying(t)
-	elem := w.f(ut.elem)
+	elem := w.f(ut.Elem)
 	uet := underlying(elem)
 	switch {
 	case w.hasMethods(elem):
@@ -479,13 +471,13 @@ func (w *writer) doPointer(t *typ, at string) {
 	case w.assignable(uet):
 		w.do("*out = new(" + w.raw(elem) + ")\n")
 		w.do("**out = **in")
-	case uet.kind == kMap || uet.kind == kSlice || uet.kind == kPointer:
+	case uet.Kind == kMap || uet.Kind == kSlice || uet.Kind == kPointer:
 		w.do("*out = new(" + w.raw(elem) + ")\n")
 		w.do("if **in != nil {\n")
 		w.do("in, out := *in, *out\n")
 		w.generateFor(uet, at)
 		w.do("}\n")
-	case uet.kind == kStruct:
+	case uet.Kind == kStruct:
 		w.do("*out = new(" + w.raw(elem) + ")\n")
 		w.do("(*in).DeepCopyInto(*out)\n")
 	default:
