@@ -103,7 +103,7 @@ func (c *converter) compare(a, b *typ, visiting []*typ) (bool, bool) {
 	}
 	visiting = append(visiting, in)
 	switch in.Kind {
-	case kStruct:
+	case universe.Struct:
 		if len(in.Members) != len(out.Members) {
 			return false, true
 		}
@@ -116,13 +116,13 @@ func (c *converter) compare(a, b *typ, visiting []*typ) (bool, bool) {
 			cacheable = cacheable && ok
 		}
 		return true, cacheable
-	case kPointer, kSlice:
+	case universe.Pointer, universe.Slice:
 		return c.cachedEqual(in.Elem, out.Elem, visiting)
-	case kMap:
+	case universe.Map:
 		keq, kok := c.cachedEqual(in.Key, out.Key, visiting)
 		veq, vok := c.cachedEqual(in.Elem, out.Elem, visiting)
 		return keq && veq, kok && vok
-	case kBuiltin:
+	case universe.Builtin:
 		return in.Name == out.Name, true
 	}
 	return false, true

@@ -63,16 +63,10 @@ func (w *writer) raw(t *typ) string {
 	if t.Pkg != "" {
 		return w.qualified(t.Pkg, t.Name)
 	}
-	switch t.Kind {
-	case kMap:
-		return "map[" + w.raw(t.Key) + "]" + w.raw(t.Elem)
-	case kSlice:
-		return "[]" + w.raw(t.Elem)
-	case kArray:
-		return "[" + t.Len + "]" + w.raw(t.Elem)
-	case kPointer:
-		return "*" + w.raw(t.Elem)
-	case kBuiltin:
+	if s, ok := universe.Composite(t, w.raw); ok {
+		return s
+	}
+	if t.Kind == universe.Builtin {
 		return t.Name
 	}
 	return t.Src
@@ -102,25 +96,25 @@ func publicName(t *typ) string {
 		return last + "_" + t.Name
 	}
 	switch t.Kind {
-	case kBuiltin:
+	case universe.Builtin:
 		return t.Name
-	case kMap:
+	case universe.Map:
 		return "Map_" + publicName(t.Key) + "_To_" + publicName(t.Elem)
-	case kSlice:
+	case universe.Slice:
 		return "Slice_" + publicName(t.Elem)
-	case kArray:
+	case universe.Array:
 		return "Array_" + t.Len + "_" + publicName(t.Elem)
-	case kPointer:
+	case universe.Pointer:
 		return "Pointer_" + publicName(t.Elem)
-	case kChan:
+	case universe.Chan:
 		return "Chan_" + publicName(t.Elem)
-	case kStruct:
+	case universe.Struct:
 		parts := []string{"Struct"}
 		for _, m := range t.Members {
 			parts = append(parts, publicName(m.Type))
 		}
 		return strings.Join(parts, "_")
-	case kInterface:
+	case universe.Interface:
 		return "Interface"
 	}
 	return "unnameable"
@@ -144,7 +138,7 @@ func (w *writer) fnRef(fn *manualFunc) string { return w.qualified(fn.Pkg, fn.Na
 func (w *writer) preexists(in, out *typ) *manualFunc { return w.manual[pair{in, out}] }
 
 func (w *writer) preexistsPointers(in, out *typ) *manualFunc {
-	if in.Kind != kPointer || out.Kind != kPointer {
+	if in.Kind != universe.Pointer || out.Kind != universe.Pointer {
 		return nil
 	}
 	return w.preexists(in.Elem, out.Elem)
@@ -172,7 +166,7 @@ func (w *writer) convertibleWithinPackage(in, out *typ) bool {
 			return false
 		}
 	}
-	return t.Kind == kStruct && !isPrivate(other.Name)
+	return t.Kind == universe.Struct && !isPrivate(other.Name)
 }
 
 // isAssignable reports whether plain assignment copies t: a primitive, or
@@ -268,19 +262,19 @@ func (w *writer) writeConversion(in, out *typ) {
 func (w *writer) generateFor(in, out *typ) {
 	w.f(out)
 	switch w.f(in).Kind {
-	case kBuiltin:
+	case universe.Builtin:
 		if in == out {
 			w.do("*out = *in\n")
 		} else {
 			w.do("*out = " + w.raw(out) + "(*in)\n")
 		}
-	case kMap:
+	case universe.Map:
 		w.doMap(in, out)
-	case kSlice:
+	case universe.Slice:
 		w.doSlice(in, out)
-	case kStruct:
+	case universe.Struct:
 		w.doStruct(in, out)
-	case kPointer:
+	case universe.Pointer:
 		w.doPointer(in, out)
 	default:
 		w.do("// FIXME: Type " + w.raw(in) + " is unsupported.\n")
@@ -375,7 +369,7 @@ func (w *writer) convertElem(in, out *typ, src, dst, dstElem string, declare boo
 
 func (w *writer) doSlice(in, out *typ) {
 	w.do("*out = make(" + w.raw(out) + ", len(*in))\n")
-	if in.Elem == out.Elem && in.Elem.Kind == kBuiltin {
+	if in.Elem == out.Elem && in.Elem.Kind == universe.Builtin {
 		w.do("copy(*out, *in)\n")
 		return
 	}
@@ -410,7 +404,7 @@ func (w *writer) doPointer(in, out *typ) {
 
 // findMember returns t's member called name.
 func findMember(t *typ, name string) (member, bool) {
-	if t.Kind != kStruct {
+	if t.Kind != universe.Struct {
 		return member{}, false
 	}
 	for _, m := range t.Members {
@@ -467,9 +461,9 @@ func (w *writer) memoryCopyable(in, out *typ) bool {
 // may be replaced by assignment.
 func (w *writer) fastConversion(in, out *typ) bool {
 	switch in.Kind {
-	case kBuiltin:
+	case universe.Builtin:
 		return true
-	case kMap, kSlice, kPointer, kStruct, kAlias:
+	case universe.Map, universe.Slice, universe.Pointer, universe.Struct, universe.Alias:
 		return w.sameUnderlying(in, out)
 	}
 	return false
@@ -508,10 +502,10 @@ func (w *writer) doStruct(in, out *typ) {
 		name := m.Name
 		if w.memoryEqual(mi, mo) {
 			switch mi.Kind {
-			case kPointer:
+			case universe.Pointer:
 				w.do("out." + name + " = (" + w.raw(mo) + ")(" + w.qualified("unsafe", "Pointer") + "(in." + name + "))\n")
 				continue
-			case kMap, kSlice:
+			case universe.Map, universe.Slice:
 				w.do("out." + name + " = *(*" + w.raw(mo) + ")(" + w.qualified("unsafe", "Pointer") + "(&in." + name + "))\n")
 				continue
 			}
@@ -531,13 +525,13 @@ func (w *writer) doStruct(in, out *typ) {
 			continue
 		}
 		switch mi.Kind {
-		case kBuiltin:
+		case universe.Builtin:
 			if mi == mo {
 				w.do("out." + name + " = in." + name + "\n")
 			} else {
 				w.do("out." + name + " = " + w.raw(mo) + "(in." + name + ")\n")
 			}
-		case kMap, kSlice, kPointer:
+		case universe.Map, universe.Slice, universe.Pointer:
 			if w.sameUnderlying(mi, mo) {
 				w.do("out." + name + " = in." + name + "\n")
 				continue
@@ -548,7 +542,7 @@ func (w *writer) doStruct(in, out *typ) {
 			w.do("} else {\n")
 			w.do("out." + name + " = nil\n")
 			w.do("}\n")
-		case kStruct:
+		case universe.Struct:
 			if w.sameUnderlying(mi, mo) {
 				w.do("out." + name + " = in." + name + "\n")
 				continue

@@ -176,7 +176,7 @@ func (c *converter) scanFunctions(l *load.Loader, p *load.DeclPackage) error {
 			}
 		}
 		in, out, scope, result := ts[0], ts[1], ts[2], ts[3]
-		if scope.Pkg != conversionPkg || scope.Name != "Scope" || result.Src != "error" || in.Kind != kPointer || out.Kind != kPointer {
+		if scope.Pkg != conversionPkg || scope.Name != "Scope" || result.Src != "error" || in.Kind != universe.Pointer || out.Kind != universe.Pointer {
 			continue
 		}
 		if fn.Name != funcName(in.Elem, out.Elem) {

@@ -17,20 +17,6 @@ type (
 	member = universe.Member
 )
 
-const (
-	kBuiltin   = universe.Builtin
-	kStruct    = universe.Struct
-	kAlias     = universe.Alias
-	kSlice     = universe.Slice
-	kMap       = universe.Map
-	kPointer   = universe.Pointer
-	kInterface = universe.Interface
-	kArray     = universe.Array
-	kChan      = universe.Chan
-	kFunc      = universe.Func
-	kOther     = universe.Unsupported
-)
-
 // isPrivate reports whether a Go name is unexported as gengo tells it: its
 // first character is unchanged by lower-casing.
 func isPrivate(name string) bool {

@@ -64,28 +64,23 @@ func (w *writer) raw(t *typ) string {
 		}
 		return w.importName(t.Pkg) + "." + t.Name
 	}
+	if s, ok := universe.Composite(t, w.raw); ok {
+		return s
+	}
 	switch t.Kind {
-	case kMap:
-		return "map[" + w.raw(t.Key) + "]" + w.raw(t.Elem)
-	case kSlice:
-		return "[]" + w.raw(t.Elem)
-	case kArray:
-		return "[" + t.Len + "]" + w.raw(t.Elem)
-	case kPointer:
-		return "*" + w.raw(t.Elem)
-	case kChan:
+	case universe.Chan:
 		return "chan " + w.raw(t.Elem)
-	case kStruct:
+	case universe.Struct:
 		var elems []string
 		for _, m := range t.Members {
 			elems = append(elems, m.Name+" "+w.raw(m.Type))
 		}
 		return "struct{" + strings.Join(elems, "; ") + "}"
-	case kInterface:
+	case universe.Interface:
 		if t.Src == "interface{}" {
 			return "any"
 		}
-	case kBuiltin:
+	case universe.Builtin:
 		return t.Name
 	}
 	return t.Src
@@ -106,7 +101,7 @@ func (w *writer) importName(pkg string) string {
 }
 
 func underlying(t *typ) *typ {
-	for t.Kind == kAlias {
+	for t.Kind == universe.Alias {
 		t = t.Underlying
 	}
 	return t
@@ -114,21 +109,23 @@ func underlying(t *typ) *typ {
 
 func isReference(t *typ) bool {
 	switch t.Kind {
-	case kPointer, kMap, kSlice:
+	case universe.Pointer, universe.Map, universe.Slice:
 		return true
 	}
-	return t.Kind == kAlias && isReference(underlying(t))
+	return t.Kind == universe.Alias && isReference(underlying(t))
 }
 
 func isPrimitive(t *typ) bool {
-	return t.Kind == kBuiltin || t.Kind == kAlias && t.Underlying.Kind == kBuiltin
+	return t.Kind == universe.Builtin || t.Kind == universe.Alias && t.Underlying.Kind == universe.Builtin
 }
 
 // assignable reports whether plain assignment copies t deeply.
 func (w *writer) assignable(t *typ) bool { return universe.Assignable(t, w.f) }
 
 // isEmptyInterface reports whether t is interface{} (or any) itself.
-func isEmptyInterface(t *typ) bool { return t.Pkg == "" && t.Kind == kInterface && t.Src == "interface{}" }
+func isEmptyInterface(t *typ) bool {
+	return t.Pkg == "" && t.Kind == universe.Interface && t.Src == "interface{}"
+}
 
 // isTypeName reports whether e names the type called name (unqualified,
 // as a method's signature writes its own type).
@@ -145,13 +142,7 @@ func isPointerTo(e ast.Expr, name string) bool {
 // deepCopy returns the signature of t's hand-written DeepCopy, nil when it
 // has none; a DeepCopy of another shape is an error.
 func (w *writer) deepCopy(t *typ) *signature {
-	m := w.handWritten(t, "DeepCopy", func(m *load.Method) string {
-		switch {
-		case len(m.Params) != 0:
-			return "no parameters"
-		case len(m.Results) != 1:
-			return "exactly one result"
-		}
+	m := w.handWritten(t, "DeepCopy", 0, 1, func(m *load.Method) string {
 		ptrResult, nonPtrResult := isPointerTo(m.Results[0], t.Name), isTypeName(m.Results[0], t.Name)
 		switch {
 		case !ptrResult && !nonPtrResult:
@@ -172,13 +163,8 @@ func (w *writer) deepCopy(t *typ) *signature {
 // deepCopyInto returns the signature of t's hand-written DeepCopyInto, nil
 // when it has none; a DeepCopyInto of another shape is an error.
 func (w *writer) deepCopyInto(t *typ) *signature {
-	m := w.handWritten(t, "DeepCopyInto", func(m *load.Method) string {
-		switch {
-		case len(m.Params) != 1:
-			return "exactly one parameter"
-		case len(m.Results) != 0:
-			return "no result type"
-		case !isPointerTo(m.Params[0], t.Name):
+	m := w.handWritten(t, "DeepCopyInto", 1, 0, func(m *load.Method) string {
+		if !isPointerTo(m.Params[0], t.Name) {
 			return "parameter of type *" + t.Name
 		}
 		return ""
@@ -190,15 +176,26 @@ func (w *writer) deepCopyInto(t *typ) *signature {
 }
 
 // handWritten returns t's hand-written method called name, nil when it has
-// none or when its signature is not the one expected: misfit says what it
-// expected instead ("" when it fits), and a misfit is an error.
-func (w *writer) handWritten(t *typ, name string, misfit func(*load.Method) string) *load.Method {
+// none or when its signature is not the one expected: params parameters
+// (0 or 1), results results (0 or 1), and what misfit, called once the
+// counts fit, says it expected instead ("" when it fits). A misfit is an
+// error.
+func (w *writer) handWritten(t *typ, name string, params, results int, misfit func(*load.Method) string) *load.Method {
 	w.f(t)
 	m := t.Methods[name]
 	if m == nil {
 		return nil
 	}
-	if want := misfit(m); want != "" {
+	want := ""
+	switch {
+	case len(m.Params) != params:
+		want = [...]string{"no parameters", "exactly one parameter"}[params]
+	case len(m.Results) != results:
+		want = [...]string{"no result type", "exactly one result"}[results]
+	default:
+		want = misfit(m)
+	}
+	if want != "" {
 		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected %s", t, want))
 		return nil
 	}
@@ -277,15 +274,15 @@ func (w *writer) writeType(t *typ, intfs []*typ, nonPointer bool) {
 func (w *writer) generateFor(t *typ, at string) {
 	w.f(t)
 	switch underlying(t).Kind {
-	case kBuiltin:
+	case universe.Builtin:
 		w.doBuiltin(t)
-	case kMap:
+	case universe.Map:
 		w.doMap(t, at)
-	case kSlice:
+	case universe.Slice:
 		w.doSlice(t, at)
-	case kStruct:
+	case universe.Struct:
 		w.doStruct(t)
-	case kPointer:
+	case universe.Pointer:
 		w.doPointer(t, at)
 	default:
 		w.unsupported(at, t, t)
@@ -325,7 +322,7 @@ func (w *writer) doMap(t *typ, at string) {
 	w.do("for key, val := range *in {\n")
 	switch {
 	case w.hasMethods(elem):
-		left, right := elem.Kind == kPointer, w.rightPointer(elem)
+		left, right := elem.Kind == universe.Pointer, w.rightPointer(elem)
 		switch {
 		case left == right:
 			w.do("(*out)[key] = val.DeepCopy()\n")
@@ -336,7 +333,7 @@ func (w *writer) doMap(t *typ, at string) {
 		}
 	case isAnonymousStruct(elem), w.assignable(uet):
 		w.do("(*out)[key] = val\n")
-	case uet.Kind == kInterface:
+	case uet.Kind == universe.Interface:
 		if isEmptyInterface(uet) {
 			w.unsupported(at, uet, t)
 			return
@@ -344,14 +341,14 @@ func (w *writer) doMap(t *typ, at string) {
 		w.do("if val == nil {(*out)[key]=nil} else {\n")
 		w.do("(*out)[key] = val.DeepCopy" + uet.Name + "()\n")
 		w.do("}\n")
-	case uet.Kind == kSlice || uet.Kind == kMap || uet.Kind == kPointer:
+	case uet.Kind == universe.Slice || uet.Kind == universe.Map || uet.Kind == universe.Pointer:
 		w.do("var outVal " + w.raw(uet) + "\n")
 		w.do("if val == nil { (*out)[key] = nil } else {\n")
 		w.do("in, out := &val, &outVal\n")
 		w.generateFor(elem, at)
 		w.do("}\n")
 		w.do("(*out)[key] = outVal\n")
-	case uet.Kind == kStruct:
+	case uet.Kind == universe.Struct:
 		w.do("(*out)[key] = *val.DeepCopy()\n")
 	default:
 		w.unsupported(at, uet, t)
@@ -361,7 +358,7 @@ func (w *writer) doMap(t *typ, at string) {
 }
 
 func isAnonymousStruct(t *typ) bool {
-	return t.Kind == kStruct && t.Pkg == "" || t.Kind == kAlias && isAnonymousStruct(t.Underlying)
+	return t.Kind == universe.Struct && t.Pkg == "" || t.Kind == universe.Alias && isAnonymousStruct(t.Underlying)
 }
 
 func (w *writer) doSlice(t *typ, at string) {
@@ -377,18 +374,18 @@ func (w *writer) doSlice(t *typ, at string) {
 	case w.hasMethods(elem):
 		w.do("for i := range *in {\n(*in)[i].DeepCopyInto(&(*out)[i])\n}\n")
 		return
-	case uet.Kind == kBuiltin || w.assignable(uet):
+	case uet.Kind == universe.Builtin || w.assignable(uet):
 		w.do("copy(*out, *in)\n")
 		return
 	}
 	w.do("for i := range *in {\n")
 	switch uet.Kind {
-	case kSlice, kMap, kPointer:
+	case universe.Slice, universe.Map, universe.Pointer:
 		w.do("if (*in)[i] != nil {\n")
 		w.do("in, out := &(*in)[i], &(*out)[i]\n")
 		w.generateFor(elem, at)
 		w.do("}\n")
-	case kInterface:
+	case universe.Interface:
 		if isEmptyInterface(uet) {
 			w.unsupported(at, uet, t)
 			return
@@ -396,7 +393,7 @@ func (w *writer) doSlice(t *typ, at string) {
 		w.do("if (*in)[i] != nil {\n")
 		w.do("(*out)[i] = (*in)[i].DeepCopy" + uet.Name + "()\n")
 		w.do("}\n")
-	case kStruct:
+	case universe.Struct:
 		w.do("(*in)[i].DeepCopyInto(&(*out)[i])\n")
 	default:
 		w.unsupported(at, uet, t)
@@ -418,7 +415,7 @@ func (w *writer) doStruct(t *typ) {
 		uft := w.f(underlying(ft))
 		switch {
 		case w.hasMethods(ft):
-			left, right := ft.Kind == kPointer, w.rightPointer(ft)
+			left, right := ft.Kind == universe.Pointer, w.rightPointer(ft)
 			switch {
 			case left == right:
 				w.do("out." + m.Name + " = in." + m.Name + ".DeepCopy()\n")
@@ -428,21 +425,21 @@ func (w *writer) doStruct(t *typ) {
 			default:
 				w.do("in." + m.Name + ".DeepCopyInto(&out." + m.Name + ")\n")
 			}
-		case uft.Kind == kBuiltin:
-		case uft.Kind == kMap, uft.Kind == kSlice, uft.Kind == kPointer:
+		case uft.Kind == universe.Builtin:
+		case uft.Kind == universe.Map, uft.Kind == universe.Slice, uft.Kind == universe.Pointer:
 			w.do("if in." + m.Name + " != nil {\n")
 			w.do("in, out := &in." + m.Name + ", &out." + m.Name + "\n")
 			w.generateFor(ft, m.Pos)
 			w.do("}\n")
-		case uft.Kind == kArray:
+		case uft.Kind == universe.Array:
 			w.do("out." + m.Name + " = in." + m.Name + "\n")
-		case uft.Kind == kStruct:
+		case uft.Kind == universe.Struct:
 			if w.assignable(ft) {
 				w.do("out." + m.Name + " = in." + m.Name + "\n")
 			} else {
 				w.do("in." + m.Name + ".DeepCopyInto(&out." + m.Name + ")\n")
 			}
-		case uft.Kind == kInterface:
+		case uft.Kind == universe.Interface:
 			if isEmptyInterface(uft) {
 				w.unsupported(m.Pos, uft, t)
 				return
@@ -471,13 +468,13 @@ func (w *writer) doPointer(t *typ, at string) {
 	case w.assignable(uet):
 		w.do("*out = new(" + w.raw(elem) + ")\n")
 		w.do("**out = **in")
-	case uet.Kind == kMap || uet.Kind == kSlice || uet.Kind == kPointer:
+	case uet.Kind == universe.Map || uet.Kind == universe.Slice || uet.Kind == universe.Pointer:
 		w.do("*out = new(" + w.raw(elem) + ")\n")
 		w.do("if **in != nil {\n")
 		w.do("in, out := *in, *out\n")
 		w.generateFor(uet, at)
 		w.do("}\n")
-	case uet.Kind == kStruct:
+	case uet.Kind == universe.Struct:
 		w.do("*out = new(" + w.raw(elem) + ")\n")
 		w.do("(*in).DeepCopyInto(*out)\n")
 	default:

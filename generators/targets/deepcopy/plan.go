@@ -145,13 +145,13 @@ func copyable(w *writer, t *typ, tv string) (bool, error) {
 		return false, w.err
 	}
 	switch t.Kind {
-	case kAlias:
+	case universe.Alias:
 		has := w.hasMethods(t)
 		if w.err != nil {
 			return false, w.err
 		}
-		return has || t.Underlying.Kind != kBuiltin, nil
-	case kStruct:
+		return has || t.Underlying.Kind != universe.Builtin, nil
+	case universe.Struct:
 		return true, nil
 	}
 	return false, nil
@@ -160,7 +160,7 @@ func copyable(w *writer, t *typ, tv string) (bool, error) {
 // interfaces returns the interfaces t gets DeepCopy<Interface> methods
 // for, sorted, and whether they take a value receiver.
 func interfaces(w *writer, t *typ) ([]*typ, bool, error) {
-	if t.Kind != kStruct {
+	if t.Kind != universe.Struct {
 		return nil, false, nil
 	}
 	names, nonPointer, err := load.DeepCopyInterfaces(t.Decl)
@@ -177,7 +177,7 @@ func interfaces(w *writer, t *typ) ([]*typ, bool, error) {
 		if err := w.u.Fill(it); err != nil {
 			return nil, false, inputerr.Errorf(t.Decl.Pos, "unknown type %q in %s tag of type %v: %v", name, load.DeepCopyInterfacesTag, t, err)
 		}
-		if it.Kind != kInterface {
+		if it.Kind != universe.Interface {
 			return nil, false, inputerr.Errorf(t.Decl.Pos, "type %q in %s tag of type %v is not an interface", name, load.DeepCopyInterfacesTag, t)
 		}
 		if it.Pkg != w.Pkg {

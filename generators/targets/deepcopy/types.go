@@ -10,27 +10,11 @@ import (
 // Types are read as deepcopy-gen reads them (package universe): unnamed
 // types identical up to byte/uint8 and rune/int32 are one, written with
 // the first spelling met; a Go alias takes the shape of the type it names;
-// the hand-written methods of named types are read, and a type with no
-// deep copy (a func, a chan) is an error.
+// the hand-written methods of named types are read, and a type
+// expression with no kind is an error.
 var typeRules = universe.Options{Tool: "deepcopy-gen", Verb: "copies", ReadMethods: true, RefuseUnsupported: true}
 
-type (
-	typ    = universe.Type
-	member = universe.Member
-)
-
-const (
-	kBuiltin   = universe.Builtin
-	kStruct    = universe.Struct
-	kAlias     = universe.Alias
-	kSlice     = universe.Slice
-	kMap       = universe.Map
-	kPointer   = universe.Pointer
-	kInterface = universe.Interface
-	kArray     = universe.Array
-	kChan      = universe.Chan
-	kFunc      = universe.Func
-)
+type typ = universe.Type
 
 // isPrivate reports whether a name is unexported.
 func isPrivate(name string) bool {

@@ -141,24 +141,16 @@ func identity(t *Type) string {
 	if t.Pkg != "" {
 		return t.Pkg + "." + t.Name
 	}
-	switch t.Kind {
-	case Builtin:
-		switch t.Name {
-		case "byte":
-			return "uint8"
-		case "rune":
-			return "int32"
-		}
-	case Struct:
+	if s, ok := Composite(t, identity); ok {
+		return s
+	}
+	switch {
+	case t.Kind == Builtin && t.Name == "byte":
+		return "uint8"
+	case t.Kind == Builtin && t.Name == "rune":
+		return "int32"
+	case t.Kind == Struct:
 		return "struct{}"
-	case Pointer:
-		return "*" + identity(t.Elem)
-	case Slice:
-		return "[]" + identity(t.Elem)
-	case Map:
-		return "map[" + identity(t.Key) + "]" + identity(t.Elem)
-	case Array:
-		return "[" + t.Len + "]" + identity(t.Elem)
 	}
 	return t.String()
 }
@@ -169,15 +161,10 @@ func (t *Type) String() string {
 	if t.Pkg != "" {
 		return t.Pkg + "." + t.Name
 	}
+	if s, ok := Composite(t, (*Type).String); ok {
+		return s
+	}
 	switch t.Kind {
-	case Pointer:
-		return "*" + t.Elem.String()
-	case Slice:
-		return "[]" + t.Elem.String()
-	case Map:
-		return "map[" + t.Key.String() + "]" + t.Elem.String()
-	case Array:
-		return "[" + t.Len + "]" + t.Elem.String()
 	case Builtin:
 		return t.Name
 	case Chan:
@@ -186,6 +173,23 @@ func (t *Type) String() string {
 		}
 	}
 	return t.Src
+}
+
+// Composite spells an unnamed map, slice, array or pointer type around
+// its parts, which spell spells, left to right; ok is false for the other
+// types.
+func Composite(t *Type, spell func(*Type) string) (s string, ok bool) {
+	switch t.Kind {
+	case Pointer:
+		return "*" + spell(t.Elem), true
+	case Slice:
+		return "[]" + spell(t.Elem), true
+	case Map:
+		return "map[" + spell(t.Key) + "]" + spell(t.Elem), true
+	case Array:
+		return "[" + t.Len + "]" + spell(t.Elem), true
+	}
+	return "", false
 }
 
 // Named returns the named type pkg.name, not yet filled; with
