@@ -2,7 +2,6 @@ package generators
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,12 +11,7 @@ const deepCopyPkgs = "./testdata/deepcopyapis/..."
 
 // deepCopyOptions generates the deepcopy testdata in place.
 func deepCopyOptions() Options {
-	return Options{
-		Patterns:     []string{deepCopyPkgs},
-		DeepCopyOnly: true,
-		HeaderFile:   headerFile,
-		Now:          fixedNow,
-	}
+	return inPlace(deepCopyPkgs, func(o *Options) { o.DeepCopyOnly = true })
 }
 
 // TestDeepCopyGoldenShape checks what the tags must produce, independently
@@ -81,17 +75,7 @@ func TestDeepCopyReplacesUpstreamAndRemovesStale(t *testing.T) {
 	if src := string(readFile(t, filepath.Join(dir, "apis/a/zz_gen.go"))); !strings.Contains(src, "func (in *T) DeepCopyInto(out *T)") {
 		t.Errorf("apis/a/zz_gen.go not replaced:\n%s", src)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "apis/b/zz_gen.go")); !os.IsNotExist(err) {
-		t.Errorf("stale apis/b/zz_gen.go: %v", err)
-	}
-	if again, err := Build(context.Background(), opts); err != nil || !again.UpToDate() {
-		t.Errorf("second run: up to date %v, err %v", again != nil && again.UpToDate(), err)
-	}
-	// A file of the user's at the output path stops the run.
-	opts.Patterns = []string{"./apis/c"}
-	if _, err := Build(context.Background(), opts); err == nil || !IsInputError(err) || !strings.Contains(err.Error(), "apis/c/zz_gen.go") {
-		t.Errorf("user's file at the output path: %v", err)
-	}
+	checkStaleRerunAndUserFile(t, opts, "apis/b/zz_gen.go", "./apis/c", "apis/c/zz_gen.go")
 }
 
 // TestDeepCopyBadInput: a type deepcopy-gen cannot copy, or a malformed

@@ -98,16 +98,7 @@ func TestDefaulterReplacesUpstreamAndRemovesStale(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "apis/a/zz_generated.deepcopy.go")); err != nil {
 		t.Errorf("deepcopy file of the same run: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "apis/b/zz_defaults.go")); !os.IsNotExist(err) {
-		t.Errorf("stale apis/b/zz_defaults.go: %v", err)
-	}
-	if again, err := Build(context.Background(), opts); err != nil || !again.UpToDate() {
-		t.Errorf("second run: up to date %v, err %v", again != nil && again.UpToDate(), err)
-	}
-	opts.Patterns = []string{"./apis/c"}
-	if _, err := Build(context.Background(), opts); err == nil || !IsInputError(err) || !strings.Contains(err.Error(), "apis/c/zz_defaults.go") {
-		t.Errorf("user's file at the output path: %v", err)
-	}
+	checkStaleRerunAndUserFile(t, opts, "apis/b/zz_defaults.go", "./apis/c", "apis/c/zz_defaults.go")
 }
 
 // TestDefaulterWithInformers: with WithDefaulter the defaults files come

@@ -2,6 +2,7 @@ package generators
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -45,7 +46,15 @@ func TestHelperGoldenCompiles(t *testing.T) {
 
 // defaulterOptions generates only the defaulters of the deepcopy testdata.
 func defaulterOptions() Options {
-	return Options{Patterns: []string{deepCopyPkgs}, DefaulterOnly: true, HeaderFile: headerFile, Now: fixedNow}
+	return inPlace(deepCopyPkgs, func(o *Options) { o.DefaulterOnly = true })
+}
+
+// inPlace generates the testdata packages pkgs in place, in the only-mode
+// only sets.
+func inPlace(pkgs string, only func(*Options)) Options {
+	o := Options{Patterns: []string{pkgs}, HeaderFile: headerFile, Now: fixedNow}
+	only(&o)
+	return o
 }
 
 // TestHelperOptions: the flags of the targets that write into the input
@@ -137,5 +146,24 @@ func expectInputError(t *testing.T, dir string, opts Options, want string) {
 	}
 	if d := diffSnapshots(before, snapshot(t, dir)); d != "" {
 		t.Errorf("a failed run changed the tree: %s", d)
+	}
+}
+
+// checkStaleRerunAndUserFile checks what follows a helper target's run of
+// opts over its tree: the stale file it removed is gone, a second run finds
+// the tree up to date, and a run over userPattern, whose package holds a
+// file of the user's at the output path userFile, stops with an InputError
+// naming it. Paths are slash-separated, relative to opts.WorkDir.
+func checkStaleRerunAndUserFile(t *testing.T, opts Options, stale, userPattern, userFile string) {
+	t.Helper()
+	if _, err := os.Stat(filepath.Join(opts.WorkDir, filepath.FromSlash(stale))); !os.IsNotExist(err) {
+		t.Errorf("stale %s: %v", stale, err)
+	}
+	if again, err := Build(context.Background(), opts); err != nil || !again.UpToDate() {
+		t.Errorf("second run: up to date %v, err %v", again != nil && again.UpToDate(), err)
+	}
+	opts.Patterns = []string{userPattern}
+	if _, err := Build(context.Background(), opts); err == nil || !IsInputError(err) || !strings.Contains(filepath.ToSlash(err.Error()), userFile) {
+		t.Errorf("user's file at the output path: %v", err)
 	}
 }

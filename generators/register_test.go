@@ -2,7 +2,6 @@ package generators
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -13,12 +12,7 @@ const registerPkgs = "./testdata/registerapis/..."
 
 // registerOptions generates the register testdata in place.
 func registerOptions() Options {
-	return Options{
-		Patterns:     []string{registerPkgs},
-		RegisterOnly: true,
-		HeaderFile:   headerFile,
-		Now:          fixedNow,
-	}
+	return inPlace(registerPkgs, func(o *Options) { o.RegisterOnly = true })
 }
 
 // TestRegisterGoldenShape checks, independently of the golden text, which
@@ -85,18 +79,10 @@ func TestRegisterReplacesUpstreamAndRemovesStale(t *testing.T) {
 	if src := string(readFile(t, filepath.Join(dir, "apis/a/v1/zz_reg.go"))); !strings.Contains(src, "\t\t&T{},\n") || !strings.Contains(src, `const GroupName = "a.example.com"`) {
 		t.Errorf("apis/a/v1/zz_reg.go not replaced:\n%s", src)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "apis/b/v1/zz_reg.go")); !os.IsNotExist(err) {
-		t.Errorf("stale apis/b/v1/zz_reg.go: %v", err)
-	}
+	// The second run names the file by --register-output-file.
 	opts.DeepCopyOutputFile = ""
 	opts.RegisterOutputFile = "zz_reg.go"
-	if again, err := Build(context.Background(), opts); err != nil || !again.UpToDate() {
-		t.Errorf("second run, file named by --register-output-file: up to date %v, err %v", again != nil && again.UpToDate(), err)
-	}
-	opts.Patterns = []string{"./apis/c/v1"}
-	if _, err := Build(context.Background(), opts); err == nil || !IsInputError(err) || !strings.Contains(err.Error(), filepath.Join("apis", "c", "v1", "zz_reg.go")) {
-		t.Errorf("user's file at the output path: %v", err)
-	}
+	checkStaleRerunAndUserFile(t, opts, "apis/b/v1/zz_reg.go", "./apis/c/v1", "apis/c/v1/zz_reg.go")
 }
 
 // TestRegisterBadInput: a malformed register tag, a package whose group

@@ -307,11 +307,8 @@ func (w *writer) rightPointer(t *typ) bool {
 }
 
 func (w *writer) doMap(t *typ, at string) {
-	ut := underlying(t)
-	elem := w.f(ut.Elem)
-	uet := underlying(elem)
-	if w.hasMethods(t) {
-		w.do("*out = in.DeepCopy()\n")
+	ut, elem, uet := w.elemOf(t)
+	if w.copiedByMethod(t) {
 		return
 	}
 	if !w.assignable(ut.Key) {
@@ -357,16 +354,31 @@ func (w *writer) doMap(t *typ, at string) {
 	w.do("}\n")
 }
 
+// elemOf returns the underlying type of t (a map, slice or pointer), its
+// element type, filled, and the element's underlying type.
+func (w *writer) elemOf(t *typ) (ut, elem, uet *typ) {
+	ut = underlying(t)
+	elem = w.f(ut.Elem)
+	return ut, elem, underlying(elem)
+}
+
+// copiedByMethod writes the copy of t by its own DeepCopy when t has
+// hand-written deepcopy methods, and reports whether it did.
+func (w *writer) copiedByMethod(t *typ) bool {
+	if !w.hasMethods(t) {
+		return false
+	}
+	w.do("*out = in.DeepCopy()\n")
+	return true
+}
+
 func isAnonymousStruct(t *typ) bool {
 	return t.Kind == universe.Struct && t.Pkg == "" || t.Kind == universe.Alias && isAnonymousStruct(t.Underlying)
 }
 
 func (w *writer) doSlice(t *typ, at string) {
-	ut := underlying(t)
-	elem := w.f(ut.Elem)
-	uet := underlying(elem)
-	if w.hasMethods(t) {
-		w.do("*out = in.DeepCopy()\n")
+	_, elem, uet := w.elemOf(t)
+	if w.copiedByMethod(t) {
 		return
 	}
 	w.do("*out = make(" + w.raw(t) + ", len(*in))\n")
@@ -455,9 +467,7 @@ func (w *writer) doStruct(t *typ) {
 }
 
 func (w *writer) doPointer(t *typ, at string) {
-	ut := underlying(t)
-	elem := w.f(ut.Elem)
-	uet := underlying(elem)
+	_, elem, uet := w.elemOf(t)
 	switch {
 	case w.hasMethods(elem):
 		if w.rightPointer(elem) {
