@@ -24,11 +24,18 @@ func fixedNow() time.Time { return time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC) }
 
 // goldenOptions generates the testdata API tree into outDir (import path outPkg).
 func goldenOptions(outDir, outPkg string) Options {
+	return treeOptions(testdataPkgs, outDir, outPkg, clientsetPkg)
+}
+
+// treeOptions generates the API tree patterns names into outDir (import
+// path outPkg), the informers listing and watching through the clientset
+// at import path clientset ("" when the run generates it).
+func treeOptions(patterns, outDir, outPkg, clientset string) Options {
 	return Options{
-		Patterns:                  []string{testdataPkgs},
+		Patterns:                  []string{patterns},
 		OutputDir:                 outDir,
 		OutputPkg:                 outPkg,
-		VersionedClientsetPackage: clientsetPkg,
+		VersionedClientsetPackage: clientset,
 		HeaderFile:                headerFile,
 		Now:                       fixedNow,
 	}

@@ -158,6 +158,8 @@ func (m *Model) GroupVersionCount() int {
 	return n
 }
 
+// filter returns the elements of in that keep keeps, in order; nil when
+// none.
 func filter[T any](in []T, keep func(T) bool) []T {
 	var out []T
 	for _, x := range in {
