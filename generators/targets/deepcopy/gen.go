@@ -331,13 +331,11 @@ func (w *writer) doMap(t *typ, at string) {
 	case isAnonymousStruct(elem), w.assignable(uet):
 		w.do("(*out)[key] = val\n")
 	case uet.Kind == universe.Interface:
-		if isEmptyInterface(uet) {
-			w.unsupported(at, uet, t)
+		copier, ok := w.interfaceCopier(at, uet, t)
+		if !ok {
 			return
 		}
-		w.do("if val == nil {(*out)[key]=nil} else {\n")
-		w.do("(*out)[key] = val.DeepCopy" + uet.Name + "()\n")
-		w.do("}\n")
+		w.do("if val == nil {(*out)[key]=nil} else {\n(*out)[key] = val." + copier + "()\n}\n")
 	case uet.Kind == universe.Slice || uet.Kind == universe.Map || uet.Kind == universe.Pointer:
 		w.do("var outVal " + w.raw(uet) + "\n")
 		w.do("if val == nil { (*out)[key] = nil } else {\n")
@@ -352,6 +350,17 @@ func (w *writer) doMap(t *typ, at string) {
 		return
 	}
 	w.do("}\n")
+}
+
+// interfaceCopier is the method that copies a value of the interface
+// type it, a member or element of t at at: DeepCopy<Name>. The empty
+// interface has none, which is an error.
+func (w *writer) interfaceCopier(at string, it, t *typ) (string, bool) {
+	if isEmptyInterface(it) {
+		w.unsupported(at, it, t)
+		return "", false
+	}
+	return "DeepCopy" + it.Name, true
 }
 
 // elemOf returns the underlying type of t (a map, slice or pointer), its
@@ -398,13 +407,11 @@ func (w *writer) doSlice(t *typ, at string) {
 		w.generateFor(elem, at)
 		w.do("}\n")
 	case universe.Interface:
-		if isEmptyInterface(uet) {
-			w.unsupported(at, uet, t)
+		copier, ok := w.interfaceCopier(at, uet, t)
+		if !ok {
 			return
 		}
-		w.do("if (*in)[i] != nil {\n")
-		w.do("(*out)[i] = (*in)[i].DeepCopy" + uet.Name + "()\n")
-		w.do("}\n")
+		w.do("if (*in)[i] != nil {\n(*out)[i] = (*in)[i]." + copier + "()\n}\n")
 	case universe.Struct:
 		w.do("(*in)[i].DeepCopyInto(&(*out)[i])\n")
 	default:
@@ -452,13 +459,11 @@ func (w *writer) doStruct(t *typ) {
 				w.do("in." + m.Name + ".DeepCopyInto(&out." + m.Name + ")\n")
 			}
 		case uft.Kind == universe.Interface:
-			if isEmptyInterface(uft) {
-				w.unsupported(m.Pos, uft, t)
+			copier, ok := w.interfaceCopier(m.Pos, uft, t)
+			if !ok {
 				return
 			}
-			w.do("if in." + m.Name + " != nil {\n")
-			w.do("out." + m.Name + " = in." + m.Name + ".DeepCopy" + uft.Name + "()\n")
-			w.do("}\n")
+			w.do("if in." + m.Name + " != nil {\nout." + m.Name + " = in." + m.Name + "." + copier + "()\n}\n")
 		default:
 			w.unsupported(m.Pos, ft, t)
 			return
