@@ -7,13 +7,6 @@ import (
 	"testing"
 )
 
-const deepCopyPkgs = "./testdata/deepcopyapis/..."
-
-// deepCopyOptions generates the deepcopy testdata in place.
-func deepCopyOptions() Options {
-	return inPlace(deepCopyPkgs, func(o *Options) { o.DeepCopyOnly = true })
-}
-
 // TestDeepCopyGoldenShape checks what the tags must produce, independently
 // of the golden text.
 func TestDeepCopyGoldenShape(t *testing.T) {

@@ -9,6 +9,22 @@ import (
 	"testing"
 )
 
+// The testdata packages of the deepcopy and register goldens.
+const (
+	deepCopyPkgs = "./testdata/deepcopyapis/..."
+	registerPkgs = "./testdata/registerapis/..."
+)
+
+// deepCopyOptions generates the deepcopy testdata in place.
+func deepCopyOptions() Options {
+	return inPlace(deepCopyPkgs, func(o *Options) { o.DeepCopyOnly = true })
+}
+
+// registerOptions generates the register testdata in place.
+func registerOptions() Options {
+	return inPlace(registerPkgs, func(o *Options) { o.RegisterOnly = true })
+}
+
 // The committed golden trees of the targets that write into the input
 // packages: each package's generated file lies beside its types.
 var helperGoldens = []struct {

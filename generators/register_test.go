@@ -8,13 +8,6 @@ import (
 	"testing"
 )
 
-const registerPkgs = "./testdata/registerapis/..."
-
-// registerOptions generates the register testdata in place.
-func registerOptions() Options {
-	return inPlace(registerPkgs, func(o *Options) { o.RegisterOnly = true })
-}
-
 // TestRegisterGoldenShape checks, independently of the golden text, which
 // packages get a file, with which group, version, types and import names.
 func TestRegisterGoldenShape(t *testing.T) {
