@@ -336,7 +336,7 @@ func (w *writer) doMap(t *typ, at string) {
 			return
 		}
 		w.do("if val == nil {(*out)[key]=nil} else {\n(*out)[key] = val." + copier + "()\n}\n")
-	case uet.Kind == universe.Slice || uet.Kind == universe.Map || uet.Kind == universe.Pointer:
+	case isReference(uet):
 		w.do("var outVal " + w.raw(uet) + "\n")
 		w.do("if val == nil { (*out)[key] = nil } else {\n")
 		w.do("in, out := &val, &outVal\n")
@@ -445,7 +445,7 @@ func (w *writer) doStruct(t *typ) {
 				w.do("in." + m.Name + ".DeepCopyInto(&out." + m.Name + ")\n")
 			}
 		case uft.Kind == universe.Builtin:
-		case uft.Kind == universe.Map, uft.Kind == universe.Slice, uft.Kind == universe.Pointer:
+		case isReference(uft):
 			w.do("if in." + m.Name + " != nil {\n")
 			w.do("in, out := &in." + m.Name + ", &out." + m.Name + "\n")
 			w.generateFor(ft, m.Pos)
@@ -483,7 +483,7 @@ func (w *writer) doPointer(t *typ, at string) {
 	case w.assignable(uet):
 		w.do("*out = new(" + w.raw(elem) + ")\n")
 		w.do("**out = **in")
-	case uet.Kind == universe.Map || uet.Kind == universe.Slice || uet.Kind == universe.Pointer:
+	case isReference(uet):
 		w.do("*out = new(" + w.raw(elem) + ")\n")
 		w.do("if **in != nil {\n")
 		w.do("in, out := *in, *out\n")
