@@ -100,23 +100,12 @@ func (w *writer) importName(pkg string) string {
 	return w.imports.AddFirstFree(pkg, candidates)
 }
 
-func underlying(t *typ) *typ {
-	for t.Kind == universe.Alias {
-		t = t.Underlying
-	}
-	return t
-}
-
 func isReference(t *typ) bool {
 	switch t.Kind {
 	case universe.Pointer, universe.Map, universe.Slice:
 		return true
 	}
-	return t.Kind == universe.Alias && isReference(underlying(t))
-}
-
-func isPrimitive(t *typ) bool {
-	return t.Kind == universe.Builtin || t.Kind == universe.Alias && t.Underlying.Kind == universe.Builtin
+	return t.Kind == universe.Alias && isReference(universe.Unwrap(t))
 }
 
 // assignable reports whether plain assignment copies t deeply.
@@ -273,7 +262,7 @@ func (w *writer) writeType(t *typ, intfs []*typ, nonPointer bool) {
 // or an unnamed one), by the shape of its underlying type.
 func (w *writer) generateFor(t *typ, at string) {
 	w.f(t)
-	switch underlying(t).Kind {
+	switch universe.Unwrap(t).Kind {
 	case universe.Builtin:
 		w.doBuiltin(t)
 	case universe.Map:
@@ -366,9 +355,9 @@ func (w *writer) interfaceCopier(at string, it, t *typ) (string, bool) {
 // elemOf returns the underlying type of t (a map, slice or pointer), its
 // element type, filled, and the element's underlying type.
 func (w *writer) elemOf(t *typ) (ut, elem, uet *typ) {
-	ut = underlying(t)
+	ut = universe.Unwrap(t)
 	elem = w.f(ut.Elem)
-	return ut, elem, underlying(elem)
+	return ut, elem, universe.Unwrap(elem)
 }
 
 // copiedByMethod writes the copy of t by its own DeepCopy when t has
@@ -422,7 +411,7 @@ func (w *writer) doSlice(t *typ, at string) {
 }
 
 func (w *writer) doStruct(t *typ) {
-	ut := underlying(t)
+	ut := universe.Unwrap(t)
 	if w.hasMethods(t) {
 		w.do("*out = in.DeepCopy()\n")
 		return
@@ -431,7 +420,7 @@ func (w *writer) doStruct(t *typ) {
 	for _, m := range ut.Members {
 		w.at = m.Pos
 		ft := w.f(m.Type)
-		uft := w.f(underlying(ft))
+		uft := w.f(universe.Unwrap(ft))
 		switch {
 		case w.hasMethods(ft):
 			left, right := ft.Kind == universe.Pointer, w.rightPointer(ft)
