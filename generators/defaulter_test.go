@@ -58,20 +58,7 @@ func TestDefaulterBadInput(t *testing.T) {
 				tree[k] = v
 			}
 			writeTree(t, dir, tree)
-			before := snapshot(t, dir)
-			_, err := Generate(context.Background(), Options{Patterns: []string{"./apis/..."}, WorkDir: dir, DefaulterOnly: true, Now: fixedNow})
-			if err == nil {
-				t.Fatal("generate succeeded")
-			}
-			if !IsInputError(err) {
-				t.Errorf("error %v is not an input error", err)
-			}
-			if msg := filepath.ToSlash(err.Error()); !strings.HasPrefix(msg, c.want) {
-				t.Errorf("error:\n  %v\nwant prefix:\n  %s", err, c.want)
-			}
-			if d := diffSnapshots(before, snapshot(t, dir)); d != "" {
-				t.Errorf("a failed run changed the tree: %s", d)
-			}
+			expectInputError(t, dir, Options{Patterns: []string{"./apis/..."}, WorkDir: dir, DefaulterOnly: true, Now: fixedNow}, c.want)
 		})
 	}
 }
@@ -111,48 +98,7 @@ func TestDefaulterReplacesUpstreamAndRemovesStale(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "apis/a/zz_generated.deepcopy.go")); err != nil {
 		t.Errorf("deepcopy file of the same run: %v", err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "apis/b/zz_defaults.go")); !os.IsNotExist(err) {
-		t.Errorf("stale apis/b/zz_defaults.go: %v", err)
-	}
-	if again, err := Build(context.Background(), opts); err != nil || !again.UpToDate() {
-		t.Errorf("second run: up to date %v, err %v", again != nil && again.UpToDate(), err)
-	}
-	opts.Patterns = []string{"./apis/c"}
-	if _, err := Build(context.Background(), opts); err == nil || !IsInputError(err) || !strings.Contains(err.Error(), "apis/c/zz_defaults.go") {
-		t.Errorf("user's file at the output path: %v", err)
-	}
-}
-
-// TestDefaulterOptions: the defaulter flags are refused where they mean
-// nothing, and with --defaulter-only alone --output-file names the
-// defaults file.
-func TestDefaulterOptions(t *testing.T) {
-	for _, c := range []struct {
-		name   string
-		mutate func(*Options)
-		want   string
-	}{
-		{"output file without defaulter", func(o *Options) { o.DefaulterOnly = false; o.DeepCopyOnly = true; o.DefaulterOutputFile = "x.go" }, "--defaulter-output-file names the defaults file, which is generated only with --with-defaulter or --defaulter-only"},
-		{"output file in a directory", func(o *Options) { o.DefaulterOutputFile = "sub/x.go" }, `defaults file "sub/x.go" is not the base name of a non-test Go file`},
-		{"--output-file in a directory", func(o *Options) { o.DeepCopyOutputFile = "sub/x.go" }, `defaults file "sub/x.go" is not the base name of a non-test Go file`},
-		{"both output files", func(o *Options) { o.DeepCopyOutputFile = "x.go"; o.DefaulterOutputFile = "y.go" }, "--output-file and --defaulter-output-file both name the defaults file"},
-		{"peer packages without defaulter", func(o *Options) {
-			o.DefaulterOnly = false
-			o.DeepCopyOnly = true
-			o.DefaulterExtraPeerPackages = []string{"example.com/p"}
-		}, "--defaulter-extra-peer-dirs names packages for the defaulters"},
-		{"peer directory", func(o *Options) { o.DefaulterExtraPeerPackages = []string{"./p"} }, `--defaulter-extra-peer-dirs: "./p" is not an import path`},
-		{"defaulter only with an output package", func(o *Options) { o.OutputPkg = "example.com/x" }, "--output-pkg configures informers, listers or clients, which --defaulter-only does not generate"},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			o := Options{Patterns: []string{deepCopyPkgs}, DefaulterOnly: true, HeaderFile: headerFile, Now: fixedNow}
-			c.mutate(&o)
-			_, err := Build(context.Background(), o)
-			if err == nil || !IsInputError(err) || !strings.Contains(err.Error(), c.want) {
-				t.Errorf("error %v, want an input error containing %q", err, c.want)
-			}
-		})
-	}
+	checkStaleRerunAndUserFile(t, opts, "apis/b/zz_defaults.go", "./apis/c", "apis/c/zz_defaults.go")
 }
 
 // TestDefaulterWithInformers: with WithDefaulter the defaults files come

@@ -189,14 +189,7 @@ func TestImportPathPatterns(t *testing.T) {
 // +groupGoName, keyword-named directories, a non-ASCII type name) into
 // outDir (import path outPkg).
 func oddOptions(outDir, outPkg string) Options {
-	return Options{
-		Patterns:                  []string{"./testdata/oddapis/..."},
-		OutputDir:                 outDir,
-		OutputPkg:                 outPkg,
-		VersionedClientsetPackage: thisModule + "/generators/testdata/oddclientset/versioned",
-		HeaderFile:                headerFile,
-		Now:                       fixedNow,
-	}
+	return treeOptions("./testdata/oddapis/...", outDir, outPkg, thisModule+"/generators/testdata/oddclientset/versioned")
 }
 
 // TestOddGolden compares the generation of testdata/oddapis with
@@ -212,14 +205,7 @@ func TestOddGolden(t *testing.T) {
 // two directories whose first label is cilium, an upper-case directory) into
 // outDir (import path outPkg).
 func dottedOptions(outDir, outPkg string) Options {
-	return Options{
-		Patterns:                  []string{"./testdata/dottedapis/..."},
-		OutputDir:                 outDir,
-		OutputPkg:                 outPkg,
-		VersionedClientsetPackage: thisModule + "/generators/testdata/dottedclientset/versioned",
-		HeaderFile:                headerFile,
-		Now:                       fixedNow,
-	}
+	return treeOptions("./testdata/dottedapis/...", outDir, outPkg, thisModule+"/generators/testdata/dottedclientset/versioned")
 }
 
 // TestDottedGolden compares the generation of testdata/dottedapis with
@@ -237,15 +223,9 @@ func TestDottedGolden(t *testing.T) {
 // input and result types of this and another package, a core group, a
 // hand-written expansion) into outDir (import path outPkg).
 func clientOptions(outDir, outPkg string) Options {
-	return Options{
-		Patterns:                  []string{"./testdata/clientapis/..."},
-		OutputDir:                 outDir,
-		OutputPkg:                 outPkg,
-		WithClientset:             true,
-		ApplyConfigurationPackage: "example.com/applyconfigurations",
-		HeaderFile:                headerFile,
-		Now:                       fixedNow,
-	}
+	o := treeOptions("./testdata/clientapis/...", outDir, outPkg, "")
+	o.WithClientset, o.ApplyConfigurationPackage = true, "example.com/applyconfigurations"
+	return o
 }
 
 // TestClientGolden compares the generation of testdata/clientapis with

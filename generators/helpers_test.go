@@ -1,6 +1,8 @@
 package generators
 
 import (
+	"github.com/typedinformer/typedinformer/internal/testutil"
+
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,11 +24,18 @@ func fixedNow() time.Time { return time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC) }
 
 // goldenOptions generates the testdata API tree into outDir (import path outPkg).
 func goldenOptions(outDir, outPkg string) Options {
+	return treeOptions(testdataPkgs, outDir, outPkg, clientsetPkg)
+}
+
+// treeOptions generates the API tree patterns names into outDir (import
+// path outPkg), the informers listing and watching through the clientset
+// at import path clientset ("" when the run generates it).
+func treeOptions(patterns, outDir, outPkg, clientset string) Options {
 	return Options{
-		Patterns:                  []string{testdataPkgs},
+		Patterns:                  []string{patterns},
 		OutputDir:                 outDir,
 		OutputPkg:                 outPkg,
-		VersionedClientsetPackage: clientsetPkg,
+		VersionedClientsetPackage: clientset,
 		HeaderFile:                headerFile,
 		Now:                       fixedNow,
 	}
@@ -63,15 +72,7 @@ func snapshot(t *testing.T, dir string) map[string]string {
 // writeTree writes files (slash-separated relative path → content) under dir.
 func writeTree(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	for rel, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(rel))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteFiles(t, dir, files)
 }
 
 // copyTree copies the files under src into dst.

@@ -1,20 +1,14 @@
 package generators
 
 import (
-	"errors"
 	"go/build"
-	"go/token"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
-	"github.com/typedinformer/typedinformer/generators/load"
-	"github.com/typedinformer/typedinformer/generators/output"
 	"github.com/typedinformer/typedinformer/generators/plan"
 )
 
@@ -237,6 +231,15 @@ const DefaultClientsetName = "versioned"
 // DefaultInputBase is client-gen's default --input-base.
 const DefaultInputBase = "k8s.io/kubernetes/pkg/apis"
 
+// DefaultApplyConfigName is kube_codegen.sh's --applyconfig-name.
+const DefaultApplyConfigName = "applyconfiguration"
+
+// DefaultPluralExceptions are always applied, before the caller's own
+// exceptions (an entry for the same type replaces the default). k8s.io/api's
+// Endpoints type is already plural and its clientset says Endpoints(ns), not
+// Endpointses(ns).
+var DefaultPluralExceptions = []string{"Endpoints:Endpoints"}
+
 // inputPatterns turns client-gen's --input-base and --input into patterns.
 func (o *Options) inputPatterns() []string {
 	base := o.InputBase
@@ -279,337 +282,7 @@ func (o *Options) validate() (plan.Layout, error) {
 	if o.packagesOnly() {
 		return l, o.checkBuildTags()
 	}
-	required := []struct{ name, val string }{
-		{"--output-dir", o.OutputDir},
-		{"--output-pkg", o.OutputPkg},
-	}
-	if !o.ListersOnly && !o.WithClientset {
-		required = append(required, struct{ name, val string }{"--versioned-clientset-package", o.VersionedClientsetPackage})
-	}
-	for _, f := range required {
-		if strings.TrimSpace(f.val) == "" {
-			return l, inputerr.Errorf("", "%s is required", f.name)
-		}
-	}
-	for _, f := range []struct{ name, val string }{
-		{"--output-pkg", o.OutputPkg},
-		{"--versioned-clientset-package", o.VersionedClientsetPackage},
-		{"--listers-package", o.ListersPackage},
-		{"--clientset-package", o.ClientsetPackage},
-		{"--apply-configuration-package", o.ApplyConfigurationPackage},
-	} {
-		if f.val != "" && !load.IsImportPath(f.val) {
-			return l, inputerr.Errorf("", "%s: %q is not a Go import path", f.name, f.val)
-		}
-	}
-	outDir := o.OutputDir
-	if !filepath.IsAbs(outDir) {
-		outDir = filepath.Join(o.workDir(), outDir)
-	}
-	outDir = filepath.Clean(outDir)
-	outPkg := path.Clean(o.OutputPkg)
-	if o.ListersOnly {
-		if o.WithClientset {
-			return l, inputerr.Errorf("", "--with-clientset cannot be used when only the listers are generated (upstream lister-gen's reading of --output-dir)")
-		}
-		return o.validateListersOnly(outDir, outPkg)
-	}
-	if err := o.checkOutputMeaning(outDir, outPkg); err != nil {
-		return l, err
-	}
-	switch {
-	case o.SingleDirectory:
-		l.InformersDir, l.InformersPkg = outDir, outPkg
-	case o.OutputDirIsInformers:
-		l.InformersDir = filepath.Join(outDir, "externalversions")
-		l.InformersPkg = path.Join(outPkg, "externalversions")
-	default:
-		l.InformersDir = filepath.Join(outDir, "informers", "externalversions")
-		l.InformersPkg = path.Join(outPkg, "informers", "externalversions")
-	}
-	l.ListersDir, l.ListersPkg = filepath.Join(outDir, "listers"), path.Join(outPkg, "listers")
-	if o.ListersPackage != "" {
-		l.ListersPkg = path.Clean(o.ListersPackage)
-	}
-	if o.ListersDir != "" {
-		l.ListersDir = o.ListersDir
-		if !filepath.IsAbs(l.ListersDir) {
-			l.ListersDir = filepath.Join(o.workDir(), l.ListersDir)
-		}
-		l.ListersDir = filepath.Clean(l.ListersDir)
-	} else if o.ListersPackage != "" {
-		dir, ok := load.LocatePackage(l.ListersPkg, outDir, outPkg)
-		if !ok {
-			return l, inputerr.Errorf("", "--listers-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --listers-output-dir", o.ListersPackage, o.OutputPkg, o.OutputDir)
-		}
-		l.ListersDir = dir
-	}
-	if l.ListersDir == l.InformersDir {
-		return l, inputerr.Errorf("", "--listers-package %s: the listers would share a directory with the informers", l.ListersPkg)
-	}
-	if l.ListersDir == outDir && !o.SingleDirectory {
-		return l, inputerr.Errorf("", "--listers-package %s: the listers would be written into --output-dir %s itself", l.ListersPkg, o.OutputDir)
-	}
-	for _, d := range []struct{ flag, dir string }{{"--output-dir", l.InformersDir}, {"--listers-package", l.ListersDir}} {
-		if err := checkDirectoryPath(d.flag, d.dir); err != nil {
-			return l, err
-		}
-	}
-	if err := o.clientsetLayout(&l, outDir, outPkg); err != nil {
-		return l, err
-	}
-	return l, o.checkBuildTags()
-}
-
-// clientsetLayout resolves where the clientset goes, when it is generated,
-// and checks the flags that only mean something with it.
-func (o *Options) clientsetLayout(l *plan.Layout, outDir, outPkg string) error {
-	if !o.WithApplyConfig {
-		for _, f := range []struct {
-			name string
-			set  bool
-		}{
-			{"--applyconfig-name", o.ApplyConfigName != ""},
-			{"--applyconfig-output-dir", o.ApplyConfigurationDir != ""},
-			{"--external-applyconfigurations", len(o.ExternalApplyConfigurations) > 0},
-			{"--openapi-schema", o.OpenAPISchema != ""},
-		} {
-			if f.set {
-				return inputerr.Errorf("", "%s configures the apply configurations, which are generated only with --with-applyconfig", f.name)
-			}
-		}
-	} else if !o.WithClientset {
-		return inputerr.Errorf("", "--with-applyconfig needs --with-clientset: the apply configurations are generated with the clientset whose Apply takes them")
-	}
-	if !o.WithClientset {
-		for _, f := range []struct {
-			name string
-			set  bool
-		}{
-			{"--clientset-only", o.ClientsetOnly},
-			{"--clientset-name", o.ClientsetName != ""},
-			{"--clientset-package", o.ClientsetPackage != ""},
-			{"--clientset-output-dir", o.ClientsetDir != ""},
-			{"--apply-configuration-package", o.ApplyConfigurationPackage != ""},
-			{"--prefers-protobuf", o.PrefersProtobuf},
-			{"--fake-clientset=false", o.NoFakeClientset},
-			{"--replace-client-gen-output", o.ReplaceClientGenOutput},
-		} {
-			if f.set {
-				return inputerr.Errorf("", "%s configures the clientset, which is generated only with --with-clientset", f.name)
-			}
-		}
-		return nil
-	}
-	name := o.ClientsetName
-	if name == "" {
-		name = DefaultClientsetName
-	}
-	if !load.IsIdentifier(name) || token.IsKeyword(name) {
-		return inputerr.Errorf("", "--clientset-name %q is not a usable Go package name", name)
-	}
-	baseDir, basePkg := filepath.Join(outDir, "clientset"), path.Join(outPkg, "clientset")
-	if o.OutputDirIsInformers {
-		baseDir, basePkg = filepath.Join(filepath.Dir(outDir), "clientset"), path.Join(path.Dir(outPkg), "clientset")
-	}
-	switch {
-	case o.ClientsetPackage != "" && o.ClientsetDir != "":
-		basePkg, baseDir = path.Clean(o.ClientsetPackage), o.ClientsetDir
-		if !filepath.IsAbs(baseDir) {
-			baseDir = filepath.Join(o.workDir(), baseDir)
-		}
-		baseDir = filepath.Clean(baseDir)
-	case o.ClientsetPackage != "":
-		basePkg = path.Clean(o.ClientsetPackage)
-		dir, ok := load.LocatePackage(basePkg, outDir, outPkg)
-		if !ok {
-			return inputerr.Errorf("", "--clientset-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --clientset-output-dir", o.ClientsetPackage, o.OutputPkg, o.OutputDir)
-		}
-		baseDir = dir
-	case o.ClientsetDir != "":
-		return inputerr.Errorf("", "--clientset-output-dir needs --clientset-package, its import path")
-	}
-	l.ClientsetDir, l.ClientsetPkg = filepath.Join(baseDir, name), path.Join(basePkg, name)
-	if o.VersionedClientsetPackage != "" && path.Clean(o.VersionedClientsetPackage) != l.ClientsetPkg {
-		return inputerr.Errorf("", "--versioned-clientset-package %s: with --with-clientset the informers use the generated clientset, %s: drop the flag or make it name that package", o.VersionedClientsetPackage, l.ClientsetPkg)
-	}
-	for _, other := range []string{l.InformersDir, l.ListersDir} {
-		if other == l.ClientsetDir || strings.HasPrefix(other, l.ClientsetDir+string(filepath.Separator)) || strings.HasPrefix(l.ClientsetDir, other+string(filepath.Separator)) {
-			return inputerr.Errorf("", "the clientset directory %s and %s would overlap: move one of them (--clientset-output-dir, --clientset-package)", l.ClientsetDir, other)
-		}
-	}
-	if err := checkDirectoryPath("--clientset-output-dir", l.ClientsetDir); err != nil {
-		return err
-	}
-	return o.applyLayout(l, outDir, outPkg)
-}
-
-// applyLayout resolves where the apply configurations go, when they are
-// generated, and makes ApplyConfigurationPackage name them for the clients.
-func (o *Options) applyLayout(l *plan.Layout, outDir, outPkg string) error {
-	if !o.WithApplyConfig {
-		return nil
-	}
-	name := o.ApplyConfigName
-	if name == "" {
-		name = DefaultApplyConfigName
-	}
-	if strings.ContainsAny(name, "/\\ ") || name == "." || name == ".." {
-		return inputerr.Errorf("", "--applyconfig-name %q is not a directory name", name)
-	}
-	baseDir, basePkg := outDir, outPkg
-	if o.OutputDirIsInformers {
-		baseDir, basePkg = filepath.Dir(outDir), path.Dir(outPkg)
-	}
-	l.ApplyDir, l.ApplyPkg = filepath.Join(baseDir, name), path.Join(basePkg, name)
-	switch {
-	case o.ApplyConfigurationPackage != "" && o.ApplyConfigurationDir != "":
-		l.ApplyPkg, l.ApplyDir = path.Clean(o.ApplyConfigurationPackage), o.ApplyConfigurationDir
-		if !filepath.IsAbs(l.ApplyDir) {
-			l.ApplyDir = filepath.Join(o.workDir(), l.ApplyDir)
-		}
-		l.ApplyDir = filepath.Clean(l.ApplyDir)
-	case o.ApplyConfigurationPackage != "":
-		l.ApplyPkg = path.Clean(o.ApplyConfigurationPackage)
-		dir, ok := load.LocatePackage(l.ApplyPkg, outDir, outPkg)
-		if !ok {
-			return inputerr.Errorf("", "--apply-configuration-package %s: cannot tell which directory it is: it is neither beside --output-pkg %s nor inside the module that holds --output-dir %s; say it with --applyconfig-output-dir", o.ApplyConfigurationPackage, o.OutputPkg, o.OutputDir)
-		}
-		l.ApplyDir = dir
-	case o.ApplyConfigurationDir != "":
-		return inputerr.Errorf("", "--applyconfig-output-dir needs --apply-configuration-package, its import path")
-	}
-	o.ApplyConfigurationPackage = l.ApplyPkg
-	for _, other := range []string{l.InformersDir, l.ListersDir, l.ClientsetDir} {
-		if other == l.ApplyDir || strings.HasPrefix(other, l.ApplyDir+string(filepath.Separator)) || strings.HasPrefix(l.ApplyDir, other+string(filepath.Separator)) {
-			return inputerr.Errorf("", "the apply configurations directory %s and %s would overlap: move one of them (--applyconfig-name, --apply-configuration-package)", l.ApplyDir, other)
-		}
-	}
-	return checkDirectoryPath("--applyconfig-output-dir", l.ApplyDir)
-}
-
-// checkDeepCopy checks the deepcopy options: DeepCopyOnly sets
-// WithDeepCopy and excludes the other targets; the output file is a Go
-// file's base name.
-func (o *Options) checkDeepCopy() error {
-	if o.DeepCopyOutputFile != "" {
-		if !o.WithDeepCopy && !o.DeepCopyOnly {
-			return inputerr.Errorf("", "--output-file names the deepcopy file, which is generated only with --with-deepcopy or --deepcopy-only")
-		}
-		if !isGoFileName(o.DeepCopyOutputFile) {
-			return inputerr.Errorf("", "--output-file %q is not the base name of a non-test Go file", o.DeepCopyOutputFile)
-		}
-	}
-	if !o.DeepCopyOnly {
-		return nil
-	}
-	o.WithDeepCopy = true
-	return o.checkHelpersOnly("--deepcopy-only")
-}
-
-// packagesOnly reports whether the run writes only files inside the input
-// packages (--deepcopy-only, --register-only, --defaulter-only,
-// --conversion-only): no informers, listers or clients.
-func (o *Options) packagesOnly() bool {
-	return o.DeepCopyOnly || o.RegisterOnly || o.DefaulterOnly || o.ConversionOnly
-}
-
-// checkRegister checks the register options: RegisterOnly sets
-// WithRegister and excludes the informer, lister and client targets, and
-// alone takes --output-file as the register file's name; the output file is
-// a Go file's base name.
-func (o *Options) checkRegister() error {
-	if o.RegisterOnly {
-		o.WithRegister = true
-		if o.DeepCopyOutputFile != "" && !o.WithDeepCopy && !o.DeepCopyOnly {
-			if o.RegisterOutputFile != "" {
-				return inputerr.Errorf("", "--output-file and --register-output-file both name the register file")
-			}
-			o.RegisterOutputFile, o.DeepCopyOutputFile = o.DeepCopyOutputFile, ""
-		}
-		if err := o.checkHelpersOnly("--register-only"); err != nil {
-			return err
-		}
-	}
-	if o.RegisterOutputFile != "" {
-		if !o.WithRegister {
-			return inputerr.Errorf("", "--register-output-file names the register file, which is generated only with --with-register or --register-only")
-		}
-		if !isGoFileName(o.RegisterOutputFile) {
-			return inputerr.Errorf("", "--register-output-file %q is not the base name of a non-test Go file", o.RegisterOutputFile)
-		}
-	}
-	return nil
-}
-
-// checkConversion checks the conversion options as checkDeepCopy does the
-// deepcopy ones; with ConversionOnly alone, --output-file names the
-// conversion file, as it does to conversion-gen.
-func (o *Options) checkConversion() error {
-	if o.ConversionOnly && o.DeepCopyOutputFile != "" && !o.WithDeepCopy && !o.DeepCopyOnly {
-		if o.ConversionOutputFile != "" {
-			return inputerr.Errorf("", "--output-file and --conversion-output-file both name the conversion file")
-		}
-		o.ConversionOutputFile, o.DeepCopyOutputFile = o.DeepCopyOutputFile, ""
-	}
-	with := o.WithConversion || o.ConversionOnly
-	if !with {
-		for _, f := range []struct {
-			name string
-			set  bool
-		}{
-			{"--conversion-output-file", o.ConversionOutputFile != ""},
-			{"--extra-peer-dirs", len(o.ExtraPeerDirs) > 0},
-			{"--base-peer-dirs", o.BasePeerDirs != nil},
-			{"--skip-unsafe", o.SkipUnsafe},
-		} {
-			if f.set {
-				return inputerr.Errorf("", "%s configures the conversion functions, which are generated only with --with-conversion or --conversion-only", f.name)
-			}
-		}
-	}
-	if f := o.ConversionOutputFile; f != "" && !isGoFileName(f) {
-		return inputerr.Errorf("", "--conversion-output-file %q is not the base name of a non-test Go file", f)
-	}
-	if f := o.ConversionOutputFile; f != "" && f == o.DeepCopyOutputFile && (o.WithDeepCopy || o.DeepCopyOnly) {
-		return inputerr.Errorf("", "--conversion-output-file and --output-file both name %q", f)
-	}
-	for _, d := range append(append([]string{}, o.BasePeerDirs...), o.ExtraPeerDirs...) {
-		if d == "" || strings.HasPrefix(d, ".") || filepath.IsAbs(d) {
-			return inputerr.Errorf("", "peer directory %q is not a package import path", d)
-		}
-	}
-	if !o.ConversionOnly {
-		return nil
-	}
-	o.WithConversion = true
-	return o.checkHelpersOnly("--conversion-only")
-}
-
-// checkHelpersOnly refuses the options of the informer, lister and client
-// targets, which flag (an only-mode) does not generate.
-func (o *Options) checkHelpersOnly(flag string) error {
-	for _, f := range []struct {
-		name string
-		set  bool
-	}{
-		{"--output-dir", o.OutputDir != ""},
-		{"--output-pkg", o.OutputPkg != ""},
-		{"--versioned-clientset-package", o.VersionedClientsetPackage != ""},
-		{"--listers-package", o.ListersPackage != ""},
-		{"--with-clientset", o.WithClientset},
-		{"--with-applyconfig", o.WithApplyConfig},
-	} {
-		if f.set {
-			return inputerr.Errorf("", "%s configures informers, listers or clients, which %s does not generate", f.name, flag)
-		}
-	}
-	return nil
-}
-
-// isGoFileName reports whether name is the base name of a non-test Go file.
-func isGoFileName(name string) bool {
-	return !strings.ContainsAny(name, "/\\") && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
+	return o.clientLayout()
 }
 
 // checkBuildTags checks that every build tag is one.
@@ -620,114 +293,6 @@ func (o *Options) checkBuildTags() error {
 		}
 	}
 	return nil
-}
-
-// validateListersOnly resolves the layout of a ListersOnly run: outDir is the
-// listers directory and there are no informers. It refuses the options that
-// only the informers need, and an outDir that is the parent of (or holds)
-// informer-gen's informers/ and listers/, which upstream lister-gen's reading
-// would fill with <group>/<version> directories beside them.
-func (o *Options) validateListersOnly(outDir, outPkg string) (plan.Layout, error) {
-	var l plan.Layout
-	for _, f := range []struct {
-		name string
-		set  bool
-	}{
-		{"--versioned-clientset-package", o.VersionedClientsetPackage != ""},
-		{"--listers-package", o.ListersPackage != ""},
-		{"--listers-output-dir", o.ListersDir != ""},
-		{"--single-directory", o.SingleDirectory},
-		{"informers (OutputDirIsInformers)", o.OutputDirIsInformers},
-	} {
-		if f.set {
-			return l, inputerr.Errorf("", "%s cannot be used when only the listers are generated (upstream lister-gen's reading of --output-dir)", f.name)
-		}
-	}
-	if filepath.Base(outDir) == "informers" || path.Base(outPkg) == "informers" {
-		return l, inputerr.Errorf("", "--output-dir %s --output-pkg %s name an informers directory, but without --versioned-clientset-package informer-gen reads them as lister-gen does, as the listers directory: add --versioned-clientset-package (and --listers-package <pkg>/listers, as upstream informer-gen takes it)", o.OutputDir, o.OutputPkg)
-	}
-	for _, sub := range []string{filepath.Join("informers", "externalversions", "factory.go"), "listers"} {
-		if p := filepath.Join(outDir, sub); generatedByUs(p) || holdsGenerated(p) {
-			return l, inputerr.Errorf("", "--output-dir %s holds %s generated by informer-gen with --output-dir as the parent of informers/ and listers/, but without --versioned-clientset-package it is read as lister-gen reads it, as the listers directory itself: add --versioned-clientset-package to regenerate that tree", o.OutputDir, p)
-		}
-	}
-	if err := checkDirectoryPath("--output-dir", outDir); err != nil {
-		return l, err
-	}
-	l.ListersDir, l.ListersPkg = outDir, outPkg
-	return l, o.checkBuildTags()
-}
-
-// holdsGenerated reports whether dir is a directory holding, at any depth,
-// a .go file generated by informer-gen.
-func holdsGenerated(dir string) bool {
-	found := false
-	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || found {
-			return fs.SkipAll
-		}
-		if !d.IsDir() && strings.HasSuffix(p, ".go") && generatedByUs(p) {
-			found = true
-			return fs.SkipAll
-		}
-		return nil
-	})
-	return found
-}
-
-// checkOutputMeaning refuses the two readings of --output-dir that would
-// silently put the informers where no one imports them: our reading (the
-// parent of informers/) of a directory named informers, which would give
-// informers/informers/externalversions, and upstream's reading (the informers
-// directory) of a directory that already holds informers/externalversions
-// generated with our reading.
-func (o *Options) checkOutputMeaning(outDir, outPkg string) error {
-	if o.SingleDirectory {
-		return nil // both readings put the informers into outDir itself
-	}
-	if !o.OutputDirIsInformers {
-		if filepath.Base(outDir) == "informers" || path.Base(outPkg) == "informers" {
-			return inputerr.Errorf("", "--output-dir %s --output-pkg %s name an informers directory, which upstream informer-gen reads as where the informers go but which without --listers-package is the parent of informers/ and listers/: this would write %s; add --listers-package <pkg>/listers to read it as upstream does, or pass the parent directory and package", o.OutputDir, o.OutputPkg, filepath.Join(outDir, "informers", "externalversions"))
-		}
-		return nil
-	}
-	if o.ListersPackage == "" {
-		return inputerr.Errorf("", "--listers-package is required when --output-dir is the informers directory")
-	}
-	nested := filepath.Join(outDir, "informers", "externalversions")
-	if generatedByUs(filepath.Join(nested, "factory.go")) {
-		return inputerr.Errorf("", "--output-dir %s: with --listers-package it is the informers directory (as upstream informer-gen reads it), so the informers go to %s, but %s holds informers generated with --output-dir as their parent: either drop --listers-package and keep --output-dir as the parent, or remove %s", o.OutputDir, filepath.Join(outDir, "externalversions"), nested, filepath.Join(outDir, "informers"))
-	}
-	return nil
-}
-
-// generatedByUs reports whether the file at p exists and carries
-// GeneratedMarker before its package clause.
-func generatedByUs(p string) bool {
-	data, err := os.ReadFile(p)
-	if err != nil {
-		return false
-	}
-	return output.IsGenerated(data)
-}
-
-// checkDirectoryPath checks that dir is a directory or can be created: the
-// nearest existing path at or above it must be a directory.
-func checkDirectoryPath(flag, dir string) error {
-	for d := dir; ; d = filepath.Dir(d) {
-		st, err := os.Stat(d)
-		switch {
-		case err == nil && st.IsDir():
-			return nil
-		case err == nil:
-			return inputerr.Errorf("", "%s: %s is a file, not a directory: output would go to %s", flag, d, dir)
-		case !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
-			return inputerr.Errorf("", "%s: %v", flag, err)
-		}
-		if filepath.Dir(d) == d {
-			return nil
-		}
-	}
 }
 
 // buildContext is the go tool's build context for this run: the
@@ -751,11 +316,62 @@ func (o *Options) workDir() string {
 	return wd
 }
 
-// DefaultPluralExceptions are always applied, before the caller's own
-// exceptions (an entry for the same type replaces the default). k8s.io/api's
-// Endpoints type is already plural and its clientset says Endpoints(ns), not
-// Endpointses(ns).
-var DefaultPluralExceptions = []string{"Endpoints:Endpoints"}
+// flagGroup is a set of options that only mean something to some targets,
+// for the error naming the first one set where they mean nothing.
+type flagGroup uint
 
-// DefaultApplyConfigName is kube_codegen.sh's --applyconfig-name.
-const DefaultApplyConfigName = "applyconfiguration"
+const (
+	// clientTargetFlags configure informers, listers or clients: an
+	// only-mode refuses them.
+	clientTargetFlags flagGroup = 1 << iota
+	// notListersOnlyFlags are refused when only the listers are generated.
+	notListersOnlyFlags
+	// clientsetFlags configure the clientset.
+	clientsetFlags
+	// applyFlags configure the apply configurations.
+	applyFlags
+	// conversionFlags configure the conversion functions.
+	conversionFlags
+)
+
+// firstSet returns the command-line name of the first option of group g
+// that is set, "" when none is. The options are listed once, each with
+// every group it belongs to.
+func (o *Options) firstSet(g flagGroup) string {
+	for _, f := range []struct {
+		groups flagGroup
+		name   string
+		set    bool
+	}{
+		{clientTargetFlags, "--output-dir", o.OutputDir != ""},
+		{clientTargetFlags, "--output-pkg", o.OutputPkg != ""},
+		{clientTargetFlags | notListersOnlyFlags, "--versioned-clientset-package", o.VersionedClientsetPackage != ""},
+		{clientTargetFlags | notListersOnlyFlags, "--listers-package", o.ListersPackage != ""},
+		{notListersOnlyFlags, "--listers-output-dir", o.ListersDir != ""},
+		{notListersOnlyFlags, "--single-directory", o.SingleDirectory},
+		{notListersOnlyFlags, "informers (OutputDirIsInformers)", o.OutputDirIsInformers},
+		{clientTargetFlags, "--with-clientset", o.WithClientset},
+		{clientTargetFlags, "--with-applyconfig", o.WithApplyConfig},
+		{clientsetFlags, "--clientset-only", o.ClientsetOnly},
+		{clientsetFlags, "--clientset-name", o.ClientsetName != ""},
+		{clientsetFlags, "--clientset-package", o.ClientsetPackage != ""},
+		{clientsetFlags, "--clientset-output-dir", o.ClientsetDir != ""},
+		{clientsetFlags, "--apply-configuration-package", o.ApplyConfigurationPackage != ""},
+		{clientsetFlags, "--prefers-protobuf", o.PrefersProtobuf},
+		{clientsetFlags, "--fake-clientset=false", o.NoFakeClientset},
+		{clientsetFlags, "--replace-client-gen-output", o.ReplaceClientGenOutput},
+		{applyFlags, "--applyconfig-name", o.ApplyConfigName != ""},
+		{applyFlags, "--applyconfig-output-dir", o.ApplyConfigurationDir != ""},
+		{applyFlags, "--external-applyconfigurations", len(o.ExternalApplyConfigurations) > 0},
+		{applyFlags, "--openapi-schema", o.OpenAPISchema != ""},
+		{conversionFlags, "--conversion-output-file", o.ConversionOutputFile != ""},
+		{conversionFlags, "--extra-peer-dirs", len(o.ExtraPeerDirs) > 0},
+		{conversionFlags, "--base-peer-dirs", o.BasePeerDirs != nil},
+		{conversionFlags, "--skip-unsafe", o.SkipUnsafe},
+	} {
+		if f.groups&g != 0 && f.set {
+			return f.name
+		}
+	}
+	return ""
+}

@@ -7,7 +7,6 @@ import (
 	"go/build"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -19,10 +18,6 @@ import (
 	"github.com/typedinformer/typedinformer/generators/output"
 	"github.com/typedinformer/typedinformer/generators/plan"
 	"github.com/typedinformer/typedinformer/generators/targets/applyconfig"
-	"github.com/typedinformer/typedinformer/generators/targets/conversion"
-	"github.com/typedinformer/typedinformer/generators/targets/deepcopy"
-	"github.com/typedinformer/typedinformer/generators/targets/defaulter"
-	"github.com/typedinformer/typedinformer/generators/targets/register"
 )
 
 // Result is a complete run held in memory: nothing is on disk until Write.
@@ -40,6 +35,12 @@ type Result struct {
 	// Packages counts the packages the patterns matched; GenclientPackages
 	// those of them that declare +genclient types.
 	Packages, GenclientPackages int
+	// Warnings are problems that do not stop the run: in an only-mode run
+	// (DeepCopyOnly, RegisterOnly, DefaulterOnly, ConversionOnly), one for
+	// each target asked for that found no package carrying its tag and so
+	// writes nothing, as the upstream tool silently does. Each names the
+	// patterns and the tag.
+	Warnings []string
 
 	tree    *output.Tree
 	roots   []string
@@ -99,8 +100,10 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 			return nil, relativize(err, workDir)
 		}
 	}
-	var applyFiles, deepcopyFiles, registerFiles, defaulterFiles, conversionFiles []plan.File
-	var deepcopyPaths, registerPaths, defaulterPaths, conversionPaths []string
+	var applyFiles []plan.File
+	helpers := opts.helperTargets()
+	helperFiles := make([][]plan.File, len(helpers))
+	helperPaths := make([][]string, len(helpers))
 	go func() {
 		t, err := output.Scan(bctx, roots...)
 		scanned <- scanResult{t, err}
@@ -121,37 +124,12 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if opts.WithDeepCopy {
-			dopts := deepcopy.Options{OutputFile: opts.DeepCopyOutputFile}
-			if deepcopyFiles, err = deepcopy.Plan(loader, helperPkgs, dopts); err != nil {
+		for i, t := range helpers {
+			if helperFiles[i], err = t.plan(loader, helperPkgs); err != nil {
 				return nil, err
 			}
-			deepcopyPaths = deepcopy.OutputPaths(helperPkgs, dopts)
-			logger.V(1).Info("Planned deepcopy files", "files", len(deepcopyFiles), "elapsed", time.Since(start))
-		}
-		if opts.WithRegister {
-			ropts := register.Options{OutputFile: opts.RegisterOutputFile}
-			if registerFiles, err = register.Plan(loader, helperPkgs, ropts); err != nil {
-				return nil, err
-			}
-			registerPaths = register.OutputPaths(helperPkgs, ropts)
-			logger.V(1).Info("Planned register files", "files", len(registerFiles), "elapsed", time.Since(start))
-		}
-		if opts.WithConversion {
-			copts := conversion.Options{OutputFile: opts.ConversionOutputFile, BasePeerDirs: opts.BasePeerDirs, ExtraPeerDirs: opts.ExtraPeerDirs, SkipUnsafe: opts.SkipUnsafe}
-			if conversionFiles, err = conversion.Plan(loader, helperPkgs, copts); err != nil {
-				return nil, err
-			}
-			conversionPaths = conversion.OutputPaths(helperPkgs, copts)
-			logger.V(1).Info("Planned conversion files", "files", len(conversionFiles), "elapsed", time.Since(start))
-		}
-		if opts.WithDefaulter {
-			dopts := defaulter.Options{OutputFile: opts.DefaulterOutputFile, ExtraPeerPackages: opts.DefaulterExtraPeerPackages}
-			if defaulterFiles, err = defaulter.Plan(loader, helperPkgs, dopts); err != nil {
-				return nil, err
-			}
-			defaulterPaths = defaulter.OutputPaths(helperPkgs, dopts)
-			logger.V(1).Info("Planned defaults files", "files", len(defaulterFiles), "elapsed", time.Since(start))
+			helperPaths[i] = t.paths(helperPkgs)
+			logger.V(1).Info("Planned "+t.what, "files", len(helperFiles[i]), "elapsed", time.Since(start))
 		}
 		if opts.packagesOnly() {
 			return &Result{Model: &model.Model{}, Packages: len(pkgs), roots: roots, workDir: workDir}, nil
@@ -194,24 +172,20 @@ func Build(ctx context.Context, opts Options) (*Result, error) {
 	// The targets that write into the input packages: the tree reads their
 	// files by path and adopts the upstream tool's own file at each planned
 	// path.
-	for _, t := range []struct {
-		paths  []string
-		files  []plan.File
-		marker string
-	}{
-		{deepcopyPaths, deepcopyFiles, deepcopy.Marker},
-		{registerPaths, registerFiles, register.Marker},
-		{defaulterPaths, defaulterFiles, defaulter.Marker},
-		{conversionPaths, conversionFiles, conversion.Marker},
-	} {
-		if err := result.tree.ReadFiles(t.paths); err != nil {
+	planned := append([]plan.File{}, applyFiles...)
+	for i, t := range helpers {
+		if err := result.tree.ReadFiles(helperPaths[i]); err != nil {
 			return nil, err
 		}
-		for _, f := range t.files {
+		for _, f := range helperFiles[i] {
 			result.tree.AdoptFile(f.Path, t.marker)
 		}
+		planned = append(planned, helperFiles[i]...)
+		if len(helperFiles[i]) == 0 && opts.packagesOnly() {
+			result.Warnings = append(result.Warnings, opts.nothingToDo(t))
+		}
 	}
-	planned, err := planFiles(result.Model, lay, &opts, result.tree, slices.Concat(applyFiles, deepcopyFiles, registerFiles, defaulterFiles, conversionFiles))
+	planned, err = planFiles(result.Model, lay, &opts, result.tree, planned)
 	if err != nil {
 		return nil, relativize(err, workDir)
 	}

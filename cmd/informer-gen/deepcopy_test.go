@@ -17,19 +17,11 @@ func TestDeepCopyVerify(t *testing.T) {
 	}
 
 	dir := t.TempDir()
-	for rel, content := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"go.mod":          "module example.com/dc\n\ngo 1.26\n",
 		"apis/a/doc.go":   "// +k8s:deepcopy-gen=package\n\npackage a\n",
 		"apis/a/types.go": "package a\n\n// T is copied.\ntype T struct {\n\tS []string\n}\n",
-	} {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	args := []string{"--deepcopy-only", "--output-file", "zz_copy.go", filepath.Join(dir, "apis") + "/..."}
 	if code, _, stderr := invoke(t, args...); code != exitOK {
 		t.Fatalf("generate: exit %d: %s", code, stderr)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"github.com/typedinformer/typedinformer/internal/testutil"
+
 	"bytes"
 	"context"
 	"os"
@@ -52,6 +54,13 @@ func TestVersion(t *testing.T) {
 }
 
 // snapshot maps every file under dir to its content.
+// writeFiles writes files (slash-separated path relative to dir → content)
+// under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	testutil.WriteFiles(t, dir, files)
+}
+
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
@@ -169,13 +178,7 @@ func TestBadInputExitsTwo(t *testing.T) {
 		"apis/reg/v1/doc.go":   "// +groupName=reg.example.com\n// +k8s:register-gen=false\n// +k8s:register-gen=true\n\npackage v1\n",
 		"apis/reg/v1/types.go": "package v1\n\n// TypeMeta is local.\ntype TypeMeta struct{ Kind string }\n\n// T is an object.\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n}\n",
 	}
-	for rel, content := range files {
-		p := filepath.Join(dir, rel)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	out := filepath.Join(dir, "gen")
 	base := []string{"--output-dir", out, "--output-pkg", "example.com/bad/gen", "--versioned-clientset-package", "example.com/bad/clientset"}
 	for _, c := range []struct {

@@ -382,6 +382,7 @@ func runGenerate(ctx context.Context, f *flags, args []string, stderr io.Writer)
 	if err != nil {
 		return err
 	}
+	warn(stderr, res)
 	if err := res.Write(); err != nil {
 		return err
 	}
@@ -398,6 +399,7 @@ func runVerify(ctx context.Context, f *flags, args []string, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
+	warn(stderr, res)
 	if res.UpToDate() {
 		klog.FromContext(ctx).V(1).Info("Up to date", "files", len(res.Files))
 		return nil
@@ -417,6 +419,13 @@ func runVerify(ctx context.Context, f *flags, args []string, stdout, stderr io.W
 	}
 	return fmt.Errorf("%w: %d changed, %d missing, %d stale%s; run informer-gen generate with the same arguments",
 		errOutOfDate, res.ChangedCount()-missing, missing, len(res.Stale), leftovers)
+}
+
+// warn prints the run's warnings to stderr, one line each.
+func warn(stderr io.Writer, res *generators.Result) {
+	for _, w := range res.Warnings {
+		fmt.Fprintf(stderr, "informer-gen: %s\n", w)
+	}
 }
 
 func exists(p string) bool {

@@ -1,7 +1,6 @@
 package load
 
 import (
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -38,28 +37,17 @@ type DefaulterPackage struct {
 // it, only doc.go carries package tags (any comment in it).
 func DefaulterPackageTags(p *DeclPackage) (DefaulterPackage, error) {
 	var out DefaulterPackage
-	hasDoc := false
-	for _, f := range p.Files {
-		hasDoc = hasDoc || filepath.Base(f) == "doc.go"
+	tags := docTags(p)
+	if vs := tags[DefaulterTag]; len(vs) > 0 {
+		out.Pos = vs[len(vs)-1].Pos
 	}
-	if !hasDoc {
-		return out, nil
+	// defaulter-gen reads " false" as a member name.
+	on, _, err := onOrFalse(DefaulterTag, tags[DefaulterTag], func(v string) bool { return v == "false" })
+	if err != nil {
+		return out, err
 	}
-	tags := ExtractTags(p.Tags)
-	hasFalse, hasOther := false, false
-	for _, v := range tags[DefaulterTag] {
-		out.Pos = v.Pos
-		if v.Value == "false" {
-			hasFalse = true
-		} else {
-			hasOther = true
-			out.MemberNames = append(out.MemberNames, v.Value)
-		}
-	}
-	if hasFalse && hasOther {
-		return out, inputerr.Errorf(out.Pos, "+%s: cannot mix \"false\" with other values; got %s", DefaulterTag, strings.Join(values(tags[DefaulterTag]), ", "))
-	}
-	out.Enabled = hasOther
+	out.MemberNames = values(on)
+	out.Enabled = len(on) > 0
 	switch in := tags[DefaulterInputTag]; len(in) {
 	case 0:
 	case 1:

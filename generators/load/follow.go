@@ -170,14 +170,7 @@ func (f *Loader) embedsObjectMeta(pkgPath, dir string, ref *typeRef, depth int) 
 	}
 	switch x := d.Expr.(type) {
 	case *ast.StructType:
-		for _, field := range x.Fields.List {
-			if len(field.Names) != 0 {
-				continue
-			}
-			ft := field.Type
-			if star, isStar := ft.(*ast.StarExpr); isStar {
-				ft = star.X
-			}
+		for _, ft := range embeddedTypes(x) {
 			if r := refOf(ft, d.file); r != nil {
 				if ok, _ := f.embedsObjectMeta(target, p.Dir, r, depth+1); ok {
 					return true, ""

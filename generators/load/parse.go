@@ -338,32 +338,7 @@ func refOf(expr ast.Expr, file *fileImports) *typeRef {
 // embedsObjectMeta reports whether a type is a struct that embeds
 // ObjectMeta (metav1.ObjectMeta, or ObjectMeta itself inside meta/v1), which
 // makes its pointer a metav1.Object.
-func embedsObjectMeta(typ ast.Expr) bool {
-	st, ok := typ.(*ast.StructType)
-	if !ok {
-		return false
-	}
-	for _, field := range st.Fields.List {
-		if len(field.Names) != 0 {
-			continue
-		}
-		t := field.Type
-		if star, ok := t.(*ast.StarExpr); ok {
-			t = star.X
-		}
-		switch x := t.(type) {
-		case *ast.SelectorExpr:
-			if x.Sel.Name == "ObjectMeta" {
-				return true
-			}
-		case *ast.Ident:
-			if x.Name == "ObjectMeta" {
-				return true
-			}
-		}
-	}
-	return false
-}
+func embedsObjectMeta(typ ast.Expr) bool { return embedsNamed(typ, "ObjectMeta") }
 
 // hasStatusField reports whether typ is a struct with a member named Status:
 // a named field, or an embedded type of that name.
@@ -378,22 +353,45 @@ func hasStatusField(typ ast.Expr) bool {
 				return true
 			}
 		}
-		if len(field.Names) == 0 {
-			t := field.Type
-			if star, ok := t.(*ast.StarExpr); ok {
-				t = star.X
+	}
+	return embedsNamed(typ, "Status")
+}
+
+// embedsNamed reports whether typ is a struct embedding a type called name,
+// of its own package or another, or a pointer to one.
+func embedsNamed(typ ast.Expr, name string) bool {
+	st, ok := typ.(*ast.StructType)
+	if !ok {
+		return false
+	}
+	for _, t := range embeddedTypes(st) {
+		switch x := t.(type) {
+		case *ast.SelectorExpr:
+			if x.Sel.Name == name {
+				return true
 			}
-			switch x := t.(type) {
-			case *ast.Ident:
-				if x.Name == "Status" {
-					return true
-				}
-			case *ast.SelectorExpr:
-				if x.Sel.Name == "Status" {
-					return true
-				}
+		case *ast.Ident:
+			if x.Name == name {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// embeddedTypes are the types of st's embedded fields, in order; for an
+// embedded pointer, the type it points to.
+func embeddedTypes(st *ast.StructType) []ast.Expr {
+	var out []ast.Expr
+	for _, field := range st.Fields.List {
+		if len(field.Names) != 0 {
+			continue
+		}
+		t := field.Type
+		if star, ok := t.(*ast.StarExpr); ok {
+			t = star.X
+		}
+		out = append(out, t)
+	}
+	return out
 }

@@ -1,10 +1,7 @@
 package load
 
 import (
-	"path/filepath"
 	"strings"
-
-	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 )
 
 // This file reads register-gen's package tags from doc.go: +k8s:register-gen
@@ -33,35 +30,19 @@ type RegisterTags struct {
 // +k8s:register-gen=false with another value is an error.
 func RegisterPackageTags(p *DeclPackage) (RegisterTags, error) {
 	var out RegisterTags
-	hasDoc := false
-	for _, f := range p.Files {
-		hasDoc = hasDoc || filepath.Base(f) == "doc.go"
-	}
-	if !hasDoc {
-		return out, nil
-	}
-	tags := ExtractTags(p.Tags)
+	tags := docTags(p)
 	if g := tags["groupName"]; len(g) > 0 {
 		out.Group, out.GroupPos, out.HasGroup = strings.TrimSpace(g[0].Value), g[0].Pos, true
 	}
-	optedOut, enabled := false, false
-	for _, v := range tags[RegisterTag] {
-		if strings.TrimSpace(v.Value) == "false" {
-			optedOut = true
-		} else {
-			enabled = true
-			if out.Pos == "" {
-				out.Pos = v.Pos
-			}
-		}
-		if optedOut && enabled {
-			return out, inputerr.Errorf(v.Pos, "+%s: cannot mix \"false\" with other values", RegisterTag)
-		}
+	// register-gen reads " false" as "false".
+	on, optedOut, err := onOrFalse(RegisterTag, tags[RegisterTag], func(v string) bool { return strings.TrimSpace(v) == "false" })
+	if err != nil {
+		return out, err
 	}
 	switch {
 	case optedOut:
-	case enabled:
-		out.Generate = true
+	case len(on) > 0:
+		out.Generate, out.Pos = true, on[0].Pos
 	case out.HasGroup:
 		out.Generate, out.Pos = true, out.GroupPos
 	}

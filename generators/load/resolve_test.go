@@ -1,8 +1,8 @@
 package load
 
 import (
-	"os"
-	"path/filepath"
+	"github.com/typedinformer/typedinformer/internal/testutil"
+
 	"testing"
 )
 
@@ -33,13 +33,5 @@ func TestFilesystemPatterns(t *testing.T) {
 // writeFiles writes files (relative path to content) under dir.
 func writeFiles(t *testing.T, dir string, files map[string]string) {
 	t.Helper()
-	for p, content := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testutil.WriteFiles(t, dir, files)
 }

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -335,4 +336,32 @@ func ParsePackageTags(p ParsedPackage) (PackageTags, error) {
 		return out, err
 	}
 	return out, nil
+}
+
+// docTags are the tags of p's package comments as register-gen and
+// defaulter-gen read them: only a package with a doc.go has any.
+func docTags(p *DeclPackage) map[string][]TagValue {
+	for _, f := range p.Files {
+		if filepath.Base(f) == "doc.go" {
+			return ExtractTags(p.Tags)
+		}
+	}
+	return nil
+}
+
+// onOrFalse splits the values of a package tag that asks for a file into
+// those that do (on) and the "false" that opts out, isFalse telling
+// which; both together are an error at the value that mixes them.
+func onOrFalse(tag string, vs []TagValue, isFalse func(string) bool) (on []TagValue, optedOut bool, err error) {
+	for _, v := range vs {
+		if isFalse(v.Value) {
+			optedOut = true
+		} else {
+			on = append(on, v)
+		}
+		if optedOut && len(on) > 0 {
+			return nil, false, inputerr.Errorf(v.Pos, "+%s: cannot mix \"false\" with other values; got %s", tag, strings.Join(values(vs), ", "))
+		}
+	}
+	return on, optedOut, nil
 }

@@ -131,34 +131,22 @@ func (t *Type) FileName() string { return strings.ToLower(t.Name) + ".go" }
 
 // InformerTypes are the version's types that get an informer.
 func (v *Version) InformerTypes() []*Type {
-	return filterTypes(v.Types, func(t *Type) bool { return t.Informer })
+	return filter(v.Types, func(t *Type) bool { return t.Informer })
 }
 
 // ListerTypes are the version's types that get a lister.
 func (v *Version) ListerTypes() []*Type {
-	return filterTypes(v.Types, func(t *Type) bool { return t.Lister })
+	return filter(v.Types, func(t *Type) bool { return t.Lister })
 }
 
 // InformerVersions are the group's versions with at least one informer.
 func (g *Group) InformerVersions() []*Version {
-	var out []*Version
-	for _, v := range g.Versions {
-		if len(v.InformerTypes()) > 0 {
-			out = append(out, v)
-		}
-	}
-	return out
+	return filter(g.Versions, func(v *Version) bool { return len(v.InformerTypes()) > 0 })
 }
 
 // InformerGroups are the model's groups with at least one informer.
 func (m *Model) InformerGroups() []*Group {
-	var out []*Group
-	for _, g := range m.Groups {
-		if len(g.InformerVersions()) > 0 {
-			out = append(out, g)
-		}
-	}
-	return out
+	return filter(m.Groups, func(g *Group) bool { return len(g.InformerVersions()) > 0 })
 }
 
 // GroupVersionCount counts the model's group-versions.
@@ -170,11 +158,13 @@ func (m *Model) GroupVersionCount() int {
 	return n
 }
 
-func filterTypes(ts []*Type, keep func(*Type) bool) []*Type {
-	var out []*Type
-	for _, t := range ts {
-		if keep(t) {
-			out = append(out, t)
+// filter returns the elements of in that keep keeps, in order; nil when
+// none.
+func filter[T any](in []T, keep func(T) bool) []T {
+	var out []T
+	for _, x := range in {
+		if keep(x) {
+			out = append(out, x)
 		}
 	}
 	return out

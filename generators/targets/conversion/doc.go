@@ -5,7 +5,7 @@
 // conversion-gen's apart from the "Code generated" line.
 //
 //   - plan.go: Plan, one plan.File per tagged package in the package's
-//     directory, headed by BuildConstraint; the peer packages (the tag's,
+//     directory, headed by pkgfile.BuildConstraint; the peer packages (the tag's,
 //     then Options.BasePeerDirs and ExtraPeerDirs), the types that have a
 //     peer type of the same name, and the hand-written Convert_ functions
 //     of the peers and the inputs.
@@ -13,8 +13,9 @@
 //     only hand-written functions registered), types and members (false),
 //     +k8s:conversion-gen-external-types, +k8s:conversion-fn on functions
 //     (copy-only, drop).
-//   - types.go: types as gengo models them, one *typ per type in a run,
-//     read from the run's Loader as far as a rule asks.
+//   - types.go: conversion-gen's rules of the type model (package
+//     universe): one *typ per type in a run, read from the run's Loader as
+//     far as a rule asks.
 //   - equal.go: the run's hand-written functions and which types have
 //     equal memory layouts (converted by an unsafe pointer cast).
 //   - gen.go: RegisterConversions and the autoConvert/Convert functions,

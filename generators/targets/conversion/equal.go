@@ -1,6 +1,9 @@
 package conversion
 
-import "github.com/typedinformer/typedinformer/generators/load"
+import (
+	"github.com/typedinformer/typedinformer/generators/load"
+	"github.com/typedinformer/typedinformer/generators/targets/universe"
+)
 
 // This file holds what a whole run shares: the hand-written conversion
 // functions found in the input and peer packages, and which pairs of types
@@ -12,7 +15,7 @@ type pair struct{ in, out *typ }
 
 // manualFunc is a hand-written Convert_<in>_To_<out> function.
 type manualFunc struct {
-	name, pkg, pos string
+	Name, Pkg, Pos string
 	// copyOnly (+k8s:conversion-fn=copy-only) says the function is a plain
 	// copy: it does not stop an unsafe cast or a direct assignment. drop
 	// (+k8s:conversion-fn=drop) says the member is not converted at all.
@@ -21,7 +24,7 @@ type manualFunc struct {
 
 // converter is the state of one run.
 type converter struct {
-	u      *universe
+	u      *universe.Universe
 	manual map[pair]*manualFunc
 	// equal caches memory-layout equality by pair; a pair with a
 	// hand-written conversion (not copy-only) is false.
@@ -39,7 +42,7 @@ func (c *converter) fail(err error) {
 
 // f fills t and returns it.
 func (c *converter) f(t *typ) *typ {
-	c.fail(c.u.fill(t))
+	c.fail(c.u.Fill(t))
 	return t
 }
 
@@ -86,11 +89,11 @@ func (c *converter) cachedEqual(a, b *typ, visiting []*typ) (equal, cacheable bo
 // maps by their element and key types; interfaces, arrays, funcs and chans
 // never.
 func (c *converter) compare(a, b *typ, visiting []*typ) (bool, bool) {
-	in, out := unwrapAlias(c.f(a)), unwrapAlias(c.f(b))
+	in, out := universe.Unwrap(c.f(a)), universe.Unwrap(c.f(b))
 	if in == out {
 		return true, true
 	}
-	if in.kind != out.kind {
+	if in.Kind != out.Kind {
 		return false, true
 	}
 	for _, v := range visiting {
@@ -99,28 +102,28 @@ func (c *converter) compare(a, b *typ, visiting []*typ) (bool, bool) {
 		}
 	}
 	visiting = append(visiting, in)
-	switch in.kind {
-	case kStruct:
-		if len(in.members) != len(out.members) {
+	switch in.Kind {
+	case universe.Struct:
+		if len(in.Members) != len(out.Members) {
 			return false, true
 		}
 		cacheable := true
-		for i, m := range in.members {
-			eq, ok := c.cachedEqual(m.t, out.members[i].t, visiting)
+		for i, m := range in.Members {
+			eq, ok := c.cachedEqual(m.Type, out.Members[i].Type, visiting)
 			if !eq {
 				return false, true
 			}
 			cacheable = cacheable && ok
 		}
 		return true, cacheable
-	case kPointer, kSlice:
-		return c.cachedEqual(in.elem, out.elem, visiting)
-	case kMap:
-		keq, kok := c.cachedEqual(in.key, out.key, visiting)
-		veq, vok := c.cachedEqual(in.elem, out.elem, visiting)
+	case universe.Pointer, universe.Slice:
+		return c.cachedEqual(in.Elem, out.Elem, visiting)
+	case universe.Map:
+		keq, kok := c.cachedEqual(in.Key, out.Key, visiting)
+		veq, vok := c.cachedEqual(in.Elem, out.Elem, visiting)
 		return keq && veq, kok && vok
-	case kBuiltin:
-		return in.name == out.name, true
+	case universe.Builtin:
+		return in.Name == out.Name, true
 	}
 	return false, true
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
 	"github.com/typedinformer/typedinformer/generators/plan"
+	"github.com/typedinformer/typedinformer/generators/targets/universe"
 )
 
 // This file writes the conversion functions of one package, statement by
@@ -25,7 +26,7 @@ type writer struct {
 	*converter
 	// pkg is the package written into; typesPkg the package the types are
 	// declared in.
-	pkg, typesPkg string
+	Pkg, typesPkg string
 	peers         []string
 	imports       *plan.ImportSet
 	b             strings.Builder
@@ -59,27 +60,21 @@ func (w *writer) importName(pkg string) string {
 // raw is the Go spelling of t in the generated file, its package's import
 // name taken on first use.
 func (w *writer) raw(t *typ) string {
-	if t.pkg != "" {
-		return w.qualified(t.pkg, t.name)
+	if t.Pkg != "" {
+		return w.qualified(t.Pkg, t.Name)
 	}
-	switch t.kind {
-	case kMap:
-		return "map[" + w.raw(t.key) + "]" + w.raw(t.elem)
-	case kSlice:
-		return "[]" + w.raw(t.elem)
-	case kArray:
-		return "[" + t.length + "]" + w.raw(t.elem)
-	case kPointer:
-		return "*" + w.raw(t.elem)
-	case kBuiltin:
-		return t.name
+	if s, ok := universe.Composite(t, w.raw); ok {
+		return s
 	}
-	return t.src
+	if t.Kind == universe.Builtin {
+		return t.Name
+	}
+	return t.Src
 }
 
 // qualified spells pkg.name in the generated file.
 func (w *writer) qualified(pkg, name string) string {
-	if pkg == w.pkg {
+	if pkg == w.Pkg {
 		return name
 	}
 	return w.importName(pkg) + "." + name
@@ -87,39 +82,39 @@ func (w *writer) qualified(pkg, name string) string {
 
 // track imports t's package, as naming a type in a function name does.
 func (w *writer) track(t *typ) {
-	if t.pkg != "" && t.pkg != w.pkg {
-		w.importName(t.pkg)
+	if t.Pkg != "" && t.Pkg != w.Pkg {
+		w.importName(t.Pkg)
 	}
 }
 
 // publicName is gengo's public name of t with one package element:
 // "v1_ObjectMeta", "Pointer_int32", "Map_string_To_string".
 func publicName(t *typ) string {
-	if t.pkg != "" {
-		dirs := strings.Split(t.pkg, "/")
+	if t.Pkg != "" {
+		dirs := strings.Split(t.Pkg, "/")
 		last := strings.NewReplacer("-", "_", ".", "").Replace(dirs[len(dirs)-1])
-		return last + "_" + t.name
+		return last + "_" + t.Name
 	}
-	switch t.kind {
-	case kBuiltin:
-		return t.name
-	case kMap:
-		return "Map_" + publicName(t.key) + "_To_" + publicName(t.elem)
-	case kSlice:
-		return "Slice_" + publicName(t.elem)
-	case kArray:
-		return "Array_" + t.length + "_" + publicName(t.elem)
-	case kPointer:
-		return "Pointer_" + publicName(t.elem)
-	case kChan:
-		return "Chan_" + publicName(t.elem)
-	case kStruct:
+	switch t.Kind {
+	case universe.Builtin:
+		return t.Name
+	case universe.Map:
+		return "Map_" + publicName(t.Key) + "_To_" + publicName(t.Elem)
+	case universe.Slice:
+		return "Slice_" + publicName(t.Elem)
+	case universe.Array:
+		return "Array_" + t.Len + "_" + publicName(t.Elem)
+	case universe.Pointer:
+		return "Pointer_" + publicName(t.Elem)
+	case universe.Chan:
+		return "Chan_" + publicName(t.Elem)
+	case universe.Struct:
 		parts := []string{"Struct"}
-		for _, m := range t.members {
-			parts = append(parts, publicName(m.t))
+		for _, m := range t.Members {
+			parts = append(parts, publicName(m.Type))
 		}
 		return strings.Join(parts, "_")
-	case kInterface:
+	case universe.Interface:
 		return "Interface"
 	}
 	return "unnameable"
@@ -138,15 +133,15 @@ func (w *writer) convertName(in, out *typ) string {
 }
 
 // fnRef spells a hand-written function in the generated file.
-func (w *writer) fnRef(fn *manualFunc) string { return w.qualified(fn.pkg, fn.name) }
+func (w *writer) fnRef(fn *manualFunc) string { return w.qualified(fn.Pkg, fn.Name) }
 
 func (w *writer) preexists(in, out *typ) *manualFunc { return w.manual[pair{in, out}] }
 
 func (w *writer) preexistsPointers(in, out *typ) *manualFunc {
-	if in.kind != kPointer || out.kind != kPointer {
+	if in.Kind != universe.Pointer || out.Kind != universe.Pointer {
 		return nil
 	}
-	return w.preexists(in.elem, out.elem)
+	return w.preexists(in.Elem, out.Elem)
 }
 
 // convertibleWithinPackage reports whether the conversion function between
@@ -157,51 +152,37 @@ func (w *writer) convertibleWithinPackage(in, out *typ) bool {
 	w.f(in)
 	w.f(out)
 	t, other := in, out
-	if in.pkg != w.typesPkg {
+	if in.Pkg != w.typesPkg {
 		t, other = out, in
 	}
-	if t.pkg != w.typesPkg {
+	if t.Pkg != w.typesPkg {
 		return false
 	}
 	w.f(t)
-	if t.decl != nil {
-		off, err := optedOut(t.decl.Tags, "type "+t.name, true)
+	if t.Decl != nil {
+		off, err := optedOut(t.Decl.Tags, "type "+t.Name, true)
 		w.fail(err)
 		if off {
 			return false
 		}
 	}
-	return t.kind == kStruct && !isPrivate(other.name)
+	return t.Kind == universe.Struct && !isPrivate(other.Name)
 }
 
 // isAssignable reports whether plain assignment copies t: a primitive, or
 // a struct of assignable members.
-func (w *writer) isAssignable(t *typ) bool {
-	w.f(t)
-	if isPrimitive(t) {
-		return true
-	}
-	if t.kind == kStruct {
-		for _, m := range t.members {
-			if !w.isAssignable(m.t) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
+func (w *writer) isAssignable(t *typ) bool { return universe.Assignable(t, w.f) }
 
 // directlyAssignable is conversion-gen's test for element types: in is
 // assignable and either primitive or in the same package as out.
 func (w *writer) directlyAssignable(in, out *typ) bool {
-	return w.isAssignable(in) && (isPrimitive(in) || in.pkg == out.pkg)
+	return w.isAssignable(in) && (universe.IsPrimitive(in) || in.Pkg == out.Pkg)
 }
 
 // sameUnderlying is conversion-gen's test for member types: the same type
 // once aliases are unwrapped.
 func (w *writer) sameUnderlying(in, out *typ) bool {
-	return unwrapAlias(w.f(in)) == unwrapAlias(w.f(out))
+	return universe.Unwrap(w.f(in)) == universe.Unwrap(w.f(out))
 }
 
 // noConversion records that the generated code calls a conversion from in
@@ -239,11 +220,11 @@ func (w *writer) writeRegister() {
 	}
 	var owns []own
 	for p, fn := range w.manual {
-		if fn.pkg == w.pkg {
+		if fn.Pkg == w.Pkg {
 			owns = append(owns, own{p, fn})
 		}
 	}
-	sortBy(owns, func(o own) string { return o.fn.name })
+	sortBy(owns, func(o own) string { return o.fn.Name })
 	for _, o := range owns {
 		scope := w.qualified(conversionPkg, "Scope")
 		ri, ro := w.raw(o.p.in), w.raw(o.p.out)
@@ -265,8 +246,8 @@ func (w *writer) writeConversion(in, out *typ) {
 	case w.preexists(in, out) != nil:
 	case len(w.skipped[in]) > 0:
 		pos := ""
-		if in.decl != nil {
-			pos = in.decl.Pos
+		if in.Decl != nil {
+			pos = in.Decl.Pos
 		}
 		w.missing = append(w.missing, inputerr.Errorf(pos, "%v: members %s require manual conversion to %v (see the WARNING comments in autoConvert): write %s by hand (conversion-gen leaves it out, and the code calling it does not compile)",
 			in, strings.Join(w.skipped[in], ", "), out, name))
@@ -280,26 +261,26 @@ func (w *writer) writeConversion(in, out *typ) {
 // generateFor writes the statements converting *in to *out by in's shape.
 func (w *writer) generateFor(in, out *typ) {
 	w.f(out)
-	switch w.f(in).kind {
-	case kBuiltin:
+	switch w.f(in).Kind {
+	case universe.Builtin:
 		if in == out {
 			w.do("*out = *in\n")
 		} else {
 			w.do("*out = " + w.raw(out) + "(*in)\n")
 		}
-	case kMap:
+	case universe.Map:
 		w.doMap(in, out)
-	case kSlice:
+	case universe.Slice:
 		w.doSlice(in, out)
-	case kStruct:
+	case universe.Struct:
 		w.doStruct(in, out)
-	case kPointer:
+	case universe.Pointer:
 		w.doPointer(in, out)
 	default:
 		w.do("// FIXME: Type " + w.raw(in) + " is unsupported.\n")
 		pos := ""
-		if in.decl != nil {
-			pos = in.decl.Pos
+		if in.Decl != nil {
+			pos = in.Decl.Pos
 		}
 		w.missing = append(w.missing, inputerr.Errorf(pos, "type %v: conversion-gen cannot convert it", in))
 	}
@@ -323,115 +304,111 @@ func (w *writer) elemCall(in, out *typ, args, pos string) bool {
 
 func (w *writer) doMap(in, out *typ) {
 	w.do("*out = make(" + w.raw(out) + ", len(*in))\n")
-	if !w.directlyAssignable(in.key, out.key) {
+	if !w.directlyAssignable(in.Key, out.Key) {
 		w.do("for range *in {\n")
-		w.do("// FIXME: Converting unassignable keys unsupported " + w.raw(in.key) + "\n")
+		w.do("// FIXME: Converting unassignable keys unsupported " + w.raw(in.Key) + "\n")
 		w.do("}\n")
-		w.missing = append(w.missing, inputerr.Errorf(w.at, "map key %v: conversion-gen cannot convert it to %v", in.key, out.key))
+		w.missing = append(w.missing, inputerr.Errorf(w.at, "map key %v: conversion-gen cannot convert it to %v", in.Key, out.Key))
 		return
 	}
 	w.do("for key, val := range *in {\n")
 	key := "key"
-	if in.key != out.key {
-		key = w.raw(out.key) + "(key)"
+	if in.Key != out.Key {
+		key = w.raw(out.Key) + "(key)"
 	}
-	if w.directlyAssignable(in.elem, out.elem) {
-		if in.elem == out.elem {
+	if w.directlyAssignable(in.Elem, out.Elem) {
+		if in.Elem == out.Elem {
 			w.do("(*out)[" + key + "] = val\n")
 		} else {
-			w.do("(*out)[" + key + "] = " + w.raw(out.elem) + "(val)\n")
+			w.do("(*out)[" + key + "] = " + w.raw(out.Elem) + "(val)\n")
 		}
 		w.do("}\n")
 		return
 	}
-	exists, conditional := true, false
-	if fn := w.preexists(in.elem, out.elem); fn != nil {
-		w.do("newVal := new(" + w.raw(out.elem) + ")\n")
-		w.do("if err := " + w.fnRef(fn) + "(&val, newVal, s); err != nil {\n")
-	} else if fn := w.preexistsPointers(in.elem, out.elem); fn != nil {
-		w.do("newVal := new(" + w.raw(out.elem) + ")\n")
-		w.do("if val != nil {\n")
-		w.do("*newVal = new(" + w.raw(out.elem.elem) + ")\n")
-		w.do("if err := " + w.fnRef(fn) + "(val, *newVal, s); err != nil {\n")
-		conditional = true
-	} else if w.convertibleWithinPackage(in.elem, out.elem) {
-		w.do("newVal := new(" + w.raw(out.elem) + ")\n")
-		w.do("if err := " + w.convertName(in.elem, out.elem) + "(&val, newVal, s); err != nil {\n")
-	} else {
-		w.noConversion(w.at, in.elem, out.elem)
-		exists = false
-	}
-	if exists {
-		w.do("return err\n}\n")
-		if conditional {
-			w.do("}\n")
-		}
+	if w.convertElem(in.Elem, out.Elem, "val", "newVal", "*newVal", true) {
 		w.do("(*out)[" + key + "] = *newVal\n")
 	}
 	w.do("}\n")
 }
 
+// convertElem writes the conversion of one map value or slice element,
+// src, from in to out, as conversion-gen does: by a function converting in
+// to out, or, for pointers, one converting their pointees (the nil
+// pointer left nil), or by the one this file generates; it reports false
+// when there is none. dst points to the converted element and dstElem is
+// *dst; with declare, dst is declared (as a new out) before the call.
+func (w *writer) convertElem(in, out *typ, src, dst, dstElem string, declare bool) bool {
+	prelude := func() {
+		if declare {
+			w.do(dst + " := new(" + w.raw(out) + ")\n")
+		}
+	}
+	conditional := false
+	if fn := w.preexists(in, out); fn != nil {
+		prelude()
+		w.do("if err := " + w.fnRef(fn) + "(&" + src + ", " + dst + ", s); err != nil {\n")
+	} else if fn := w.preexistsPointers(in, out); fn != nil {
+		prelude()
+		w.do("if " + src + " != nil {\n")
+		w.do(dstElem + " = new(" + w.raw(out.Elem) + ")\n")
+		w.do("if err := " + w.fnRef(fn) + "(" + src + ", " + dstElem + ", s); err != nil {\n")
+		conditional = true
+	} else if w.convertibleWithinPackage(in, out) {
+		prelude()
+		w.do("if err := " + w.convertName(in, out) + "(&" + src + ", " + dst + ", s); err != nil {\n")
+	} else {
+		w.noConversion(w.at, in, out)
+		return false
+	}
+	w.do("return err\n}\n")
+	if conditional {
+		w.do("}\n")
+	}
+	return true
+}
+
 func (w *writer) doSlice(in, out *typ) {
 	w.do("*out = make(" + w.raw(out) + ", len(*in))\n")
-	if in.elem == out.elem && in.elem.kind == kBuiltin {
+	if in.Elem == out.Elem && in.Elem.Kind == universe.Builtin {
 		w.do("copy(*out, *in)\n")
 		return
 	}
 	w.do("for i := range *in {\n")
 	switch {
-	case w.directlyAssignable(in.elem, out.elem):
-		if in.elem == out.elem {
+	case w.directlyAssignable(in.Elem, out.Elem):
+		if in.Elem == out.Elem {
 			w.do("(*out)[i] = (*in)[i]\n")
 		} else {
-			w.do("(*out)[i] = " + w.raw(out.elem) + "((*in)[i])\n")
+			w.do("(*out)[i] = " + w.raw(out.Elem) + "((*in)[i])\n")
 		}
 	default:
-		exists, conditional := true, false
-		if fn := w.preexists(in.elem, out.elem); fn != nil {
-			w.do("if err := " + w.fnRef(fn) + "(&(*in)[i], &(*out)[i], s); err != nil {\n")
-		} else if fn := w.preexistsPointers(in.elem, out.elem); fn != nil {
-			w.do("if (*in)[i] != nil {\n")
-			w.do("(*out)[i] = new(" + w.raw(out.elem.elem) + ")\n")
-			w.do("if err := " + w.fnRef(fn) + "((*in)[i], (*out)[i], s); err != nil {\n")
-			conditional = true
-		} else if w.convertibleWithinPackage(in.elem, out.elem) {
-			w.do("if err := " + w.convertName(in.elem, out.elem) + "(&(*in)[i], &(*out)[i], s); err != nil {\n")
-		} else {
-			w.noConversion(w.at, in.elem, out.elem)
-			exists = false
-		}
-		if exists {
-			w.do("return err\n}\n")
-			if conditional {
-				w.do("}\n")
-			}
-		}
+		w.convertElem(in.Elem, out.Elem, "(*in)[i]", "&(*out)[i]", "(*out)[i]", false)
 	}
 	w.do("}\n")
 }
 
 func (w *writer) doPointer(in, out *typ) {
-	w.do("*out = new(" + w.raw(out.elem) + ")\n")
-	if w.directlyAssignable(in.elem, out.elem) {
-		if in.elem == out.elem {
+	w.do("*out = new(" + w.raw(out.Elem) + ")\n")
+	if w.directlyAssignable(in.Elem, out.Elem) {
+		if in.Elem == out.Elem {
 			w.do("**out = **in\n")
 		} else {
-			w.do("**out = " + w.raw(out.elem) + "(**in)\n")
+			w.do("**out = " + w.raw(out.Elem) + "(**in)\n")
 		}
 		return
 	}
-	if w.elemCall(in.elem, out.elem, "*in, *out", w.at) {
+	if w.elemCall(in.Elem, out.Elem, "*in, *out", w.at) {
 		w.do("return err\n}\n")
 	}
 }
 
 // findMember returns t's member called name.
 func findMember(t *typ, name string) (member, bool) {
-	if t.kind != kStruct {
+	if t.Kind != universe.Struct {
 		return member{}, false
 	}
-	for _, m := range t.members {
-		if m.name == name {
+	for _, m := range t.Members {
+		if m.Name == name {
 			return m, true
 		}
 	}
@@ -441,12 +418,12 @@ func findMember(t *typ, name string) (member, bool) {
 // withAliasName returns t's underlying type under t's name when t is an
 // alias (so that it is spelled, and compared by name, as t), t otherwise.
 func withAliasName(t *typ) *typ {
-	under := unwrapAlias(t)
+	under := universe.Unwrap(t)
 	if under == t {
 		return t
 	}
 	cp := *under
-	cp.pkg, cp.name, cp.decl = t.pkg, t.name, t.decl
+	cp.Pkg, cp.Name, cp.Decl = t.Pkg, t.Name, t.Decl
 	return &cp
 }
 
@@ -460,20 +437,20 @@ func (w *writer) memoryCopyable(in, out *typ) bool {
 	if !w.memoryEqual(in, out) {
 		return false
 	}
-	for _, m := range in.members {
+	for _, m := range in.Members {
 		off, err := optedOut(memberLines(m), "", false)
 		w.fail(err)
 		if off {
 			return false
 		}
-		om, ok := findMember(out, m.name)
+		om, ok := findMember(out, m.Name)
 		if !ok {
 			return false
 		}
-		if isPrivate(m.name) && w.pkg != in.pkg || isPrivate(om.name) && w.pkg != out.pkg {
+		if isPrivate(m.Name) && w.Pkg != in.Pkg || isPrivate(om.Name) && w.Pkg != out.Pkg {
 			return false
 		}
-		if fn := w.preexists(m.t, om.t); fn != nil && !fn.copyOnly {
+		if fn := w.preexists(m.Type, om.Type); fn != nil && !fn.copyOnly {
 			return false
 		}
 	}
@@ -483,10 +460,10 @@ func (w *writer) memoryCopyable(in, out *typ) bool {
 // fastConversion reports whether a copy-only function between in and out
 // may be replaced by assignment.
 func (w *writer) fastConversion(in, out *typ) bool {
-	switch in.kind {
-	case kBuiltin:
+	switch in.Kind {
+	case universe.Builtin:
 		return true
-	case kMap, kSlice, kPointer, kStruct, kAlias:
+	case universe.Map, universe.Slice, universe.Pointer, universe.Struct, universe.Alias:
 		return w.sameUnderlying(in, out)
 	}
 	return false
@@ -497,43 +474,43 @@ func (w *writer) doStruct(in, out *typ) {
 		w.do("*out = *(*" + w.raw(out) + ")(" + w.qualified("unsafe", "Pointer") + "(in))\n")
 		return
 	}
-	for _, m := range in.members {
-		w.at = m.pos
+	for _, m := range in.Members {
+		w.at = m.Pos
 		off, err := optedOut(memberLines(m), "", false)
 		w.fail(err)
 		if off {
-			w.do("// INFO: in." + m.name + " opted out of conversion generation\n")
+			w.do("// INFO: in." + m.Name + " opted out of conversion generation\n")
 			continue
 		}
-		om, found := findMember(out, m.name)
+		om, found := findMember(out, m.Name)
 		if !found {
-			w.do("// WARNING: in." + m.name + " requires manual conversion: does not exist in peer-type\n")
-			w.skipped[in] = append(w.skipped[in], m.name)
+			w.do("// WARNING: in." + m.Name + " requires manual conversion: does not exist in peer-type\n")
+			w.skipped[in] = append(w.skipped[in], m.Name)
 			continue
 		}
-		if isPrivate(m.name) && w.pkg != in.pkg {
-			w.do("// WARNING: in." + m.name + " is not exported and cannot be read\n")
-			w.skipped[in] = append(w.skipped[in], m.name)
+		if isPrivate(m.Name) && w.Pkg != in.Pkg {
+			w.do("// WARNING: in." + m.Name + " is not exported and cannot be read\n")
+			w.skipped[in] = append(w.skipped[in], m.Name)
 			continue
 		}
-		if isPrivate(om.name) && w.pkg != out.pkg {
-			w.do("// WARNING: out." + m.name + " is not exported and cannot be set\n")
-			w.skipped[in] = append(w.skipped[in], m.name)
+		if isPrivate(om.Name) && w.Pkg != out.Pkg {
+			w.do("// WARNING: out." + m.Name + " is not exported and cannot be set\n")
+			w.skipped[in] = append(w.skipped[in], m.Name)
 			continue
 		}
-		mi, mo := withAliasName(w.f(m.t)), withAliasName(w.f(om.t))
-		name := m.name
+		mi, mo := withAliasName(w.f(m.Type)), withAliasName(w.f(om.Type))
+		name := m.Name
 		if w.memoryEqual(mi, mo) {
-			switch mi.kind {
-			case kPointer:
+			switch mi.Kind {
+			case universe.Pointer:
 				w.do("out." + name + " = (" + w.raw(mo) + ")(" + w.qualified("unsafe", "Pointer") + "(in." + name + "))\n")
 				continue
-			case kMap, kSlice:
+			case universe.Map, universe.Slice:
 				w.do("out." + name + " = *(*" + w.raw(mo) + ")(" + w.qualified("unsafe", "Pointer") + "(&in." + name + "))\n")
 				continue
 			}
 		}
-		if fn := w.preexists(m.t, om.t); fn != nil {
+		if fn := w.preexists(m.Type, om.Type); fn != nil {
 			if fn.drop {
 				continue
 			}
@@ -542,19 +519,19 @@ func (w *writer) doStruct(in, out *typ) {
 				continue
 			}
 		}
-		if mi.kind != mo.kind {
+		if mi.Kind != mo.Kind {
 			w.do("// WARNING: in." + name + " requires manual conversion: inconvertible types (" + mi.String() + " vs " + mo.String() + ")\n")
 			w.skipped[in] = append(w.skipped[in], name)
 			continue
 		}
-		switch mi.kind {
-		case kBuiltin:
+		switch mi.Kind {
+		case universe.Builtin:
 			if mi == mo {
 				w.do("out." + name + " = in." + name + "\n")
 			} else {
 				w.do("out." + name + " = " + w.raw(mo) + "(in." + name + ")\n")
 			}
-		case kMap, kSlice, kPointer:
+		case universe.Map, universe.Slice, universe.Pointer:
 			if w.sameUnderlying(mi, mo) {
 				w.do("out." + name + " = in." + name + "\n")
 				continue
@@ -565,7 +542,7 @@ func (w *writer) doStruct(in, out *typ) {
 			w.do("} else {\n")
 			w.do("out." + name + " = nil\n")
 			w.do("}\n")
-		case kStruct:
+		case universe.Struct:
 			if w.sameUnderlying(mi, mo) {
 				w.do("out." + name + " = in." + name + "\n")
 				continue

@@ -112,9 +112,9 @@ func optedOut(lines []load.CommentLine, what string, strict bool) (bool, error) 
 // memberLines turns a member's doc lines into comment lines at its
 // position.
 func memberLines(m member) []load.CommentLine {
-	out := make([]load.CommentLine, len(m.doc))
-	for i, d := range m.doc {
-		out[i] = load.CommentLine{Text: d, Pos: m.pos}
+	out := make([]load.CommentLine, len(m.Doc))
+	for i, d := range m.Doc {
+		out[i] = load.CommentLine{Text: d, Pos: m.Pos}
 	}
 	return out
 }

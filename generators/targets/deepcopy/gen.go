@@ -7,7 +7,9 @@ import (
 	"strings"
 
 	"github.com/typedinformer/typedinformer/generators/internal/inputerr"
+	"github.com/typedinformer/typedinformer/generators/load"
 	"github.com/typedinformer/typedinformer/generators/plan"
+	"github.com/typedinformer/typedinformer/generators/targets/universe"
 )
 
 // This file writes the deepcopy functions of one package, statement by
@@ -23,8 +25,8 @@ type signature struct {
 
 // writer writes the functions of one package.
 type writer struct {
-	u       *universe
-	pkg     string // the package's import path
+	u       *universe.Universe
+	Pkg     string // the package's import path
 	imports *plan.ImportSet
 	b       strings.Builder
 	err     error
@@ -47,7 +49,7 @@ func (w *writer) fail(err error) {
 
 // f fills t (see universe.fill) and returns it.
 func (w *writer) f(t *typ) *typ {
-	w.fail(w.u.fill(t))
+	w.fail(w.u.Fill(t))
 	return t
 }
 
@@ -56,35 +58,32 @@ func (w *writer) do(s string) { w.b.WriteString(s) }
 // raw is the Go spelling of t in the generated file, its package's import
 // name taken on first use.
 func (w *writer) raw(t *typ) string {
-	if t.pkg != "" {
-		if t.pkg == w.pkg {
-			return t.name
+	if t.Pkg != "" {
+		if t.Pkg == w.Pkg {
+			return t.Name
 		}
-		return w.importName(t.pkg) + "." + t.name
+		return w.importName(t.Pkg) + "." + t.Name
 	}
-	switch t.kind {
-	case kMap:
-		return "map[" + w.raw(t.key) + "]" + w.raw(t.elem)
-	case kSlice:
-		return "[]" + w.raw(t.elem)
-	case kArray:
-		return "[" + t.length + "]" + w.raw(t.elem)
-	case kPointer:
-		return "*" + w.raw(t.elem)
-	case kChan:
-		return "chan " + w.raw(t.elem)
-	case kStruct:
+	if s, ok := universe.Composite(t, w.raw); ok {
+		return s
+	}
+	switch t.Kind {
+	case universe.Chan:
+		return "chan " + w.raw(t.Elem)
+	case universe.Struct:
 		var elems []string
-		for _, m := range t.members {
-			elems = append(elems, m.name+" "+w.raw(m.t))
+		for _, m := range t.Members {
+			elems = append(elems, m.Name+" "+w.raw(m.Type))
 		}
 		return "struct{" + strings.Join(elems, "; ") + "}"
-	case kInterface:
-		if t.name == "interface{}" {
+	case universe.Interface:
+		if t.Src == "interface{}" {
 			return "any"
 		}
+	case universe.Builtin:
+		return t.Name
 	}
-	return t.name
+	return t.Src
 }
 
 // importName is the name pkg is imported under: the shortest run of its
@@ -101,40 +100,20 @@ func (w *writer) importName(pkg string) string {
 	return w.imports.AddFirstFree(pkg, candidates)
 }
 
-func underlying(t *typ) *typ {
-	for t.kind == kAlias {
-		t = t.underlying
-	}
-	return t
-}
-
 func isReference(t *typ) bool {
-	switch t.kind {
-	case kPointer, kMap, kSlice:
+	switch t.Kind {
+	case universe.Pointer, universe.Map, universe.Slice:
 		return true
 	}
-	return t.kind == kAlias && isReference(underlying(t))
-}
-
-func isPrimitive(t *typ) bool {
-	return t.kind == kBuiltin || t.kind == kAlias && t.underlying.kind == kBuiltin
+	return t.Kind == universe.Alias && isReference(universe.Unwrap(t))
 }
 
 // assignable reports whether plain assignment copies t deeply.
-func (w *writer) assignable(t *typ) bool {
-	w.f(t)
-	if isPrimitive(t) {
-		return true
-	}
-	if t.kind == kStruct {
-		for _, m := range t.members {
-			if !w.assignable(m.t) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+func (w *writer) assignable(t *typ) bool { return universe.Assignable(t, w.f) }
+
+// isEmptyInterface reports whether t is interface{} (or any) itself.
+func isEmptyInterface(t *typ) bool {
+	return t.Pkg == "" && t.Kind == universe.Interface && t.Src == "interface{}"
 }
 
 // isTypeName reports whether e names the type called name (unqualified,
@@ -152,54 +131,64 @@ func isPointerTo(e ast.Expr, name string) bool {
 // deepCopy returns the signature of t's hand-written DeepCopy, nil when it
 // has none; a DeepCopy of another shape is an error.
 func (w *writer) deepCopy(t *typ) *signature {
-	w.f(t)
-	m := t.methods["DeepCopy"]
+	m := w.handWritten(t, "DeepCopy", 0, 1, func(m *load.Method) string {
+		ptrResult, nonPtrResult := isPointerTo(m.Results[0], t.Name), isTypeName(m.Results[0], t.Name)
+		switch {
+		case !ptrResult && !nonPtrResult:
+			return "to return " + t.Name + " or *" + t.Name
+		case m.PointerReceiver && !ptrResult:
+			return "a *" + t.Name + " result for a *" + t.Name + " receiver"
+		case !m.PointerReceiver && !nonPtrResult:
+			return "a " + t.Name + " result for a " + t.Name + " receiver"
+		}
+		return ""
+	})
 	if m == nil {
 		return nil
 	}
-	switch {
-	case len(m.Params) != 0:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected no parameters", t))
-		return nil
-	case len(m.Results) != 1:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected exactly one result", t))
-		return nil
-	}
-	ptrResult, nonPtrResult := isPointerTo(m.Results[0], t.name), isTypeName(m.Results[0], t.name)
-	switch {
-	case !ptrResult && !nonPtrResult:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected to return %s or *%s", t, t.name, t.name))
-		return nil
-	case m.PointerReceiver && !ptrResult:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected a *%s result for a *%s receiver", t, t.name, t.name))
-		return nil
-	case !m.PointerReceiver && !nonPtrResult:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected a %s result for a %s receiver", t, t.name, t.name))
-		return nil
-	}
-	return &signature{pointerReceiver: m.PointerReceiver, pointerResult: ptrResult}
+	return &signature{pointerReceiver: m.PointerReceiver, pointerResult: isPointerTo(m.Results[0], t.Name)}
 }
 
 // deepCopyInto returns the signature of t's hand-written DeepCopyInto, nil
 // when it has none; a DeepCopyInto of another shape is an error.
 func (w *writer) deepCopyInto(t *typ) *signature {
-	w.f(t)
-	m := t.methods["DeepCopyInto"]
+	m := w.handWritten(t, "DeepCopyInto", 1, 0, func(m *load.Method) string {
+		if !isPointerTo(m.Params[0], t.Name) {
+			return "parameter of type *" + t.Name
+		}
+		return ""
+	})
 	if m == nil {
 		return nil
 	}
-	switch {
-	case len(m.Params) != 1:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected exactly one parameter", t))
-		return nil
-	case len(m.Results) != 0:
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected no result type", t))
-		return nil
-	case !isPointerTo(m.Params[0], t.name):
-		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected parameter of type *%s", t, t.name))
+	return &signature{pointerReceiver: m.PointerReceiver}
+}
+
+// handWritten returns t's hand-written method called name, nil when it has
+// none or when its signature is not the one expected: params parameters
+// (0 or 1), results results (0 or 1), and what misfit, called once the
+// counts fit, says it expected instead ("" when it fits). A misfit is an
+// error.
+func (w *writer) handWritten(t *typ, name string, params, results int, misfit func(*load.Method) string) *load.Method {
+	w.f(t)
+	m := t.Methods[name]
+	if m == nil {
 		return nil
 	}
-	return &signature{pointerReceiver: m.PointerReceiver}
+	want := ""
+	switch {
+	case len(m.Params) != params:
+		want = [...]string{"no parameters", "exactly one parameter"}[params]
+	case len(m.Results) != results:
+		want = [...]string{"no result type", "exactly one result"}[results]
+	default:
+		want = misfit(m)
+	}
+	if want != "" {
+		w.fail(inputerr.Errorf(m.Pos, "type %v: invalid DeepCopy signature, expected %s", t, want))
+		return nil
+	}
+	return m
 }
 
 func (w *writer) hasMethods(t *typ) bool { return w.deepCopy(t) != nil || w.deepCopyInto(t) != nil }
@@ -211,7 +200,7 @@ func (w *writer) unsupported(at string, t, within *typ) {
 
 // writeType writes the functions of t.
 func (w *writer) writeType(t *typ, intfs []*typ, nonPointer bool) {
-	w.at = t.pos
+	w.at = t.Pos
 	self := w.raw(t)
 	dc := w.deepCopy(t)
 	if w.deepCopyInto(t) == nil {
@@ -229,7 +218,7 @@ func (w *writer) writeType(t *typ, intfs []*typ, nonPointer bool) {
 				w.do("*out = in.DeepCopy()\n")
 			}
 		} else {
-			w.generateFor(t, t.pos)
+			w.generateFor(t, t.Pos)
 		}
 		w.do("return\n")
 		if isReference(t) {
@@ -255,7 +244,7 @@ func (w *writer) writeType(t *typ, intfs []*typ, nonPointer bool) {
 		w.do("}\n\n")
 	}
 	for _, intf := range intfs {
-		name := intf.name
+		name := intf.Name
 		if nonPointer {
 			w.do(fmt.Sprintf("// DeepCopy%s is an autogenerated deepcopy function, copying the receiver, creating a new %s.\n", name, w.raw(intf)))
 			w.do(fmt.Sprintf("func (in %s) DeepCopy%s() %s {\n", self, name, w.raw(intf)))
@@ -273,16 +262,16 @@ func (w *writer) writeType(t *typ, intfs []*typ, nonPointer bool) {
 // or an unnamed one), by the shape of its underlying type.
 func (w *writer) generateFor(t *typ, at string) {
 	w.f(t)
-	switch underlying(t).kind {
-	case kBuiltin:
+	switch universe.Unwrap(t).Kind {
+	case universe.Builtin:
 		w.doBuiltin(t)
-	case kMap:
+	case universe.Map:
 		w.doMap(t, at)
-	case kSlice:
+	case universe.Slice:
 		w.doSlice(t, at)
-	case kStruct:
+	case universe.Struct:
 		w.doStruct(t)
-	case kPointer:
+	case universe.Pointer:
 		w.doPointer(t, at)
 	default:
 		w.unsupported(at, t, t)
@@ -307,22 +296,19 @@ func (w *writer) rightPointer(t *typ) bool {
 }
 
 func (w *writer) doMap(t *typ, at string) {
-	ut := underlying(t)
-	elem := w.f(ut.elem)
-	uet := underlying(elem)
-	if w.hasMethods(t) {
-		w.do("*out = in.DeepCopy()\n")
+	ut, elem, uet := w.elemOf(t)
+	if w.copiedByMethod(t) {
 		return
 	}
-	if !w.assignable(ut.key) {
-		w.unsupported(at, ut.key, t)
+	if !w.assignable(ut.Key) {
+		w.unsupported(at, ut.Key, t)
 		return
 	}
 	w.do("*out = make(" + w.raw(t) + ", len(*in))\n")
 	w.do("for key, val := range *in {\n")
 	switch {
 	case w.hasMethods(elem):
-		left, right := elem.kind == kPointer, w.rightPointer(elem)
+		left, right := elem.Kind == universe.Pointer, w.rightPointer(elem)
 		switch {
 		case left == right:
 			w.do("(*out)[key] = val.DeepCopy()\n")
@@ -333,22 +319,20 @@ func (w *writer) doMap(t *typ, at string) {
 		}
 	case isAnonymousStruct(elem), w.assignable(uet):
 		w.do("(*out)[key] = val\n")
-	case uet.kind == kInterface:
-		if uet.name == "interface{}" {
-			w.unsupported(at, uet, t)
+	case uet.Kind == universe.Interface:
+		copier, ok := w.interfaceCopier(at, uet, t)
+		if !ok {
 			return
 		}
-		w.do("if val == nil {(*out)[key]=nil} else {\n")
-		w.do("(*out)[key] = val.DeepCopy" + uet.name + "()\n")
-		w.do("}\n")
-	case uet.kind == kSlice || uet.kind == kMap || uet.kind == kPointer:
+		w.do("if val == nil {(*out)[key]=nil} else {\n(*out)[key] = val." + copier + "()\n}\n")
+	case isReference(uet):
 		w.do("var outVal " + w.raw(uet) + "\n")
 		w.do("if val == nil { (*out)[key] = nil } else {\n")
 		w.do("in, out := &val, &outVal\n")
 		w.generateFor(elem, at)
 		w.do("}\n")
 		w.do("(*out)[key] = outVal\n")
-	case uet.kind == kStruct:
+	case uet.Kind == universe.Struct:
 		w.do("(*out)[key] = *val.DeepCopy()\n")
 	default:
 		w.unsupported(at, uet, t)
@@ -357,16 +341,42 @@ func (w *writer) doMap(t *typ, at string) {
 	w.do("}\n")
 }
 
+// interfaceCopier is the method that copies a value of the interface
+// type it, a member or element of t at at: DeepCopy<Name>. The empty
+// interface has none, which is an error.
+func (w *writer) interfaceCopier(at string, it, t *typ) (string, bool) {
+	if isEmptyInterface(it) {
+		w.unsupported(at, it, t)
+		return "", false
+	}
+	return "DeepCopy" + it.Name, true
+}
+
+// elemOf returns the underlying type of t (a map, slice or pointer), its
+// element type, filled, and the element's underlying type.
+func (w *writer) elemOf(t *typ) (ut, elem, uet *typ) {
+	ut = universe.Unwrap(t)
+	elem = w.f(ut.Elem)
+	return ut, elem, universe.Unwrap(elem)
+}
+
+// copiedByMethod writes the copy of t by its own DeepCopy when t has
+// hand-written deepcopy methods, and reports whether it did.
+func (w *writer) copiedByMethod(t *typ) bool {
+	if !w.hasMethods(t) {
+		return false
+	}
+	w.do("*out = in.DeepCopy()\n")
+	return true
+}
+
 func isAnonymousStruct(t *typ) bool {
-	return t.kind == kStruct && t.pkg == "" || t.kind == kAlias && isAnonymousStruct(t.underlying)
+	return t.Kind == universe.Struct && t.Pkg == "" || t.Kind == universe.Alias && isAnonymousStruct(t.Underlying)
 }
 
 func (w *writer) doSlice(t *typ, at string) {
-	ut := underlying(t)
-	elem := w.f(ut.elem)
-	uet := underlying(elem)
-	if w.hasMethods(t) {
-		w.do("*out = in.DeepCopy()\n")
+	_, elem, uet := w.elemOf(t)
+	if w.copiedByMethod(t) {
 		return
 	}
 	w.do("*out = make(" + w.raw(t) + ", len(*in))\n")
@@ -374,26 +384,24 @@ func (w *writer) doSlice(t *typ, at string) {
 	case w.hasMethods(elem):
 		w.do("for i := range *in {\n(*in)[i].DeepCopyInto(&(*out)[i])\n}\n")
 		return
-	case uet.kind == kBuiltin || w.assignable(uet):
+	case uet.Kind == universe.Builtin || w.assignable(uet):
 		w.do("copy(*out, *in)\n")
 		return
 	}
 	w.do("for i := range *in {\n")
-	switch uet.kind {
-	case kSlice, kMap, kPointer:
+	switch uet.Kind {
+	case universe.Slice, universe.Map, universe.Pointer:
 		w.do("if (*in)[i] != nil {\n")
 		w.do("in, out := &(*in)[i], &(*out)[i]\n")
 		w.generateFor(elem, at)
 		w.do("}\n")
-	case kInterface:
-		if uet.name == "interface{}" {
-			w.unsupported(at, uet, t)
+	case universe.Interface:
+		copier, ok := w.interfaceCopier(at, uet, t)
+		if !ok {
 			return
 		}
-		w.do("if (*in)[i] != nil {\n")
-		w.do("(*out)[i] = (*in)[i].DeepCopy" + uet.name + "()\n")
-		w.do("}\n")
-	case kStruct:
+		w.do("if (*in)[i] != nil {\n(*out)[i] = (*in)[i]." + copier + "()\n}\n")
+	case universe.Struct:
 		w.do("(*in)[i].DeepCopyInto(&(*out)[i])\n")
 	default:
 		w.unsupported(at, uet, t)
@@ -403,61 +411,57 @@ func (w *writer) doSlice(t *typ, at string) {
 }
 
 func (w *writer) doStruct(t *typ) {
-	ut := underlying(t)
+	ut := universe.Unwrap(t)
 	if w.hasMethods(t) {
 		w.do("*out = in.DeepCopy()\n")
 		return
 	}
 	w.do("*out = *in\n")
-	for _, m := range ut.members {
-		w.at = m.pos
-		ft := w.f(m.t)
-		uft := w.f(underlying(ft))
+	for _, m := range ut.Members {
+		w.at = m.Pos
+		ft := w.f(m.Type)
+		uft := w.f(universe.Unwrap(ft))
 		switch {
 		case w.hasMethods(ft):
-			left, right := ft.kind == kPointer, w.rightPointer(ft)
+			left, right := ft.Kind == universe.Pointer, w.rightPointer(ft)
 			switch {
 			case left == right:
-				w.do("out." + m.name + " = in." + m.name + ".DeepCopy()\n")
+				w.do("out." + m.Name + " = in." + m.Name + ".DeepCopy()\n")
 			case left:
-				w.fail(inputerr.Errorf(m.pos, "member %s of %v: deepcopy-gen writes no compilable copy of a pointer member whose type's DeepCopy returns a value", m.name, t))
+				w.fail(inputerr.Errorf(m.Pos, "member %s of %v: deepcopy-gen writes no compilable copy of a pointer member whose type's DeepCopy returns a value", m.Name, t))
 				return
 			default:
-				w.do("in." + m.name + ".DeepCopyInto(&out." + m.name + ")\n")
+				w.do("in." + m.Name + ".DeepCopyInto(&out." + m.Name + ")\n")
 			}
-		case uft.kind == kBuiltin:
-		case uft.kind == kMap, uft.kind == kSlice, uft.kind == kPointer:
-			w.do("if in." + m.name + " != nil {\n")
-			w.do("in, out := &in." + m.name + ", &out." + m.name + "\n")
-			w.generateFor(ft, m.pos)
+		case uft.Kind == universe.Builtin:
+		case isReference(uft):
+			w.do("if in." + m.Name + " != nil {\n")
+			w.do("in, out := &in." + m.Name + ", &out." + m.Name + "\n")
+			w.generateFor(ft, m.Pos)
 			w.do("}\n")
-		case uft.kind == kArray:
-			w.do("out." + m.name + " = in." + m.name + "\n")
-		case uft.kind == kStruct:
+		case uft.Kind == universe.Array:
+			w.do("out." + m.Name + " = in." + m.Name + "\n")
+		case uft.Kind == universe.Struct:
 			if w.assignable(ft) {
-				w.do("out." + m.name + " = in." + m.name + "\n")
+				w.do("out." + m.Name + " = in." + m.Name + "\n")
 			} else {
-				w.do("in." + m.name + ".DeepCopyInto(&out." + m.name + ")\n")
+				w.do("in." + m.Name + ".DeepCopyInto(&out." + m.Name + ")\n")
 			}
-		case uft.kind == kInterface:
-			if uft.name == "interface{}" {
-				w.unsupported(m.pos, uft, t)
+		case uft.Kind == universe.Interface:
+			copier, ok := w.interfaceCopier(m.Pos, uft, t)
+			if !ok {
 				return
 			}
-			w.do("if in." + m.name + " != nil {\n")
-			w.do("out." + m.name + " = in." + m.name + ".DeepCopy" + uft.name + "()\n")
-			w.do("}\n")
+			w.do("if in." + m.Name + " != nil {\nout." + m.Name + " = in." + m.Name + "." + copier + "()\n}\n")
 		default:
-			w.unsupported(m.pos, ft, t)
+			w.unsupported(m.Pos, ft, t)
 			return
 		}
 	}
 }
 
 func (w *writer) doPointer(t *typ, at string) {
-	ut := underlying(t)
-	elem := w.f(ut.elem)
-	uet := underlying(elem)
+	_, elem, uet := w.elemOf(t)
 	switch {
 	case w.hasMethods(elem):
 		if w.rightPointer(elem) {
@@ -468,13 +472,13 @@ func (w *writer) doPointer(t *typ, at string) {
 	case w.assignable(uet):
 		w.do("*out = new(" + w.raw(elem) + ")\n")
 		w.do("**out = **in")
-	case uet.kind == kMap || uet.kind == kSlice || uet.kind == kPointer:
+	case isReference(uet):
 		w.do("*out = new(" + w.raw(elem) + ")\n")
 		w.do("if **in != nil {\n")
 		w.do("in, out := *in, *out\n")
 		w.generateFor(uet, at)
 		w.do("}\n")
-	case uet.kind == kStruct:
+	case uet.Kind == universe.Struct:
 		w.do("*out = new(" + w.raw(elem) + ")\n")
 		w.do("(*in).DeepCopyInto(*out)\n")
 	default:

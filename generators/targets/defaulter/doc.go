@@ -5,7 +5,7 @@
 // from the "Code generated" line.
 //
 //   - plan.go: Plan, one plan.File per tagged package, headed by
-//     BuildConstraint; which types get a SetObjectDefaults_<Type> (the
+//     pkgfile.BuildConstraint; which types get a SetObjectDefaults_<Type> (the
 //     package tag's member names, +k8s:defaulter-gen=true/false in the
 //     comment block above a type's doc comment, the types of
 //     +k8s:defaulter-gen-input's package, and only types with something

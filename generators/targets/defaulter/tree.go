@@ -134,33 +134,29 @@ func (b *treeBuilder) build(t *typ, root bool) *node {
 // resolve follows kAliases and pointers to the first other type, counting
 // the pointers.
 func resolve(t *typ) (*typ, int) {
-	depth := 0
-	for {
-		switch t.kind {
-		case kAlias:
-			t = t.underlying
-		case kPointer:
-			t = t.elem
-			depth++
-		default:
-			return t, depth
-		}
-	}
+	path, value := walkPointers(t)
+	return value, len(path)
 }
 
 // pointerPath is the types the pointers from t to its value type point
 // to, in order (kAliases followed).
 func pointerPath(t *typ) []*typ {
-	var out []*typ
+	path, _ := walkPointers(t)
+	return path
+}
+
+// walkPointers follows kAliases and pointers from t: path is the types
+// the pointers point to, in order, and value the first type neither.
+func walkPointers(t *typ) (path []*typ, value *typ) {
 	for {
 		switch t.kind {
 		case kAlias:
 			t = t.underlying
 		case kPointer:
 			t = t.elem
-			out = append(out, t)
+			path = append(path, t)
 		default:
-			return out
+			return path, t
 		}
 	}
 }

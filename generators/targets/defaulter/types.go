@@ -55,23 +55,21 @@ func (t *typ) pos() string {
 
 func (t *typ) named() bool { return t.name != "" && t.kind != kBuiltin }
 
-// String is the type as gengo prints it: "*pkg/path.Name", "[]string".
+// String is the type as defaulter-gen's gengo prints it: "*pkg/path.Name",
+// "[]string". It differs from deepcopy's and conversion's spelling
+// (package universe) where defaulter-gen's does: an array prints as a
+// slice, with no length, and a type with no shape as "<other>".
 func (t *typ) String() string {
 	switch {
 	case t.kind == kBuiltin:
 		return t.name
 	case t.named():
 		return t.pkg + "." + t.name
-	}
-	switch t.kind {
-	case kPointer:
-		return "*" + t.elem.String()
-	case kSlice:
-		return "[]" + t.elem.String()
-	case kArray:
-		return "[]" + t.elem.String()
-	case kMap:
+	case t.kind == kMap:
 		return "map[" + t.key.String() + "]" + t.elem.String()
+	}
+	if prefix, ok := map[kind]string{kPointer: "*", kSlice: "[]", kArray: "[]"}[t.kind]; ok {
+		return prefix + t.elem.String()
 	}
 	return "<other>"
 }
