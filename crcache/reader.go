@@ -169,10 +169,9 @@ func (r *reader) setList(out client.ObjectList, objs []runtime.Object, unsafeNoC
 		items := reflect.ValueOf(itemsPtr).Elem()
 		if items.Kind() == reflect.Slice && items.Type().Elem() == r.copier.typ.Elem() && allCopied(r.copier, objs) {
 			s := reflect.MakeSlice(items.Type(), len(objs), len(objs))
-			for i, obj := range objs {
-				dst := s.Index(i).Addr()
-				r.copier.copyInto(dst, reflect.ValueOf(obj))
-				dst.Interface().(runtime.Object).GetObjectKind().SetGroupVersionKind(r.gvk)
+			r.copier.copyAll(s, objs)
+			for i := range objs {
+				s.Index(i).Addr().Interface().(runtime.Object).GetObjectKind().SetGroupVersionKind(r.gvk)
 			}
 			items.Set(s)
 			return nil
