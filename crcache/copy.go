@@ -9,13 +9,8 @@ import (
 // copier copies cached objects of one Go type, a pointer type *T, straight
 // into a *T the caller owns, with T's DeepCopyInto semantics: the target is
 // overwritten whole and shares no memory with the source but strings.
-//
-// It copies with T's copyPlan when T has one (one set of slabs per Get or
-// List), else with T's DeepCopyInto method.
 type copier struct {
 	typ reflect.Type // *T
-	// plan is T's copy plan; nil: deepCopyInto copies.
-	plan *planner
 	// deepCopyInto is the method expression (*T).DeepCopyInto.
 	deepCopyInto reflect.Value
 }
@@ -35,11 +30,7 @@ func newCopier(t reflect.Type) *copier {
 	if ft.NumIn() != 2 || ft.In(1) != t || ft.NumOut() != 0 {
 		return nil
 	}
-	c := &copier{typ: t, deepCopyInto: m.Func}
-	if p, err := newPlanner(t.Elem()); err == nil && !p.root.handsOver() {
-		c.plan = p
-	}
-	return c
+	return &copier{typ: t, deepCopyInto: m.Func}
 }
 
 // copies reports whether c copies obj's type.
@@ -49,29 +40,13 @@ func (c *copier) copies(obj runtime.Object) bool {
 
 // copyInto deep-copies src into dst, both of type c.typ and not nil.
 func (c *copier) copyInto(dst, src reflect.Value) {
-	if c.plan != nil {
-		c.plan.root.copyAlone(dst.UnsafePointer(), src.UnsafePointer())
-		return
-	}
 	c.deepCopyInto.Call([]reflect.Value{src, dst})
 }
 
 // copyAll deep-copies srcs[i] into the element i of dst, a []T of their
-// length; with a plan, from one set of slabs.
+// length.
 func (c *copier) copyAll(dst reflect.Value, srcs []runtime.Object) {
-	if c.plan == nil {
-		for i, src := range srcs {
-			c.copyInto(dst.Index(i).Addr(), reflect.ValueOf(src))
-		}
-		return
-	}
-	root := c.plan.root
-	counts := make([]int, len(c.plan.elems))
-	for _, src := range srcs {
-		root.count(reflect.ValueOf(src).UnsafePointer(), counts)
-	}
-	a := c.plan.newArena(counts)
 	for i, src := range srcs {
-		root.copy(dst.Index(i).Addr().UnsafePointer(), reflect.ValueOf(src).UnsafePointer(), a)
+		c.copyInto(dst.Index(i).Addr(), reflect.ValueOf(src))
 	}
 }

@@ -3,18 +3,171 @@ package crcache
 import (
 	"fmt"
 	"reflect"
+	gort "runtime"
+	"slices"
+	"sort"
+	"strings"
 	"testing"
+	"time"
+	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/randfill"
 
+	"github.com/typedinformer/typedinformer/clientgo"
 	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
 )
+
+// filler fills every exported field, with values for the types whose
+// fields are unexported or an interface.
+func filler(seed int64) *randfill.Filler {
+	return randfill.NewWithSeed(seed).NilChance(0.2).NumElements(0, 3).Funcs(
+		func(q *resource.Quantity, c randfill.Continue) {
+			switch c.Intn(3) {
+			case 0:
+				*q = *resource.NewQuantity(c.Int63n(1<<40), resource.DecimalSI)
+			case 1: // too large for an int64: held as an inf.Dec
+				*q = resource.MustParse(fmt.Sprintf("%d123456789012345678901234567890", c.Int63n(1000)+1))
+			default:
+				*q = *resource.NewMilliQuantity(c.Int63n(1<<20), resource.BinarySI)
+			}
+			if c.Bool() {
+				_ = q.String() // caches the string form
+			}
+		},
+		func(tm *metav1.Time, c randfill.Continue) { *tm = metav1.Unix(c.Int63n(1<<32), c.Int63n(1e9)) },
+		func(tm *metav1.MicroTime, c randfill.Continue) {
+			*tm = metav1.NewMicroTime(metav1.Unix(c.Int63n(1<<32), c.Int63n(1e9)).Time)
+		},
+		func(r *runtime.RawExtension, c randfill.Continue) {
+			if c.Bool() {
+				c.Fill(&r.Raw)
+			}
+			if c.Bool() {
+				cm := &corev1.ConfigMap{}
+				c.Fill(cm)
+				r.Object = cm
+			}
+		},
+	)
+}
+
+// span is memory a value owns: a pointer target, a slice backing (to its
+// capacity), a map.
+type span struct {
+	start, end uintptr
+	what       string
+}
+
+// spans collects what v reaches and owns, strings aside.
+func spans(v reflect.Value, path string, seen map[span]bool, out *[]span) {
+	add := func(start, size uintptr, what string) bool {
+		if size == 0 {
+			return false
+		}
+		s := span{start, start + size, what}
+		if seen[span{start: s.start, end: s.end}] {
+			return false
+		}
+		seen[span{start: s.start, end: s.end}] = true
+		*out = append(*out, s)
+		return true
+	}
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return
+		}
+		if add(uintptr(v.UnsafePointer()), v.Type().Elem().Size(), path) || v.Type().Elem().Size() == 0 {
+			spans(v.Elem(), path, seen, out)
+		}
+	case reflect.Slice:
+		if v.IsNil() {
+			return
+		}
+		add(uintptr(v.UnsafePointer()), uintptr(v.Cap())*v.Type().Elem().Size(), path+"[]")
+		for i := range v.Len() {
+			spans(v.Index(i), fmt.Sprintf("%s[%d]", path, i), seen, out)
+		}
+	case reflect.Map:
+		if v.IsNil() {
+			return
+		}
+		add(uintptr(v.UnsafePointer()), 1, path+"{}")
+		for it := v.MapRange(); it.Next(); {
+			spans(it.Value(), fmt.Sprintf("%s[%v]", path, it.Key()), seen, out)
+		}
+	case reflect.Interface:
+		if !v.IsNil() {
+			spans(v.Elem(), path, seen, out)
+		}
+	case reflect.Struct:
+		if v.Type() == reflect.TypeFor[time.Time]() {
+			return // its location is shared, as DeepCopyInto shares it
+		}
+		if !v.CanAddr() { // a map value: what it points to is what counts
+			c := reflect.New(v.Type()).Elem()
+			c.Set(v)
+			v = c
+		}
+		for i := range v.NumField() {
+			f := v.Field(i)
+			if !v.Type().Field(i).IsExported() {
+				// Read unexported fields (inf.Dec's big.Int words) too.
+				f = reflect.NewAt(f.Type(), unsafe.Pointer(f.UnsafeAddr())).Elem()
+			}
+			spans(f, path+"."+v.Type().Field(i).Name, seen, out)
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			spans(v.Index(i), fmt.Sprintf("%s[%d]", path, i), seen, out)
+		}
+	}
+}
+
+// sharedMemory names memory both a and b reach, or is "".
+func sharedMemory(a, b reflect.Value) string {
+	var as, bs []span
+	spans(a, "copy", map[span]bool{}, &as)
+	spans(b, "source", map[span]bool{}, &bs)
+	slices.SortFunc(bs, func(x, y span) int { return int(x.start) - int(y.start) })
+	for _, s := range as {
+		i := sort.Search(len(bs), func(i int) bool { return bs[i].end > s.start })
+		for ; i < len(bs) && bs[i].start < s.end; i++ {
+			if bs[i].end > s.start {
+				return fmt.Sprintf("%s and %s", s.what, bs[i].what)
+			}
+		}
+	}
+	return ""
+}
+
+// The disjointness check sees a shallow slice: a shallow copy of a Pod
+// shares its containers.
+func TestSharedMemorySeesShallowCopies(t *testing.T) {
+	src := &corev1.Pod{Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: "a", Args: []string{"x"}}}}}
+	deep := src.DeepCopy()
+	if s := sharedMemory(reflect.ValueOf(deep), reflect.ValueOf(src)); s != "" {
+		t.Fatalf("a deep copy shares %s", s)
+	}
+	shallow := *deep
+	shallow.Spec.Containers = src.Spec.Containers
+	if s := sharedMemory(reflect.ValueOf(&shallow), reflect.ValueOf(src)); s == "" {
+		t.Fatal("a shallow slice was not seen")
+	}
+	shallow.Spec.Containers = deep.Spec.Containers
+	shallow.Spec.Containers[0].Args = src.Spec.Containers[0].Args
+	if s := sharedMemory(reflect.ValueOf(&shallow), reflect.ValueOf(src)); s == "" {
+		t.Fatal("a shallow nested slice was not seen")
+	}
+}
 
 // copyReader is a reader over a client-go indexer holding objs (all of one
 // type), with the copier of that type.
@@ -35,31 +188,30 @@ func copyReader(t *testing.T, objs ...runtime.Object) *reader {
 }
 
 // TestReadsCopyOnce: Get and List return what DeepCopyObject returns, with
-// the GVK set, sharing no memory with the cache, for typed objects (by the
-// copy plan), PartialObjectMetadata and a custom resource.
+// the GVK set, sharing no memory with the cache, for a built-in type,
+// PartialObjectMetadata and a custom resource.
 func TestReadsCopyOnce(t *testing.T) {
 	const n = 6
 	cases := []struct {
 		name    string
 		newObj  func(i int) client.Object
 		newList func() client.ObjectList
-		planned bool
 	}{
 		{"Pod", func(i int) client.Object {
 			p := &corev1.Pod{}
 			filler(int64(i)).Fill(p)
 			return p
-		}, func() client.ObjectList { return &corev1.PodList{} }, true},
+		}, func() client.ObjectList { return &corev1.PodList{} }},
 		{"PartialObjectMetadata", func(i int) client.Object {
 			p := &metav1.PartialObjectMetadata{}
 			filler(int64(i)).Fill(p)
 			return p
-		}, func() client.ObjectList { return &metav1.PartialObjectMetadataList{} }, true},
+		}, func() client.ObjectList { return &metav1.PartialObjectMetadataList{} }},
 		{"Foo", func(i int) client.Object {
 			p := &samplesv1alpha1.Foo{}
 			filler(int64(i)).Fill(p)
 			return p
-		}, func() client.ObjectList { return &samplesv1alpha1.FooList{} }, true},
+		}, func() client.ObjectList { return &samplesv1alpha1.FooList{} }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -71,9 +223,6 @@ func TestReadsCopyOnce(t *testing.T) {
 				objs = append(objs, o)
 			}
 			r := copyReader(t, objs...)
-			if got := r.copier.plan != nil; got != c.planned {
-				t.Fatalf("planned %v, want %v", got, c.planned)
-			}
 			want := func(o runtime.Object) runtime.Object {
 				w := o.DeepCopyObject()
 				w.GetObjectKind().SetGroupVersionKind(r.gvk)
@@ -113,10 +262,6 @@ func TestReadsCopyOnce(t *testing.T) {
 			if s := sharedMemory(reflect.ValueOf(list), reflect.ValueOf(objs)); s != "" {
 				t.Fatalf("List shares %s", s)
 			}
-			// Slices carved from one slab end where the next begins.
-			if p := roomBeyondLen(reflect.ValueOf(list), "list"); p != "" {
-				t.Fatalf("List: %s has room past its length: an append would write into another slice", p)
-			}
 			// UnsafeDisableDeepCopy returns the cached objects themselves.
 			list = c.newList()
 			if err := r.List(t.Context(), list, client.InNamespace("ns"), client.UnsafeDisableDeepCopy); err != nil {
@@ -129,8 +274,8 @@ func TestReadsCopyOnce(t *testing.T) {
 	}
 }
 
-// TestListAllocations: a List of Pods costs at most half the allocations of
-// one DeepCopyObject per Pod.
+// TestListAllocations: a List of Pods allocates what one DeepCopyInto per
+// Pod allocates, and no new object per Pod (DeepCopyObject's).
 func TestListAllocations(t *testing.T) {
 	var objs []runtime.Object
 	for i := range 50 {
@@ -156,42 +301,87 @@ func TestListAllocations(t *testing.T) {
 		}
 	})
 	t.Logf("%d Pods: DeepCopyObject %.0f allocations, List %.0f (%.0f without copies)", len(objs), deepCopy, copied, list)
-	if copied-list > deepCopy/2 {
-		t.Fatalf("List copies cost %.0f allocations, DeepCopyObject %.0f", copied-list, deepCopy)
+	// Beyond DeepCopyObject's but the new objects, the copying path may
+	// allocate a constant few more (its Items slice is made separately).
+	if want := deepCopy - float64(len(objs)) + 3; copied-list > want {
+		t.Fatalf("List copies cost %.0f allocations, want at most %.0f (DeepCopyObject's but the new objects)", copied-list, want)
 	}
 }
 
-// roomBeyondLen names a slice v reaches whose capacity exceeds its length,
-// or is "".
-func roomBeyondLen(v reflect.Value, path string) string {
-	switch v.Kind() {
-	case reflect.Pointer, reflect.Interface:
-		if !v.IsNil() {
-			return roomBeyondLen(v.Elem(), path)
-		}
-	case reflect.Slice:
-		if v.Cap() > v.Len() {
-			return path
-		}
-		for i := range v.Len() {
-			if p := roomBeyondLen(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); p != "" {
-				return p
-			}
-		}
-	case reflect.Map:
-		for it := v.MapRange(); it.Next(); {
-			if p := roomBeyondLen(it.Value(), fmt.Sprintf("%s[%v]", path, it.Key())); p != "" {
-				return p
-			}
-		}
-	case reflect.Struct:
-		for i := range v.NumField() {
-			if v.Type().Field(i).IsExported() {
-				if p := roomBeyondLen(v.Field(i), path+"."+v.Type().Field(i).Name); p != "" {
-					return p
+// benchPod is Pod i of a 100-namespace fixture: labels, one container,
+// resources and a managedFields entry, about 2 KB of heap.
+func benchPod(i int) *corev1.Pod {
+	return &corev1.Pod{
+		ObjectMeta: metav1.ObjectMeta{
+			Namespace: fmt.Sprintf("ns-%02d", i%100), Name: fmt.Sprintf("pod-%06d", i),
+			UID: "6c1b0d7e-0000-4000-8000-000000000000", ResourceVersion: fmt.Sprint(i + 1),
+			Labels:        map[string]string{"app": "bench", "shard": fmt.Sprint(i % 7)},
+			ManagedFields: []metav1.ManagedFieldsEntry{{Manager: "kubectl", Operation: metav1.ManagedFieldsOperationApply, APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(strings.Repeat(`{"f:spec":{}}`, 40))}},
+		},
+		Spec: corev1.PodSpec{Containers: []corev1.Container{{
+			Name: "main", Image: "registry.example/app:1", Args: []string{"--port=8080", "-v=2"},
+			Ports: []corev1.ContainerPort{{Name: "http", ContainerPort: 8080}},
+			Env:   []corev1.EnvVar{{Name: "A", Value: "1"}, {Name: "B", Value: "2"}},
+			Resources: corev1.ResourceRequirements{
+				Requests: corev1.ResourceList{corev1.ResourceCPU: resource.MustParse("100m"), corev1.ResourceMemory: resource.MustParse("64Mi")},
+			},
+		}}},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, Conditions: []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}},
+	}
+}
+
+// BenchmarkReads100k is Get and List of one namespace (1,000 Pods) over
+// 100,000 cached Pods, on client-go's indexer (controller-runtime's cache)
+// and on the runtime's through clientgo, both read by this reader.
+func BenchmarkReads100k(b *testing.B) {
+	const n = 100_000
+	sides := []struct {
+		name    string
+		indexer func() toolscache.Indexer
+	}{
+		{"client-go", func() toolscache.Indexer {
+			return toolscache.NewIndexer(toolscache.MetaNamespaceKeyFunc, toolscache.Indexers{toolscache.NamespaceIndex: toolscache.MetaNamespaceIndexFunc})
+		}},
+		{"runtime", func() toolscache.Indexer {
+			return clientgo.NewSharedIndexInformer(&toolscache.ListWatch{}, &corev1.Pod{}, 0, toolscache.Indexers{toolscache.NamespaceIndex: toolscache.MetaNamespaceIndexFunc}).GetIndexer()
+		}},
+	}
+	for _, side := range sides {
+		b.Run(side.name, func(b *testing.B) {
+			idx := side.indexer()
+			for i := range n {
+				if err := idx.Add(benchPod(i)); err != nil {
+					b.Fatal(err)
 				}
 			}
-		}
+			r := &reader{indexer: idx, gvk: corev1.SchemeGroupVersion.WithKind("Pod"), scope: meta.RESTScopeNameNamespace, copier: newCopier(reflect.TypeFor[*corev1.Pod]())}
+			gort.GC()
+			b.Run("List", func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					var l corev1.PodList
+					if err := r.List(b.Context(), &l, client.InNamespace("ns-07")); err != nil || len(l.Items) != n/100 {
+						b.Fatal(err, len(l.Items))
+					}
+				}
+			})
+			b.Run("Get", func(b *testing.B) {
+				keys := make([]client.ObjectKey, 1000)
+				for j := range keys {
+					i := j * 7919 % n
+					keys[j] = client.ObjectKey{Namespace: fmt.Sprintf("ns-%02d", i%100), Name: fmt.Sprintf("pod-%06d", i)}
+				}
+				b.ReportAllocs()
+				j := 0
+				for b.Loop() {
+					var p corev1.Pod
+					if err := r.Get(b.Context(), keys[j%len(keys)], &p); err != nil {
+						b.Fatal(err)
+					}
+					j++
+				}
+			})
+			gort.KeepAlive(idx)
+		})
 	}
-	return ""
 }

@@ -30,19 +30,16 @@ var deepCopies, newObjects atomic.Int64
 
 // countedConfigMap is a ConfigMap as a Go type of the test's own, whose
 // deep copies are counted. It has no protobuf methods, so both caches list
-// it as JSON. Its unexported field makes crcache hand its copies to its
-// DeepCopyInto.
+// it as JSON.
 type countedConfigMap struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
 	Data              map[string]string `json:"data,omitempty"`
-	generation        int
 }
 
 func (c *countedConfigMap) DeepCopyInto(out *countedConfigMap) {
 	deepCopies.Add(1)
 	*out = *c
-	out.generation = c.generation + 1
 	c.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	out.Data = maps.Clone(c.Data)
 }
