@@ -11,52 +11,62 @@ import (
 	"time"
 	"unsafe"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/intstr"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
-	"sigs.k8s.io/randfill"
 
 	"github.com/typedinformer/typedinformer/clientgo"
-	samplesv1alpha1 "github.com/typedinformer/typedinformer/examples/crd/apis/samples/v1alpha1"
 )
 
-// filler fills every exported field, with values for the types whose
-// fields are unexported or an interface.
-func filler(seed int64) *randfill.Filler {
-	return randfill.NewWithSeed(seed).NilChance(0.2).NumElements(0, 3).Funcs(
-		func(q *resource.Quantity, c randfill.Continue) {
-			switch c.Intn(3) {
-			case 0:
-				*q = *resource.NewQuantity(c.Int63n(1<<40), resource.DecimalSI)
-			case 1: // too large for an int64: held as an inf.Dec
-				*q = resource.MustParse(fmt.Sprintf("%d123456789012345678901234567890", c.Int63n(1000)+1))
-			default:
-				*q = *resource.NewMilliQuantity(c.Int63n(1<<20), resource.BinarySI)
-			}
-			if c.Bool() {
-				_ = q.String() // caches the string form
-			}
+// richPod is benchPod(i) with a value in every kind of field a deep copy
+// must not share: pointers to scalars, structs and times, slices (one
+// empty, not nil), maps, quantities (one too large for an int64).
+func richPod(i int) *corev1.Pod {
+	p := benchPod(i)
+	now := metav1.Unix(int64(1_700_000_000+i), 0)
+	p.DeletionTimestamp = &now
+	p.DeletionGracePeriodSeconds = ptr.To[int64](30)
+	p.Annotations = map[string]string{"a": "1"}
+	p.Finalizers = []string{"example.com/f"}
+	p.OwnerReferences = []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "ReplicaSet", Name: "rs", UID: "u", Controller: ptr.To(true)}}
+	c := &p.Spec.Containers[0]
+	c.Command = []string{}
+	c.Env = append(c.Env, corev1.EnvVar{Name: "C", ValueFrom: &corev1.EnvVarSource{FieldRef: &corev1.ObjectFieldSelector{FieldPath: "metadata.name"}}})
+	c.Resources.Limits = corev1.ResourceList{corev1.ResourceMemory: resource.MustParse("123456789012345678901234567890")}
+	c.SecurityContext = &corev1.SecurityContext{RunAsUser: ptr.To[int64](1000), Capabilities: &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}}}
+	c.ReadinessProbe = &corev1.Probe{ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{Path: "/ready", Port: intstr.FromString("http")}}}
+	p.Spec.InitContainers = []corev1.Container{{Name: "init", Image: "busybox"}}
+	p.Spec.Volumes = []corev1.Volume{{Name: "tmp", VolumeSource: corev1.VolumeSource{EmptyDir: &corev1.EmptyDirVolumeSource{SizeLimit: ptr.To(resource.MustParse("1Gi"))}}}}
+	p.Spec.Tolerations = []corev1.Toleration{{Key: "k", Operator: corev1.TolerationOpExists, TolerationSeconds: ptr.To[int64](300)}}
+	p.Spec.NodeSelector = map[string]string{"zone": "a"}
+	p.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
+		NodeSelectorTerms: []corev1.NodeSelectorTerm{{MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "zone", Operator: corev1.NodeSelectorOpIn, Values: []string{"a", "b"}}}}},
+	}}}
+	p.Status.StartTime = &now
+	p.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: "main", Ready: true, Started: ptr.To(true), State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: now}}}}
+	return p
+}
+
+// richDeployment is a Deployment of richPod(i)'s metadata and spec.
+func richDeployment(i int) *appsv1.Deployment {
+	p := richPod(i)
+	return &appsv1.Deployment{
+		ObjectMeta: p.ObjectMeta,
+		Spec: appsv1.DeploymentSpec{
+			Replicas: ptr.To[int32](3),
+			Selector: &metav1.LabelSelector{MatchLabels: map[string]string{"app": "bench"}},
+			Template: corev1.PodTemplateSpec{ObjectMeta: metav1.ObjectMeta{Labels: p.Labels}, Spec: p.Spec},
+			Strategy: appsv1.DeploymentStrategy{Type: appsv1.RollingUpdateDeploymentStrategyType, RollingUpdate: &appsv1.RollingUpdateDeployment{MaxSurge: ptr.To(intstr.FromString("25%"))}},
 		},
-		func(tm *metav1.Time, c randfill.Continue) { *tm = metav1.Unix(c.Int63n(1<<32), c.Int63n(1e9)) },
-		func(tm *metav1.MicroTime, c randfill.Continue) {
-			*tm = metav1.NewMicroTime(metav1.Unix(c.Int63n(1<<32), c.Int63n(1e9)).Time)
-		},
-		func(r *runtime.RawExtension, c randfill.Continue) {
-			if c.Bool() {
-				c.Fill(&r.Raw)
-			}
-			if c.Bool() {
-				cm := &corev1.ConfigMap{}
-				c.Fill(cm)
-				r.Object = cm
-			}
-		},
-	)
+		Status: appsv1.DeploymentStatus{Conditions: []appsv1.DeploymentCondition{{Type: appsv1.DeploymentAvailable, Status: corev1.ConditionTrue, LastUpdateTime: metav1.Unix(1, 0)}}},
+	}
 }
 
 // span is memory a value owns: a pointer target, a slice backing (to its
@@ -188,8 +198,8 @@ func copyReader(t *testing.T, objs ...runtime.Object) *reader {
 }
 
 // TestReadsCopyOnce: Get and List return what DeepCopyObject returns, with
-// the GVK set, sharing no memory with the cache, for a built-in type,
-// PartialObjectMetadata and a custom resource.
+// the GVK set, sharing no memory with the cache, for built-in types (Pod, Deployment)
+// and PartialObjectMetadata.
 func TestReadsCopyOnce(t *testing.T) {
 	const n = 6
 	cases := []struct {
@@ -197,21 +207,11 @@ func TestReadsCopyOnce(t *testing.T) {
 		newObj  func(i int) client.Object
 		newList func() client.ObjectList
 	}{
-		{"Pod", func(i int) client.Object {
-			p := &corev1.Pod{}
-			filler(int64(i)).Fill(p)
-			return p
-		}, func() client.ObjectList { return &corev1.PodList{} }},
+		{"Pod", func(i int) client.Object { return richPod(i) }, func() client.ObjectList { return &corev1.PodList{} }},
 		{"PartialObjectMetadata", func(i int) client.Object {
-			p := &metav1.PartialObjectMetadata{}
-			filler(int64(i)).Fill(p)
-			return p
+			return &metav1.PartialObjectMetadata{ObjectMeta: richPod(i).ObjectMeta}
 		}, func() client.ObjectList { return &metav1.PartialObjectMetadataList{} }},
-		{"Foo", func(i int) client.Object {
-			p := &samplesv1alpha1.Foo{}
-			filler(int64(i)).Fill(p)
-			return p
-		}, func() client.ObjectList { return &samplesv1alpha1.FooList{} }},
+		{"Deployment", func(i int) client.Object { return richDeployment(i) }, func() client.ObjectList { return &appsv1.DeploymentList{} }},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -279,8 +279,7 @@ func TestReadsCopyOnce(t *testing.T) {
 func TestListAllocations(t *testing.T) {
 	var objs []runtime.Object
 	for i := range 50 {
-		p := &corev1.Pod{}
-		filler(int64(i)).NilChance(0.5).NumElements(1, 2).Fill(p)
+		p := richPod(i)
 		p.Namespace, p.Name = "ns", fmt.Sprintf("p-%d", i)
 		objs = append(objs, p)
 	}
