@@ -16,7 +16,10 @@
 // periods, ByObject, ReaderFailOnMissingInformer, and the same errors as
 // controller-runtime's cache for the same bad input. Reads (Get, List) come
 // from the runtime's typed store with one deep copy of what is returned,
-// none with UnsafeDisableDeepCopy. Field selectors are exact matches on
+// none with UnsafeDisableDeepCopy: Get copies straight into its object,
+// List into the elements of an Items slice made once at its final length
+// (controller-runtime's reader copies each object twice: DeepCopyObject,
+// then an assignment into out or Items). Field selectors are exact matches on
 // indexes added with IndexField, as controller-runtime's cache serves them.
 //
 // Informers are clientgo.NewSharedIndexInformer (client-go's

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"reflect"
 	"sync"
 	"time"
 
@@ -230,6 +231,7 @@ func (ip *informers) add(key informerKey, obj runtime.Object) (*entry, bool, err
 			gvk:             key.gvk,
 			scope:           mapping.Scope.Name(),
 			disableDeepCopy: ip.cfg.unsafeDisableDeepCopy,
+			copier:          newCopier(reflect.TypeOf(example)),
 		},
 		stop: make(chan struct{}),
 	}

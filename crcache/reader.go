@@ -44,10 +44,19 @@ type reader struct {
 	gvk             schema.GroupVersionKind
 	scope           meta.RESTScopeName
 	disableDeepCopy bool
+	// copier copies the informer's objects into what reads return; nil, or
+	// an object of another type (a transform may change it), is copied
+	// with DeepCopyObject and then assigned.
+	copier *copier
+}
+
+// noCopy reports whether a read returns the cached objects themselves.
+func (r *reader) noCopy(unsafeNoCopy *bool) bool {
+	return r.disableDeepCopy || (unsafeNoCopy != nil && *unsafeNoCopy)
 }
 
 func (r *reader) copyOut(obj runtime.Object, unsafeNoCopy *bool) (runtime.Object, bool) {
-	if r.disableDeepCopy || (unsafeNoCopy != nil && *unsafeNoCopy) {
+	if r.noCopy(unsafeNoCopy) {
 		return obj, false
 	}
 	return obj.DeepCopyObject(), true
@@ -75,8 +84,15 @@ func (r *reader) Get(_ context.Context, key client.ObjectKey, out client.Object,
 	if !isObj {
 		return fmt.Errorf("cache contained %T, which is not an Object", item)
 	}
+	outVal := reflect.ValueOf(out)
+	if !r.noCopy(o.UnsafeDisableDeepCopy) && r.copier.copies(obj) && outVal.Type() == r.copier.typ && !outVal.IsNil() {
+		// One copy, straight into out.
+		r.copier.copyInto(outVal, reflect.ValueOf(obj))
+		out.GetObjectKind().SetGroupVersionKind(r.gvk)
+		return nil
+	}
 	obj, copied := r.copyOut(obj, o.UnsafeDisableDeepCopy)
-	outVal, objVal := reflect.ValueOf(out), reflect.ValueOf(obj)
+	objVal := reflect.ValueOf(obj)
 	if !objVal.Type().AssignableTo(outVal.Type()) {
 		return fmt.Errorf("cache had type %s, but %s was asked for", objVal.Type(), outVal.Type())
 	}
@@ -111,6 +127,8 @@ func (r *reader) List(_ context.Context, out client.ObjectList, opts ...client.L
 	if err != nil {
 		return err
 	}
+	// The selection first, without copies, so that what is returned is
+	// copied once, into its final place.
 	objs := make([]runtime.Object, 0, len(items))
 	for _, item := range items {
 		if o.Limit > 0 && int64(len(objs)) >= o.Limit {
@@ -129,17 +147,55 @@ func (r *reader) List(_ context.Context, out client.ObjectList, opts ...client.L
 				continue
 			}
 		}
-		c, copied := r.copyOut(obj, o.UnsafeDisableDeepCopy)
-		if copied {
-			c.GetObjectKind().SetGroupVersionKind(r.gvk)
-		}
-		objs = append(objs, c)
+		objs = append(objs, obj)
 	}
-	if err := meta.SetList(out, objs); err != nil {
+	if err := r.setList(out, objs, o.UnsafeDisableDeepCopy); err != nil {
 		return err
 	}
 	out.SetContinue("continue-not-supported")
 	return nil
+}
+
+// setList sets out's items to copies of objs (objs themselves when reads
+// do not copy), as meta.SetList sets them, with the reader's GVK on each
+// copy. When out's items are the cached type's values, each object is
+// copied straight into its element of an Items slice allocated once.
+func (r *reader) setList(out client.ObjectList, objs []runtime.Object, unsafeNoCopy *bool) error {
+	if !r.noCopy(unsafeNoCopy) && r.copier != nil {
+		itemsPtr, err := meta.GetItemsPtr(out)
+		if err != nil {
+			return err
+		}
+		items := reflect.ValueOf(itemsPtr).Elem()
+		if items.Kind() == reflect.Slice && items.Type().Elem() == r.copier.typ.Elem() && allCopied(r.copier, objs) {
+			s := reflect.MakeSlice(items.Type(), len(objs), len(objs))
+			r.copier.copyAll(s, objs)
+			for i := range objs {
+				s.Index(i).Addr().Interface().(runtime.Object).GetObjectKind().SetGroupVersionKind(r.gvk)
+			}
+			items.Set(s)
+			return nil
+		}
+	}
+	copies := objs
+	if !r.noCopy(unsafeNoCopy) {
+		copies = make([]runtime.Object, len(objs))
+		for i, obj := range objs {
+			copies[i] = obj.DeepCopyObject()
+			copies[i].GetObjectKind().SetGroupVersionKind(r.gvk)
+		}
+	}
+	return meta.SetList(out, copies)
+}
+
+// allCopied reports whether c copies every object of objs.
+func allCopied(c *copier, objs []runtime.Object) bool {
+	for _, obj := range objs {
+		if !c.copies(obj) {
+			return false
+		}
+	}
+	return true
 }
 
 // byIndexes returns the objects every requirement's IndexField index files

@@ -22,8 +22,11 @@ import (
 	"github.com/typedinformer/typedinformer/crcache"
 )
 
-// deepCopies counts countedConfigMap.DeepCopyObject calls.
-var deepCopies atomic.Int64
+// deepCopies counts countedConfigMap.DeepCopyInto calls (every deep copy,
+// DeepCopyObject's included), newObjects its DeepCopyObject calls (deep
+// copies into a new object, which a reader must then copy again into what
+// it returns).
+var deepCopies, newObjects atomic.Int64
 
 // countedConfigMap is a ConfigMap as a Go type of the test's own, whose
 // deep copies are counted. It has no protobuf methods, so both caches list
@@ -34,12 +37,18 @@ type countedConfigMap struct {
 	Data              map[string]string `json:"data,omitempty"`
 }
 
-func (c *countedConfigMap) DeepCopyObject() runtime.Object {
+func (c *countedConfigMap) DeepCopyInto(out *countedConfigMap) {
 	deepCopies.Add(1)
-	out := *c
+	*out = *c
 	c.ObjectMeta.DeepCopyInto(&out.ObjectMeta)
 	out.Data = maps.Clone(c.Data)
-	return &out
+}
+
+func (c *countedConfigMap) DeepCopyObject() runtime.Object {
+	newObjects.Add(1)
+	out := &countedConfigMap{}
+	c.DeepCopyInto(out)
+	return out
 }
 
 type countedConfigMapList struct {
@@ -52,7 +61,7 @@ func (l *countedConfigMapList) DeepCopyObject() runtime.Object {
 	out := *l
 	out.Items = make([]countedConfigMap, len(l.Items))
 	for i := range l.Items {
-		out.Items[i] = *l.Items[i].DeepCopyObject().(*countedConfigMap)
+		l.Items[i].DeepCopyInto(&out.Items[i])
 	}
 	return &out
 }
@@ -227,9 +236,13 @@ func TestReadCosts(t *testing.T) {
 		name        string
 		new         cache.NewCacheFunc
 		newInformer newInformerFunc
+		// intermediate is whether each copy goes through a new object
+		// (controller-runtime's reader) or straight into what the read
+		// returns (crcache: at most one copy of each object).
+		intermediate bool
 	}{
-		{"controller-runtime", cache.New, toolscache.NewSharedIndexInformer},
-		{"crcache", crcache.New, clientgo.NewSharedIndexInformer},
+		{"controller-runtime", cache.New, toolscache.NewSharedIndexInformer, true},
+		{"crcache", crcache.New, clientgo.NewSharedIndexInformer, false},
 	}
 	for _, side := range sides {
 		for _, defaultNoCopy := range []bool{false, true} {
@@ -266,9 +279,9 @@ func TestReadCosts(t *testing.T) {
 				}
 				calls.take()
 				for _, r := range reads {
-					before := deepCopies.Load()
+					before, newBefore := deepCopies.Load(), newObjects.Load()
 					n, err := r.run(c)
-					copied := deepCopies.Load() - before
+					copied, created := deepCopies.Load()-before, newObjects.Load()-newBefore
 					got := calls.take()
 					if err != nil {
 						t.Errorf("%s: %v", r.name, err)
@@ -279,6 +292,13 @@ func TestReadCosts(t *testing.T) {
 					}
 					if want := copies(r.read, defaultNoCopy); copied != want {
 						t.Errorf("%s: %d deep copies of %d objects, want %d", r.name, copied, n, want)
+					}
+					want := int64(0)
+					if side.intermediate {
+						want = copies(r.read, defaultNoCopy)
+					}
+					if created != want {
+						t.Errorf("%s: %d deep copies into new objects, want %d", r.name, created, want)
 					}
 					if !maps.Equal(got, r.calls) {
 						t.Errorf("%s: indexer calls %v, want %v", r.name, got, r.calls)
