@@ -115,18 +115,31 @@ func TestDeepCopyFuzzMatchesShipped(t *testing.T) {
 	}
 }
 
+// maxFailureLines bounds the go test output a failure shows: a broken
+// copy function fails every type that reaches it.
+const maxFailureLines = 60
+
 // failureLines keeps the lines of go test -v output that are not a
-// passing subtest's.
+// passing subtest's or a subtest's FAIL line, the first maxFailureLines
+// of them, and counts the failed types.
 func failureLines(out []byte) string {
 	var keep []string
+	failed := 0
 	for _, line := range strings.Split(string(out), "\n") {
 		l := strings.TrimSpace(line)
-		if strings.HasPrefix(l, "=== RUN") || strings.HasPrefix(l, "=== PAUSE") || strings.HasPrefix(l, "=== CONT") || strings.HasPrefix(l, "--- PASS") {
+		switch {
+		case strings.HasPrefix(l, "--- FAIL: TestDeepCopy/"):
+			failed++
+			continue
+		case l == "", strings.HasPrefix(l, "=== "), strings.HasPrefix(l, "--- PASS"):
 			continue
 		}
 		keep = append(keep, line)
 	}
-	return strings.Join(keep, "\n")
+	if len(keep) > maxFailureLines {
+		keep = append(keep[:maxFailureLines], fmt.Sprintf("... %d more lines", len(keep)-maxFailureLines))
+	}
+	return fmt.Sprintf("%d types failed\n%s", failed, strings.Join(keep, "\n"))
 }
 
 // copyForFuzz copies the non-test Go files of the package directories
