@@ -226,6 +226,8 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 		cfg.OnError = func(ctx context.Context, err error) { h(ctx, err) }
 	}
 	s.refl = reflector.New(cfg)
+	// Subscribed only while running: see FollowSelection.
+	s.sel.subscribe()
 	s.startMu.Unlock()
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -243,7 +245,7 @@ func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
 	s.fifo.Close()
 	wg.Wait()
 	s.proc.Wait()
-	s.sel.unfollow()
+	s.sel.unsubscribe()
 	s.detachWriteTracker()
 	s.startMu.Lock()
 	s.stopped = true

@@ -8,6 +8,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/keys"
 )
 
 // ErrNotRunning is wrapped by the error of a selector change on an informer
@@ -44,9 +46,11 @@ type Selection struct {
 	match   matcher
 	gen     uint64
 	changed chan struct{}
-	// parent is the Selection this one follows (nil: none), set before
-	// use; followers are the Selections that follow this one.
-	parent    *Selection
+	// parents are the Selections this one follows, set before use (an
+	// informer's FollowSelection, before Run); followers are the
+	// Selections subscribed to this one's changes: one per running
+	// informer that follows it (subscribe and unsubscribe).
+	parents   []*Selection
 	followers map[*Selection]struct{}
 }
 
@@ -127,44 +131,99 @@ func (s *Selection) Apply(opts *metav1.ListOptions) { s.ApplyTo(opts) }
 
 // Begin returns the reflector's snapshot of the value (see
 // reflector.Selection): the change channel is read before the values, so
-// that a change after the read closes it.
+// that a change after the read closes it. The value is this Selection's
+// and every followed one's.
 func (s *Selection) Begin() (<-chan struct{}, uint64, func(metav1.Object) bool) {
 	s.mu.Lock()
-	changed, gen, m, parent := s.changed, s.gen, s.match, s.parent
+	changed, gen, m, parents := s.changed, s.gen, s.match, s.parents
 	s.mu.Unlock()
-	if parent == nil {
+	if len(parents) == 0 {
 		return changed, gen, m.matches
 	}
-	parent.mu.Lock()
-	pm := parent.match
-	parent.mu.Unlock()
-	return changed, gen, func(obj metav1.Object) bool { return m.matches(obj) && pm.matches(obj) }
+	ms := append(make([]matcher, 0, len(parents)+1), m)
+	for _, p := range parents {
+		p.mu.Lock()
+		ms = append(ms, p.match)
+		p.mu.Unlock()
+	}
+	return changed, gen, func(obj metav1.Object) bool {
+		for _, m := range ms {
+			if !m.matches(obj) {
+				return false
+			}
+		}
+		return true
+	}
 }
 
-// follow makes s follow parent: a change of parent is a change of s.
+// mayHold reports whether an object written with key k and labels lbls
+// may lie in the current value of s and of every Selection it follows: a
+// requirement on a field other than metadata.name and metadata.namespace
+// cannot be decided here and counts as met (the opposite of Begin's
+// matcher, which decides whether an object has left).
+func (s *Selection) mayHold(k keys.Key, lbls map[string]string) bool {
+	s.mu.Lock()
+	m, parents := s.match, s.parents
+	s.mu.Unlock()
+	if !m.mayMatch(k, lbls) {
+		return false
+	}
+	for _, p := range parents {
+		p.mu.Lock()
+		pm := p.match
+		p.mu.Unlock()
+		if !pm.mayMatch(k, lbls) {
+			return false
+		}
+	}
+	return true
+}
+
+// follow records parent as followed by s: a change of parent is a change
+// of s once s subscribes. The caller calls it before subscribe.
 func (s *Selection) follow(parent *Selection) {
-	parent.mu.Lock()
-	defer parent.mu.Unlock()
-	if parent.followers == nil {
-		parent.followers = map[*Selection]struct{}{}
-	}
-	parent.followers[s] = struct{}{}
 	s.mu.Lock()
-	s.parent = parent
-	s.mu.Unlock()
+	defer s.mu.Unlock()
+	s.parents = append(s.parents, parent)
 }
 
-// unfollow undoes follow.
-func (s *Selection) unfollow() {
+// subscribe makes s a follower of each Selection it follows, so that their
+// changes are changes of s. An informer subscribes its Selection when it
+// starts running and unsubscribes it when it stops: a followed Selection
+// (a factory's) references only the Selections of running informers.
+func (s *Selection) subscribe() {
 	s.mu.Lock()
-	parent := s.parent
+	parents := s.parents
 	s.mu.Unlock()
-	if parent == nil {
-		return
+	for _, p := range parents {
+		p.mu.Lock()
+		if p.followers == nil {
+			p.followers = map[*Selection]struct{}{}
+		}
+		p.followers[s] = struct{}{}
+		p.mu.Unlock()
 	}
-	parent.mu.Lock()
-	delete(parent.followers, s)
-	parent.mu.Unlock()
+}
+
+// unsubscribe undoes subscribe.
+func (s *Selection) unsubscribe() {
+	s.mu.Lock()
+	parents := s.parents
+	s.mu.Unlock()
+	for _, p := range parents {
+		p.mu.Lock()
+		delete(p.followers, s)
+		p.mu.Unlock()
+	}
+}
+
+// Followers returns how many Selections are subscribed to this one's
+// changes: one per running informer that follows it (FollowSelection).
+// An informer that was never run, or that stopped, is not counted.
+func (s *Selection) Followers() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return len(s.followers)
 }
 
 func and(a, b string) string {
@@ -222,6 +281,18 @@ func newMatcher(tweak TweakListOptionsFunc, labelSelector, fieldSelector string)
 	return matcher{label: ls, field: field, fieldsKnown: known}, nil
 }
 
+// mayMatch is matches for a written object known by key and labels, with
+// an undecidable field requirement counting as met.
+func (m matcher) mayMatch(k keys.Key, lbls map[string]string) bool {
+	if m.label != nil && !m.label.Matches(labels.Set(lbls)) {
+		return false
+	}
+	if m.field == nil || m.field.Empty() || !m.fieldsKnown {
+		return true
+	}
+	return m.field.Matches(fields.Set{"metadata.name": k.Name, "metadata.namespace": k.Namespace})
+}
+
 func (m matcher) matches(obj metav1.Object) bool {
 	if m.label != nil && !m.label.Matches(labels.Set(obj.GetLabels())) {
 		return false
@@ -274,7 +345,10 @@ type SelectableInformer interface {
 	// FollowSelection makes a change of sel (which the informer's
 	// ListerWatcher applies itself, e.g. through a factory's
 	// TweakListOptionsFunc) relist the informer as its own change does.
-	// It must be called before Run.
+	// It must be called before Run, and may be called for several
+	// Selections. The informer subscribes to sel's changes only while it
+	// runs (see Selection.Followers): one that never runs, or that has
+	// stopped, is not referenced by sel.
 	FollowSelection(sel *Selection) error
 	// ListedSelection reports whether a list of the informer's current
 	// selection (its own and the followed one's) has been queued for its

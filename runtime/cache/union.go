@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"context"
 	"errors"
 	"slices"
 	"strconv"
@@ -35,7 +36,10 @@ var errUnionReadOnly = errors.New("a union of informers' indexers is read-only")
 // Add, Update, Delete, Replace, Bookmark and AddIndexers fail (or do
 // nothing) without touching any member; add index functions to the
 // members. LastStoreSyncResourceVersion is "" (the members' versions are
-// not comparable as one).
+// not comparable as one). WaitForWritesTo and WaitForWrites (WriteWaiter)
+// wait on every member that is a WriteWaiter, one after another, so a
+// lister over a union reads the program's own writes as listers over its
+// members would.
 func NewUnionIndexer[T Object](members ...Indexer[T]) Indexer[T] {
 	return unionIndexer[T]{members: slices.Clone(members)}
 }
@@ -196,4 +200,28 @@ func (u unionIndexer[T]) GetIndexers() Indexers[T] {
 		}
 	}
 	return out
+}
+
+// WaitForWritesTo implements WriteWaiter through every member that is one.
+func (u unionIndexer[T]) WaitForWritesTo(ctx context.Context, key string) error {
+	for _, m := range u.members {
+		if w, ok := m.(WriteWaiter); ok {
+			if err := w.WaitForWritesTo(ctx, key); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// WaitForWrites implements WriteWaiter through every member that is one.
+func (u unionIndexer[T]) WaitForWrites(ctx context.Context) error {
+	for _, m := range u.members {
+		if w, ok := m.(WriteWaiter); ok {
+			if err := w.WaitForWrites(ctx); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

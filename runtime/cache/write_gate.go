@@ -154,7 +154,10 @@ func (s *sharedIndexInformer[T]) detachWriteTracker() {
 func (g *writeGate[T]) wrote(k keys.Key, rv int64, uid types.UID, lbls map[string]string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	selected := g.scope.selects(k, lbls) && (g.s.scope == nil || g.s.scope.Owns(k.Namespace, string(uid)))
+	// The informer's Selection (its own selectors and those it follows) is
+	// read at each write: after a change, a write is judged by the new
+	// value.
+	selected := g.scope.selects(k, lbls) && g.s.sel.mayHold(k, lbls) && (g.s.scope == nil || g.s.scope.Owns(k.Namespace, string(uid)))
 	if !selected && !g.s.indexer.HasKey(k) {
 		return
 	}

@@ -88,12 +88,17 @@ type WriteWaiter interface {
 	WaitForWrites(ctx context.Context) error
 }
 
-// WriteScope is the selection of an informer, as its list options select
-// (an informer's shard scope, SharedIndexInformerOptions.ShardScope, is
-// taken into account as well):
+// WriteScope is the part of an informer's selection its ListerWatcher
+// applies by itself, fixed for the informer's life:
 // a write of an object outside it (which the informer will never see) is
 // not waited for, unless the store holds the object (the write may have
-// moved it out, which the informer sees as a deletion).
+// moved it out, which the informer sees as a deletion). The informer's
+// shard scope (SharedIndexInformerOptions.ShardScope) and its changeable
+// selection (its own selectors and the Selections it follows, see
+// SelectableInformer) are taken into account beside it, each with its
+// value at the time of the write: after a selection change, a write of an
+// object the new value does not select is not waited for, and one of an
+// object it selects is.
 type WriteScope struct {
 	// Namespace is the informer's namespace ("" for all).
 	Namespace string

@@ -1,11 +1,13 @@
 package informers
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -18,9 +20,12 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/sharding"
 )
 
-// Factory holds at most one informer per Go type and runs them together.
-// All methods are safe for concurrent use. Configuration is fixed at
-// NewFactory; informers are added by InformerFor and started by Start.
+// Factory holds at most one informer per Go type and selection and runs
+// them together. All methods are safe for concurrent use. Configuration is
+// fixed at NewFactory; informers are added by InformerFor and started by
+// Start. A view of a factory (ForSelection, WithSelectionOf) hands out the
+// informers of another selection, which the factory it was taken of holds
+// and runs (see view.go).
 type Factory struct {
 	// Set once by NewFactory and read without locking afterwards, except
 	// namespaces, which SetNamespaces replaces under mu.
@@ -52,8 +57,26 @@ type Factory struct {
 	// configErr reports options NewFactory had to ignore (nil ones).
 	configErr error
 
+	// root is nil for a factory built by NewFactory; for a view, the
+	// factory that holds its informers. A view's mu, informers,
+	// shuttingDown, shutdown, wg, namespaces and identities are unused:
+	// holder() returns the factory whose are.
+	root *Factory
+	// sels are the Selections the factory's informers follow and apply,
+	// the root's first; sel is the last, and keys the factory's informers
+	// in the holder (entryKey).
+	sels []*cache.Selection
+	// closed is set by a view's Shutdown (guarded by the holder's mu).
+	closed bool
+	// viewErr is why WithSelectionOf could not make a view: InformerFor
+	// then returns informers reporting it.
+	viewErr error
+	// viewOf is the WithSelectionOf option's request, used by NewFactory.
+	viewOf *viewRequest
+
 	mu           sync.Mutex
-	informers    map[reflect.Type]*entry
+	informers    map[entryKey]*entry
+	nextSeq      uint64
 	shuttingDown bool
 	// shutdown is closed by Shutdown; it ends pending WaitForCacheSyncs.
 	shutdown chan struct{}
@@ -65,12 +88,21 @@ type Factory struct {
 // and Start's log line.
 var ErrShutdown = errors.New("informers: the factory has been shut down")
 
+// entryKey identifies an informer in its holder: its Go type and the
+// Selection of the factory or view it was requested through.
+type entryKey struct {
+	typ reflect.Type
+	sel *cache.Selection
+}
+
 // entry is one informer of the factory and, once started, how to stop it.
 type entry struct {
 	informer cache.AnyInformer
-	started  bool
-	cancel   context.CancelFunc
-	done     chan struct{}
+	// seq orders entries of one type by creation.
+	seq     uint64
+	started bool
+	cancel  context.CancelFunc
+	done    chan struct{}
 }
 
 // NewFactory returns a factory whose informers resync handlers every
@@ -82,7 +114,7 @@ func NewFactory(defaultResync time.Duration, options ...Option) *Factory {
 		defaultResync: defaultResync,
 		namespaces:    []string{metav1.NamespaceAll},
 		customResync:  map[reflect.Type]time.Duration{},
-		informers:     map[reflect.Type]*entry{},
+		informers:     map[entryKey]*entry{},
 		shutdown:      make(chan struct{}),
 	}
 	var errs []error
@@ -101,7 +133,24 @@ func NewFactory(defaultResync time.Duration, options ...Option) *Factory {
 		}
 		f.sel = sel
 	}
+	f.sels = []*cache.Selection{f.sel}
+	if f.viewOf != nil {
+		if err := f.viewOf.parent.initView(f, f.viewOf.label, f.viewOf.field); err != nil {
+			err = fmt.Errorf("informers: NewFactory: WithSelectionOf: %w", err)
+			f.viewErr = err
+			errs = append(errs, err)
+		}
+	}
 	f.configErr = errors.Join(errs...)
+	return f
+}
+
+// holder returns the factory that holds f's informers: f itself, or the
+// factory a view was taken of.
+func (f *Factory) holder() *Factory {
+	if f.root != nil {
+		return f.root
+	}
 	return f
 }
 
@@ -109,15 +158,29 @@ func NewFactory(defaultResync time.Duration, options ...Option) *Factory {
 // every list and watch: the factory's Selection (the function set with
 // WithTweakListOptions or SetTweakListOptions, then the selectors set with
 // SetSelectors), read at each call. It is never nil.
-func (f *Factory) TweakListOptions() TweakListOptionsFunc { return f.sel.ApplyTo }
+//
+// For a view, it applies the Selection of the factory the view was taken of
+// and then the view's own.
+func (f *Factory) TweakListOptions() TweakListOptionsFunc {
+	if len(f.sels) <= 1 {
+		return f.sel.ApplyTo
+	}
+	sels := f.sels
+	return func(opts *metav1.ListOptions) {
+		for _, s := range sels {
+			s.ApplyTo(opts)
+		}
+	}
+}
 
 // Namespaces returns the namespaces the factory's namespaced informers
 // watch, sorted; [""] means every namespace. The caller must not modify the
 // result.
 func (f *Factory) Namespaces() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.namespaces
+	r := f.holder()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.namespaces
 }
 
 // ResyncPeriodFor returns the resync period informers of typ get.
@@ -132,8 +195,16 @@ func (f *Factory) ResyncPeriodFor(typ reflect.Type) time.Duration {
 // cancelled, Shutdown is called or the informer is removed. It does not
 // block and may be called again after more informers were requested. After
 // Shutdown it starts nothing and logs an error wrapping ErrShutdown (and
-// WaitForCacheSync returns one).
+// WaitForCacheSync returns one). On a view it starts every informer of the
+// factory the view was taken of, its views' included.
 func (f *Factory) Start(ctx context.Context) {
+	if f.viewErr != nil {
+		klog.FromContext(ctx).Error(f.viewErr, "Factory misconfigured")
+	}
+	if f.root != nil {
+		f.root.Start(ctx)
+		return
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.shuttingDown {
@@ -143,8 +214,8 @@ func (f *Factory) Start(ctx context.Context) {
 	if f.configErr != nil {
 		klog.FromContext(ctx).Error(f.configErr, "Factory misconfigured")
 	}
-	for _, typ := range f.sortedTypesLocked() {
-		e := f.informers[typ]
+	for _, k := range f.sortedKeysLocked(nil) {
+		e := f.informers[k]
 		if e.started {
 			continue
 		}
@@ -161,8 +232,15 @@ func (f *Factory) Start(ctx context.Context) {
 
 // Shutdown stops every informer the factory started and blocks until all
 // their goroutines have returned. Afterwards Start does nothing; informers
-// already handed out keep their caches but no longer update them.
+// already handed out keep their caches but no longer update them. The
+// informers of the factory's views are stopped too. On a view, Shutdown
+// stops and forgets only the view's informers, and the view hands out no
+// more (see ForSelection).
 func (f *Factory) Shutdown() {
+	if f.root != nil {
+		f.shutdownView()
+		return
+	}
 	f.mu.Lock()
 	if !f.shuttingDown {
 		f.shuttingDown = true
@@ -186,29 +264,35 @@ func (f *Factory) Shutdown() {
 // once, with an error wrapping ErrShutdown, when the factory is or gets shut
 // down, and with the reason when an informer cannot run at all (see
 // InformerFor) or NewFactory was given a nil option.
+//
+// A type with informers of several selections (views, see ForSelection)
+// counts as synced when all of them have. On a view it waits for every
+// informer of the factory the view was taken of, as Start starts them.
 func (f *Factory) WaitForCacheSync(ctx context.Context) (map[reflect.Type]bool, error) {
-	f.mu.Lock()
-	shutDown := f.shuttingDown
-	types := f.sortedTypesLocked()
-	started := make([]reflect.Type, 0, len(types))
-	syncers := make([]cache.Syncer, 0, len(types))
+	r := f.holder()
+	r.mu.Lock()
+	shutDown := r.shuttingDown || f.closed
+	keys := r.sortedKeysLocked(nil)
+	started := make([]reflect.Type, 0, len(keys))
+	syncers := make([]cache.Syncer, 0, len(keys))
 	var broken []error
-	for _, typ := range types {
-		e := f.informers[typ]
+	for _, k := range keys {
+		e := r.informers[k]
 		if !e.started {
 			continue
 		}
-		started = append(started, typ)
+		started = append(started, k.typ)
 		syncers = append(syncers, e.informer)
 		if p, ok := e.informer.(interface{ permanentErr() error }); ok {
 			broken = append(broken, p.permanentErr())
 		}
 	}
-	f.mu.Unlock()
+	r.mu.Unlock()
 	result := func() map[reflect.Type]bool {
 		res := make(map[reflect.Type]bool, len(started))
 		for i, typ := range started {
-			res[typ] = syncers[i].HasSynced()
+			synced, seen := res[typ]
+			res[typ] = syncers[i].HasSynced() && (synced || !seen)
 		}
 		return res
 	}
@@ -217,6 +301,8 @@ func (f *Factory) WaitForCacheSync(ctx context.Context) (map[reflect.Type]bool, 
 		return result(), fmt.Errorf("informers: WaitForCacheSync: %w", ErrShutdown)
 	case f.configErr != nil:
 		return result(), f.configErr
+	case r.configErr != nil:
+		return result(), r.configErr
 	case broken != nil:
 		return result(), errors.Join(broken...)
 	}
@@ -225,7 +311,7 @@ func (f *Factory) WaitForCacheSync(ctx context.Context) (map[reflect.Type]bool, 
 	defer cancel(nil)
 	go func() {
 		select {
-		case <-f.shutdown:
+		case <-r.shutdown:
 			cancel(ErrShutdown)
 		case <-ctx.Done():
 		}
@@ -258,20 +344,26 @@ func (f *Factory) WaitForCacheSyncWithContext(ctx context.Context) cache.SyncRes
 // further events. It returns an error if the factory has no such informer.
 //
 // After Shutdown it returns an error wrapping ErrShutdown.
+//
+// It removes the informer of the factory's own selection only: on a view,
+// the view's informer of that type; the informers of the same type of the
+// factory's other views stay.
 func (f *Factory) RemoveInformer(obj runtime.Object) error {
 	typ := reflect.TypeOf(obj)
-	f.mu.Lock()
-	if f.shuttingDown {
-		f.mu.Unlock()
+	r := f.holder()
+	r.mu.Lock()
+	if r.shuttingDown || f.closed {
+		r.mu.Unlock()
 		return fmt.Errorf("informers: RemoveInformer(%v): %w", typ, ErrShutdown)
 	}
-	e, ok := f.informers[typ]
+	k := entryKey{typ: typ, sel: f.sel}
+	e, ok := r.informers[k]
 	if ok {
-		delete(f.informers, typ)
+		delete(r.informers, k)
 	}
-	f.mu.Unlock()
+	r.mu.Unlock()
 	if !ok {
-		return fmt.Errorf("informers: factory has no informer for %v", typ)
+		return fmt.Errorf("informers: factory has no informer for %v%s", typ, f.selectionSuffix())
 	}
 	if e.started {
 		e.cancel()
@@ -281,31 +373,35 @@ func (f *Factory) RemoveInformer(obj runtime.Object) error {
 }
 
 // Informers returns the factory's informers by Go type; started or not.
+// Those of its views are not included; a view returns its own.
 func (f *Factory) Informers() map[reflect.Type]cache.AnyInformer {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	out := make(map[reflect.Type]cache.AnyInformer, len(f.informers))
-	for typ, e := range f.informers {
-		out[typ] = e.informer
+	r := f.holder()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[reflect.Type]cache.AnyInformer{}
+	for k, e := range r.informers {
+		if k.sel == f.sel {
+			out[k.typ] = e.informer
+		}
 	}
 	return out
 }
 
-// sortedTypesLocked orders informers by type name so that starts and error
-// messages are deterministic.
-func (f *Factory) sortedTypesLocked() []reflect.Type {
-	types := make([]reflect.Type, 0, len(f.informers))
-	for typ := range f.informers {
-		types = append(types, typ)
-	}
-	slices.SortFunc(types, func(a, b reflect.Type) int {
-		switch an, bn := a.String(), b.String(); {
-		case an < bn:
-			return -1
-		case an > bn:
-			return 1
+// sortedKeysLocked returns the keys of the informers (of type typ only,
+// when typ is not nil) ordered by type name and then by creation, so that
+// starts and error messages are deterministic. The caller holds f.mu.
+func (f *Factory) sortedKeysLocked(typ reflect.Type) []entryKey {
+	ks := make([]entryKey, 0, len(f.informers))
+	for k := range f.informers {
+		if typ == nil || k.typ == typ {
+			ks = append(ks, k)
 		}
-		return 0
+	}
+	slices.SortFunc(ks, func(a, b entryKey) int {
+		if c := strings.Compare(a.typ.String(), b.typ.String()); c != 0 {
+			return c
+		}
+		return cmp.Compare(f.informers[a].seq, f.informers[b].seq)
 	})
-	return types
+	return ks
 }

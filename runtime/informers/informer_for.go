@@ -30,15 +30,24 @@ type NewInformerFunc[T cache.Object] func(namespace string, resync time.Duration
 // Shutdown return an informer that never syncs and whose LastError,
 // SyncError and AddEventHandler name the problem (errors.Is ErrShutdown
 // after Shutdown); the factory's WaitForCacheSync fails with it at once.
+//
+// On a view (ForSelection), it returns the view's informer of T: one per
+// view, held, started, waited for and stopped by the factory the view was
+// taken of, applying that factory's selection and the view's.
 func InformerFor[T cache.Object](f *Factory, namespaced bool, newFunc NewInformerFunc[T]) cache.SharedIndexInformer[T] {
 	typ := reflect.TypeFor[T]()
 	if f == nil {
 		return newFailedInformer[T](nil, fmt.Errorf("informers: InformerFor[%v] on a nil Factory", typ))
 	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	e, ok := f.informers[typ]
-	if f.shuttingDown {
+	if f.viewErr != nil {
+		return newFailedInformer[T](nil, fmt.Errorf("informers: InformerFor[%v]: %w", typ, f.viewErr))
+	}
+	r := f.holder()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	k := entryKey{typ: typ, sel: f.sel}
+	e, ok := r.informers[k]
+	if r.shuttingDown || f.closed {
 		var inner cache.SharedIndexInformer[T]
 		if ok {
 			inner, _ = e.informer.(cache.SharedIndexInformer[T])
@@ -53,19 +62,22 @@ func InformerFor[T cache.Object](f *Factory, namespaced bool, newFunc NewInforme
 		klog.Background().Error(err, "InformerFor failed; the informer returned reports it")
 		inf = newFailedInformer[T](nil, err)
 	}
-	f.informers[typ] = &entry{informer: inf}
+	r.nextSeq++
+	r.informers[k] = &entry{informer: inf, seq: r.nextSeq}
 	return inf
 }
 
 // newInformer builds and configures f's informer of type typ. The caller
-// holds f.mu.
+// holds the mu of f's holder.
 func newInformer[T cache.Object](f *Factory, typ reflect.Type, namespaced bool, newFunc NewInformerFunc[T]) (cache.SharedIndexInformer[T], error) {
 	if newFunc == nil {
 		return nil, fmt.Errorf("informers: InformerFor[%v]: nil NewInformerFunc", typ)
 	}
 	resync := f.ResyncPeriodFor(typ)
 	// sole: ns's informer is the only one of typ (no multi-namespace
-	// informer around it), so it may take the factory's identity.
+	// informer around it, and not a view's), so it may take the factory's
+	// identity.
+	r := f.holder()
 	call := func(ns string, sole bool) (cache.SharedIndexInformer[T], error) {
 		inf := newFunc(ns, resync)
 		if inf == nil {
@@ -88,30 +100,30 @@ func newInformer[T cache.Object](f *Factory, typ reflect.Type, namespaced bool, 
 	var inf cache.SharedIndexInformer[T]
 	switch {
 	case !namespaced:
-		i, err := call(metav1.NamespaceAll, true)
+		i, err := call(metav1.NamespaceAll, f.root == nil)
 		if err != nil {
 			return nil, err
 		}
 		inf = i
-	case len(f.namespaces) == 1 && !f.namespaceSet:
-		i, err := call(f.namespaces[0], true)
+	case len(r.namespaces) == 1 && !f.namespaceSet:
+		i, err := call(r.namespaces[0], f.root == nil)
 		if err != nil {
 			return nil, err
 		}
 		inf = i
 	default:
-		children := make([]cache.SharedIndexInformer[T], len(f.namespaces))
-		for i, ns := range f.namespaces {
+		children := make([]cache.SharedIndexInformer[T], len(r.namespaces))
+		for i, ns := range r.namespaces {
 			c, err := call(ns, false)
 			if err != nil {
 				return nil, err
 			}
 			children[i] = c
 		}
-		multi := newMultiNamespaceInformer(f.namespaces, children)
+		multi := newMultiNamespaceInformer(r.namespaces, children)
 		multi.newChild = func(ns string) (cache.SharedIndexInformer[T], error) {
-			f.mu.Lock()
-			defer f.mu.Unlock()
+			r.mu.Lock()
+			defer r.mu.Unlock()
 			return call(ns, false)
 		}
 		inf = multi

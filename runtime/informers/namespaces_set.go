@@ -44,8 +44,12 @@ type namespaceSetter interface {
 // factory not built with WithNamespaces, after Shutdown (wrapping
 // ErrShutdown), and, naming the type and namespace, for a namespace whose
 // informer could not be built (the others are still applied). ctx carries
-// the logger for handler panics.
+// the logger for handler panics. On a view it changes the namespaces of the
+// factory the view was taken of, and so of all its views.
 func (f *Factory) SetNamespaces(ctx context.Context, namespaces ...string) error {
+	if f.root != nil {
+		return f.root.SetNamespaces(ctx, namespaces...)
+	}
 	if len(namespaces) == 0 || slices.Contains(namespaces, metav1.NamespaceAll) {
 		return fmt.Errorf("informers: SetNamespaces(%q): want at least one namespace and not metav1.NamespaceAll", namespaces)
 	}
@@ -65,13 +69,13 @@ func (f *Factory) SetNamespaces(ctx context.Context, namespaces ...string) error
 		return errors.New("informers: SetNamespaces: the factory was not built with WithNamespaces of specific namespaces")
 	}
 	f.namespaces = want
-	types := f.sortedTypesLocked()
-	setters := make([]namespaceSetter, 0, len(types))
-	names := make([]reflect.Type, 0, len(types))
-	for _, typ := range types {
-		if s, ok := f.informers[typ].informer.(namespaceSetter); ok {
+	keys := f.sortedKeysLocked(nil)
+	setters := make([]namespaceSetter, 0, len(keys))
+	names := make([]reflect.Type, 0, len(keys))
+	for _, k := range keys {
+		if s, ok := f.informers[k].informer.(namespaceSetter); ok {
 			setters = append(setters, s)
-			names = append(names, typ)
+			names = append(names, k.typ)
 		}
 	}
 	f.mu.Unlock()

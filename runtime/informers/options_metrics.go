@@ -71,7 +71,7 @@ func (f *Factory) installMetrics(typ reflect.Type, ns string, inf any, sole bool
 		return nil
 	}
 	p := f.metrics
-	if len(f.namespaces) > 1 {
+	if len(f.holder().namespaces) > 1 {
 		p = nsMetricsProvider{p: p, ns: ns}
 	}
 	if err := ms.SetMetricsProvider(p); err != nil {

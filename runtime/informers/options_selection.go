@@ -57,25 +57,29 @@ func (f *Factory) SetSelectors(labelSelector, fieldSelector string) error {
 }
 
 func (f *Factory) selectionChangeAllowed(what string) error {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.shuttingDown {
+	r := f.holder()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.shuttingDown || f.closed {
 		return fmt.Errorf("informers: Factory.%s: %w", what, ErrShutdown)
 	}
 	return nil
 }
 
 // installSelection makes inf, the informer of typ for namespace ns, follow
-// the factory's Selection, which its ListerWatcher applies through
-// TweakListOptions. An informer that cannot follow it keeps the selection
-// it had when built. The caller holds f.mu.
+// the factory's Selections (a view's: its parent's and its own), which its
+// ListerWatcher applies through TweakListOptions. An informer that cannot
+// follow them keeps the selection it had when built. The caller holds the
+// mu of f's holder.
 func (f *Factory) installSelection(typ reflect.Type, ns string, inf any) error {
 	si, ok := inf.(cache.SelectableInformer)
 	if !ok {
 		return nil
 	}
-	if err := si.FollowSelection(f.sel); err != nil {
-		return fmt.Errorf("informers: making the informer of %v for namespace %q follow the factory's selection (the NewInformerFunc must return a fresh informer): %w", typ, ns, err)
+	for _, sel := range f.sels {
+		if err := si.FollowSelection(sel); err != nil {
+			return fmt.Errorf("informers: making the informer of %v for namespace %q follow the factory's selection (the NewInformerFunc must return a fresh informer): %w", typ, ns, err)
+		}
 	}
 	return nil
 }

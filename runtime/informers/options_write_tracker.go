@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"reflect"
 
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
 
@@ -17,7 +15,10 @@ import (
 // tweak's label and field selectors) decides which writes it waits for.
 // Nil, the default, means none: listers never wait. Informers the
 // NewInformerFunc builds without cache.WriteTrackerSetter are left
-// without it.
+// without it. The selection that decides is the current one: after
+// SetSelectors or SetTweakListOptions (of the factory or of a view), a
+// write of an object the informer no longer selects is not waited for,
+// and one of an object it now selects is.
 func WithWriteTracker(t *cache.WriteTracker) Option {
 	return func(f *Factory) { f.writes = t }
 }
@@ -32,12 +33,10 @@ func (f *Factory) installWriteTracker(typ reflect.Type, ns string, inf any) erro
 	if !ok {
 		return nil
 	}
+	// The selectors come from the Selections the informer follows
+	// (installSelection), read at each write, so that a change of the
+	// factory's or a view's selection changes which writes it waits for.
 	scope := cache.WriteScope{Namespace: ns}
-	if f.tweak != nil {
-		var opts metav1.ListOptions
-		f.tweak(&opts)
-		scope.LabelSelector, scope.FieldSelector = opts.LabelSelector, opts.FieldSelector
-	}
 	if err := ws.SetWriteTracker(f.writes, scope); err != nil {
 		return fmt.Errorf("informers: attaching the factory's WriteTracker to %v: %w", typ, err)
 	}
