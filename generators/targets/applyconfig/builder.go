@@ -2,6 +2,7 @@ package applyconfig
 
 import (
 	"fmt"
+	"go/token"
 	"path"
 	"sort"
 	"strings"
@@ -235,12 +236,28 @@ func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
 	return f, nil
 }
 
-// blocklisted members get no field and no method.
+// blocklisted members get no field and no method: ObjectMeta's
+// ManagedFields and SelfLink, members named ZZZ_*, and members whose type
+// names an unexported type, which the apply configuration's package cannot
+// refer to.
 func blocklisted(s *acStruct, m load.Member) bool {
 	if s.decl.Pkg.ImportPath == metav1Pkg && s.decl.Name == "ObjectMeta" && (m.Name == "ManagedFields" || m.Name == "SelfLink") {
 		return true
 	}
-	return strings.HasPrefix(m.Name, "ZZZ_")
+	return strings.HasPrefix(m.Name, "ZZZ_") || namesUnexported(m.Type)
+}
+
+// namesUnexported reports whether t refers to an unexported declared type.
+func namesUnexported(t *load.TypeExpr) bool {
+	switch t.Kind {
+	case load.KindNamed:
+		return !token.IsExported(t.Name)
+	case load.KindPointer, load.KindSlice, load.KindArray:
+		return namesUnexported(t.Elem)
+	case load.KindMap:
+		return namesUnexported(t.Key) || namesUnexported(t.Elem)
+	}
+	return false
 }
 
 // acWriter renders the types and methods of one file.
@@ -312,7 +329,8 @@ func (w *acWriter) embedded(s *acStruct, tm jsonMember, outer *embedCtx) (*acStr
 }
 
 // withs adds the With methods of s's members (and of its embedded
-// structs' members, once per name) to f.
+// structs' members, once per name; none through an embedded pointer, whose
+// struct may be nil) to f.
 func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated *[]string) error {
 	for _, tm := range w.jsonMembers(s) {
 		m, jt, at := tm.Member, tm.json, tm.apply
@@ -325,7 +343,7 @@ func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated 
 			if err != nil {
 				return err
 			}
-			if inner != nil {
+			if inner != nil && m.Type.Kind != load.KindPointer {
 				if err := w.withs(inner, f, ctx, generated); err != nil {
 					return err
 				}
@@ -407,7 +425,8 @@ func (w *acWriter) apiMemberWith(m load.Member, at *load.TypeExpr, embed *embedC
 }
 
 // getters adds GetName and GetNamespace (from ObjectMeta) and GetKind and
-// GetAPIVersion (from TypeMeta), which Apply needs.
+// GetAPIVersion (from TypeMeta), which Apply needs; none through an
+// embedded pointer.
 func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
 	for _, tm := range w.jsonMembers(s) {
 		m, at := tm.Member, tm.apply
@@ -416,7 +435,7 @@ func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
 			if err != nil {
 				return err
 			}
-			if inner != nil {
+			if inner != nil && m.Type.Kind != load.KindPointer {
 				if err := w.getters(inner, f, ctx); err != nil {
 					return err
 				}
@@ -475,6 +494,9 @@ func (w *acWriter) typeString(t *load.TypeExpr) string {
 		}
 		return w.imps.Add(t.Pkg, want) + "." + t.Name
 	case load.KindBuiltin:
+		if t.Name == "uint8" {
+			return "byte" // the same type, spelt as applyconfiguration-gen spells it
+		}
 		return t.Name
 	case load.KindPointer:
 		return "*" + w.typeString(t.Elem)

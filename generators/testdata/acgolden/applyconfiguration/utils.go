@@ -29,6 +29,8 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationsroutesv1.BackendApplyConfiguration{}
 	case routesv1.SchemeGroupVersion.WithKind("CommonRouteSpec"):
 		return &applyconfigurationsroutesv1.CommonRouteSpecApplyConfiguration{}
+	case routesv1.SchemeGroupVersion.WithKind("Interval"):
+		return &applyconfigurationsroutesv1.IntervalApplyConfiguration{}
 	case routesv1.SchemeGroupVersion.WithKind("MatchResources"):
 		return &applyconfigurationsroutesv1.MatchResourcesApplyConfiguration{}
 	case routesv1.SchemeGroupVersion.WithKind("ParentReference"):

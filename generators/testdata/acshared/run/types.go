@@ -16,3 +16,9 @@ type Container struct {
 type Resources struct {
 	CPU string `json:"cpu,omitempty"`
 }
+
+// Template is a struct without an apply configuration, referred to through
+// an alias.
+type Template struct {
+	NodeName string `json:"nodeName,omitempty"`
+}

@@ -18,9 +18,12 @@ import (
 //
 // Backend embeds a struct of a package that is no input, which has no
 // apply configuration: its members are set as the struct declares them.
+// Its Template and Type are of aliases that package declares.
 type BackendApplyConfiguration struct {
 	acsharedrun.Container `json:""`
-	Port                  *int32 `json:"port,omitempty"`
+	Port                  *int32                `json:"port,omitempty"`
+	Template              *acsharedrun.Template `json:"template,omitempty"`
+	Type                  *string               `json:"type,omitempty"`
 }
 
 // Backend starts an empty apply configuration of Backend.
@@ -81,5 +84,19 @@ func (b *BackendApplyConfiguration) WithLimits(value acsharedrun.Resources) *Bac
 // a later call replaces the value.
 func (b *BackendApplyConfiguration) WithPort(value int32) *BackendApplyConfiguration {
 	b.Port = &value
+	return b
+}
+
+// WithTemplate sets Template and returns the receiver, for chaining;
+// a later call replaces the value.
+func (b *BackendApplyConfiguration) WithTemplate(value acsharedrun.Template) *BackendApplyConfiguration {
+	b.Template = &value
+	return b
+}
+
+// WithType sets Type and returns the receiver, for chaining;
+// a later call replaces the value.
+func (b *BackendApplyConfiguration) WithType(value string) *BackendApplyConfiguration {
+	b.Type = &value
 	return b
 }
