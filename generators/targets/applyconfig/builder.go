@@ -76,6 +76,20 @@ func embedsMeta(s *acStruct, name string) bool {
 	return false
 }
 
+// embedsOtherObjectMeta reports whether a struct embeds, json-tagged and
+// not through a pointer, a struct named ObjectMeta of a package other than
+// meta/v1 (a copy of it, as cilium's slim meta/v1): its apply
+// configuration embeds that struct as the API type and reads the name to
+// apply by from it.
+func embedsOtherObjectMeta(s *acStruct) bool {
+	for _, m := range s.members {
+		if _, tagged := load.LookupJSON(m); m.Embedded && tagged && m.Type.Kind == load.KindNamed && m.Type.Name == "ObjectMeta" && m.Type.Pkg != metav1Pkg {
+			return true
+		}
+	}
+	return false
+}
+
 // titleWord upper-cases the first letter of each word of s and lower-cases
 // the rest, as the Extract<Type><Subresource> functions are named.
 func titleWord(s string) string {
@@ -127,7 +141,8 @@ type acSubresource struct{ Name, Path string }
 
 // acMethod is one method of a builder.
 type acMethod struct {
-	// Kind is "with", "withSlice", "withMap", "ensureEmbed", "ensureSlice" or "get".
+	// Kind is "with", "withSlice", "withMap", "ensureEmbed", "ensureSlice",
+	// "get" or "getValue" (a getter of a string that is no pointer).
 	Kind   string
 	Member string
 	// Path is the field the method sets ("b.ObjectMetaApplyConfiguration.Name").
@@ -144,6 +159,8 @@ type acMethod struct {
 	// allocates.
 	PtrSlice    bool
 	SliceEnsure string
+	// Embed is, for getValue, the embedded pointer field that may be nil.
+	Embed string
 }
 
 // typeFile builds one apply configuration file.
@@ -425,7 +442,8 @@ func (w *acWriter) apiMemberWith(m load.Member, at *load.TypeExpr, embed *embedC
 }
 
 // getters adds GetName and GetNamespace (from ObjectMeta) and GetKind and
-// GetAPIVersion (from TypeMeta), which Apply needs; none through an
+// GetAPIVersion (from TypeMeta), which Apply needs, also from another
+// package's ObjectMeta and TypeMeta embedded as API types; none through an
 // embedded pointer.
 func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
 	for _, tm := range w.jsonMembers(s) {
@@ -443,6 +461,21 @@ func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
 			continue
 		}
 		meta := s.decl.Pkg.ImportPath == metav1Pkg
+		if embed != nil && embed.api && !meta {
+			// Another package's ObjectMeta or TypeMeta, embedded as the
+			// API type: its string members have no "unset" but empty.
+			if (s.decl.Name == "ObjectMeta" && (m.Name == "Name" || m.Name == "Namespace")) ||
+				(s.decl.Name == "TypeMeta" && (m.Name == "Kind" || m.Name == "APIVersion")) {
+				if d := m.Type; d.Kind == load.KindBuiltin && d.Name == "string" {
+					meth := acMethod{Kind: "getValue", Member: m.Name, Path: w.path(embed, m.Name), Type: "string"}
+					if !embed.inline {
+						meth.Embed = "b." + embed.field
+					}
+					f.Methods = append(f.Methods, meth)
+				}
+			}
+			continue
+		}
 		if !(meta && s.decl.Name == "ObjectMeta" && (m.Name == "Name" || m.Name == "Namespace")) &&
 			!(meta && s.decl.Name == "TypeMeta" && (m.Name == "Kind" || m.Name == "APIVersion")) {
 			continue

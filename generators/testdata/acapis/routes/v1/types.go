@@ -73,3 +73,14 @@ type Scope string
 
 // Hostname is not a struct.
 type Hostname string
+
+// +genclient
+
+// Mirror embeds copies of meta/v1's TypeMeta and ObjectMeta from a package
+// that is no input: its apply configuration embeds them as they are and
+// reads its name from them.
+type Mirror struct {
+	run.TypeMeta   `json:",inline"`
+	run.ObjectMeta `json:"metadata,omitempty"`
+	Target         string `json:"target,omitempty"`
+}
