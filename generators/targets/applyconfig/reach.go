@@ -53,15 +53,6 @@ func (g *acGen) decl(p *load.DeclPackage, name string) (*load.TypeDecl, error) {
 	return d, nil
 }
 
-// loaded returns the package with import path pkg if the apply
-// configurations have read it.
-func (g *acGen) loaded(pkg string) *load.DeclPackage {
-	if p := g.inputs[pkg]; p != nil {
-		return p
-	}
-	return g.others[pkg]
-}
-
 // load returns the package with import path ip, through the run's load.Loader.
 func (g *acGen) load(ip, fromDir string) (*load.DeclPackage, error) {
 	if p, ok := g.inputs[ip]; ok {
