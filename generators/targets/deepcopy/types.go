@@ -31,6 +31,10 @@ const (
 	kArray
 	kChan
 	kFunc
+	// kInstance is an instantiated generic type (unique.Handle[T]): read no
+	// further, it is not assignable, as a type a hand-written DeepCopy
+	// copies may hold one.
+	kInstance
 )
 
 // typ is one type. Named types have pkg (the import path) and name; a
@@ -179,6 +183,8 @@ func (u *universe) fromExpr(e *load.TypeExpr, ctx *load.TypeDecl) (*typ, error) 
 			return &typ{kind: kInterface, name: "interface{}"}, nil
 		}
 		return &typ{kind: kInterface, name: e.Src}, nil
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return &typ{kind: kInstance, name: e.Src}, nil
 	case *ast.StructType:
 		t := &typ{kind: kStruct, name: "struct{}"}
 		if err := u.structMembers(t, ctx, x); err != nil {

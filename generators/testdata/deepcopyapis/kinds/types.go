@@ -51,6 +51,8 @@ type ThingSpec struct {
 	ValueCopyMap map[string]other.WithValueCopy `json:"valueCopyMap"`
 	Labels       other.Labels                   `json:"labels"`
 	Copier       other.Copier                   `json:"copier"`
+	Prefix       other.Prefix                   `json:"prefix"`
+	Spec         other.Spec                     `json:"spec"`
 	Time         metav1.Time                    `json:"time"`
 	TimePtr      *metav1.Time                   `json:"timePtr"`
 	Bytes        []byte                         `json:"bytes"`

@@ -315,6 +315,8 @@ func (in *ThingSpec) DeepCopyInto(out *ThingSpec) {
 	if in.Copier != nil {
 		out.Copier = in.Copier.DeepCopyCopier()
 	}
+	in.Prefix.DeepCopyInto(&out.Prefix)
+	in.Spec.DeepCopyInto(&out.Spec)
 	in.Time.DeepCopyInto(&out.Time)
 	if in.TimePtr != nil {
 		in, out := &in.TimePtr, &out.TimePtr
