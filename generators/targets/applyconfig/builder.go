@@ -166,7 +166,7 @@ type acMethod struct {
 // typeFile builds one apply configuration file.
 func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
 	imps := plan.NewImportSet(applyFileNames)
-	w := &acWriter{g: g, imps: imps, local: pl.pkg}
+	w := &acWriter{g: g, imps: imps, local: pl.pkg, otherMeta: r.tags.GenerateClient && embedsOtherObjectMeta(r.st)}
 	f := &acTypeFile{Name: r.decl.Name, AC: r.decl.Name + applyConfigSuffix, Kind: r.decl.Name, APIVersion: apiVersion(pl.group, pl.version)}
 	for _, l := range r.decl.Tags {
 		if !strings.HasPrefix(l.Text, "+") {
@@ -282,6 +282,9 @@ type acWriter struct {
 	g     *acGen
 	imps  *plan.ImportSet
 	local string
+	// otherMeta: the file is a +genclient type's that embeds another
+	// package's ObjectMeta, whose getters read it.
+	otherMeta bool
 }
 
 // embedCtx is the embedded member whose members a method sets.
@@ -442,9 +445,10 @@ func (w *acWriter) apiMemberWith(m load.Member, at *load.TypeExpr, embed *embedC
 }
 
 // getters adds GetName and GetNamespace (from ObjectMeta) and GetKind and
-// GetAPIVersion (from TypeMeta), which Apply needs, also from another
-// package's ObjectMeta and TypeMeta embedded as API types; none through an
-// embedded pointer.
+// GetAPIVersion (from TypeMeta), which Apply needs, also, for a +genclient
+// type embedding another package's ObjectMeta, from that package's
+// ObjectMeta and TypeMeta embedded as API types; none through an embedded
+// pointer.
 func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
 	for _, tm := range w.jsonMembers(s) {
 		m, at := tm.Member, tm.apply
@@ -461,7 +465,7 @@ func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
 			continue
 		}
 		meta := s.decl.Pkg.ImportPath == metav1Pkg
-		if embed != nil && embed.api && !meta {
+		if w.otherMeta && embed != nil && embed.api && !meta {
 			// Another package's ObjectMeta or TypeMeta, embedded as the
 			// API type: its string members have no "unset" but empty.
 			if (s.decl.Name == "ObjectMeta" && (m.Name == "Name" || m.Name == "Namespace")) ||

@@ -28,9 +28,12 @@ type RouteSpec struct {
 // Its Template and Type are of aliases that package declares.
 type Backend struct {
 	run.Container `json:",inline"`
-	Port          int32            `json:"port,omitempty"`
-	Template      *run.PodTemplate `json:"template,omitempty"`
-	Type          run.ResourceType `json:"type,omitempty"`
+	// TypeMeta is another package's copy: Backend is no +genclient type,
+	// and its apply configuration has no GetKind.
+	run.TypeMeta `json:",inline"`
+	Port         int32            `json:"port,omitempty"`
+	Template     *run.PodTemplate `json:"template,omitempty"`
+	Type         run.ResourceType `json:"type,omitempty"`
 	// Headers is of an unexported type: the apply configuration, in
 	// another package, has no such member.
 	Headers headers `json:"headers,omitempty"`

@@ -21,9 +21,12 @@ import (
 // Its Template and Type are of aliases that package declares.
 type BackendApplyConfiguration struct {
 	acsharedrun.Container `json:""`
-	Port                  *int32                `json:"port,omitempty"`
-	Template              *acsharedrun.Template `json:"template,omitempty"`
-	Type                  *string               `json:"type,omitempty"`
+	// TypeMeta is another package's copy: Backend is no +genclient type,
+	// and its apply configuration has no GetKind.
+	acsharedrun.TypeMeta `json:""`
+	Port                 *int32                `json:"port,omitempty"`
+	Template             *acsharedrun.Template `json:"template,omitempty"`
+	Type                 *string               `json:"type,omitempty"`
 }
 
 // Backend starts an empty apply configuration of Backend.
@@ -77,6 +80,20 @@ func (b *BackendApplyConfiguration) WithResources(value acsharedrun.Resources) *
 // a later call replaces the value.
 func (b *BackendApplyConfiguration) WithLimits(value acsharedrun.Resources) *BackendApplyConfiguration {
 	b.Container.Limits = &value
+	return b
+}
+
+// WithKind sets Kind and returns the receiver, for chaining;
+// a later call replaces the value.
+func (b *BackendApplyConfiguration) WithKind(value string) *BackendApplyConfiguration {
+	b.TypeMeta.Kind = value
+	return b
+}
+
+// WithAPIVersion sets APIVersion and returns the receiver, for chaining;
+// a later call replaces the value.
+func (b *BackendApplyConfiguration) WithAPIVersion(value string) *BackendApplyConfiguration {
+	b.TypeMeta.APIVersion = value
 	return b
 }
 
