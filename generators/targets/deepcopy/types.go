@@ -258,15 +258,13 @@ func (u *universe) fill(t *typ) error {
 		return placed(d.Pos, err)
 	}
 	if d.Alias {
-		// An alias is the type it names.
+		// An alias is the type it names, written as that type (a string
+		// for "type V = string"), as deepcopy-gen's type-checked reading
+		// sees it.
 		if err := u.fill(under); err != nil {
 			return err
 		}
-		methods, name, pkg, decl, pos := t.methods, t.name, t.pkg, t.decl, t.pos
 		*t = *under
-		if under.pkg == "" {
-			t.methods, t.name, t.pkg, t.decl, t.pos = methods, name, pkg, decl, pos
-		}
 		return nil
 	}
 	if under.pkg != "" {

@@ -53,6 +53,7 @@ type ThingSpec struct {
 	Copier       other.Copier                   `json:"copier"`
 	Prefix       other.Prefix                   `json:"prefix"`
 	Spec         other.Spec                     `json:"spec"`
+	Values       map[string]other.Value         `json:"values"`
 	Time         metav1.Time                    `json:"time"`
 	TimePtr      *metav1.Time                   `json:"timePtr"`
 	Bytes        []byte                         `json:"bytes"`

@@ -317,6 +317,13 @@ func (in *ThingSpec) DeepCopyInto(out *ThingSpec) {
 	}
 	in.Prefix.DeepCopyInto(&out.Prefix)
 	in.Spec.DeepCopyInto(&out.Spec)
+	if in.Values != nil {
+		in, out := &in.Values, &out.Values
+		*out = make(map[string]string, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
 	in.Time.DeepCopyInto(&out.Time)
 	if in.TimePtr != nil {
 		in, out := &in.TimePtr, &out.TimePtr

@@ -85,3 +85,7 @@ type Addr struct {
 type Spec struct {
 	Prefix Prefix
 }
+
+// Value is an alias of a predeclared type: a map of Values is made as a
+// map of strings.
+type Value = string
