@@ -34,6 +34,29 @@ type upstreamModule struct {
 	name, module, version string
 	// inputs are the API packages, relative to the module path.
 	inputs []string
+	// build: both generators run inside a buildModule requiring this
+	// module, where our output is then vetted and upstream's built.
+	build bool
+	// upstreamFails are what building upstream's output there fails with
+	// (substrings of go build's output); without them upstream's is not
+	// built.
+	upstreamFails []string
+	// use names testdata/applyuse/<use>.go.txt, a test file run with go
+	// test in our apply configuration package usePkg (relative to the
+	// output): it sets members through the With methods whose code departs
+	// from upstream's and round-trips the apply configurations through
+	// JSON.
+	usePkg, use string
+	// oursOnly are the files only ours write and codeDeparts those whose
+	// code is ours, where upstream's do not compile: the apply
+	// configurations of +genclient types that embed another package's
+	// ObjectMeta (applyconfiguration-gen writes none, and client-gen's
+	// Apply methods then name a missing type), and those of structs with
+	// a member of an unexported type (which ours leave out).
+	oursOnly, codeDeparts []string
+	// notBuilt are packages of our output (relative) left out of go vet:
+	// client-gen's code, upstream's and ours alike, does not compile there.
+	notBuilt []string
 }
 
 var upstreamModules = []upstreamModule{
@@ -57,6 +80,60 @@ var upstreamModules = []upstreamModule{
 		// writes an empty KueueV1alpha1 client.
 		name: "kueue", module: "sigs.k8s.io/kueue", version: "v0.17.0",
 		inputs: []string{"apis/kueue/v1alpha1", "apis/kueue/v1beta1", "apis/kueue/v1beta2", "apis/visibility/v1beta1", "apis/visibility/v1beta2"},
+	},
+	{
+		// Structs embed runtime.TypeMeta and knative's duckv1.Status
+		// inline; members are of aliases declared in packages that are no
+		// input (pod.PodTemplate = pod.Template; resource/v1alpha1's
+		// PipelineResourceType = string).
+		name: "tekton", module: "github.com/tektoncd/pipeline", version: "v1.6.0",
+		inputs: []string{"pkg/apis/pipeline/v1", "pkg/apis/pipeline/v1beta1"},
+		build:  true, upstreamFails: []string{"cannot use &value (value of type *string) as string value"},
+		usePkg: "applyconfiguration/pipeline/v1", use: "tekton",
+	},
+	{
+		// SidecarContainer embeds k8s.io/api's Container inline and
+		// ContainerProbeSpec its Probe.
+		name: "openkruise", module: "github.com/openkruise/kruise-api", version: "v1.8.0",
+		inputs: []string{"apps/v1alpha1"},
+		build:  true, upstreamFails: []string{"cannot use &value (value of type *string) as string value"},
+		usePkg: "applyconfiguration/apps/v1alpha1", use: "openkruise",
+	},
+	{
+		// specs' HTTPMatch has a member of an unexported type
+		// (httpHeaders); metrics' TrafficMetrics embeds *Interval inline.
+		// The module requires apimachinery v0.18, whose ObjectMeta has
+		// ClusterName: generated against it, neither side's apply
+		// configurations would compile with client-go v0.37.2's.
+		name: "smi", module: "github.com/servicemeshinterface/smi-sdk-go", version: "v0.5.0",
+		inputs: []string{"pkg/apis/access/v1alpha3", "pkg/apis/metrics/v1alpha1", "pkg/apis/specs/v1alpha2", "pkg/apis/specs/v1alpha4", "pkg/apis/split/v1alpha4"},
+		build:  true, upstreamFails: []string{"name httpHeaders not exported by package v1alpha2"},
+		usePkg: "applyconfiguration/specs/v1alpha2", use: "smi",
+		codeDeparts: []string{"applyconfiguration/specs/v1alpha2/httpmatch.go", "applyconfiguration/specs/v1alpha4/httpmatch.go"},
+		// TrafficMetricsList's Items are pointers ([]*TrafficMetrics),
+		// which the fake client's list conversion does not take.
+		notBuilt: []string{"clientset/versioned/typed/metrics/v1alpha1/fake", "clientset/versioned/fake"},
+	},
+	{
+		// Members are uint8 (applyconfiguration-gen writes byte) and of
+		// cilium's slim copies of k8s.io/api and meta/v1 types.
+		name: "cilium", module: "github.com/cilium/cilium", version: "v1.20.2",
+		inputs: []string{"pkg/k8s/apis/cilium.io/v2", "pkg/k8s/apis/cilium.io/v2alpha1"},
+		build:  true,
+	},
+	{
+		// cilium's slim core, discovery and networking types, as its own
+		// gen_client generates their clientset.
+		name: "ciliumslim", module: "github.com/cilium/cilium", version: "v1.20.2",
+		inputs: []string{"pkg/k8s/slim/k8s/api/core/v1", "pkg/k8s/slim/k8s/api/discovery/v1", "pkg/k8s/slim/k8s/api/networking/v1"},
+		build:  true, upstreamFails: []string{"undefined: applyconfigurationcorev1.NamespaceApplyConfiguration"},
+		usePkg: "applyconfiguration/core/v1", use: "ciliumslim",
+		oursOnly: []string{
+			"applyconfiguration/core/v1/namespace.go", "applyconfiguration/core/v1/node.go", "applyconfiguration/core/v1/pod.go",
+			"applyconfiguration/core/v1/secret.go", "applyconfiguration/core/v1/service.go",
+			"applyconfiguration/discovery/v1/endpointslice.go", "applyconfiguration/networking/v1/networkpolicy.go",
+		},
+		codeDeparts: []string{"applyconfiguration/utils.go"},
 	},
 }
 
@@ -103,14 +180,20 @@ func TestClientsetAndApplyConfigurationsMatchUpstreamGenerators(t *testing.T) {
 			for i, in := range m.inputs {
 				inputs[i] = path.Join(m.module, in)
 			}
+			workDir := modDir
+			var bm *buildModule
+			if m.build {
+				bm = newBuildModule(t, m, outPkg, inputs)
+				workDir = bm.dir
+			}
 			start := time.Now()
-			runUpstreamClientGenerators(t, bin, modDir, header, filepath.Join(out, "upstream"), outPkg, m.module, m.inputs, inputs)
+			runUpstreamClientGenerators(t, bin, workDir, header, filepath.Join(out, "upstream"), outPkg, m.module, m.inputs, inputs)
 			t.Logf("upstream's generators: %v", time.Since(start).Round(time.Millisecond))
 
 			start = time.Now()
 			res, err := generators.Build(context.Background(), generators.Options{
 				Patterns:                  inputs,
-				WorkDir:                   modDir,
+				WorkDir:                   workDir,
 				OutputDir:                 filepath.Join(out, "ours"),
 				OutputPkg:                 outPkg,
 				HeaderFile:                header,
@@ -135,11 +218,31 @@ func TestClientsetAndApplyConfigurationsMatchUpstreamGenerators(t *testing.T) {
 				ours[filepath.ToSlash(rel)] = f.Content
 			}
 			theirs := readGoFiles(t, filepath.Join(out, "upstream"))
-			for _, d := range diffGeneratedCode(filesUnder(ours, "clientset/", "applyconfiguration/"), filesUnder(theirs, "clientset/", "applyconfiguration/")) {
+			oursCode, theirsCode := filesUnder(ours, "clientset/", "applyconfiguration/"), filesUnder(theirs, "clientset/", "applyconfiguration/")
+			if m.build {
+				// Built below: a With method of an embedded API type's
+				// member that is no pointer stores the value, where
+				// upstream's stores its address and does not compile.
+				departing := valueDepartures(oursCode, theirsCode)
+				t.Logf("%d apply configuration files store value where upstream stores &value: %v", len(departing), departing)
+			}
+			for _, p := range m.oursOnly {
+				if _, ok := ours[p]; !ok {
+					t.Errorf("%s: not generated", p)
+				}
+			}
+			for _, d := range diffGeneratedCode(oursCode, theirsCode) {
+				if departs(d, m) {
+					t.Logf("departs from upstream: %s", strings.SplitN(d, "\n", 2)[0])
+					continue
+				}
 				t.Error(d)
 			}
 			for _, d := range diffSourceNames(filesUnder(ours, "listers/", "informers/"), filesUnder(theirs, "listers/", "informers/")) {
 				t.Error(d)
+			}
+			if bm != nil {
+				checkBuilds(t, m, bm, ours, theirs)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package applyconfig
 
 import (
 	"fmt"
+	"go/token"
 	"path"
 	"sort"
 	"strings"
@@ -75,6 +76,20 @@ func embedsMeta(s *acStruct, name string) bool {
 	return false
 }
 
+// embedsOtherObjectMeta reports whether a struct embeds, json-tagged and
+// not through a pointer, a struct named ObjectMeta of a package other than
+// meta/v1 (a copy of it, as cilium's slim meta/v1): its apply
+// configuration embeds that struct as the API type and reads the name to
+// apply by from it.
+func embedsOtherObjectMeta(s *acStruct) bool {
+	for _, m := range s.members {
+		if _, tagged := load.LookupJSON(m); m.Embedded && tagged && m.Type.Kind == load.KindNamed && m.Type.Name == "ObjectMeta" && m.Type.Pkg != metav1Pkg {
+			return true
+		}
+	}
+	return false
+}
+
 // titleWord upper-cases the first letter of each word of s and lower-cases
 // the rest, as the Extract<Type><Subresource> functions are named.
 func titleWord(s string) string {
@@ -126,7 +141,8 @@ type acSubresource struct{ Name, Path string }
 
 // acMethod is one method of a builder.
 type acMethod struct {
-	// Kind is "with", "withSlice", "withMap", "ensureEmbed", "ensureSlice" or "get".
+	// Kind is "with", "withSlice", "withMap", "ensureEmbed", "ensureSlice",
+	// "get" or "getValue" (a getter of a string that is no pointer).
 	Kind   string
 	Member string
 	// Path is the field the method sets ("b.ObjectMetaApplyConfiguration.Name").
@@ -143,12 +159,14 @@ type acMethod struct {
 	// allocates.
 	PtrSlice    bool
 	SliceEnsure string
+	// Embed is, for getValue, the embedded pointer field that may be nil.
+	Embed string
 }
 
 // typeFile builds one apply configuration file.
 func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
 	imps := plan.NewImportSet(applyFileNames)
-	w := &acWriter{g: g, imps: imps, local: pl.pkg}
+	w := &acWriter{g: g, imps: imps, local: pl.pkg, otherMeta: r.tags.GenerateClient && embedsOtherObjectMeta(r.st)}
 	f := &acTypeFile{Name: r.decl.Name, AC: r.decl.Name + applyConfigSuffix, Kind: r.decl.Name, APIVersion: apiVersion(pl.group, pl.version)}
 	for _, l := range r.decl.Tags {
 		if !strings.HasPrefix(l.Text, "+") {
@@ -235,12 +253,28 @@ func (g *acGen) typeFile(pl *acPlanned, r acRoot) (*acTypeFile, error) {
 	return f, nil
 }
 
-// blocklisted members get no field and no method.
+// blocklisted members get no field and no method: ObjectMeta's
+// ManagedFields and SelfLink, members named ZZZ_*, and members whose type
+// names an unexported type, which the apply configuration's package cannot
+// refer to.
 func blocklisted(s *acStruct, m load.Member) bool {
 	if s.decl.Pkg.ImportPath == metav1Pkg && s.decl.Name == "ObjectMeta" && (m.Name == "ManagedFields" || m.Name == "SelfLink") {
 		return true
 	}
-	return strings.HasPrefix(m.Name, "ZZZ_")
+	return strings.HasPrefix(m.Name, "ZZZ_") || namesUnexported(m.Type)
+}
+
+// namesUnexported reports whether t refers to an unexported declared type.
+func namesUnexported(t *load.TypeExpr) bool {
+	switch t.Kind {
+	case load.KindNamed:
+		return !token.IsExported(t.Name)
+	case load.KindPointer, load.KindSlice, load.KindArray:
+		return namesUnexported(t.Elem)
+	case load.KindMap:
+		return namesUnexported(t.Key) || namesUnexported(t.Elem)
+	}
+	return false
 }
 
 // acWriter renders the types and methods of one file.
@@ -248,6 +282,9 @@ type acWriter struct {
 	g     *acGen
 	imps  *plan.ImportSet
 	local string
+	// otherMeta: the file is a +genclient type's that embeds another
+	// package's ObjectMeta, whose getters read it.
+	otherMeta bool
 }
 
 // embedCtx is the embedded member whose members a method sets.
@@ -312,7 +349,8 @@ func (w *acWriter) embedded(s *acStruct, tm jsonMember, outer *embedCtx) (*acStr
 }
 
 // withs adds the With methods of s's members (and of its embedded
-// structs' members, once per name) to f.
+// structs' members, once per name; none through an embedded pointer, whose
+// struct may be nil) to f.
 func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated *[]string) error {
 	for _, tm := range w.jsonMembers(s) {
 		m, jt, at := tm.Member, tm.json, tm.apply
@@ -325,7 +363,7 @@ func (w *acWriter) withs(s *acStruct, f *acTypeFile, embed *embedCtx, generated 
 			if err != nil {
 				return err
 			}
-			if inner != nil {
+			if inner != nil && m.Type.Kind != load.KindPointer {
 				if err := w.withs(inner, f, ctx, generated); err != nil {
 					return err
 				}
@@ -407,7 +445,10 @@ func (w *acWriter) apiMemberWith(m load.Member, at *load.TypeExpr, embed *embedC
 }
 
 // getters adds GetName and GetNamespace (from ObjectMeta) and GetKind and
-// GetAPIVersion (from TypeMeta), which Apply needs.
+// GetAPIVersion (from TypeMeta), which Apply needs, also, for a +genclient
+// type embedding another package's ObjectMeta, from that package's
+// ObjectMeta and TypeMeta embedded as API types; none through an embedded
+// pointer.
 func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
 	for _, tm := range w.jsonMembers(s) {
 		m, at := tm.Member, tm.apply
@@ -416,7 +457,7 @@ func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
 			if err != nil {
 				return err
 			}
-			if inner != nil {
+			if inner != nil && m.Type.Kind != load.KindPointer {
 				if err := w.getters(inner, f, ctx); err != nil {
 					return err
 				}
@@ -424,6 +465,21 @@ func (w *acWriter) getters(s *acStruct, f *acTypeFile, embed *embedCtx) error {
 			continue
 		}
 		meta := s.decl.Pkg.ImportPath == metav1Pkg
+		if w.otherMeta && embed != nil && embed.api && !meta {
+			// Another package's ObjectMeta or TypeMeta, embedded as the
+			// API type: its string members have no "unset" but empty.
+			if (s.decl.Name == "ObjectMeta" && (m.Name == "Name" || m.Name == "Namespace")) ||
+				(s.decl.Name == "TypeMeta" && (m.Name == "Kind" || m.Name == "APIVersion")) {
+				if d := m.Type; d.Kind == load.KindBuiltin && d.Name == "string" {
+					meth := acMethod{Kind: "getValue", Member: m.Name, Path: w.path(embed, m.Name), Type: "string"}
+					if !embed.inline {
+						meth.Embed = "b." + embed.field
+					}
+					f.Methods = append(f.Methods, meth)
+				}
+			}
+			continue
+		}
 		if !(meta && s.decl.Name == "ObjectMeta" && (m.Name == "Name" || m.Name == "Namespace")) &&
 			!(meta && s.decl.Name == "TypeMeta" && (m.Name == "Kind" || m.Name == "APIVersion")) {
 			continue
@@ -475,6 +531,9 @@ func (w *acWriter) typeString(t *load.TypeExpr) string {
 		}
 		return w.imps.Add(t.Pkg, want) + "." + t.Name
 	case load.KindBuiltin:
+		if t.Name == "uint8" {
+			return "byte" // the same type, spelt as applyconfiguration-gen spells it
+		}
 		return t.Name
 	case load.KindPointer:
 		return "*" + w.typeString(t.Elem)

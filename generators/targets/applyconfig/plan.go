@@ -217,7 +217,7 @@ func Plan(ld *load.Loader, parsed []*load.DeclPackage, externals []string, l pla
 				continue
 			}
 			if ct.GenerateClient {
-				if !embedsMeta(st, "ObjectMeta") {
+				if !embedsMeta(st, "ObjectMeta") && !embedsOtherObjectMeta(st) {
 					continue // no name to apply by
 				}
 				if g.openAPI != nil && (hasApplyVerb(ct)) {

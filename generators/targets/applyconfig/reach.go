@@ -53,15 +53,6 @@ func (g *acGen) decl(p *load.DeclPackage, name string) (*load.TypeDecl, error) {
 	return d, nil
 }
 
-// loaded returns the package with import path pkg if the apply
-// configurations have read it.
-func (g *acGen) loaded(pkg string) *load.DeclPackage {
-	if p := g.inputs[pkg]; p != nil {
-		return p
-	}
-	return g.others[pkg]
-}
-
 // load returns the package with import path ip, through the run's load.Loader.
 func (g *acGen) load(ip, fromDir string) (*load.DeclPackage, error) {
 	if p, ok := g.inputs[ip]; ok {
@@ -182,21 +173,24 @@ func (g *acGen) members(d *load.TypeDecl, st *ast.StructType) ([]load.Member, er
 		return nil, err
 	}
 	for i := range ms {
-		ms[i].Type = g.unalias(ms[i].Type, 0)
+		ms[i].Type = g.unalias(ms[i].Type, d.Pkg.Dir, 0)
 	}
 	return ms, nil
 }
 
 // unalias replaces every named type in t that is an alias ("type A = B")
-// declared in a package the run has read by the type it stands for.
-func (g *acGen) unalias(t *load.TypeExpr, depth int) *load.TypeExpr {
+// by the type it stands for, as applyconfiguration-gen's type-checked
+// reading sees it: the alias's package is read (from fromDir's module)
+// when the run has not read it yet. A package that cannot be read leaves
+// the name as written.
+func (g *acGen) unalias(t *load.TypeExpr, fromDir string, depth int) *load.TypeExpr {
 	if depth > load.MaxDefinitionDepth {
 		return t
 	}
 	switch t.Kind {
 	case load.KindNamed:
-		p := g.loaded(t.Pkg)
-		if p == nil {
+		p, err := g.load(t.Pkg, fromDir)
+		if err != nil {
 			return t
 		}
 		d, err := g.decl(p, t.Name)
@@ -207,14 +201,14 @@ func (g *acGen) unalias(t *load.TypeExpr, depth int) *load.TypeExpr {
 		if err != nil {
 			return t
 		}
-		return g.unalias(u, depth+1)
+		return g.unalias(u, d.Pkg.Dir, depth+1)
 	case load.KindPointer, load.KindSlice, load.KindArray:
 		cp := *t
-		cp.Elem = g.unalias(t.Elem, depth+1)
+		cp.Elem = g.unalias(t.Elem, fromDir, depth+1)
 		return &cp
 	case load.KindMap:
 		cp := *t
-		cp.Key, cp.Elem = g.unalias(t.Key, depth+1), g.unalias(t.Elem, depth+1)
+		cp.Key, cp.Elem = g.unalias(t.Key, fromDir, depth+1), g.unalias(t.Elem, fromDir, depth+1)
 		return &cp
 	}
 	return t

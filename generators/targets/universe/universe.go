@@ -34,6 +34,10 @@ const (
 	Array
 	Chan
 	Func
+	// Instance is an instantiated generic type (unique.Handle[T]): read no
+	// further, never assignable; a type copied or converted by a
+	// hand-written function may hold one.
+	Instance
 	// Unsupported is a type expression the model has no kind for (only
 	// without Options.RefuseUnsupported).
 	Unsupported
@@ -89,8 +93,7 @@ type Options struct {
 	OnePerSpelling bool
 	// ResolveAliasesWhenNamed makes a Go alias (type A = B) the type it
 	// names as soon as it is named (conversion-gen); without it the alias
-	// takes the shape of the type it names when filled, and keeps its own
-	// name and methods when that type is unnamed (deepcopy-gen).
+	// becomes the type it names when filled (deepcopy-gen).
 	ResolveAliasesWhenNamed bool
 	// ReadMethods reads the hand-written methods of named types.
 	ReadMethods bool
@@ -321,6 +324,8 @@ func (u *Universe) FromExpr(e *load.TypeExpr, ctx *load.TypeDecl) (*Type, error)
 		return t, nil
 	case *ast.FuncType:
 		return &Type{Kind: Func, Src: e.Src, filled: true}, nil
+	case *ast.IndexExpr, *ast.IndexListExpr:
+		return &Type{Kind: Instance, Src: e.Src, filled: true}, nil
 	case *ast.ChanType:
 		t := &Type{Kind: Chan, Src: e.Src, filled: true}
 		if u.o.RefuseUnsupported {
@@ -391,15 +396,12 @@ func (u *Universe) Fill(t *Type) error {
 		return Placed(d.Pos, err)
 	}
 	if d.Alias && !u.o.ResolveAliasesWhenNamed {
-		// An alias is the type it names.
+		// An alias is the type it names, written as that type (string for
+		// "type V = string"), as a type-checked reading sees it.
 		if err := u.Fill(under); err != nil {
 			return err
 		}
-		methods, name, pkg, decl, pos := t.Methods, t.Name, t.Pkg, t.Decl, t.Pos
 		*t = *under
-		if under.Pkg == "" {
-			t.Methods, t.Name, t.Pkg, t.Decl, t.Pos = methods, name, pkg, decl, pos
-		}
 		return nil
 	}
 	if under.Pkg != "" {

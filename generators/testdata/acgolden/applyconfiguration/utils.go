@@ -29,8 +29,12 @@ func ForKind(kind schema.GroupVersionKind) interface{} {
 		return &applyconfigurationsroutesv1.BackendApplyConfiguration{}
 	case routesv1.SchemeGroupVersion.WithKind("CommonRouteSpec"):
 		return &applyconfigurationsroutesv1.CommonRouteSpecApplyConfiguration{}
+	case routesv1.SchemeGroupVersion.WithKind("Interval"):
+		return &applyconfigurationsroutesv1.IntervalApplyConfiguration{}
 	case routesv1.SchemeGroupVersion.WithKind("MatchResources"):
 		return &applyconfigurationsroutesv1.MatchResourcesApplyConfiguration{}
+	case routesv1.SchemeGroupVersion.WithKind("Mirror"):
+		return &applyconfigurationsroutesv1.MirrorApplyConfiguration{}
 	case routesv1.SchemeGroupVersion.WithKind("ParentReference"):
 		return &applyconfigurationsroutesv1.ParentReferenceApplyConfiguration{}
 	case routesv1.SchemeGroupVersion.WithKind("Route"):

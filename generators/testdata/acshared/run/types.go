@@ -16,3 +16,23 @@ type Container struct {
 type Resources struct {
 	CPU string `json:"cpu,omitempty"`
 }
+
+// Template is a struct without an apply configuration, referred to through
+// an alias.
+type Template struct {
+	NodeName string `json:"nodeName,omitempty"`
+}
+
+// ObjectMeta is a copy of meta/v1's: a +genclient type embedding it is
+// applied by the name it holds.
+type ObjectMeta struct {
+	Name      string            `json:"name,omitempty"`
+	Namespace string            `json:"namespace,omitempty"`
+	Labels    map[string]string `json:"labels,omitempty"`
+}
+
+// TypeMeta is a copy of meta/v1's.
+type TypeMeta struct {
+	Kind       string `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
+}

@@ -51,6 +51,9 @@ type ThingSpec struct {
 	ValueCopyMap map[string]other.WithValueCopy `json:"valueCopyMap"`
 	Labels       other.Labels                   `json:"labels"`
 	Copier       other.Copier                   `json:"copier"`
+	Prefix       other.Prefix                   `json:"prefix"`
+	Spec         other.Spec                     `json:"spec"`
+	Values       map[string]other.Value         `json:"values"`
 	Time         metav1.Time                    `json:"time"`
 	TimePtr      *metav1.Time                   `json:"timePtr"`
 	Bytes        []byte                         `json:"bytes"`

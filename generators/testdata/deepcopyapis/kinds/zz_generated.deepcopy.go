@@ -315,6 +315,15 @@ func (in *ThingSpec) DeepCopyInto(out *ThingSpec) {
 	if in.Copier != nil {
 		out.Copier = in.Copier.DeepCopyCopier()
 	}
+	in.Prefix.DeepCopyInto(&out.Prefix)
+	in.Spec.DeepCopyInto(&out.Spec)
+	if in.Values != nil {
+		in, out := &in.Values, &out.Values
+		*out = make(map[string]string, len(*in))
+		for key, val := range *in {
+			(*out)[key] = val
+		}
+	}
 	in.Time.DeepCopyInto(&out.Time)
 	if in.TimePtr != nil {
 		in, out := &in.TimePtr, &out.TimePtr

@@ -3,6 +3,8 @@
 // written by hand, a named map and an interface.
 package other
 
+import "unique"
+
 // Copier is implemented by types that copy themselves.
 type Copier interface {
 	DeepCopyCopier() Copier
@@ -61,3 +63,29 @@ func (in WithValueCopy) DeepCopyInto(out *WithValueCopy) {
 
 // Labels is a named map.
 type Labels map[string]string
+
+// Prefix copies itself by hand; it holds, through Addr, an instantiated
+// generic type, as cilium's ip.Prefix holds net/netip's Prefix and Addr a
+// unique.Handle.
+type Prefix struct {
+	Addr
+}
+
+// DeepCopyInto copies in into out.
+func (in *Prefix) DeepCopyInto(out *Prefix) { *out = *in }
+
+// Addr holds an instantiated generic type of another package.
+type Addr struct {
+	z unique.Handle[string]
+}
+
+// Spec has DeepCopyInto only in generated code (generated.go): a member
+// of this type is copied by assignment if all its members can be, and
+// Prefix cannot.
+type Spec struct {
+	Prefix Prefix
+}
+
+// Value is an alias of a predeclared type: a map of Values is made as a
+// map of strings.
+type Value = string

@@ -25,10 +25,22 @@ type RouteSpec struct {
 
 // Backend embeds a struct of a package that is no input, which has no
 // apply configuration: its members are set as the struct declares them.
+// Its Template and Type are of aliases that package declares.
 type Backend struct {
 	run.Container `json:",inline"`
-	Port          int32 `json:"port,omitempty"`
+	// TypeMeta is another package's copy: Backend is no +genclient type,
+	// and its apply configuration has no GetKind.
+	run.TypeMeta `json:",inline"`
+	Port         int32            `json:"port,omitempty"`
+	Template     *run.PodTemplate `json:"template,omitempty"`
+	Type         run.ResourceType `json:"type,omitempty"`
+	// Headers is of an unexported type: the apply configuration, in
+	// another package, has no such member.
+	Headers headers `json:"headers,omitempty"`
 }
+
+// headers is unexported.
+type headers map[string]string
 
 // CommonRouteSpec is embedded by the routes of other versions too.
 type CommonRouteSpec struct {
@@ -36,9 +48,10 @@ type CommonRouteSpec struct {
 	UseDefaultGateways *Scope            `json:"useDefaultGateways,omitempty"`
 }
 
-// ParentReference names a parent.
+// ParentReference names a parent. Its uint8 is spelt byte.
 type ParentReference struct {
-	Name string `json:"name"`
+	Name     string `json:"name"`
+	Priority uint8  `json:"priority,omitempty"`
 }
 
 // MatchResources selects resources.
@@ -46,9 +59,16 @@ type MatchResources struct {
 	Kinds []string `json:"kinds,omitempty"`
 }
 
-// RouteStatus is the status.
+// RouteStatus is the status. Its Interval is embedded through a pointer,
+// inline: the apply configuration gets no With methods of its members.
 type RouteStatus struct {
-	Accepted bool `json:"accepted"`
+	*Interval `json:",inline"`
+	Accepted  bool `json:"accepted"`
+}
+
+// Interval is embedded through a pointer.
+type Interval struct {
+	Window string `json:"window,omitempty"`
 }
 
 // Scope is not a struct.
@@ -56,3 +76,14 @@ type Scope string
 
 // Hostname is not a struct.
 type Hostname string
+
+// +genclient
+
+// Mirror embeds copies of meta/v1's TypeMeta and ObjectMeta from a package
+// that is no input: its apply configuration embeds them as they are and
+// reads its name from them.
+type Mirror struct {
+	run.TypeMeta   `json:",inline"`
+	run.ObjectMeta `json:"metadata,omitempty"`
+	Target         string `json:"target,omitempty"`
+}

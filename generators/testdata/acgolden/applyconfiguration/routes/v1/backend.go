@@ -18,9 +18,15 @@ import (
 //
 // Backend embeds a struct of a package that is no input, which has no
 // apply configuration: its members are set as the struct declares them.
+// Its Template and Type are of aliases that package declares.
 type BackendApplyConfiguration struct {
 	acsharedrun.Container `json:""`
-	Port                  *int32 `json:"port,omitempty"`
+	// TypeMeta is another package's copy: Backend is no +genclient type,
+	// and its apply configuration has no GetKind.
+	acsharedrun.TypeMeta `json:""`
+	Port                 *int32                `json:"port,omitempty"`
+	Template             *acsharedrun.Template `json:"template,omitempty"`
+	Type                 *string               `json:"type,omitempty"`
 }
 
 // Backend starts an empty apply configuration of Backend.
@@ -77,9 +83,37 @@ func (b *BackendApplyConfiguration) WithLimits(value acsharedrun.Resources) *Bac
 	return b
 }
 
+// WithKind sets Kind and returns the receiver, for chaining;
+// a later call replaces the value.
+func (b *BackendApplyConfiguration) WithKind(value string) *BackendApplyConfiguration {
+	b.TypeMeta.Kind = value
+	return b
+}
+
+// WithAPIVersion sets APIVersion and returns the receiver, for chaining;
+// a later call replaces the value.
+func (b *BackendApplyConfiguration) WithAPIVersion(value string) *BackendApplyConfiguration {
+	b.TypeMeta.APIVersion = value
+	return b
+}
+
 // WithPort sets Port and returns the receiver, for chaining;
 // a later call replaces the value.
 func (b *BackendApplyConfiguration) WithPort(value int32) *BackendApplyConfiguration {
 	b.Port = &value
+	return b
+}
+
+// WithTemplate sets Template and returns the receiver, for chaining;
+// a later call replaces the value.
+func (b *BackendApplyConfiguration) WithTemplate(value acsharedrun.Template) *BackendApplyConfiguration {
+	b.Template = &value
+	return b
+}
+
+// WithType sets Type and returns the receiver, for chaining;
+// a later call replaces the value.
+func (b *BackendApplyConfiguration) WithType(value string) *BackendApplyConfiguration {
+	b.Type = &value
 	return b
 }

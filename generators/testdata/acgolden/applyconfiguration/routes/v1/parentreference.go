@@ -12,9 +12,10 @@ package v1
 // ParentReferenceApplyConfiguration is the apply configuration of ParentReference: every field is optional,
 // and only the fields set are sent in a server-side apply request.
 //
-// ParentReference names a parent.
+// ParentReference names a parent. Its uint8 is spelt byte.
 type ParentReferenceApplyConfiguration struct {
-	Name *string `json:"name,omitempty"`
+	Name     *string `json:"name,omitempty"`
+	Priority *byte   `json:"priority,omitempty"`
 }
 
 // ParentReference starts an empty apply configuration of ParentReference.
@@ -26,5 +27,12 @@ func ParentReference() *ParentReferenceApplyConfiguration {
 // a later call replaces the value.
 func (b *ParentReferenceApplyConfiguration) WithName(value string) *ParentReferenceApplyConfiguration {
 	b.Name = &value
+	return b
+}
+
+// WithPriority sets Priority and returns the receiver, for chaining;
+// a later call replaces the value.
+func (b *ParentReferenceApplyConfiguration) WithPriority(value byte) *ParentReferenceApplyConfiguration {
+	b.Priority = &value
 	return b
 }

@@ -12,9 +12,11 @@ package v1
 // RouteStatusApplyConfiguration is the apply configuration of RouteStatus: every field is optional,
 // and only the fields set are sent in a server-side apply request.
 //
-// RouteStatus is the status.
+// RouteStatus is the status. Its Interval is embedded through a pointer,
+// inline: the apply configuration gets no With methods of its members.
 type RouteStatusApplyConfiguration struct {
-	Accepted *bool `json:"accepted,omitempty"`
+	IntervalApplyConfiguration `json:""`
+	Accepted                   *bool `json:"accepted,omitempty"`
 }
 
 // RouteStatus starts an empty apply configuration of RouteStatus.

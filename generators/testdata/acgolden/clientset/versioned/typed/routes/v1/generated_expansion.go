@@ -9,4 +9,6 @@ you may not use this file except in compliance with the License.
 
 package v1
 
+type MirrorExpansion interface{}
+
 type RouteExpansion interface{}

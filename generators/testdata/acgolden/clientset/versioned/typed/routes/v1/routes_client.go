@@ -21,12 +21,18 @@ import (
 // RoutesV1Interface has the typed clients of routes.example.com/v1.
 type RoutesV1Interface interface {
 	RESTClient() rest.Interface
+	MirrorsGetter
 	RoutesGetter
 }
 
 // RoutesV1Client implements RoutesV1Interface over one REST client.
 type RoutesV1Client struct {
 	restClient rest.Interface
+}
+
+// Mirrors returns the client of Mirrors in namespace.
+func (c *RoutesV1Client) Mirrors(namespace string) MirrorInterface {
+	return newMirrors(c, namespace)
 }
 
 // Routes returns the client of Routes in namespace.

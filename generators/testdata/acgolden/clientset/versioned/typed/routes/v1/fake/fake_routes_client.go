@@ -21,6 +21,11 @@ type FakeRoutesV1 struct {
 	*testing.Fake
 }
 
+// Mirrors returns the fake client of Mirrors in namespace.
+func (c *FakeRoutesV1) Mirrors(namespace string) typedroutesv1.MirrorInterface {
+	return newFakeMirrors(c, namespace)
+}
+
 // Routes returns the fake client of Routes in namespace.
 func (c *FakeRoutesV1) Routes(namespace string) typedroutesv1.RouteInterface {
 	return newFakeRoutes(c, namespace)
