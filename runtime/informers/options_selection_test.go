@@ -20,7 +20,8 @@ import (
 
 // generatedStyle builds informers the way informer-gen's code does: the
 // factory's TweakListOptions is read once, when the informer is built, and
-// applied to every list and watch.
+// applied to every list and watch; the informer names the Resource a
+// WriteTracker matches writes by.
 func generatedStyle(f *informers.Factory, srv *fake.Server[*corev1.Pod]) informers.NewInformerFunc[*corev1.Pod] {
 	return func(ns string, resync time.Duration) cache.SharedIndexInformer[*corev1.Pod] {
 		lw := srv.ListerWatcher(ns)
@@ -34,7 +35,11 @@ func generatedStyle(f *informers.Factory, srv *fake.Server[*corev1.Pod]) informe
 				tweak(&o)
 				return lw.Watch(ctx, o)
 			},
-		}, cache.SharedIndexInformerOptions[*corev1.Pod]{ResyncPeriod: resync, Reflector: cache.ReflectorOptions{DisableWatchList: true, InitialBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond}})
+		}, cache.SharedIndexInformerOptions[*corev1.Pod]{
+			ResyncPeriod: resync,
+			Resource:     podsGVR,
+			Reflector:    cache.ReflectorOptions{DisableWatchList: true, InitialBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond},
+		})
 	}
 }
 

@@ -14,8 +14,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 
 	"github.com/typedinformer/typedinformer/internal/testutil"
 	"github.com/typedinformer/typedinformer/runtime/cache"
@@ -23,30 +21,6 @@ import (
 	"github.com/typedinformer/typedinformer/runtime/informers"
 	"github.com/typedinformer/typedinformer/runtime/listers"
 )
-
-// podInformerOf builds Pod informers the way generated code does (the
-// factory's TweakListOptions read once, applied at every call), with the
-// Resource a WriteTracker matches writes by.
-func podInformerOf(f *informers.Factory, srv *fake.Server[*corev1.Pod]) informers.NewInformerFunc[*corev1.Pod] {
-	return func(ns string, resync time.Duration) cache.SharedIndexInformer[*corev1.Pod] {
-		lw := srv.ListerWatcher(ns)
-		tweak := f.TweakListOptions()
-		return cache.NewSharedIndexInformerWithOptions[*corev1.Pod](&cache.ListWatch{
-			ListFunc: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-				tweak(&o)
-				return lw.List(ctx, o)
-			},
-			WatchFunc: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				tweak(&o)
-				return lw.Watch(ctx, o)
-			},
-		}, cache.SharedIndexInformerOptions[*corev1.Pod]{
-			ResyncPeriod: resync,
-			Resource:     podsGVR,
-			Reflector:    cache.ReflectorOptions{DisableWatchList: true, InitialBackoff: time.Millisecond, MaxBackoff: 5 * time.Millisecond},
-		})
-	}
-}
 
 func mustView(t *testing.T, f *informers.Factory, label, field string) *informers.Factory {
 	t.Helper()
@@ -118,13 +92,13 @@ func TestFactoryViewsHoldOneInformerPerSelection(t *testing.T) {
 	f := informers.NewFactory(0)
 	web, api := mustView(t, f, "tier=web", ""), mustView(t, f, "tier=api", "")
 	infs := map[string]cache.SharedIndexInformer[*corev1.Pod]{
-		"web": informers.InformerFor(web, true, podInformerOf(web, srv)),
-		"api": informers.InformerFor(api, true, podInformerOf(api, srv)),
+		"web": informers.InformerFor(web, true, generatedStyle(web, srv)),
+		"api": informers.InformerFor(api, true, generatedStyle(api, srv)),
 	}
 	if infs["web"] == infs["api"] {
 		t.Fatal("two views got one informer")
 	}
-	if again := informers.InformerFor(web, true, podInformerOf(web, srv)); again != infs["web"] {
+	if again := informers.InformerFor(web, true, generatedStyle(web, srv)); again != infs["web"] {
 		t.Fatal("a view's second InformerFor built another informer")
 	}
 	recs := map[string]*testutil.Recorder[*corev1.Pod]{}
@@ -275,7 +249,7 @@ func TestWriteTrackerFollowsSelectionChanges(t *testing.T) {
 					from, to, want = to, from, "ns1/web1"
 				}
 				f, sel := tc.build(t, tracker, from)
-				inf := informers.InformerFor(sel, true, podInformerOf(sel, srv))
+				inf := informers.InformerFor(sel, true, generatedStyle(sel, srv))
 				lister := listers.New(inf.GetIndexer(), podsGVR.GroupResource())
 				ctx := factoryContext(t, f)
 				f.Start(ctx)
@@ -359,8 +333,8 @@ func TestSelectionFollowersAreRunningInformers(t *testing.T) {
 				})
 			}
 			// Built, never run, removed: never subscribed.
-			informers.InformerFor(f, true, podInformerOf(f, srv))
-			informers.InformerFor(view, true, podInformerOf(view, srv))
+			informers.InformerFor(f, true, generatedStyle(f, srv))
+			informers.InformerFor(view, true, generatedStyle(view, srv))
 			if n, m := f.Selection().Followers(), view.Selection().Followers(); n != 0 || m != 0 {
 				t.Fatalf("informers never run: the factory's Selection has %d followers, the view's %d; want 0", n, m)
 			}
@@ -372,8 +346,8 @@ func TestSelectionFollowersAreRunningInformers(t *testing.T) {
 			}
 			followers("no followers after removing informers never run", 0, 0)
 
-			informers.InformerFor(f, true, podInformerOf(f, srv))
-			informers.InformerFor(view, true, podInformerOf(view, srv))
+			informers.InformerFor(f, true, generatedStyle(f, srv))
+			informers.InformerFor(view, true, generatedStyle(view, srv))
 			ctx := factoryContext(t, f)
 			f.Start(ctx)
 			followers("both informers subscribed once running", 2, 1)
@@ -383,7 +357,7 @@ func TestSelectionFollowersAreRunningInformers(t *testing.T) {
 			followers("the removed informer unsubscribed", 1, 1)
 			view.Shutdown()
 			followers("the view's informer unsubscribed on its Shutdown", 0, 0)
-			informers.InformerFor(f, true, podInformerOf(f, srv))
+			informers.InformerFor(f, true, generatedStyle(f, srv))
 			f.Start(ctx)
 			followers("a new informer subscribed", 1, 0)
 			f.Shutdown()
@@ -421,7 +395,7 @@ func TestForSelectionBadInput(t *testing.T) {
 			// Through WithSelectionOf: the factory's informers report it,
 			// and so does WaitForCacheSync.
 			bad := informers.NewFactory(0, informers.WithSelectionOf(tc.of, tc.label, tc.field))
-			inf := informers.InformerFor(bad, true, podInformerOf(bad, fake.NewServer[*corev1.Pod]()))
+			inf := informers.InformerFor(bad, true, generatedStyle(bad, fake.NewServer[*corev1.Pod]()))
 			if err := inf.LastError(); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("InformerFor of the bad view: LastError %v, want one naming %s", err, tc.want)
 			}
@@ -443,7 +417,7 @@ func TestForSelectionBadInput(t *testing.T) {
 	if err := closedView.SetSelectors("x=y", ""); !errors.Is(err, informers.ErrShutdown) {
 		t.Errorf("SetSelectors on a shut-down view: %v", err)
 	}
-	inf := informers.InformerFor(closedView, true, podInformerOf(closedView, fake.NewServer[*corev1.Pod]()))
+	inf := informers.InformerFor(closedView, true, generatedStyle(closedView, fake.NewServer[*corev1.Pod]()))
 	if !errors.Is(inf.LastError(), informers.ErrShutdown) {
 		t.Errorf("InformerFor on a shut-down view: LastError %v, want ErrShutdown", inf.LastError())
 	}

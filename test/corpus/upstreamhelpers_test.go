@@ -170,7 +170,7 @@ func TestHelpersMatchUpstreamGeneratorsOnPublicModules(t *testing.T) {
 			for i, h := range helperTools {
 				out, err := outs[i], errs[i]
 				if want, fails := m.bothFail[h.tool]; fails {
-					if err == nil || !bytes.Contains(out, []byte(want)) || len(findFiles(t, in, h.file)) > 0 {
+					if err == nil || !bytes.Contains(out, []byte(want)) || len(filesNamed(t, in, h.file)) > 0 {
 						t.Fatalf("%s was expected to fail on %s: %v\n%s", h.tool, want, err, out)
 					}
 					t.Logf("%s fails: %s", h.tool, bytes.TrimSpace(out))
@@ -182,7 +182,7 @@ func TestHelpersMatchUpstreamGeneratorsOnPublicModules(t *testing.T) {
 			}
 			var written []string
 			for _, h := range helperTools {
-				written = append(written, findFiles(t, in, h.file)...)
+				written = append(written, filesNamed(t, in, h.file)...)
 			}
 			sort.Strings(written)
 			t.Logf("upstream wrote %d files", len(written))
@@ -224,27 +224,11 @@ func taggedPackages(t *testing.T, dir, module, in, tag string) []string {
 	return pkgs
 }
 
-// findFiles lists the files named name under root.
-func findFiles(t *testing.T, root, name string) []string {
-	t.Helper()
-	var out []string
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && d.Name() == name {
-			out = append(out, p)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
 // removeFiles deletes the files named name under root, as gen_helpers
 // does before running the generator that writes them.
 func removeFiles(t *testing.T, root, name string) {
 	t.Helper()
-	for _, p := range findFiles(t, root, name) {
+	for _, p := range filesNamed(t, root, name) {
 		if err := os.Remove(p); err != nil {
 			t.Fatal(err)
 		}
