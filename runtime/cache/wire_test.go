@@ -307,6 +307,23 @@ func TestWireListWatchConforms(t *testing.T) {
 					eventually(t, "the handler to hold the server's objects", func() bool {
 						return maps.Equal(rec.Versions(), serverVersions(srv))
 					})
+					// The handler may hold every object before the informer
+					// watches again after its last list, and before it has
+					// been told of every object that list replaced. Wait for
+					// the watch, then for an object created on it: handlers
+					// are told in order, so every kind's requests and events
+					// then end alike.
+					eventually(t, "the informer to watch after its last list", func() bool {
+						reqs := srv.Requests()
+						return len(reqs) > 0 && reqs[len(reqs)-1].Verb == "watch"
+					})
+					if _, err := srv.Create(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: "a", Name: "zz-settled"}}); err != nil {
+						t.Fatal(err)
+					}
+					eventually(t, "the handler to be told of the object created last", func() bool {
+						evs := rec.Events()
+						return len(evs) > 0 && strings.HasPrefix(evs[len(evs)-1], "add a/zz-settled@")
+					})
 					stop()
 					if err := rec.Err(); err != nil {
 						t.Fatal(err)
