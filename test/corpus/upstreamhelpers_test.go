@@ -51,13 +51,7 @@ var helperModules = []helperModule{
 	{name: "cilium", module: "github.com/cilium/cilium", version: "v1.20.2", inDir: "pkg/k8s"},
 	{name: "gatewayapi", module: "sigs.k8s.io/gateway-api", version: "v1.6.3", inDir: "apis"},
 	{name: "kyverno", module: "github.com/kyverno/kyverno", version: "v1.19.1", inDir: "api"},
-	{
-		name: "kueue", module: "sigs.k8s.io/kueue", version: "v0.17.0", inDir: "apis",
-		excluded: map[string]string{
-			"apis/visibility/v1beta1": "+k8s:conversion-gen:explicit-from=net/url.Values, which informer-gen's conversion target does not support",
-			"apis/visibility/v1beta2": "+k8s:conversion-gen:explicit-from=net/url.Values, which informer-gen's conversion target does not support",
-		},
-	},
+	{name: "kueue", module: "sigs.k8s.io/kueue", version: "v0.17.0", inDir: "apis"},
 	{name: "snapshotter", module: "github.com/kubernetes-csi/external-snapshotter/client/v8", version: "v8.7.0", inDir: "apis"},
 	{name: "istio", module: "istio.io/client-go", version: "v1.31.4", inDir: "pkg/apis"},
 }

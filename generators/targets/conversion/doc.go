@@ -11,8 +11,8 @@
 //     of the peers and the inputs.
 //   - tags.go: +k8s:conversion-gen on packages (peer packages, or false:
 //     only hand-written functions registered), types and members (false),
-//     +k8s:conversion-gen-external-types, +k8s:conversion-fn on functions
-//     (copy-only, drop).
+//     +k8s:conversion-gen-external-types, +k8s:conversion-gen:explicit-from
+//     on types, +k8s:conversion-fn on functions (copy-only, drop).
 //   - types.go: conversion-gen's rules of the type model (package
 //     universe): one *typ per type in a run, read from the run's Loader as
 //     far as a rule asks.
@@ -20,12 +20,17 @@
 //     equal memory layouts (converted by an unsafe pointer cast).
 //   - gen.go: RegisterConversions and the autoConvert/Convert functions,
 //     built as code.
+//   - urlvalues.go: +k8s:conversion-gen:explicit-from=net/url.Values, the
+//     conversion from query parameters to the tagged type (registered after
+//     the conversions with peers, written after the type's own), each
+//     member with a json name set from the query parameter of that name.
 //
 // Where conversion-gen writes code that does not compile (a member that
 // "requires manual conversion" with no hand-written Convert function for
 // its type, or a FIXME call for a conversion nothing provides), the run
 // fails instead with an InputError at the type's or member's file:line
-// naming the function to write. A +k8s:conversion-gen peer or
-// external-types package that cannot be loaded is an InputError at the
-// tag.
+// naming the function to write; so is an array member converted from
+// url.Values (conversion-gen sets it to nil). A +k8s:conversion-gen peer
+// or external-types package that cannot be loaded, and an explicit-from
+// value other than net/url.Values, are InputErrors at the tag.
 package conversion

@@ -33,6 +33,11 @@ type writer struct {
 	// types are the types converted to and from their peers, in order.
 	types  []*typ
 	peerOf map[*typ]*typ
+	// from are the types each type converts from by
+	// +k8s:conversion-gen:explicit-from; order holds the types with a peer
+	// or such a tag, in the order their functions are written.
+	from  map[*typ][]*typ
+	order []*typ
 	// skipped are the members of a type no code was written for.
 	skipped map[*typ][]string
 	// missing are the conversions the generated code needs and nothing
@@ -212,6 +217,11 @@ func (w *writer) writeRegister() {
 		}
 		if w.preexists(peer, t) == nil {
 			add(peer, t)
+		}
+	}
+	for _, t := range w.order {
+		for _, src := range w.from[t] {
+			add(src, t)
 		}
 	}
 	type own struct {

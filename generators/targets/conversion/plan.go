@@ -207,37 +207,55 @@ func (c *converter) planPackage(l *load.Loader, in *input) (string, error) {
 		imports:   plan.NewImportSet([]string{path.Base(in.Pkg.ImportPath)}),
 		peerOf:    map[*typ]*typ{},
 		skipped:   map[*typ][]string{},
+		from:      map[*typ][]*typ{},
 	}
 	names := load.HandWrittenTypeNames(decls, func(_ string, d *load.TypeDecl) bool { return !d.Generic })
 	for _, n := range names {
 		d := decls[n]
-		if v := load.ExtractTags(d.Tags)[explicitFromTag]; len(v) > 0 {
-			return "", inputerr.Errorf(v[0].Pos, "type %s: +%s is not supported by informer-gen's conversion target", n, explicitFromTag)
-		}
 		peer, err := w.peerType(l, n, in.Pkg.Dir)
 		if err != nil {
 			return "", universe.Placed(d.Pos, err)
 		}
-		if peer == nil {
+		from, err := c.explicitFrom(l, d, in.Pkg.Dir)
+		if err != nil {
+			return "", err
+		}
+		if peer == nil && len(from) == 0 {
 			continue
 		}
 		t, err := c.u.Named(typesPkg.ImportPath, n)
 		if err != nil {
 			return "", universe.Placed(d.Pos, err)
 		}
-		if !w.convertibleWithinPackage(t, peer) {
-			if c.err != nil {
-				return "", c.err
-			}
+		withPeer := peer != nil && w.convertibleWithinPackage(t, peer)
+		if c.err != nil {
+			return "", c.err
+		}
+		if !withPeer && len(from) == 0 {
 			continue
 		}
-		w.types = append(w.types, t)
-		w.peerOf[t] = peer
+		// As conversion-gen has it, a type converted from another type
+		// also gets the functions to and from its peer, registered or not.
+		if withPeer {
+			w.types = append(w.types, t)
+		}
+		if peer != nil {
+			w.peerOf[t] = peer
+		}
+		if len(from) > 0 {
+			w.from[t] = from
+		}
+		w.order = append(w.order, t)
 	}
 	w.writeRegister()
-	for _, t := range w.types {
-		w.writeConversion(t, w.peerOf[t])
-		w.writeConversion(w.peerOf[t], t)
+	for _, t := range w.order {
+		if peer := w.peerOf[t]; peer != nil {
+			w.writeConversion(t, peer)
+			w.writeConversion(peer, t)
+		}
+		for _, src := range w.from[t] {
+			w.writeFromURLValues(src, t)
+		}
 	}
 	if c.err != nil {
 		return "", c.err

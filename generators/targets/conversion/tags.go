@@ -18,8 +18,8 @@ const (
 	// ExternalTypesTag names the package the types to convert are declared
 	// in, when it is not the package the functions are written into.
 	ExternalTypesTag = "k8s:conversion-gen-external-types"
-	// explicitFromTag asks for a conversion from net/url.Values, which this
-	// target does not write.
+	// explicitFromTag on a type asks for a conversion from the type it
+	// names (<package>.<Type>; only net/url.Values) to the tagged type.
 	explicitFromTag = "k8s:conversion-gen:explicit-from"
 	// fnTag on a hand-written conversion function: copy-only or drop.
 	fnTag = "k8s:conversion-fn"

@@ -75,6 +75,8 @@ type Member struct {
 	Type *Type
 	Pos  string
 	Doc  []string
+	// Tag is the raw struct tag, without its quotes.
+	Tag string
 }
 
 // Options are the rules in which the upstream tools' readings of types
@@ -368,7 +370,7 @@ func (u *Universe) structMembers(t *Type, ctx *load.TypeDecl, st *ast.StructType
 		if err != nil {
 			return Placed(m.Pos, err)
 		}
-		t.Members = append(t.Members, Member{Name: m.Name, Type: mt, Pos: m.Pos, Doc: m.Doc})
+		t.Members = append(t.Members, Member{Name: m.Name, Type: mt, Pos: m.Pos, Doc: m.Doc, Tag: m.Tag})
 	}
 	return nil
 }

@@ -105,3 +105,9 @@ type Thing struct {
 	Phase Phase
 	Ports []Port
 }
+
+// Selection's peer v1.Selection is opted out, and read from query
+// parameters.
+type Selection struct {
+	Name string
+}

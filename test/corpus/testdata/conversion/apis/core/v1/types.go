@@ -45,6 +45,8 @@ type WidgetStatus struct {
 	Conditions []Condition `json:"conditions"`
 }
 
+// Condition has a peer type and is read from query parameters too.
+// +k8s:conversion-gen:explicit-from=net/url.Values
 type Condition struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
