@@ -10,18 +10,26 @@ import (
 // memberMaps makes equal maps of strings among an object's members (outside
 // its metadata) shared, as shareMeta does for labels and annotations: a
 // custom resource's spec.data, a ConfigMap's data. It remembers, per Go
-// type, whether the type can hold such a map at all, so that types without
-// one are passed over at the cost of a map lookup. One memberMaps serves
-// one transform; it is safe for concurrent use.
+// struct type, which fields can lead to such a map, so that each object is
+// walked through those only, at the cost of one map lookup per struct. One
+// memberMaps serves one transform; it is safe for concurrent use.
 type memberMaps struct {
 	in *Interner
 
 	mu    sync.RWMutex
 	holds map[reflect.Type]bool
+	// fields are, per struct type (and whether it is the object itself),
+	// the indices of the fields the walk enters.
+	fields map[fieldsKey][]int
+}
+
+type fieldsKey struct {
+	t   reflect.Type
+	top bool
 }
 
 func newMemberMaps(in *Interner) *memberMaps {
-	return &memberMaps{in: in, holds: map[reflect.Type]bool{}}
+	return &memberMaps{in: in, holds: map[reflect.Type]bool{}, fields: map[fieldsKey][]int{}}
 }
 
 // share shares the maps of strings reachable from obj (a pointer to a
@@ -30,31 +38,25 @@ func newMemberMaps(in *Interner) *memberMaps {
 // left as they are.
 func (s *memberMaps) share(obj any) {
 	v := reflect.ValueOf(obj)
-	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct || !s.canHold(v.Type()) {
+	if v.Kind() != reflect.Pointer || v.IsNil() || v.Elem().Kind() != reflect.Struct {
 		return
 	}
-	// The object's own metadata is shareMeta's; metadata further down (a
-	// Pod template's) is walked like any other member.
-	o := v.Elem()
-	t := o.Type()
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		if f.IsExported() && f.Type != reflect.TypeFor[metav1.ObjectMeta]() && s.canHold(f.Type) {
-			s.walk(o.Field(i))
-		}
+	s.walkStruct(v.Elem(), true)
+}
+
+// walkStruct walks the fields of the struct v that can lead to a map of
+// strings. The object's own metadata (top) is shareMeta's; metadata further
+// down (a Pod template's) is walked like any other member.
+func (s *memberMaps) walkStruct(v reflect.Value, top bool) {
+	for _, i := range s.walked(v.Type(), top) {
+		s.walk(v.Field(i))
 	}
 }
 
 func (s *memberMaps) walk(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.Struct:
-		t := v.Type()
-		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			if f.IsExported() && s.canHold(f.Type) {
-				s.walk(v.Field(i))
-			}
-		}
+		s.walkStruct(v, false)
 	case reflect.Pointer:
 		if !v.IsNil() {
 			s.walk(v.Elem())
@@ -72,6 +74,33 @@ func (s *memberMaps) walk(v reflect.Value) {
 			v.Set(reflect.ValueOf(shared).Convert(v.Type()))
 		}
 	}
+}
+
+// walked returns the indices of the fields of the struct type t the walk
+// enters: exported ones that can hold a map of strings, and, for the object
+// itself (top), not its ObjectMeta.
+func (s *memberMaps) walked(t reflect.Type, top bool) []int {
+	k := fieldsKey{t, top}
+	s.mu.RLock()
+	idx, ok := s.fields[k]
+	s.mu.RUnlock()
+	if ok {
+		return idx
+	}
+	idx = []int{}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		if !f.IsExported() || top && f.Type == reflect.TypeFor[metav1.ObjectMeta]() {
+			continue
+		}
+		if s.canHold(f.Type) {
+			idx = append(idx, i)
+		}
+	}
+	s.mu.Lock()
+	s.fields[k] = idx
+	s.mu.Unlock()
+	return idx
 }
 
 // canHold reports whether a value of type t can hold, through exported
