@@ -27,6 +27,10 @@ type Loader struct {
 	inputs  map[string]InputPackage
 	mods    moduleCache
 	pkgs    map[string]*DeclPackage
+	// listed holds the directory of each module `go list` has placed a
+	// package in, by module path, so that the module's other packages are
+	// found without running it again.
+	listed map[string]string
 }
 
 // DeclPackage is the syntax of a package's type declarations, read in two
@@ -105,7 +109,7 @@ func declFileOf(fset *token.FileSet, f *ast.File, head *fileHead) *declFile {
 // packages, parsed the declarations ReadInputs already read of them, which
 // it serves without reading them again.
 func NewLoader(ctx context.Context, bctx *build.Context, workDir string, inputs []InputPackage, parsed []*DeclPackage) *Loader {
-	l := &Loader{ctx: ctx, workDir: workDir, bctx: bctx, inputs: map[string]InputPackage{}, mods: moduleCache{}, pkgs: map[string]*DeclPackage{}}
+	l := &Loader{ctx: ctx, workDir: workDir, bctx: bctx, inputs: map[string]InputPackage{}, mods: moduleCache{}, pkgs: map[string]*DeclPackage{}, listed: map[string]string{}}
 	for _, p := range inputs {
 		l.inputs[p.ImportPath] = p
 	}
@@ -307,7 +311,11 @@ func (l *Loader) locate(ip, dir string) (string, error) {
 			}
 		}
 	}
-	args := []string{"list", "-find", "-f", "{{.Dir}}"}
+	if d, ok := l.inListedModule(ip); ok {
+		return d, nil
+	}
+	const sep = "\x1f"
+	args := []string{"list", "-find", "-f", "{{.Dir}}" + sep + "{{with .Module}}{{.Path}}{{end}}"}
 	if len(l.bctx.BuildTags) > 0 {
 		args = append(args, "-tags", strings.Join(l.bctx.BuildTags, ","))
 	}
@@ -322,11 +330,59 @@ func (l *Loader) locate(ip, dir string) (string, error) {
 		}
 		return "", fmt.Errorf("cannot locate package %s: %s", ip, msg)
 	}
-	d := strings.TrimSpace(stdout.String())
+	d, mod, _ := strings.Cut(strings.TrimSpace(stdout.String()), sep)
 	if d == "" {
 		return "", fmt.Errorf("cannot locate package %s", ip)
 	}
+	l.noteListed(ip, d, mod)
 	return d, nil
+}
+
+// noteListed records the directory of module mod, which `go list` said
+// holds package ip in dir, when dir ends in ip's path below the module
+// (a module cache, replacement or vendor directory all do).
+func (l *Loader) noteListed(ip, dir, mod string) {
+	rest, ok := underPath(ip, mod)
+	if mod == "" || !ok {
+		return
+	}
+	root := dir
+	if rest != "" {
+		suffix := string(filepath.Separator) + filepath.FromSlash(rest)
+		if !strings.HasSuffix(dir, suffix) {
+			return
+		}
+		root = strings.TrimSuffix(dir, suffix)
+	}
+	l.listed[mod] = root
+}
+
+// inListedModule returns the directory of ip when it is below a module
+// `go list` has already placed a package of, the directory exists, and no
+// go.mod between it and the module's root makes it another module's. The
+// build list names one version of a module, so every package of the module
+// is in the same directory tree.
+func (l *Loader) inListedModule(ip string) (string, bool) {
+	mod, root := "", ""
+	for m, d := range l.listed {
+		if _, ok := underPath(ip, m); ok && len(m) > len(mod) {
+			mod, root = m, d
+		}
+	}
+	if mod == "" {
+		return "", false
+	}
+	rest, _ := underPath(ip, mod)
+	d := filepath.Join(root, filepath.FromSlash(rest))
+	if st, err := os.Stat(d); err != nil || !st.IsDir() {
+		return "", false
+	}
+	for p := d; p != root && len(p) > len(root); p = filepath.Dir(p) {
+		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil {
+			return "", false
+		}
+	}
+	return d, true
 }
 
 // packageFiles lists the non-test .go files of dir that bctx would build.
