@@ -31,6 +31,8 @@ type Loader struct {
 	// package in, by module path, so that the module's other packages are
 	// found without running it again.
 	listed map[string]string
+	// goroot is the go command's GOROOT, from the last go list run.
+	goroot string
 }
 
 // DeclPackage is the syntax of a package's type declarations, read in two
@@ -315,7 +317,7 @@ func (l *Loader) locate(ip, dir string) (string, error) {
 		return d, nil
 	}
 	const sep = "\x1f"
-	args := []string{"list", "-find", "-f", "{{.Dir}}" + sep + "{{with .Module}}{{.Path}}{{end}}"}
+	args := []string{"list", "-find", "-f", "{{.Dir}}" + sep + "{{with .Module}}{{.Path}}{{end}}" + sep + "{{context.GOROOT}}"}
 	if len(l.bctx.BuildTags) > 0 {
 		args = append(args, "-tags", strings.Join(l.bctx.BuildTags, ","))
 	}
@@ -330,11 +332,13 @@ func (l *Loader) locate(ip, dir string) (string, error) {
 		}
 		return "", fmt.Errorf("cannot locate package %s: %s", ip, msg)
 	}
-	d, mod, _ := strings.Cut(strings.TrimSpace(stdout.String()), sep)
-	if d == "" {
+	fields := strings.Split(strings.TrimSpace(stdout.String()), sep)
+	d := fields[0]
+	if d == "" || len(fields) != 3 {
 		return "", fmt.Errorf("cannot locate package %s", ip)
 	}
-	l.noteListed(ip, d, mod)
+	l.noteListed(ip, d, fields[1])
+	l.goroot = fields[2]
 	return d, nil
 }
 
@@ -357,6 +361,22 @@ func (l *Loader) noteListed(ip, dir, mod string) {
 	l.listed[mod] = root
 }
 
+// inGoroot returns the directory of ip in the standard library of the go
+// command's GOROOT, once a go list has said where that is. A path whose first
+// element has no dot is the standard library's when GOROOT holds it, before
+// any module.
+func (l *Loader) inGoroot(ip string) (string, bool) {
+	first, _, _ := strings.Cut(ip, "/")
+	if l.goroot == "" || strings.Contains(first, ".") {
+		return "", false
+	}
+	d := filepath.Join(l.goroot, "src", filepath.FromSlash(ip))
+	if st, err := os.Stat(d); err != nil || !st.IsDir() {
+		return "", false
+	}
+	return d, true
+}
+
 // inListedModule returns the directory of ip when it is below a module
 // `go list` has already placed a package of, the directory exists, and no
 // go.mod between it and the module's root makes it another module's. The
@@ -370,7 +390,7 @@ func (l *Loader) inListedModule(ip string) (string, bool) {
 		}
 	}
 	if mod == "" {
-		return "", false
+		return l.inGoroot(ip)
 	}
 	rest, _ := underPath(ip, mod)
 	d := filepath.Join(root, filepath.FromSlash(rest))

@@ -29,19 +29,27 @@ func TestLocateReusesListedModules(t *testing.T) {
 	})
 	bctx := build.Default
 	l := NewLoader(context.Background(), &bctx, filepath.Join(root, "app"), nil, nil)
-	for _, c := range []struct{ ip, want string }{
-		{"example.com/lib/a", filepath.Join(root, "lib", "a")},
-		{"example.com/lib/b", filepath.Join(root, "lib", "b")},
-		{"example.com/lib/nested/c", filepath.Join(root, "elsewhere", "c")},
-	} {
-		got, err := l.locate(c.ip, filepath.Join(root, "app"))
+	app := filepath.Join(root, "app")
+	locate := func(ip, want string) {
+		t.Helper()
+		got, err := l.locate(ip, app)
 		if err != nil {
-			t.Fatalf("locate(%s): %v", c.ip, err)
+			t.Fatalf("locate(%s): %v", ip, err)
 		}
-		if got != c.want {
-			t.Errorf("locate(%s) = %s, want %s", c.ip, got, c.want)
+		if got != want {
+			t.Errorf("locate(%s) = %s, want %s", ip, got, want)
 		}
 	}
+	locate("example.com/lib/a", filepath.Join(root, "lib", "a"))
+	// With go list unable to run, what the first answer taught must do.
+	l.workDir = filepath.Join(root, "nowhere")
+	locate("example.com/lib/b", filepath.Join(root, "lib", "b"))
+	locate("net/url", filepath.Join(build.Default.GOROOT, "src", "net", "url"))
+	if _, err := l.locate("example.com/lib/nested/c", app); err == nil {
+		t.Error("a package of a nested module was located without go list")
+	}
+	l.workDir = app
+	locate("example.com/lib/nested/c", filepath.Join(root, "elsewhere", "c"))
 	if got := l.listed["example.com/lib"]; got != filepath.Join(root, "lib") {
 		t.Errorf("module example.com/lib recorded at %q, want %s", got, filepath.Join(root, "lib"))
 	}
