@@ -21,7 +21,11 @@
 //     TypeDecl) of every package any target reads, each read once: the
 //     parsed inputs and, located through the module or one `go list -find`,
 //     packages beyond them; first the files that may declare API types, the
-//     rest when a name is missing.
+//     rest when a name is missing. A module or GOROOT go list has named once
+//     serves its other packages without another run.
+//   - bodies.go: packages other than the inputs are parsed with their
+//     function bodies left empty (blankFuncBodies): declarations, doc
+//     comments and positions as written, nothing spent on statements.
 //   - lookup.go, members.go: the one resolver: a qualifier to its import
 //     path, a name to its declaration (through dot imports), a struct's
 //     members (Member) and their type expressions (TypeExpr) and json tags

@@ -146,7 +146,7 @@ func ReadInputs(ctx context.Context, pkgs []InputPackage, withDecls bool) ([]Par
 		f, head, err := parseRelevant(fset, filename, func(base string, src []byte) bool {
 			informers, decls = relevant(base, src), withDecls && holdsAPITypes(base, src)
 			return informers || decls
-		})
+		}, true)
 		if f == nil || err != nil {
 			return inputFile{}, err
 		}
@@ -211,7 +211,7 @@ func parsedPackages(pkgs []InputPackage, results [][]*parsedFile) []ParsedPackag
 // parseFile reads one file and extracts package tags, the GroupName constant
 // and the +genclient types. It returns nil, nil for a file that holds none.
 func parseFile(fset *token.FileSet, filename string) (*parsedFile, error) {
-	f, head, err := parseRelevant(fset, filename, relevant)
+	f, head, err := parseRelevant(fset, filename, relevant, true)
 	if f == nil || err != nil {
 		return nil, err
 	}

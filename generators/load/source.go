@@ -92,9 +92,10 @@ func firstError(errs []error) error {
 
 // parseRelevant reads filename and, when keep says its bytes may matter,
 // parses it with comments and returns the syntax with the file's head; it
-// returns nil, nil, nil for a file keep skips. Syntax errors are InputErrors
-// at their file:line.
-func parseRelevant(fset *token.FileSet, filename string, keep func(base string, src []byte) bool) (*ast.File, *fileHead, error) {
+// returns nil, nil, nil for a file keep skips. Without bodies, the bodies of
+// its functions are left empty (blankFuncBodies). Syntax errors are
+// InputErrors at their file:line.
+func parseRelevant(fset *token.FileSet, filename string, keep func(base string, src []byte) bool, bodies bool) (*ast.File, *fileHead, error) {
 	src, err := os.ReadFile(filename)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reading %s: %w", filename, err)
@@ -102,6 +103,9 @@ func parseRelevant(fset *token.FileSet, filename string, keep func(base string, 
 	base := filepath.Base(filename)
 	if !keep(base, src) {
 		return nil, nil, nil
+	}
+	if !bodies {
+		blankFuncBodies(src)
 	}
 	f, err := parser.ParseFile(fset, filename, src, parser.ParseComments|parser.SkipObjectResolution)
 	if err != nil {
