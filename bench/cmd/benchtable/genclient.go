@@ -47,7 +47,7 @@ func runOursGenClient(ctx context.Context, t genTools, header string, pkgs []str
 // runOursGenClientWith is runOursGenClient with more flags given to
 // informer-gen (--with-deepcopy).
 func runOursGenClientWith(ctx context.Context, t genTools, header string, pkgs []string, flags ...string) (genRun, error) {
-	out, err := os.MkdirTemp("", "bench-genclient-ours-")
+	out, err := os.MkdirTemp(t.TmpDir, "bench-genclient-ours-")
 	if err != nil {
 		return genRun{}, err
 	}
@@ -80,7 +80,7 @@ func runOursGenClientWith(ctx context.Context, t genTools, header string, pkgs [
 // runUpstreamGenClient runs gen_client's four upstream generators over pkgs,
 // each in its own process, into a fresh directory.
 func runUpstreamGenClient(ctx context.Context, t genTools, header, apiDir string, pkgs []string) (genRun, error) {
-	out, err := os.MkdirTemp("", "bench-genclient-upstream-")
+	out, err := os.MkdirTemp(t.TmpDir, "bench-genclient-upstream-")
 	if err != nil {
 		return genRun{}, err
 	}

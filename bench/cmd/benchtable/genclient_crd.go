@@ -38,8 +38,8 @@ var (
 // with GOBIN set to gobin (where kube_codegen.sh installs the generators).
 // Wall and MaxRSS are the command's (its largest process, the go commands
 // included); Files counts the .go files under pkg/generated afterwards.
-func runCRDScript(ctx context.Context, example, gobin string, command []string) (genRun, error) {
-	scratch, err := os.MkdirTemp("", "bench-crd-codegen-")
+func runCRDScript(ctx context.Context, tmpDir, example, gobin string, command []string) (genRun, error) {
+	scratch, err := os.MkdirTemp(tmpDir, "bench-crd-codegen-")
 	if err != nil {
 		return genRun{}, err
 	}
@@ -95,8 +95,12 @@ func (s *suite) runCRDCodegen(ctx context.Context) {
 	}
 	for _, part := range parts {
 		m := s.measureGen(ctx, part.label, warmup, genSides{
-			Ours:     func(ctx context.Context) (genRun, error) { return runCRDScript(ctx, example, gobin, part.ours) },
-			Upstream: func(ctx context.Context) (genRun, error) { return runCRDScript(ctx, example, gobin, part.up) },
+			Ours: func(ctx context.Context) (genRun, error) {
+				return runCRDScript(ctx, s.tools.TmpDir, example, gobin, part.ours)
+			},
+			Upstream: func(ctx context.Context) (genRun, error) {
+				return runCRDScript(ctx, s.tools.TmpDir, example, gobin, part.up)
+			},
 		})
 		s.rows = append(s.rows,
 			compareRow("5c", bench, "wall time, "+part.metric, *m.Wall["ours"], *m.Wall["upstream"], fmtSecs, part.wall),

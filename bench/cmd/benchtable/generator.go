@@ -25,6 +25,10 @@ type genTools struct {
 	// Dir is the working directory of every run: a module that requires
 	// k8s.io/api, so that both loaders resolve the same packages.
 	Dir string
+	// TmpDir holds every run's output and the module copies the runs write
+	// into (empty: the system's temporary directory). Where it is decides
+	// what creating the output's files costs both sides.
+	TmpDir string
 }
 
 // genRun is one measured generator run. For upstream, Wall is the sum of
@@ -106,7 +110,7 @@ func hasGenClientTag(path string) (bool, error) {
 
 // runOursGen runs our informer-gen once over pkgs into a fresh directory.
 func runOursGen(ctx context.Context, t genTools, header string, pkgs []string) (genRun, error) {
-	out, err := os.MkdirTemp("", "bench-gen-ours-")
+	out, err := os.MkdirTemp(t.TmpDir, "bench-gen-ours-")
 	if err != nil {
 		return genRun{}, err
 	}
@@ -127,7 +131,7 @@ func runOursGen(ctx context.Context, t genTools, header string, pkgs []string) (
 // runUpstreamGen runs upstream informer-gen and then lister-gen over pkgs,
 // each in its own process, into a fresh directory.
 func runUpstreamGen(ctx context.Context, t genTools, header string, pkgs []string) (genRun, error) {
-	out, err := os.MkdirTemp("", "bench-gen-upstream-")
+	out, err := os.MkdirTemp(t.TmpDir, "bench-gen-upstream-")
 	if err != nil {
 		return genRun{}, err
 	}

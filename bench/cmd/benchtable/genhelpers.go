@@ -167,7 +167,7 @@ func runUpstreamDeepCopyClient(ctx context.Context, t genTools, apiCopy, header 
 	}
 	g, err := runUpstreamGenClient(ctx, genTools{
 		UpstreamInformer: t.UpstreamInformer, UpstreamLister: t.UpstreamLister,
-		UpstreamClient: t.UpstreamClient, UpstreamApply: t.UpstreamApply, Dir: apiCopy,
+		UpstreamClient: t.UpstreamClient, UpstreamApply: t.UpstreamApply, Dir: apiCopy, TmpDir: t.TmpDir,
 	}, header, apiCopy, clientPkgs)
 	if err != nil {
 		return genRun{}, err
@@ -223,7 +223,7 @@ func (s *suite) runDeepCopyClient(ctx context.Context) {
 	defer os.Remove(header)
 	copies := map[string]string{}
 	for _, who := range []string{"ours", "upstream"} {
-		dir, err := os.MkdirTemp("", "bench-k8s-api-"+who+"-")
+		dir, err := os.MkdirTemp(s.tools.TmpDir, "bench-k8s-api-"+who+"-")
 		if err != nil {
 			s.fail(err)
 			return
@@ -240,7 +240,7 @@ func (s *suite) runDeepCopyClient(ctx context.Context) {
 	oursPkgs := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(dcPkgs), clientPkgs...))))
 	m := s.measureGen(ctx, "deepcopy+gen_client", 0, genSides{
 		Ours: func(ctx context.Context) (genRun, error) {
-			return runOursGenClientWith(ctx, genTools{Ours: s.tools.Ours, Dir: copies["ours"]}, header, oursPkgs, "--with-deepcopy")
+			return runOursGenClientWith(ctx, genTools{Ours: s.tools.Ours, Dir: copies["ours"], TmpDir: s.tools.TmpDir}, header, oursPkgs, "--with-deepcopy")
 		},
 		Upstream: func(ctx context.Context) (genRun, error) {
 			return runUpstreamDeepCopyClient(ctx, s.tools, copies["upstream"], header, dcPkgs, clientPkgs)
@@ -291,7 +291,7 @@ func (s *suite) runSampleAPIServerHelpers(ctx context.Context) {
 	}
 	copies := map[string]string{}
 	for _, who := range []string{"ours", "upstream"} {
-		dir, err := os.MkdirTemp("", "bench-sample-apiserver-"+who+"-")
+		dir, err := os.MkdirTemp(s.tools.TmpDir, "bench-sample-apiserver-"+who+"-")
 		if err != nil {
 			s.fail(err)
 			return

@@ -51,6 +51,7 @@ func runSuite(args []string) error {
 	upApply := fs.String("upstream-applyconfiguration-gen", "", "k8s.io/code-generator applyconfiguration-gen binary (gen_client row)")
 	upDeepCopy := fs.String("upstream-deepcopy-gen", "", "k8s.io/code-generator deepcopy-gen binary (deepcopy + gen_client row)")
 	genDir := fs.String("gen-dir", ".", "working directory of the generator runs: a module requiring k8s.io/api")
+	genTmp := fs.String("gen-tmpdir", "", "directory for the generator runs' output and module copies (empty: the system's temporary directory); on a file system where creating files is slow, both sides' wall times include it")
 	commit := fs.String("commit", "", "the project commit measured, for the report header")
 	only := fs.String("only", "", "comma-separated parts to run ("+strings.Join(partNames, ",")+"); empty: all. A partial report is for looking into rows, not for docs/benchmarks.md")
 	maxRuns := fs.Int("max-runs", 0, "at most this many runs per side and cell (0: the suite's own counts); the same measurements, fewer repetitions, so wider noise")
@@ -73,7 +74,7 @@ func runSuite(args []string) error {
 	for _, p := range []struct {
 		dst *string
 		src string
-	}{{&tools.Ours, *oursGen}, {&tools.UpstreamInformer, *upInformer}, {&tools.UpstreamLister, *upLister}, {&tools.UpstreamClient, *upClient}, {&tools.UpstreamApply, *upApply}, {&tools.UpstreamDeepCopy, *upDeepCopy}, {&tools.Dir, *genDir}} {
+	}{{&tools.Ours, *oursGen}, {&tools.UpstreamInformer, *upInformer}, {&tools.UpstreamLister, *upLister}, {&tools.UpstreamClient, *upClient}, {&tools.UpstreamApply, *upApply}, {&tools.UpstreamDeepCopy, *upDeepCopy}, {&tools.Dir, *genDir}, {&tools.TmpDir, *genTmp}} {
 		if *p.dst, err = absPath(p.src); err != nil {
 			return fmt.Errorf("resolve %q: %w", p.src, err)
 		}
@@ -90,6 +91,9 @@ func runSuite(args []string) error {
 	m := thisMachine(start)
 	m.Commit = *commit
 	m.LoadStart, m.LoadEnd = loadStart, loadAverage()
+	if s.ranAny("generator", "genclient", "genhelpers") {
+		m.GenTmp = fileSystemOf(tools.TmpDir)
+	}
 	var charts []chart
 	if *out != "" {
 		// The charts go beside the report, which links them by file name.

@@ -18,6 +18,8 @@ type machine struct {
 	// LoadStart and LoadEnd are /proc/loadavg's first three fields when
 	// the suite started and ended: how busy the machine was.
 	LoadStart, LoadEnd string
+	// GenTmp is where the generator rows wrote, with its file system type.
+	GenTmp string
 }
 
 // loadAverage returns the 1, 5 and 15 minute load averages of /proc/loadavg,
@@ -42,6 +44,29 @@ func thisMachine(now time.Time) machine {
 		CPUs:      runtime.NumCPU(),
 		MaxProcs:  runtime.GOMAXPROCS(0),
 	}
+}
+
+// fileSystemOf names the directory and the type of the file system that
+// holds it, from the longest mount point of /proc/mounts above it.
+func fileSystemOf(dir string) string {
+	if dir == "" {
+		dir = os.TempDir()
+	}
+	kind := "unknown"
+	if b, err := os.ReadFile("/proc/mounts"); err == nil {
+		best := -1
+		for _, line := range strings.Split(string(b), "\n") {
+			f := strings.Fields(line)
+			if len(f) < 3 {
+				continue
+			}
+			mp := f[1]
+			if (dir == mp || strings.HasPrefix(dir, strings.TrimSuffix(mp, "/")+"/")) && len(mp) > best {
+				best, kind = len(mp), f[2]
+			}
+		}
+	}
+	return fmt.Sprintf("%s (file system %s)", dir, kind)
 }
 
 // cpuModel reads the first "model name" of /proc/cpuinfo.
@@ -80,6 +105,9 @@ func renderReport(m machine, cfg config, s *suite, charts []chart) string {
 	fmt.Fprintf(&b, "- CPU: %s (%d logical CPUs, GOMAXPROCS %d)\n", m.CPU, m.CPUs, m.MaxProcs)
 	if m.LoadStart != "" {
 		fmt.Fprintf(&b, "- load average (1, 5, 15 min) at the start: %s; at the end: %s. Above the CPU count, other work shared the machine and single runs of one cell can differ by 2x or more; the medians and the ratios between them are what to read.\n", m.LoadStart, m.LoadEnd)
+	}
+	if m.GenTmp != "" {
+		fmt.Fprintf(&b, "- generator rows' output and module copies: %s\n", m.GenTmp)
 	}
 	dc := decodeConfigFor(cfg)
 	fmt.Fprintf(&b, "- runs per side and cell: sync %d (%d at the largest size), decode %d, events %d, indexer %d, workqueue %d (each the median of %d), generator %d (suite %q)",

@@ -464,6 +464,19 @@ func (s *suite) run(ctx context.Context) {
 	slices.SortStableFunc(s.rows, func(a, b row) int { return compareNum(a.Num, b.Num) })
 }
 
+// ranAny reports whether the suite ran any of the parts named.
+func (s *suite) ranAny(parts ...string) bool {
+	if s.parts == nil {
+		return true
+	}
+	for _, p := range parts {
+		if slices.Contains(s.parts, p) {
+			return true
+		}
+	}
+	return false
+}
+
 func compareNum(a, b string) int {
 	x, _ := strconv.Atoi(a)
 	y, _ := strconv.Atoi(b)
