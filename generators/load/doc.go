@@ -23,7 +23,8 @@
 //     packages beyond them; first the files that may declare API types, the
 //     rest when a name is missing. A module or GOROOT go list has named once
 //     serves its other packages without another run.
-//   - bodies.go: packages other than the inputs are parsed with their
+//   - bodies.go: what the Loader reads beyond ReadInputs (other files of
+//     the inputs, dependencies, the standard library) is parsed with its
 //     function bodies left empty (blankFuncBodies): declarations, doc
 //     comments and positions as written, nothing spent on statements.
 //   - lookup.go, members.go: the one resolver: a qualifier to its import

@@ -173,20 +173,15 @@ func typeDecls(fset *token.FileSet, f *ast.File) []*TypeDecl {
 	return out
 }
 
-// isInput reports whether ip is one of the run's input packages, whose
-// files are parsed whole: their syntax errors are the user's to see, and
-// client-gen's inputs are picked by a tag in any comment. Other packages are
-// read for their declarations only (blankFuncBodies).
-func (l *Loader) isInput(ip string) bool {
-	_, ok := l.inputs[ip]
-	return ok
-}
-
-// readDecls parses the files of p that keep selects, concurrently, and
-// returns them by file (nil for a file skipped).
+// readDecls parses the files of p that keep selects, concurrently, for
+// their declarations only (blankFuncBodies), and returns them by file (nil
+// for a file skipped). The files of the inputs that ReadInputs parses are
+// parsed whole there, so their syntax errors are reported; what the Loader
+// reads beyond them is read for declarations and signatures, the bodies
+// being the compiler's to check.
 func (l *Loader) readDecls(p InputPackage, keep func(base string, src []byte) bool) ([]*declFile, error) {
 	results, err := parseFiles(l.ctx, []InputPackage{p}, func(fset *token.FileSet, filename string) (*declFile, error) {
-		f, head, err := parseRelevant(fset, filename, keep, l.isInput(p.ImportPath))
+		f, head, err := parseRelevant(fset, filename, keep, false)
 		if f == nil || err != nil {
 			return nil, err
 		}
