@@ -307,7 +307,9 @@ func (l *Loader) inputOf(ip, dir string) (InputPackage, error) {
 // locate finds the directory of import path ip: inside the module that holds
 // dir when the path is under it, else through `go list -find` run in the
 // working directory, whose module's build list (the one the generated code
-// is built with) says which version of the package's module is meant.
+// is built with) says which version of the package's module is meant. What
+// an earlier go list said (the GOROOT, a module's directory) places later
+// standard-library paths and packages of the same module without it.
 func (l *Loader) locate(ip, dir string) (string, error) {
 	if root, err := l.mods.find(dir); err == nil {
 		if rest, ok := underPath(ip, root.path); ok {
@@ -316,6 +318,9 @@ func (l *Loader) locate(ip, dir string) (string, error) {
 				return d, nil
 			}
 		}
+	}
+	if d, ok := l.inGoroot(ip); ok {
+		return d, nil
 	}
 	if d, ok := l.inListedModule(ip); ok {
 		return d, nil
@@ -394,7 +399,7 @@ func (l *Loader) inListedModule(ip string) (string, bool) {
 		}
 	}
 	if mod == "" {
-		return l.inGoroot(ip)
+		return "", false
 	}
 	rest, _ := underPath(ip, mod)
 	d := filepath.Join(root, filepath.FromSlash(rest))
