@@ -186,6 +186,13 @@ func (o storeObserver[T]) Reached(rv string) {
 	}
 }
 
+// GenerationReached implements deltafifo.GenerationObserver: the store
+// holds the list of the informer's selection of generation gen (see
+// informerSink.SelectionStored).
+func (o storeObserver[T]) GenerationReached(gen uint64) {
+	o.s.gate.selectionApplied(gen)
+}
+
 func (s *sharedIndexInformer[T]) Name() string { return s.name }
 
 func (s *sharedIndexInformer[T]) Run(ctx context.Context) {
@@ -590,6 +597,13 @@ func (w informerSink[T]) ReplaceInScope(list []T, rv string, inScope func(T) boo
 	w.s.clearTransformErrors()
 	w.s.indexer.ReserveFor(list)
 	return w.Queue.ReplaceInScope(list, rv, inScope)
+}
+
+// SelectionStored marks in the DeltaFIFO that the list just queued holds
+// the informer's selection of generation gen: the write gate learns it
+// once the store has applied that list.
+func (w informerSink[T]) SelectionStored(gen uint64) {
+	w.Queue.MarkGeneration(gen)
 }
 
 // Bookmark tells the DeltaFIFO the resourceVersion of a watch bookmark: the

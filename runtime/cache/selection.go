@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
@@ -39,12 +40,13 @@ type Selection struct {
 	// mu guards the value and the followers; a Selection's mu is taken
 	// before its followers' (SetSelectors and SetTweakListOptions close
 	// their change channels), never after.
-	mu      sync.Mutex
-	label   string
-	field   string
-	tweak   TweakListOptionsFunc
-	match   matcher
-	gen     uint64
+	mu    sync.Mutex
+	label string
+	field string
+	tweak TweakListOptionsFunc
+	match matcher
+	// gen counts changes; written under mu, read without it too.
+	gen     atomic.Uint64
 	changed chan struct{}
 	// parents are the Selections this one follows, set before use (an
 	// informer's FollowSelection, before Run); followers are the
@@ -104,7 +106,7 @@ func (s *Selection) SetTweakListOptions(tweak TweakListOptionsFunc) error {
 // changedLocked ends the current value: a new generation, and the change
 // channel of this Selection and of every follower closed and renewed.
 func (s *Selection) changedLocked() {
-	s.gen++
+	s.gen.Add(1)
 	close(s.changed)
 	s.changed = make(chan struct{})
 	for f := range s.followers {
@@ -135,7 +137,7 @@ func (s *Selection) Apply(opts *metav1.ListOptions) { s.ApplyTo(opts) }
 // and every followed one's.
 func (s *Selection) Begin() (<-chan struct{}, uint64, func(metav1.Object) bool) {
 	s.mu.Lock()
-	changed, gen, m, parents := s.changed, s.gen, s.match, s.parents
+	changed, gen, m, parents := s.changed, s.gen.Load(), s.match, s.parents
 	s.mu.Unlock()
 	if len(parents) == 0 {
 		return changed, gen, m.matches
@@ -160,24 +162,29 @@ func (s *Selection) Begin() (<-chan struct{}, uint64, func(metav1.Object) bool) 
 // may lie in the current value of s and of every Selection it follows: a
 // requirement on a field other than metadata.name and metadata.namespace
 // cannot be decided here and counts as met (the opposite of Begin's
-// matcher, which decides whether an object has left).
-func (s *Selection) mayHold(k keys.Key, lbls map[string]string) bool {
+// matcher, which decides whether an object has left). gen is the
+// generation read after the values: the answer holds for it or an earlier
+// one.
+func (s *Selection) mayHold(k keys.Key, lbls map[string]string) (ok bool, gen uint64) {
 	s.mu.Lock()
 	m, parents := s.match, s.parents
 	s.mu.Unlock()
-	if !m.mayMatch(k, lbls) {
-		return false
-	}
+	ok = m.mayMatch(k, lbls)
 	for _, p := range parents {
+		if !ok {
+			break
+		}
 		p.mu.Lock()
 		pm := p.match
 		p.mu.Unlock()
-		if !pm.mayMatch(k, lbls) {
-			return false
-		}
+		ok = pm.mayMatch(k, lbls)
 	}
-	return true
+	return ok, s.gen.Load()
 }
+
+// generation returns the number of changes so far (of s, and of the
+// Selections it follows while subscribed).
+func (s *Selection) generation() uint64 { return s.gen.Load() }
 
 // follow records parent as followed by s: a change of parent is a change
 // of s once s subscribes. The caller calls it before subscribe.

@@ -1,8 +1,10 @@
 package cache
 
 import (
+	"container/list"
 	"context"
 	"errors"
+	"maps"
 	"strconv"
 	"sync"
 	"time"
@@ -39,6 +41,11 @@ var ErrWriteNotObserved = errors.New("the informer has not yet observed this pro
 // object and the resourceVersions, after WriteTrackerOptions.Timeout or when
 // the caller's context ends (WriteWaiter).
 //
+// After an informer's selection changes, its reads also wait for the
+// program's earlier writes of objects the new selection takes in, made
+// while they were outside it, until its relist holds them (see
+// WriteTrackerOptions.RecentWrites).
+//
 // One tracker serves every client and informer of a program; it holds no
 // goroutine. Writes are matched to informers by group and resource
 // (Wrote's resource and the informers' SharedIndexInformerOptions.Resource),
@@ -49,11 +56,18 @@ type WriteTracker struct {
 	timeout time.Duration
 	waited  HistogramMetric
 
-	// mu guards gates; it is a leaf, released before a write is handed to
-	// the gates.
-	mu    sync.Mutex
-	gates map[schema.GroupResource][]writeObserver
+	// mu guards gates and recent; it is a leaf, released before a write
+	// is handed to the gates.
+	mu     sync.Mutex
+	gates  map[schema.GroupResource][]writeObserver
+	recent map[schema.GroupResource]*recentWrites
+	keep   int // RecentWrites, defaulted
 }
+
+// DefaultRecentWrites is how many written objects of each resource a
+// WriteTracker remembers for selection changes when
+// WriteTrackerOptions.RecentWrites is zero.
+const DefaultRecentWrites = 4096
 
 // WriteTrackerOptions configures a WriteTracker.
 type WriteTrackerOptions struct {
@@ -65,6 +79,18 @@ type WriteTrackerOptions struct {
 	// wait for a write spent waiting (timeouts included). Reads that did
 	// not wait are not observed.
 	WaitDuration HistogramMetric
+	// RecentWrites is how many written objects of each resource (the
+	// latest write of each, most recently written first) the tracker
+	// remembers for informers whose selection changes: after a change
+	// brings an object the program wrote into an informer's selection, a
+	// read of it waits until the informer's relist holds that write,
+	// although the write was made while the object was outside the
+	// selection. Once a resource has had more written objects than this,
+	// a selection change of its informers makes reads of objects their
+	// store does not hold, and List and index reads, wait for the relist
+	// instead. 0 means DefaultRecentWrites; a negative value remembers
+	// none.
+	RecentWrites int
 }
 
 // NewWriteTracker returns a tracker without informers.
@@ -72,7 +98,17 @@ func NewWriteTracker(opts WriteTrackerOptions) *WriteTracker {
 	if opts.Timeout <= 0 {
 		opts.Timeout = DefaultWriteWaitTimeout
 	}
-	return &WriteTracker{timeout: opts.Timeout, waited: opts.WaitDuration, gates: map[schema.GroupResource][]writeObserver{}}
+	keep := opts.RecentWrites
+	switch {
+	case keep == 0:
+		keep = DefaultRecentWrites
+	case keep < 0:
+		keep = 0
+	}
+	return &WriteTracker{
+		timeout: opts.Timeout, waited: opts.WaitDuration, keep: keep,
+		gates: map[schema.GroupResource][]writeObserver{}, recent: map[schema.GroupResource]*recentWrites{},
+	}
 }
 
 // WriteWaiter is implemented by the Store and Indexer of an informer, and
@@ -98,7 +134,9 @@ type WriteWaiter interface {
 // SelectableInformer) are taken into account beside it, each with its
 // value at the time of the write: after a selection change, a write of an
 // object the new value does not select is not waited for, and one of an
-// object it selects is.
+// object it selects is, as are the program's writes made before the
+// change of objects the new value selects (see
+// WriteTrackerOptions.RecentWrites).
 type WriteScope struct {
 	// Namespace is the informer's namespace ("" for all).
 	Namespace string
@@ -136,8 +174,9 @@ func (t *WriteTracker) Wrote(resource schema.GroupResource, obj metav1.Object) {
 		return
 	}
 	k := keys.Key{Namespace: obj.GetNamespace(), Name: obj.GetName()}
-	for _, g := range t.observers(resource) {
-		g.wrote(k, rv, obj.GetUID(), obj.GetLabels())
+	w := recentWrite{k: k, rv: rv, uid: obj.GetUID(), labels: maps.Clone(obj.GetLabels())}
+	for _, g := range t.remember(resource, w) {
+		g.wrote(k, rv, w.uid, w.labels)
 	}
 }
 
@@ -150,16 +189,97 @@ func (t *WriteTracker) Deleted(resource schema.GroupResource, namespace, name st
 		return
 	}
 	k := keys.Key{Namespace: namespace, Name: name}
-	for _, g := range t.observers(resource) {
+	for _, g := range t.forget(resource, k, uid) {
 		g.deleted(k, uid)
 	}
 }
 
-// observers returns the gates of resource's informers.
-func (t *WriteTracker) observers(resource schema.GroupResource) []writeObserver {
+// remember records w among resource's recent writes and returns the gates
+// of resource's informers.
+func (t *WriteTracker) remember(resource schema.GroupResource, w recentWrite) []writeObserver {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	r := t.recent[resource]
+	if r == nil {
+		r = &recentWrites{byKey: map[keys.Key]*list.Element{}}
+		t.recent[resource] = r
+	}
+	r.add(w, t.keep)
 	return t.gates[resource]
+}
+
+// forget drops the recent write of k (when of UID uid, or any UID when
+// uid is "": the object is gone, no relist will return it) and returns
+// the gates of resource's informers.
+func (t *WriteTracker) forget(resource schema.GroupResource, k keys.Key, uid types.UID) []writeObserver {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if r := t.recent[resource]; r != nil {
+		r.remove(k, uid)
+	}
+	return t.gates[resource]
+}
+
+// recentWritesOf returns resource's recent writes, oldest first, and
+// whether writes were forgotten for want of room.
+func (t *WriteTracker) recentWritesOf(resource schema.GroupResource) ([]recentWrite, bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r := t.recent[resource]
+	if r == nil {
+		return nil, false
+	}
+	ws := make([]recentWrite, 0, r.order.Len())
+	for e := r.order.Front(); e != nil; e = e.Next() {
+		ws = append(ws, e.Value.(recentWrite))
+	}
+	return ws, r.lossy
+}
+
+// recentWrites is the latest write of each of a resource's most recently
+// written objects.
+type recentWrites struct {
+	byKey map[keys.Key]*list.Element // of recentWrite, in order
+	order list.List                  // oldest first
+	// lossy: a write was dropped for want of room.
+	lossy bool
+}
+
+// recentWrite is one write as Wrote recorded it.
+type recentWrite struct {
+	k      keys.Key
+	rv     int64
+	uid    types.UID
+	labels map[string]string
+}
+
+// add records w, dropping the oldest entries beyond keep.
+func (r *recentWrites) add(w recentWrite, keep int) {
+	if e, ok := r.byKey[w.k]; ok {
+		if prev := e.Value.(recentWrite); prev.rv > w.rv && prev.uid == w.uid {
+			w.rv = prev.rv // an older write's result recorded late
+		}
+		e.Value = w
+		r.order.MoveToBack(e)
+	} else {
+		r.byKey[w.k] = r.order.PushBack(w)
+	}
+	for r.order.Len() > keep {
+		e := r.order.Front()
+		delete(r.byKey, e.Value.(recentWrite).k)
+		r.order.Remove(e)
+		r.lossy = true
+	}
+}
+
+// remove drops k's write when it is of uid ("": any).
+func (r *recentWrites) remove(k keys.Key, uid types.UID) {
+	e, ok := r.byKey[k]
+	if !ok || (uid != "" && e.Value.(recentWrite).uid != uid) {
+		return
+	}
+	delete(r.byKey, k)
+	r.order.Remove(e)
 }
 
 // attach adds g for resource; detach removes it.

@@ -203,24 +203,23 @@ func TestFactoryViewsHoldOneInformerPerSelection(t *testing.T) {
 	}
 }
 
-// TestWriteTrackerFollowsSelectionChanges: a factory's WithWriteTracker
-// judges each write by the selection current at the time of the write.
-// After a change moves an object out of the informer's selection, a read
-// of it must not wait for the program's write of it (which the informer
-// will never see); after a change moves objects in, a read of one the
-// program then creates must wait until the informer has it. The change is
-// made through the factory's tweak and through a view's selectors.
-func TestWriteTrackerFollowsSelectionChanges(t *testing.T) {
+// selectionChanger builds a started factory whose informer (of the factory
+// itself or of a view of it) selects label, and changes that selection.
+type selectionChanger struct {
+	name string
+	// build returns the factory to start and the one (it or a view of
+	// it) whose informer is read, selecting label.
+	build  func(t *testing.T, tracker *cache.WriteTracker, label string) (*informers.Factory, *informers.Factory)
+	change func(f *informers.Factory, label string) error
+}
+
+// selectionChangers: through the factory's tweak, and through a view's
+// selectors.
+func selectionChangers() []selectionChanger {
 	tweak := func(label string) informers.TweakListOptionsFunc {
 		return func(o *metav1.ListOptions) { o.LabelSelector = label }
 	}
-	for _, tc := range []struct {
-		name string
-		// build returns the factory to start and the one (it or a view of
-		// it) whose informer is read, selecting label.
-		build  func(t *testing.T, tracker *cache.WriteTracker, label string) (*informers.Factory, *informers.Factory)
-		change func(f *informers.Factory, label string) error
-	}{
+	return []selectionChanger{
 		{
 			name: "factory tweak",
 			build: func(t *testing.T, tracker *cache.WriteTracker, label string) (*informers.Factory, *informers.Factory) {
@@ -237,7 +236,18 @@ func TestWriteTrackerFollowsSelectionChanges(t *testing.T) {
 			},
 			change: func(f *informers.Factory, label string) error { return f.SetSelectors(label, "") },
 		},
-	} {
+	}
+}
+
+// TestWriteTrackerFollowsSelectionChanges: a factory's WithWriteTracker
+// judges each write by the selection current at the time of the write.
+// After a change moves an object out of the informer's selection, a read
+// of it must not wait for the program's write of it (which the informer
+// will never see); after a change moves objects in, a read of one the
+// program then creates must wait until the informer has it. The change is
+// made through the factory's tweak and through a view's selectors.
+func TestWriteTrackerFollowsSelectionChanges(t *testing.T) {
+	for _, tc := range selectionChangers() {
 		for _, dir := range []string{"out", "in"} {
 			t.Run(tc.name+"/moved "+dir, func(t *testing.T) {
 				srv := fake.NewServer[*corev1.Pod]()
@@ -303,6 +313,129 @@ func TestWriteTrackerFollowsSelectionChanges(t *testing.T) {
 					}
 				case <-time.After(10 * time.Second):
 					t.Fatal("Get(web2) did not return after the watch events were released")
+				}
+			})
+		}
+	}
+}
+
+// TestWriteTrackerRemembersWritesOutsideTheSelection: the program writes
+// an object while it is outside the informer's selection, then writes
+// another object the informer has, so that the store's resourceVersion
+// passes the first write. A change then brings the first object in. Until
+// the relist is applied the store holds the old selection, so a Get or
+// List must wait for it and return the write; a Get of an object the
+// program did not write must not wait. With RecentWrites < 0 the tracker
+// remembers nothing, and every read of an object the store lacks, and
+// every List, waits for the relist instead.
+func TestWriteTrackerRemembersWritesOutsideTheSelection(t *testing.T) {
+	const hold = 300 * time.Millisecond
+	for _, tc := range selectionChangers() {
+		for _, remembered := range []bool{true, false} {
+			name := tc.name + "/remembered"
+			opts := cache.WriteTrackerOptions{Timeout: 10 * time.Second}
+			if !remembered {
+				name, opts.RecentWrites = tc.name+"/forgotten", -1
+			}
+			t.Run(name, func(t *testing.T) {
+				srv := fake.NewServer[*corev1.Pod]()
+				web1 := testutil.MustCreate(t, srv, testutil.Pod("ns1", "web1", testutil.Labels("tier", "web")))
+				api1 := testutil.MustCreate(t, srv, testutil.Pod("ns1", "api1", testutil.Labels("tier", "api")))
+				tracker := cache.NewWriteTracker(opts)
+				f, sel := tc.build(t, tracker, "tier=api")
+				inf := informers.InformerFor(sel, true, generatedStyle(sel, srv))
+				lister := listers.New(inf.GetIndexer(), podsGVR.GroupResource())
+				ctx := factoryContext(t, f)
+				f.Start(ctx)
+				if _, err := f.WaitForCacheSync(ctx); err != nil {
+					t.Fatal(err)
+				}
+				gr := podsGVR.GroupResource()
+				annotate := func(p *corev1.Pod) *corev1.Pod {
+					p = p.DeepCopy()
+					p.Annotations = map[string]string{"v": "2"}
+					w := testutil.MustUpdate(t, srv, p)
+					tracker.Wrote(gr, w)
+					return w
+				}
+				outside := annotate(web1)
+				inside := annotate(api1)
+				if got, err := lister.Namespace("ns1").Get("api1"); err != nil || got.ResourceVersion != inside.ResourceVersion {
+					t.Fatalf("Get(api1) = %v, %v; want resourceVersion %s", got, err, inside.ResourceVersion)
+				}
+				if at := inf.GetIndexer().LastStoreSyncResourceVersion(); at != inside.ResourceVersion {
+					t.Fatalf("the store is at resourceVersion %q, want %s (past the write outside the selection)", at, inside.ResourceVersion)
+				}
+
+				// The relist is held: a list is delayed, a watch-list's events held.
+				srv.SetListDelay(3 * hold)
+				srv.HoldWatchEvents()
+				defer srv.ReleaseWatchEvents()
+				if err := tc.change(sel, "tier=web"); err != nil {
+					t.Fatal(err)
+				}
+				if remembered {
+					start := time.Now()
+					_, err := lister.Namespace("ns1").Get("absent")
+					if !apierrors.IsNotFound(err) || time.Since(start) > hold {
+						t.Fatalf("Get of an object the program did not write: %v after %v; want NotFound at once", err, time.Since(start))
+					}
+				}
+				type result struct {
+					what string
+					rv   string
+					err  error
+				}
+				done := make(chan result, 3)
+				go func() {
+					p, err := lister.Namespace("ns1").Get("web1")
+					r := result{what: "Get(web1)", err: err}
+					if err == nil {
+						r.rv = p.ResourceVersion
+					}
+					done <- r
+				}()
+				go func() {
+					ps, err := lister.List(labels.Everything())
+					r := result{what: "List", err: err}
+					for _, p := range ps {
+						if p.Name == "web1" {
+							r.rv = p.ResourceVersion
+						}
+					}
+					done <- r
+				}()
+				if !remembered {
+					go func() {
+						_, err := lister.Namespace("ns1").Get("absent")
+						done <- result{what: "Get(absent)", err: err}
+					}()
+				}
+				select {
+				case r := <-done:
+					t.Fatalf("%s returned before the relist: resourceVersion %q, %v", r.what, r.rv, r.err)
+				case <-time.After(hold):
+				}
+				srv.SetListDelay(0)
+				srv.ReleaseWatchEvents()
+				reads := 2
+				if !remembered {
+					reads++
+				}
+				for range reads {
+					select {
+					case r := <-done:
+						switch {
+						case r.what == "Get(absent)":
+							if !apierrors.IsNotFound(r.err) {
+								t.Errorf("Get(absent) after the relist: %v, want NotFound", r.err)
+							}
+						case r.err != nil || r.rv != outside.ResourceVersion:
+							t.Errorf("%s after the relist: web1 at resourceVersion %q, %v; want %s", r.what, r.rv, r.err, outside.ResourceVersion)
+						}
+					case <-time.After(10 * time.Second):
+						t.Fatal("a read did not return after the relist was released")
+					}
 				}
 			})
 		}

@@ -111,14 +111,27 @@ type Observer interface {
 	Reached(resourceVersion string)
 }
 
+// GenerationObserver is an Observer that also wants MarkGeneration's
+// marks.
+type GenerationObserver interface {
+	Observer
+	// GenerationReached is the highest generation marked by
+	// MarkGeneration among the marks whose preceding deltas have all been
+	// processed (deltas queued after a mark may have been processed in the
+	// same batch). On an idle queue it is called at once.
+	GenerationReached(gen uint64)
+}
+
 // span is a range of deltas counted from the first ever queued.
 type span struct{ start, end uint64 }
 
-// rvMark is a resourceVersion that the store reaches once the first at
-// deltas ever queued have been processed.
+// rvMark is a resourceVersion (or, when isGen, a generation) that the
+// store reaches once the first at deltas ever queued have been processed.
 type rvMark struct {
-	at uint64
-	rv string
+	at    uint64
+	rv    string
+	gen   uint64
+	isGen bool
 }
 
 // SetObserver sets (nil: removes) the queue's observer.
@@ -136,25 +149,47 @@ func (f *Queue[T]) Bookmark(resourceVersion string) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.obs != nil {
-		f.markLocked(resourceVersion)
+		f.markLocked(rvMark{rv: resourceVersion})
 	}
 }
 
-// markLocked reports rv to the observer at once when nothing is queued or
+// MarkGeneration tells a GenerationObserver, if one is set, gen once the
+// deltas queued so far are processed. A caller marks, after a Replace,
+// which version of its own state (a selection) that list stored.
+func (f *Queue[T]) MarkGeneration(gen uint64) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if _, ok := f.obs.(GenerationObserver); ok {
+		f.markLocked(rvMark{gen: gen, isGen: true})
+	}
+}
+
+// markLocked reports m to the observer at once when nothing is queued or
 // being processed, and otherwise remembers it for PopBatch. The caller
 // holds mu and has checked that obs is set.
-func (f *Queue[T]) markLocked(rv string) {
+func (f *Queue[T]) markLocked(m rvMark) {
 	queued := len(f.items) - f.head
 	if queued == 0 && f.inflight == nil {
-		f.obs.Reached(rv)
+		f.reportLocked(m)
 		return
 	}
-	f.marks = append(f.marks, rvMark{at: f.popped + uint64(queued), rv: rv})
+	m.at = f.popped + uint64(queued)
+	f.marks = append(f.marks, m)
 }
 
-// reachedLocked reports the newest mark that the batch just processed
-// completed, when that batch ends exactly at it (a mark inside the batch
-// was passed by the deltas after it), and drops every completed mark. The
+// reportLocked tells the observer of one reached mark.
+func (f *Queue[T]) reportLocked(m rvMark) {
+	if m.isGen {
+		f.obs.(GenerationObserver).GenerationReached(m.gen)
+		return
+	}
+	f.obs.Reached(m.rv)
+}
+
+// reachedLocked reports the newest resourceVersion mark that the batch
+// just processed completed, when that batch ends exactly at it (a mark
+// inside the batch was passed by the deltas after it), and the highest
+// generation mark it completed, and drops every completed mark. The
 // caller holds mu and has checked that obs is set.
 func (f *Queue[T]) reachedLocked() {
 	i := 0
@@ -164,8 +199,21 @@ func (f *Queue[T]) reachedLocked() {
 	if i == 0 {
 		return
 	}
-	if last := f.marks[i-1]; last.at == f.popped {
-		f.obs.Reached(last.rv)
+	var last, gen *rvMark
+	for j := range f.marks[:i] {
+		m := &f.marks[j]
+		switch {
+		case !m.isGen:
+			last = m
+		case gen == nil || m.gen > gen.gen:
+			gen = m
+		}
+	}
+	if last != nil && last.at == f.popped {
+		f.reportLocked(*last)
+	}
+	if gen != nil {
+		f.reportLocked(*gen)
 	}
 	f.marks = append(f.marks[:0], f.marks[i:]...)
 }
@@ -421,7 +469,7 @@ func (f *Queue[T]) replaceInScope(list []T, rv string, inScope func(obj T) bool)
 	}
 	if f.obs != nil {
 		f.obs.Queued(len(f.items) - f.head)
-		f.markLocked(rv)
+		f.markLocked(rvMark{rv: rv})
 	}
 	return synced, nil
 }

@@ -90,3 +90,73 @@ func TestDeltaFIFOObserverQueuedAndReached(t *testing.T) {
 		t.Fatalf("marks kept without an observer: %v", f.marks)
 	}
 }
+
+// genObserver also records MarkGeneration's marks.
+type genObserver struct{ recObserver }
+
+func (o *genObserver) GenerationReached(gen uint64) {
+	o.calls = append(o.calls, "generation "+strconv.FormatUint(gen, 10))
+}
+
+// TestDeltaFIFOMarkGeneration: a generation mark is reported once every
+// delta queued before it has been processed, even when later deltas were
+// processed in the same batch; a batch passing several reports the
+// highest; an idle queue reports it at once; an Observer that does not
+// want generations is not told of them.
+func TestDeltaFIFOMarkGeneration(t *testing.T) {
+	o := &genObserver{}
+	f := New[*corev1.Pod](nil)
+	f.SetObserver(o)
+	pop := func(n int) {
+		t.Helper()
+		if err := f.PopBatch(n, func([]Delta[*corev1.Pod], bool) error { return nil }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	expect := func(what string, want ...string) {
+		t.Helper()
+		if got := o.take(); !slices.Equal(got, want) {
+			t.Fatalf("%s: observer got %q, want %q", what, got, want)
+		}
+	}
+
+	f.MarkGeneration(1)
+	expect("idle queue", "generation 1")
+
+	if err := f.Replace([]*corev1.Pod{pod("ns", "a", "6"), pod("ns", "b", "7")}, "9"); err != nil {
+		t.Fatal(err)
+	}
+	f.MarkGeneration(2)
+	expect("replace", "queued 2")
+	pop(1)
+	expect("half of the list", "queued 1")
+	pop(1)
+	expect("end of the list", "queued 0", "reached 9", "generation 2")
+
+	// A mark passed within a batch by a later delta: unlike a
+	// resourceVersion, the generation still holds.
+	_ = f.Add(pod("ns", "c", "10"))
+	f.MarkGeneration(3)
+	_ = f.Add(pod("ns", "c2", "10"))
+	expect("an event after the mark", "queued 1", "queued 2")
+	pop(10)
+	expect("the mark inside the batch", "queued 0", "generation 3")
+
+	_ = f.Add(pod("ns", "d", "11"))
+	f.MarkGeneration(4)
+	_ = f.Add(pod("ns", "e", "12"))
+	f.MarkGeneration(3)
+	expect("two marks", "queued 1", "queued 2")
+	pop(10)
+	expect("both marks in one batch: the highest", "queued 0", "generation 4")
+
+	plain := &recObserver{}
+	f.SetObserver(plain)
+	f.MarkGeneration(5)
+	_ = f.Add(pod("ns", "f", "13"))
+	f.MarkGeneration(6)
+	pop(10)
+	if got := plain.take(); !slices.Equal(got, []string{"queued 1", "queued 0"}) {
+		t.Fatalf("an Observer without GenerationReached got %q", got)
+	}
+}

@@ -96,11 +96,23 @@ func (r *Reflector[T]) replaceScope() func(T) bool {
 	return func(obj T) bool { return shard(obj) && sel(obj) }
 }
 
+// SelectionSink is a Sink that wants to know which selection each list it
+// was given holds.
+type SelectionSink interface {
+	// SelectionStored is called after each Replace (or ReplaceInScope) of
+	// a list of the whole selection, with the generation Begin gave for
+	// the value listed.
+	SelectionStored(gen uint64)
+}
+
 // selectionStored records that a list of the cycle's selection reached
 // the sink.
 func (r *Reflector[T]) selectionStored() {
 	if r.sel == nil {
 		return
+	}
+	if s, ok := r.sink.(SelectionSink); ok {
+		s.SelectionStored(r.sel.gen)
 	}
 	r.storedGen = r.sel.gen
 	r.mu.Lock()
