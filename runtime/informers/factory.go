@@ -66,6 +66,8 @@ type Factory struct {
 	// the root's first; sel is the last, and keys the factory's informers
 	// in the holder (entryKey).
 	sels []*cache.Selection
+	// shared are the Selections given with WithSelection.
+	shared []*cache.Selection
 	// closed is set by a view's Shutdown (guarded by the holder's mu).
 	closed bool
 	// viewErr is why WithSelectionOf could not make a view: InformerFor
@@ -125,15 +127,18 @@ func NewFactory(defaultResync time.Duration, options ...Option) *Factory {
 		}
 		o(f)
 	}
-	if f.sel == nil {
+	switch {
+	case len(f.shared) > 0:
+		f.sels, f.sel = f.shared, f.shared[len(f.shared)-1]
+	default:
 		sel, err := cache.NewSelection(cache.TweakListOptionsFunc(f.tweak), "", "")
 		if err != nil {
 			errs = append(errs, fmt.Errorf("informers: NewFactory: WithTweakListOptions: %w", err))
 			sel, _ = cache.NewSelection(nil, "", "")
 		}
-		f.sel = sel
+		f.sel, f.sels = sel, []*cache.Selection{sel}
 	}
-	f.sels = []*cache.Selection{f.sel}
+	f.shared = nil
 	if f.viewOf != nil {
 		if err := f.viewOf.parent.initView(f, f.viewOf.label, f.viewOf.field); err != nil {
 			err = fmt.Errorf("informers: NewFactory: WithSelectionOf: %w", err)

@@ -3,6 +3,7 @@ package informers
 import (
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/typedinformer/typedinformer/runtime/cache"
 )
@@ -14,15 +15,25 @@ import (
 // cache.SelectableInformer.
 func (f *Factory) Selection() *cache.Selection { return f.sel }
 
-// WithSelection makes the factory share sel with another (e.g. a
-// metadata-only factory built from a typed one): its informers apply sel
-// and relist when it changes, whichever factory changed it. It takes the
-// place of WithTweakListOptions, which is then ignored. A nil sel is
-// ignored.
-func WithSelection(sel *cache.Selection) Option {
+// Selections returns every Selection the factory's informers apply and
+// follow, in the order TweakListOptions applies them: for a view, those of
+// the factory it was taken of, then its own (Selection()); for another
+// factory, its Selection alone.
+func (f *Factory) Selections() []*cache.Selection { return slices.Clone(f.sels) }
+
+// WithSelection makes the factory share sels with another (e.g. a
+// metadata-only factory built from a typed one, given the typed factory's
+// Selections()): its informers apply each, in order, and relist when one
+// changes, whichever factory changed it. The last is the factory's own
+// Selection, which its SetSelectors and SetTweakListOptions change. It
+// takes the place of WithTweakListOptions, which is then ignored. Nil
+// Selections are ignored.
+func WithSelection(sels ...*cache.Selection) Option {
 	return func(f *Factory) {
-		if sel != nil {
-			f.sel = sel
+		for _, sel := range sels {
+			if sel != nil {
+				f.shared = append(f.shared, sel)
+			}
 		}
 	}
 }

@@ -33,8 +33,8 @@ func NewFactory(client Client, defaultResync time.Duration, options ...informers
 // NewFactoryFromBase returns a metadata factory configured like base, the
 // runtime factory of a generated factory (its Base()): the same namespaces
 // (as they are now: a later base.SetNamespaces does not reach it),
-// list-option tweak and selectors (its Selection, shared: its changes
-// reach both), transform (including WithLean), shard scope
+// list-option tweak and selectors (its Selections, shared: their changes
+// reach both; for a view, its parent's and its own), transform (including WithLean), shard scope
 // (WithShardScope, shared: its changes reach both) and the resync period
 // base gives *metav1.PartialObjectMetadata. Its informers are started,
 // synced and stopped through the returned Factory, not through base.
@@ -43,7 +43,7 @@ func NewFactoryFromBase(client Client, base *informers.Factory) *Factory {
 	if ns := base.Namespaces(); len(ns) == 1 {
 		nsOpt = informers.WithNamespace(ns[0]) // one plain informer, as base has
 	}
-	opts := []informers.Option{nsOpt, informers.WithSelection(base.Selection())}
+	opts := []informers.Option{nsOpt, informers.WithSelection(base.Selections()...)}
 	if s := base.ShardScope(); s != nil {
 		opts = append(opts, informers.WithShardScope(s))
 	}

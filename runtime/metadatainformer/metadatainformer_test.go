@@ -2,6 +2,7 @@ package metadatainformer_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -166,6 +167,47 @@ func TestNewFactoryFromBaseCopiesTheGeneratedFactoryConfig(t *testing.T) {
 	if err != nil || web.ManagedFields != nil {
 		t.Fatalf("cached %v (%v), want managedFields stripped by the base's lean mode", web, err)
 	}
+}
+
+// TestNewFactoryFromBaseOfAView: a metadata factory built from a view
+// applies the parent's selection and the view's, and follows changes of
+// either, as the view's own informers do.
+func TestNewFactoryFromBaseOfAView(t *testing.T) {
+	fc := newFakeClient(t, meta("a", "web"), meta("a", "db"), meta("a", "cache"))
+	parent := informers.NewFactory(0)
+	if err := parent.SetSelectors("app!=db", ""); err != nil {
+		t.Fatal(err)
+	}
+	view, err := parent.ForSelection("app!=cache", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := view.Selections(); len(got) != 2 || got[0] != parent.Selection() || got[1] != view.Selection() {
+		t.Fatalf("the view's Selections are %v, want the parent's then its own", got)
+	}
+	f := metadatainformer.NewFactoryFromBase(fc.client(), view)
+	deps := f.ForResource(deployments)
+	startFactory(t, f)
+	names := func() string {
+		objs, _ := deps.Lister().List(labels.Everything())
+		var ns []string
+		for _, o := range objs {
+			ns = append(ns, o.Name)
+		}
+		slices.Sort(ns)
+		return strings.Join(ns, ",")
+	}
+	if got := names(); got != "web" {
+		t.Fatalf("cached %q, want web alone (app!=db from the parent, app!=cache from the view)", got)
+	}
+	if err := parent.SetSelectors("", ""); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "the parent's change to reach the metadata informer", func() bool { return names() == "db,web" })
+	if err := view.SetSelectors("app=db", ""); err != nil {
+		t.Fatal(err)
+	}
+	testutil.Eventually(t, "the view's change to reach the metadata informer", func() bool { return names() == "db" })
 }
 
 func TestFactoryInformerRequestedAfterStartRuns(t *testing.T) {
