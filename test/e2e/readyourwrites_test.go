@@ -163,3 +163,74 @@ func TestReadYourOwnWrites(t *testing.T) {
 		t.Error("client-go's lister read every write back: the slowed watch did not delay anything, so this test shows nothing")
 	}
 }
+
+// TestReadYourOwnWritesAcrossSelectionChanges: the program creates and
+// updates ConfigMaps outside its informer's label selection, then changes
+// the selection to take them in; with every watch (and so the watch-list
+// relist) slowed, a read right after the change returns the write, and
+// one after a change that leaves them out returns NotFound without
+// waiting for anything.
+func TestReadYourOwnWritesAcrossSelectionChanges(t *testing.T) {
+	_, nss := adminIn(t, 1)
+	ns := nss[0]
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+
+	writes := cache.NewWriteTracker(cache.WriteTrackerOptions{Timeout: 30 * time.Second})
+	writerCfg := rest.CopyConfig(cluster.AdminConfig())
+	writerCfg.Wrap(writes.WrapTransport)
+	writer := newClients(t, writerCfg)
+	slowCfg := rest.CopyConfig(cluster.AdminConfig())
+	slowCfg.Wrap(slowWatch(150 * time.Millisecond))
+	slow := newClients(t, slowCfg)
+
+	f := kubeinformers.NewSharedInformerFactoryWithOptions(slow.kube, 0, kubeinformers.WithNamespace(ns), informers.WithWriteTracker(writes))
+	if err := f.Base().SetSelectors("tier=a", ""); err != nil {
+		t.Fatal(err)
+	}
+	cms := f.Core().V1().ConfigMaps().Lister()
+	f.Start(ctx)
+	defer func() { cancel(); f.Shutdown() }()
+	if !toolscache.WaitForCacheSync(ctx.Done(), f.Core().V1().ConfigMaps().Informer().HasSynced) {
+		t.Fatal("the informer did not sync")
+	}
+
+	tiers := []string{"a", "b"}
+	for i := range 6 {
+		in, out := tiers[i%2], tiers[(i+1)%2]
+		name := fmt.Sprintf("cm-%d", i)
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Labels: map[string]string{"tier": out}}, Data: map[string]string{"v": "1"}}
+		created, err := writer.kube.CoreV1().ConfigMaps(ns).Create(ctx, cm, metav1.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		created.Data["v"] = "2"
+		updated, err := writer.kube.CoreV1().ConfigMaps(ns).Update(ctx, created, metav1.UpdateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Outside the selection: not waited for.
+		start := time.Now()
+		if got, err := cms.ConfigMaps(ns).Get(name); !apierrors.IsNotFound(err) || time.Since(start) > 100*time.Millisecond {
+			t.Fatalf("round %d: Get of a ConfigMap outside tier=%s returned %v, %v after %v; want NotFound at once", i, in, got, err, time.Since(start))
+		}
+		if err := f.Base().SetSelectors("tier="+out, ""); err != nil {
+			t.Fatal(err)
+		}
+		if got, err := cms.ConfigMaps(ns).Get(name); err != nil || got.ResourceVersion != updated.ResourceVersion {
+			t.Fatalf("round %d: right after the selection changed to tier=%s, Get returned %v, %v; want the write at resourceVersion %s", i, out, got, err, updated.ResourceVersion)
+		}
+		list, err := cms.ConfigMaps(ns).List(labels.Everything())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, cm := range list {
+			if cm.Labels["tier"] != out {
+				t.Fatalf("round %d: after the change to tier=%s the lister lists %s of tier %q", i, out, cm.Name, cm.Labels["tier"])
+			}
+		}
+		if len(list) != i/2+1 {
+			t.Fatalf("round %d: after the change to tier=%s the lister lists %d ConfigMaps, want %d", i, out, len(list), i/2+1)
+		}
+	}
+}
