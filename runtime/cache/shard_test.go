@@ -321,6 +321,43 @@ func TestShardEmptyScope(t *testing.T) {
 	}
 }
 
+// TestShardEmptyScopeFollowsSelectionChanges: an informer that owns no
+// range holds every selection (of which it owns nothing). A selection
+// change must not leave its readers waiting for a relist that an empty
+// scope never makes: with a write tracker that remembers no writes, every
+// List after a change waits for the new selection's list.
+func TestShardEmptyScopeFollowsSelectionChanges(t *testing.T) {
+	srv := fake.NewServer[*corev1.Pod]()
+	create(t, srv, newPod("a", "p0"))
+	lw := &shardLW{t: t, lw: srv.ListerWatcher(""), serverSide: true}
+	inf := cache.NewSharedIndexInformerWithOptions[*corev1.Pod](lw, cache.SharedIndexInformerOptions[*corev1.Pod]{
+		Name: "pods", Reflector: fastReflector(), ShardScope: nsScope(t),
+		Resource: corev1.SchemeGroupVersion.WithResource("pods"),
+	})
+	tracker := cache.NewWriteTracker(cache.WriteTrackerOptions{Timeout: 5 * time.Second, RecentWrites: -1})
+	if err := inf.(cache.WriteTrackerSetter).SetWriteTracker(tracker, cache.WriteScope{}); err != nil {
+		t.Fatal(err)
+	}
+	reg := informertest.AddHandler(t, inf, newRecorder())
+	runLogged(t, inf)
+	waitSynced(t, inf, reg)
+	p, err := srv.Get("a", "p0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tracker.Wrote(podsGR, p)
+	sel := inf.(cache.SelectableInformer)
+	if err := sel.SetSelectors("app=web", ""); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := inf.GetIndexer().(cache.WriteWaiter).WaitForWrites(ctx); err != nil {
+		t.Fatalf("a List after a selection change of an informer owning nothing: %v", err)
+	}
+	testutil.Eventually(t, "the new selection to be listed", sel.ListedSelection)
+}
+
 // TestShardScopeChangeEndsTheBackoff fails every list while the informer
 // backs off for an hour, then changes the scope: the informer lists the
 // new ranges at once instead of waiting.

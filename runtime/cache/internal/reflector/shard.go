@@ -134,8 +134,10 @@ func (r *Reflector[T]) shardListed(ctx context.Context) {
 
 // emptyShard is a cycle over no ranges: the informer owns nothing, so it
 // lists nothing (an empty selector would select everything), empties its
-// store (every object left the scope) and waits for the scope to change.
-// It returns errScopeChanged, or nil once ctx ended.
+// store (every object left the scope; the store then holds the cycle's
+// selection, of which it owns nothing) and waits for the scope or the
+// selection to change. It returns errScopeChanged or errSelectionChanged,
+// or nil once ctx ended.
 func (r *Reflector[T]) emptyShard(ctx context.Context) error {
 	rv := r.LastSyncResourceVersion()
 	if err := r.sink.ReplaceInScope(nil, rv, r.inShard); err != nil {
@@ -145,11 +147,14 @@ func (r *Reflector[T]) emptyShard(ctx context.Context) error {
 	r.lastErr = nil
 	r.shardStatus.Listed = true
 	r.mu.Unlock()
+	r.selectionStored()
 	select {
 	case <-ctx.Done():
 		return nil
 	case <-r.shard.changed:
 		return errScopeChanged
+	case <-r.selChanged():
+		return errSelectionChanged
 	}
 }
 
