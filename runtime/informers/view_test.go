@@ -213,6 +213,21 @@ type selectionChanger struct {
 	change func(f *informers.Factory, label string) error
 }
 
+// start builds the factory selecting label, with tracker, over srv's Pods,
+// starts it and waits for it to sync; it returns the factory whose
+// informer is read, that informer and a lister over it.
+func (c selectionChanger) start(t *testing.T, srv *fake.Server[*corev1.Pod], tracker *cache.WriteTracker, label string) (*informers.Factory, cache.SharedIndexInformer[*corev1.Pod], *listers.ResourceLister[*corev1.Pod]) {
+	t.Helper()
+	f, sel := c.build(t, tracker, label)
+	inf := informers.InformerFor(sel, true, generatedStyle(sel, srv))
+	ctx := factoryContext(t, f)
+	f.Start(ctx)
+	if _, err := f.WaitForCacheSync(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return sel, inf, listers.New(inf.GetIndexer(), podsGVR.GroupResource())
+}
+
 // selectionChangers: through the factory's tweak, and through a view's
 // selectors.
 func selectionChangers() []selectionChanger {
@@ -258,14 +273,7 @@ func TestWriteTrackerFollowsSelectionChanges(t *testing.T) {
 				if dir == "in" {
 					from, to, want = to, from, "ns1/web1"
 				}
-				f, sel := tc.build(t, tracker, from)
-				inf := informers.InformerFor(sel, true, generatedStyle(sel, srv))
-				lister := listers.New(inf.GetIndexer(), podsGVR.GroupResource())
-				ctx := factoryContext(t, f)
-				f.Start(ctx)
-				if _, err := f.WaitForCacheSync(ctx); err != nil {
-					t.Fatal(err)
-				}
+				sel, inf, lister := tc.start(t, srv, tracker, from)
 				if err := tc.change(sel, to); err != nil {
 					t.Fatal(err)
 				}
@@ -342,14 +350,7 @@ func TestWriteTrackerRemembersWritesOutsideTheSelection(t *testing.T) {
 				web1 := testutil.MustCreate(t, srv, testutil.Pod("ns1", "web1", testutil.Labels("tier", "web")))
 				api1 := testutil.MustCreate(t, srv, testutil.Pod("ns1", "api1", testutil.Labels("tier", "api")))
 				tracker := cache.NewWriteTracker(opts)
-				f, sel := tc.build(t, tracker, "tier=api")
-				inf := informers.InformerFor(sel, true, generatedStyle(sel, srv))
-				lister := listers.New(inf.GetIndexer(), podsGVR.GroupResource())
-				ctx := factoryContext(t, f)
-				f.Start(ctx)
-				if _, err := f.WaitForCacheSync(ctx); err != nil {
-					t.Fatal(err)
-				}
+				sel, inf, lister := tc.start(t, srv, tracker, "tier=api")
 				gr := podsGVR.GroupResource()
 				annotate := func(p *corev1.Pod) *corev1.Pod {
 					p = p.DeepCopy()

@@ -56,6 +56,17 @@ func (b *slowBody) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// trackedClients returns a WriteTracker, clients whose writes it records,
+// and clients whose watches are slowed by 150 ms per read, for informers.
+func trackedClients(t *testing.T) (*cache.WriteTracker, clients, clients) {
+	writes := cache.NewWriteTracker(cache.WriteTrackerOptions{Timeout: 30 * time.Second})
+	writerCfg := rest.CopyConfig(cluster.AdminConfig())
+	writerCfg.Wrap(writes.WrapTransport)
+	slowCfg := rest.CopyConfig(cluster.AdminConfig())
+	slowCfg.Wrap(slowWatch(150 * time.Millisecond))
+	return writes, newClients(t, writerCfg), newClients(t, slowCfg)
+}
+
 // TestReadYourOwnWrites writes and immediately reads back, in a tight loop,
 // with every watch slowed: a Foo's status updated from the lister's copy,
 // ConfigMaps created, updated and deleted. client-go's listers (over the
@@ -69,13 +80,7 @@ func TestReadYourOwnWrites(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	writes := cache.NewWriteTracker(cache.WriteTrackerOptions{Timeout: 30 * time.Second})
-	writerCfg := rest.CopyConfig(cluster.AdminConfig())
-	writerCfg.Wrap(writes.WrapTransport)
-	writer := newClients(t, writerCfg)
-	slowCfg := rest.CopyConfig(cluster.AdminConfig())
-	slowCfg.Wrap(slowWatch(150 * time.Millisecond))
-	slow := newClients(t, slowCfg)
+	writes, writer, slow := trackedClients(t)
 
 	ours := samplesinformers.NewSharedInformerFactoryWithOptions(slow.samples, 0, samplesinformers.WithNamespace(ns), informers.WithWriteTracker(writes))
 	oursKube := kubeinformers.NewSharedInformerFactoryWithOptions(slow.kube, 0, kubeinformers.WithNamespace(ns), informers.WithWriteTracker(writes))
@@ -176,13 +181,7 @@ func TestReadYourOwnWritesAcrossSelectionChanges(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 
-	writes := cache.NewWriteTracker(cache.WriteTrackerOptions{Timeout: 30 * time.Second})
-	writerCfg := rest.CopyConfig(cluster.AdminConfig())
-	writerCfg.Wrap(writes.WrapTransport)
-	writer := newClients(t, writerCfg)
-	slowCfg := rest.CopyConfig(cluster.AdminConfig())
-	slowCfg.Wrap(slowWatch(150 * time.Millisecond))
-	slow := newClients(t, slowCfg)
+	writes, writer, slow := trackedClients(t)
 
 	f := kubeinformers.NewSharedInformerFactoryWithOptions(slow.kube, 0, kubeinformers.WithNamespace(ns), informers.WithWriteTracker(writes))
 	if err := f.Base().SetSelectors("tier=a", ""); err != nil {

@@ -20,22 +20,36 @@ func (o *recObserver) take() []string {
 	return c
 }
 
-func TestDeltaFIFOObserverQueuedAndReached(t *testing.T) {
-	o := &recObserver{}
-	f := New[*corev1.Pod](nil)
+// taker is an observer that hands over what it recorded.
+type taker interface {
+	Observer
+	take() []string
+}
+
+// observedQueue returns a queue observed by o, a function popping a batch
+// of at most n deltas, and one requiring what o recorded since the last
+// call.
+func observedQueue(t *testing.T, o taker) (f *Queue[*corev1.Pod], pop func(n int), expect func(what string, want ...string)) {
+	f = New[*corev1.Pod](nil)
 	f.SetObserver(o)
-	pop := func(n int) {
+	pop = func(n int) {
 		t.Helper()
 		if err := f.PopBatch(n, func([]Delta[*corev1.Pod], bool) error { return nil }); err != nil {
 			t.Fatal(err)
 		}
 	}
-	expect := func(what string, want ...string) {
+	expect = func(what string, want ...string) {
 		t.Helper()
 		if got := o.take(); !slices.Equal(got, want) {
 			t.Fatalf("%s: observer got %q, want %q", what, got, want)
 		}
 	}
+	return f, pop, expect
+}
+
+func TestDeltaFIFOObserverQueuedAndReached(t *testing.T) {
+	o := &recObserver{}
+	f, pop, expect := observedQueue(t, o)
 
 	// A bookmark on an idle queue: the store is there already.
 	f.Bookmark("5")
@@ -105,20 +119,7 @@ func (o *genObserver) GenerationReached(gen uint64) {
 // want generations is not told of them.
 func TestDeltaFIFOMarkGeneration(t *testing.T) {
 	o := &genObserver{}
-	f := New[*corev1.Pod](nil)
-	f.SetObserver(o)
-	pop := func(n int) {
-		t.Helper()
-		if err := f.PopBatch(n, func([]Delta[*corev1.Pod], bool) error { return nil }); err != nil {
-			t.Fatal(err)
-		}
-	}
-	expect := func(what string, want ...string) {
-		t.Helper()
-		if got := o.take(); !slices.Equal(got, want) {
-			t.Fatalf("%s: observer got %q, want %q", what, got, want)
-		}
-	}
+	f, pop, expect := observedQueue(t, o)
 
 	f.MarkGeneration(1)
 	expect("idle queue", "generation 1")
