@@ -197,17 +197,19 @@ type ReflectorOptions struct {
 	// a list response carries the ListMeta.ShardInfo it checks.
 	DisableWatchList bool
 	// DisableManagedFieldsSharing keeps every object's managedFields
-	// documents (FieldsV1 bytes) its own. By default an object's documents
+	// documents (FieldsV1 bytes, or for unstructured objects the maps of
+	// each entry's fieldsV1) its own. By default an object's documents
 	// that equal ones the same informer already received for another object
 	// (the same manager owning the same fields of Pods of one template)
-	// point at those bytes instead, which holds most managedFields bytes
-	// once: a lookup per document per event, and the documents of different
-	// objects alias. Cached objects are read-only and DeepCopy copies the
-	// bytes, so this is invisible to code that keeps that contract. The
-	// table of documents is the informer's own (nothing is shared between
-	// informers), lives while its Run runs, and is bounded (two generations
-	// of 16384 documents of at most 64 KiB, holding bytes of objects that
-	// may have left the cache).
+	// point at those instead, which holds most managedFields bytes
+	// once: a lookup per document per event (for maps, a hash of the
+	// document and a comparison with the one found), and the documents of
+	// different objects alias. Cached objects are read-only and DeepCopy
+	// copies the documents, so this is invisible to code that keeps that
+	// contract. The table of documents is the informer's own (nothing is
+	// shared between informers), lives while its Run runs, and is bounded
+	// (two generations of 16384 documents each, of at most 64 KiB or 16384
+	// values, holding documents of objects that may have left the cache).
 	DisableManagedFieldsSharing bool
 	// Clock replaces the real clock in tests (k8s.io/utils/clock/testing);
 	// nil means the real clock. The informer's resync timer and handler

@@ -25,6 +25,8 @@ const managedFieldsShareMaxLen = 64 << 10
 // no lock; it is dropped with the reflector when the informer's Run ends.
 type fieldsCache struct {
 	docs intern.Generations[[]byte]
+	// trees are unstructured objects' documents.
+	trees fieldsTrees
 }
 
 // share returns remembered bytes equal to raw, or remembers raw.
@@ -46,21 +48,49 @@ func (c *fieldsCache) share(raw []byte) []byte {
 }
 
 // shareManagedFields points obj's managedFields documents at equal ones
-// c already holds for other objects. Only the FieldsV1 byte slices change,
+// c already holds for other objects. Only the FieldsV1 documents change,
 // to equal contents; the entries and the slice are obj's own.
 //
-// An unstructured object (runtime.Unstructured) is left alone and c
-// remembers nothing of it: its documents are maps inside its content, and
-// GetManagedFields returns entries converted from them, whose bytes are
-// not the object's, so sharing them would change nothing of obj and only
-// keep the converted copies alive in c.
+// An unstructured object (runtime.Unstructured) holds its documents as
+// maps inside its content (GetManagedFields would convert them into new
+// entries, not the object's): its entries' fieldsV1 maps are shared
+// instead (see fieldsTrees).
 func (c *fieldsCache) shareManagedFields(obj metav1.Object) {
-	if _, ok := obj.(runtime.Unstructured); ok {
+	if u, ok := obj.(runtime.Unstructured); ok {
+		c.shareUnstructured(u.UnstructuredContent())
 		return
 	}
 	for _, e := range obj.GetManagedFields() {
 		if e.FieldsV1 != nil && len(e.FieldsV1.Raw) > 0 {
 			e.FieldsV1.Raw = c.share(e.FieldsV1.Raw)
+		}
+	}
+}
+
+// shareUnstructured shares the fieldsV1 documents of the entries of
+// metadata.managedFields in content; anything not shaped as JSON gives
+// them is left as it is.
+func (c *fieldsCache) shareUnstructured(content map[string]any) {
+	md, ok := content["metadata"].(map[string]any)
+	if !ok {
+		return
+	}
+	entries, ok := md["managedFields"].([]any)
+	if !ok {
+		return
+	}
+	for _, e := range entries {
+		entry, ok := e.(map[string]any)
+		if !ok {
+			continue
+		}
+		doc, ok := entry["fieldsV1"].(map[string]any)
+		if !ok || len(doc) == 0 {
+			continue
+		}
+		// Written only when another object's document replaces it.
+		if shared := c.trees.share(doc); !sameMap(shared, doc) {
+			entry["fieldsV1"] = shared
 		}
 	}
 }

@@ -30,23 +30,40 @@ func unstructuredPod(t *testing.T, name string) *unstructured.Unstructured {
 	return u
 }
 
-// TestFieldsCacheKeepsNothingOfUnstructuredObjects checks that the
-// managedFields cache remembers the documents of typed objects, sharing
-// equal ones, and nothing of unstructured objects, which it leaves as they
-// were (their managedFields are maps, not the bytes GetManagedFields
-// converts them into).
-func TestFieldsCacheKeepsNothingOfUnstructuredObjects(t *testing.T) {
+// TestFieldsCacheSharesEqualDocuments checks that the managedFields cache
+// shares equal documents of typed objects (their bytes) and of
+// unstructured objects (their fieldsV1 maps), leaving every object equal
+// to what it was, and shares nothing between different documents.
+func TestFieldsCacheSharesEqualDocuments(t *testing.T) {
+	otherDoc := func(o metav1.Object) metav1.Object {
+		u := o.(*unstructured.Unstructured)
+		mf := u.Object["metadata"].(map[string]any)["managedFields"].([]any)
+		mf[0].(map[string]any)["fieldsV1"] = map[string]any{"f:spec": map[string]any{}}
+		return u
+	}
 	tests := []struct {
-		name       string
-		objs       func(t *testing.T) []metav1.Object
-		remembered int
+		name   string
+		objs   func(t *testing.T) []metav1.Object
+		typed  int // documents the cache remembers
+		trees  int
+		shared bool // the first two objects' documents are one
 	}{
 		{"typed Pods with equal documents", func(*testing.T) []metav1.Object {
 			return []metav1.Object{fieldsPod("p1"), fieldsPod("p2")}
-		}, 1},
+		}, 1, 0, true},
 		{"unstructured Pods with equal documents", func(t *testing.T) []metav1.Object {
-			return []metav1.Object{unstructuredPod(t, "p1"), unstructuredPod(t, "p2")}
-		}, 0},
+			return []metav1.Object{unstructuredPod(t, "p1"), unstructuredPod(t, "p2"), unstructuredPod(t, "p3")}
+		}, 0, 1, true},
+		{"unstructured Pods with different documents", func(t *testing.T) []metav1.Object {
+			return []metav1.Object{unstructuredPod(t, "p1"), otherDoc(unstructuredPod(t, "p2"))}
+		}, 0, 2, false},
+		{"unstructured objects without managedFields", func(*testing.T) []metav1.Object {
+			return []metav1.Object{
+				&unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"name": "a"}}},
+				&unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"managedFields": "not a list"}}},
+				&unstructured.Unstructured{Object: map[string]any{"metadata": map[string]any{"managedFields": []any{"not an entry", map[string]any{"fieldsV1": "not a map"}}}}},
+			}
+		}, 0, 0, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,19 +76,33 @@ func TestFieldsCacheKeepsNothingOfUnstructuredObjects(t *testing.T) {
 			for _, o := range objs {
 				c.shareManagedFields(o)
 			}
-			if got := c.docs.Len(); got != tt.remembered {
-				t.Fatalf("the cache holds %d documents, want %d", got, tt.remembered)
+			if got := c.docs.Len(); got != tt.typed {
+				t.Errorf("the cache holds %d byte documents, want %d", got, tt.typed)
+			}
+			if got := c.trees.Len(); got != tt.trees {
+				t.Errorf("the cache holds %d unstructured documents, want %d", got, tt.trees)
 			}
 			for i, o := range objs {
 				if !reflect.DeepEqual(o, before[i]) {
 					t.Fatalf("object %d changed: %#v", i, o)
 				}
 			}
-			if tt.remembered > 0 {
+			if len(objs) < 2 || tt.typed+tt.trees == 0 {
+				return
+			}
+			var one bool
+			if tt.typed > 0 {
 				a, b := objs[0].GetManagedFields()[0].FieldsV1.Raw, objs[1].GetManagedFields()[0].FieldsV1.Raw
-				if &a[0] != &b[0] {
-					t.Fatal("equal documents of typed objects are not shared")
+				one = &a[0] == &b[0]
+			} else {
+				doc := func(o metav1.Object) map[string]any {
+					mf := o.(*unstructured.Unstructured).Object["metadata"].(map[string]any)["managedFields"].([]any)
+					return mf[0].(map[string]any)["fieldsV1"].(map[string]any)
 				}
+				one = sameMap(doc(objs[0]), doc(objs[1]))
+			}
+			if one != tt.shared {
+				t.Fatalf("the first two objects share their document: %v, want %v", one, tt.shared)
 			}
 		})
 	}
