@@ -1,9 +1,13 @@
 package reflector
 
 import (
+	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"reflect"
 	"unsafe"
+
+	"github.com/typedinformer/typedinformer/runtime/internal/intern"
 )
 
 // managedFieldsTreeMaxNodes is the largest unstructured FieldsV1 document
@@ -18,10 +22,11 @@ const managedFieldsTreeMaxNodes = 1 << 14
 // ever replaced by an equal one. Like every cached object's content, the
 // shared documents must not be modified. Used by one goroutine.
 type fieldsTrees struct {
-	seed     maphash.Seed
-	seeded   bool
-	cur, old map[uint64][]map[string]any
-	n        int // documents in cur
+	seed   maphash.Seed
+	seeded bool
+	// docs holds the documents of each hash (more than one only when
+	// different documents collide), keyed by the hash's 8 bytes.
+	docs intern.Generations[[]map[string]any]
 }
 
 // share returns a remembered document equal to doc, or remembers doc.
@@ -37,33 +42,29 @@ func (c *fieldsTrees) share(doc map[string]any) map[string]any {
 	if !ok {
 		return doc
 	}
-	for _, d := range c.cur[h] {
+	var key [8]byte
+	binary.LittleEndian.PutUint64(key[:], h)
+	// The lookups do not keep the key, so it may alias the array.
+	lookup := unsafe.String(&key[0], len(key))
+	cur, _ := c.docs.Current(lookup)
+	for _, d := range cur {
 		if sameTree(d, doc) {
 			return d
 		}
 	}
-	for _, d := range c.old[h] {
+	old, _ := c.docs.Old(lookup)
+	for _, d := range old {
 		if sameTree(d, doc) {
-			c.put(h, d)
-			return d
+			doc = d // moved to the current generation
+			break
 		}
 	}
-	c.put(h, doc)
+	c.docs.Put(string(key[:]), append(cur[:len(cur):len(cur)], doc), managedFieldsShareEntries)
 	return doc
 }
 
-// put remembers d under h, starting a new generation when the current one
-// is full.
-func (c *fieldsTrees) put(h uint64, d map[string]any) {
-	if c.cur == nil || c.n >= managedFieldsShareEntries {
-		c.old, c.cur, c.n = c.cur, map[uint64][]map[string]any{}, 0
-	}
-	c.cur[h] = append(c.cur[h], d)
-	c.n++
-}
-
-// Len returns how many documents the current generation holds.
-func (c *fieldsTrees) Len() int { return c.n }
+// Len returns how many document hashes the current generation holds.
+func (c *fieldsTrees) Len() int { return c.docs.CurrentLen() }
 
 // Kinds of value, mixed into their hashes.
 const (
@@ -180,5 +181,5 @@ func sameTree(a, b any) bool {
 
 // sameMap reports whether a and b are the same map (not only equal).
 func sameMap(a, b map[string]any) bool {
-	return *(*unsafe.Pointer)(unsafe.Pointer(&a)) == *(*unsafe.Pointer)(unsafe.Pointer(&b))
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
 }
