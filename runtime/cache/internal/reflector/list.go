@@ -33,6 +33,9 @@ func (r *Reflector[T]) list(ctx context.Context) error {
 		// Some pages may have been listed with the new value.
 		return errSelectionChanged
 	}
+	// Cleared before the store can apply the list: a reader that sees the
+	// informer synced sees no older error. A failing Replace is reported.
+	r.clearError()
 	if err := r.sink.ReplaceInScope(items, listRV, r.replaceScope()); err != nil {
 		return fmt.Errorf("list %s: storing the list: %w", r.name, err)
 	}
@@ -40,7 +43,6 @@ func (r *Reflector[T]) list(ctx context.Context) error {
 	r.mu.Lock()
 	r.lastSyncRV = listRV
 	r.rvUnavailable = false
-	r.lastErr = nil
 	r.mu.Unlock()
 	r.selectionStored()
 	r.noteList(relist, listRV)

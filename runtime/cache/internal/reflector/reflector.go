@@ -476,6 +476,7 @@ func (r *Reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 						w.Stop()
 						return nil, false, errSelectionChanged
 					}
+					r.clearError() // before the store can apply the list, as in list
 					if err := r.sink.ReplaceInScope(items, finalRV, r.replaceScope()); err != nil {
 						w.Stop()
 						return nil, false, fmt.Errorf("watch-list %s: storing the initial events: %w", r.name, err)
@@ -484,7 +485,6 @@ func (r *Reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 					relist := r.rvUnavailable
 					r.lastSyncRV = finalRV
 					r.rvUnavailable = false
-					r.lastErr = nil
 					r.mu.Unlock()
 					r.noteList(relist, finalRV)
 					r.selectionStored()

@@ -140,11 +140,11 @@ func (r *Reflector[T]) shardListed(ctx context.Context) {
 // or nil once ctx ended.
 func (r *Reflector[T]) emptyShard(ctx context.Context) error {
 	rv := r.LastSyncResourceVersion()
+	r.clearError() // before the store can apply the list, as in list
 	if err := r.sink.ReplaceInScope(nil, rv, r.inShard); err != nil {
 		return fmt.Errorf("emptying %s for an empty shard scope: %w", r.name, err)
 	}
 	r.mu.Lock()
-	r.lastErr = nil
 	r.shardStatus.Listed = true
 	r.mu.Unlock()
 	r.selectionStored()
