@@ -277,6 +277,12 @@ func (g *writeGate[T]) selectionApplied(gen uint64) {
 		g.relistWait = false
 		g.countLocked()
 	}
+	// Waiting reads re-check now: advance wakes them only while something
+	// is pending, and ending relistWait may have left nothing.
+	if g.advanced != nil {
+		close(g.advanced)
+		g.advanced = nil
+	}
 	g.mu.Unlock()
 	g.advance()
 }
