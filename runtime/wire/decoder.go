@@ -702,7 +702,9 @@ func (d *decoder[E, T]) jsonEvent() (watch.Event, error) {
 	if err := jsondec.Members(b, func(k, v []byte) error {
 		switch string(k) {
 		case "type":
-			if err := unmarshalJSON(v, &typ); err != nil {
+			if str, ok := jsondec.String(v, d.strs); ok {
+				typ = str
+			} else if err := unmarshalJSON(v, &typ); err != nil {
 				return fmt.Errorf("watch event type: %w", err)
 			}
 		case "object":
@@ -732,7 +734,7 @@ func (d *decoder[E, T]) jsonEventObject(typ string, b []byte) (watch.Event, erro
 	if d.uns != nil {
 		return d.unstructuredEvent(et, b)
 	}
-	var tm typeMeta
+	tm := typeMeta{strs: d.strs}
 	if err := jsondec.Members(b, func(k, v []byte) error { return tm.member(string(k), v) }); err != nil {
 		return watch.Event{}, fmt.Errorf("%s event object: %w", et, err)
 	}

@@ -128,8 +128,12 @@ func (d *decoder[E, T]) unstructuredItem(b []byte) (T, int, error) {
 
 // typeMeta is what apimachinery's JSON serializer reads of an object's
 // type before decoding it (with encoding/json: keys matched regardless of
-// case, the last one winning, null leaving the value as it is).
-type typeMeta struct{ apiVersion, kind string }
+// case, the last one winning, null leaving the value as it is). strs, when
+// not nil, holds the strings read, as an item's strings are held.
+type typeMeta struct {
+	apiVersion, kind string
+	strs             *jsondec.Strings
+}
 
 // member takes one member of the object: a key that is apiVersion or
 // kind but for case must have a string or null.
@@ -147,6 +151,10 @@ func (tm *typeMeta) member(key string, v []byte) error {
 	case 'n':
 		return nil
 	case '"':
+		if str, ok := jsondec.String(v, tm.strs); ok {
+			*field = str
+			return nil
+		}
 		return unmarshalJSON(v, field)
 	}
 	return fmt.Errorf("couldn't get version/kind: %q is %.20s, not a string", key, v)
@@ -271,7 +279,7 @@ func setListKind(u *unstructured.Unstructured, apiVersion, kind string) {
 // unstructuredEvent decodes the object of a watch event of type et from b
 // as the dynamic client's watch does.
 func (d *decoder[E, T]) unstructuredEvent(et watch.EventType, b []byte) (watch.Event, error) {
-	var tm typeMeta
+	tm := typeMeta{strs: d.strs}
 	if err := jsondec.Members(b, func(k, v []byte) error { return tm.member(string(k), v) }); err != nil {
 		return watch.Event{}, fmt.Errorf("%s event object: %w", et, err)
 	}

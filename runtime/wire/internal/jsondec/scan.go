@@ -480,6 +480,23 @@ func SkipAt(data []byte, depth int) (int, error) {
 	return s.i, nil
 }
 
+// String returns the text of v, one JSON string literal that Skip
+// accepted (a value Members hands over; white space may follow), unquoted as encoding/json
+// unquotes it and held in strs when strs is not nil. ok is false when v is
+// anything else (null, a number, an object...), for the caller to decode
+// it the slow way and report the error it expects.
+func String(v []byte, strs *Strings) (str string, ok bool) {
+	if len(v) == 0 || v[0] != '"' {
+		return "", false
+	}
+	s := state{data: v, strs: strs}
+	str, err := s.str()
+	if s.ws(); err != nil || s.i != len(v) {
+		return "", false
+	}
+	return str, true
+}
+
 // Members calls fn with the key and the value's bytes of each member of
 // the object data, in order; data must be one object that Skip accepted.
 // The key is unquoted; fn must not keep it.
