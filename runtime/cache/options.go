@@ -210,6 +210,9 @@ type ReflectorOptions struct {
 	// shared between informers), lives while its Run runs, and is bounded
 	// (two generations of 16384 documents each, of at most 64 KiB or 16384
 	// values, holding documents of objects that may have left the cache).
+	// With sharing disabled, the reflector copies each typed object's
+	// documents, since a ListerWatcher may hand equal ones over as one
+	// (runtime/wire holds equal documents of one response once).
 	DisableManagedFieldsSharing bool
 	// Clock replaces the real clock in tests (k8s.io/utils/clock/testing);
 	// nil means the real clock. The informer's resync timer and handler

@@ -92,8 +92,9 @@ func (r *Reflector[T]) listPages(ctx context.Context, rv string) ([]T, string, e
 }
 
 // prepare turns a received object into the one stored: the transform,
-// then (unless disabled) managedFields documents shared with equal ones of
-// the objects this reflector stored before.
+// then managedFields documents shared with equal ones of the objects this
+// reflector stored before, or, with sharing disabled, made the object's
+// own.
 func (r *Reflector[T]) prepare(obj T) (T, error) {
 	if r.transform != nil {
 		t, err := r.transform(obj)
@@ -102,7 +103,9 @@ func (r *Reflector[T]) prepare(obj T) (T, error) {
 		}
 		obj = t
 	}
-	if !r.opts.DisableManagedFieldsSharing {
+	if r.opts.DisableManagedFieldsSharing {
+		ownManagedFields(obj)
+	} else {
 		r.fields.shareManagedFields(obj)
 	}
 	return obj, nil

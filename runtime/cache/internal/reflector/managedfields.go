@@ -1,6 +1,7 @@
 package reflector
 
 import (
+	"bytes"
 	"unsafe"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -63,6 +64,22 @@ func (c *fieldsCache) shareManagedFields(obj metav1.Object) {
 	for _, e := range obj.GetManagedFields() {
 		if e.FieldsV1 != nil && len(e.FieldsV1.Raw) > 0 {
 			e.FieldsV1.Raw = c.share(e.FieldsV1.Raw)
+		}
+	}
+}
+
+// ownManagedFields gives each of obj's managedFields documents bytes of
+// its own: a decoder may have handed equal documents of one response over
+// as one (runtime/wire does), and with sharing disabled no object's
+// document may be another's. Unstructured objects' documents are maps,
+// which decoders never share.
+func ownManagedFields(obj metav1.Object) {
+	if _, ok := obj.(runtime.Unstructured); ok {
+		return
+	}
+	for _, e := range obj.GetManagedFields() {
+		if e.FieldsV1 != nil && len(e.FieldsV1.Raw) > 0 {
+			e.FieldsV1.Raw = bytes.Clone(e.FieldsV1.Raw)
 		}
 	}
 }

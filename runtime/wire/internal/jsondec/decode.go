@@ -124,10 +124,50 @@ func (d *Decoder) DecodeValueAt(data []byte, v any, strs *Strings, depth int) (i
 // (namespaces, labels, images, condition types...) instead of each
 // holding its own. Strings are immutable, so sharing them changes no
 // value. A Strings is used by one goroutine.
+//
+// It also holds managedFields documents (metav1.FieldsV1) the same way,
+// see Doc.
 type Strings struct {
 	m     map[string]string
 	boxes map[string]any // strings boxed in an interface, for unstructured values
 	limit int
+	// docs are the documents Doc holds, keyed by their own bytes (never
+	// modified: decoded objects are read-only once handed over);
+	// docBytes is their total length.
+	docs     map[string][]byte
+	docBytes int
+}
+
+// Bounds of the managedFields documents one Strings holds: each at most
+// MaxSharedDoc bytes, together at most maxDocBytes (the first ones met
+// are kept: a list's objects repeat their templates' documents from the
+// first objects on).
+const (
+	MaxSharedDoc = 64 << 10
+	maxDocBytes  = 1 << 20
+)
+
+// Doc returns a copy of the managedFields document b (the bytes a
+// metav1.FieldsV1 holds), the one held if an equal one is, so that the
+// objects of one body repeating a document (Pods of one template, with
+// the same manager owning the same fields) hold it once, as the informer
+// holds its objects' documents. A nil Strings returns a new copy.
+func (t *Strings) Doc(b []byte) []byte {
+	if t == nil {
+		return append([]byte{}, b...)
+	}
+	if v, ok := t.docs[string(b)]; ok {
+		return v
+	}
+	v := append([]byte{}, b...)
+	if len(v) <= MaxSharedDoc && t.docBytes+len(v) <= maxDocBytes {
+		if t.docs == nil {
+			t.docs = make(map[string][]byte)
+		}
+		t.docs[unsafe.String(unsafe.SliceData(v), len(v))] = v
+		t.docBytes += len(v)
+	}
+	return v
 }
 
 // MaxSharedLen is the length up to which a string is looked up in

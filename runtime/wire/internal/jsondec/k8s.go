@@ -21,6 +21,22 @@ func k8sDec(t reflect.Type) decodeFunc {
 		return timeDec
 	case reflect.TypeFor[intstr.IntOrString]():
 		return intOrStringDec
+	case reflect.TypeFor[metav1.FieldsV1]():
+		return fieldsV1Dec
+	}
+	return nil
+}
+
+// fieldsV1Dec decodes a metav1.FieldsV1 as its UnmarshalJSON does (the
+// value's exact bytes; null leaves it as it is), its document held once
+// per body through the state's Strings (see Strings.Doc).
+func fieldsV1Dec(s *state, p unsafe.Pointer) error {
+	b, err := s.skip()
+	if err != nil {
+		return err
+	}
+	if string(b) != "null" {
+		(*metav1.FieldsV1)(p).Raw = s.strs.Doc(b)
 	}
 	return nil
 }

@@ -12,6 +12,8 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/typedinformer/typedinformer/runtime/wire/internal/jsondec"
 )
 
 // unmarshaler is a type's own protobuf decoding.
@@ -78,6 +80,9 @@ func (b *builder) message(t reflect.Type) (*message, error) {
 		dec, err := b.field(f.Type, f.Name, num)
 		if err != nil {
 			return nil, fmt.Errorf("protodec: %v.%s: %w", t, f.Name, err)
+		}
+		if t == reflect.TypeFor[metav1.FieldsV1]() && f.Type.Kind() == reflect.Slice {
+			dec = docField(f.Name)
 		}
 		if num >= len(m.fields) {
 			m.fields = append(m.fields, make([]field, num+1-len(m.fields))...)
@@ -351,6 +356,34 @@ func bytesField(name string) fieldFunc {
 		if *v == nil {
 			*v = []byte{}
 		}
+		return e, nil
+	}
+}
+
+// docField is bytesField for the document of a metav1.FieldsV1, held once
+// per body through the state's Strings (see jsondec.Strings.Doc).
+func docField(name string) fieldFunc {
+	return func(st *State, b []byte, i, wt int, p unsafe.Pointer) (int, error) {
+		if wt != wireBytes {
+			return i, wrongWireType(wt, name)
+		}
+		s, e, err := length(b, i)
+		if err != nil {
+			return i, err
+		}
+		v := (*[]byte)(p)
+		if s == e {
+			*v = append((*v)[:0], b[s:e]...)
+			if *v == nil {
+				*v = []byte{}
+			}
+			return e, nil
+		}
+		var strs *jsondec.Strings
+		if st != nil {
+			strs = st.strs
+		}
+		*v = strs.Doc(b[s:e])
 		return e, nil
 	}
 }

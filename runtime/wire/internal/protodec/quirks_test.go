@@ -6,6 +6,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/typedinformer/typedinformer/runtime/wire/internal/jsondec"
 	"github.com/typedinformer/typedinformer/runtime/wire/internal/protodec"
@@ -101,5 +102,60 @@ func TestQuantitiesKept(t *testing.T) {
 		if c := got[1].Requests[corev1.ResourceCPU]; c.Cmp(want) != 0 {
 			t.Errorf("%s: changing one decoded Quantity changed another to %s", q, c.String())
 		}
+	}
+}
+
+// TestDocsHeldOnce decodes Pods with one State: equal managedFields
+// documents share bytes (through the State's Strings), different ones do
+// not, an empty one is empty, not nil, and each Pod is what Unmarshal
+// gives; without a Strings nothing is shared.
+func TestDocsHeldOnce(t *testing.T) {
+	typ := reflect.TypeFor[corev1.Pod]()
+	d, err := protodec.New(typ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pod := func(docs ...string) []byte {
+		p := corev1.Pod{}
+		for _, doc := range docs {
+			p.ManagedFields = append(p.ManagedFields, metav1.ManagedFieldsEntry{Manager: "m", FieldsV1: &metav1.FieldsV1{Raw: []byte(doc)}})
+		}
+		data, err := p.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return data
+	}
+	decode := func(st *protodec.State, data []byte) *corev1.Pod {
+		t.Helper()
+		compare(t, d, st, typ, data, "pod")
+		v := &corev1.Pod{}
+		if err := d.Unmarshal(data, v, st); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	raw := func(p *corev1.Pod, i int) []byte { return p.ManagedFields[i].FieldsV1.Raw }
+	const ctrl, kubelet = `{"f:metadata":{}}`, `{"f:status":{}}`
+	st := d.NewState(jsondec.NewStrings(16))
+	data := pod(ctrl, kubelet, "")
+	a := decode(st, data)
+	b := decode(st, pod(ctrl, `{"f:spec":{}}`))
+	if &raw(a, 0)[0] != &raw(b, 0)[0] {
+		t.Error("an equal document is not shared")
+	}
+	if &raw(a, 1)[0] == &raw(b, 1)[0] {
+		t.Error("different documents share bytes")
+	}
+	if r := raw(a, 2); r == nil || len(r) != 0 {
+		t.Errorf("an empty document decoded as %#v", r)
+	}
+	clear(data)
+	if string(raw(a, 0)) != ctrl || string(raw(a, 1)) != kubelet {
+		t.Error("a document aliases the message it was decoded from")
+	}
+	alone := d.NewState(nil)
+	if c, e := decode(alone, pod(ctrl)), decode(alone, pod(ctrl)); &raw(c, 0)[0] == &raw(e, 0)[0] {
+		t.Error("documents decoded without a Strings share bytes")
 	}
 }
