@@ -412,17 +412,10 @@ func (r *Reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 		return w, true, fmt.Errorf("watch-list %s: %w", r.name, errNoStreaming)
 	}
 	r.noteWatch()
-	var items []T
-	index := map[keys.Key]int{}
-	put := func(obj T) {
-		k := keys.Of(obj)
-		if i, ok := index[k]; ok {
-			items[i] = obj
-			return
-		}
-		index[k] = len(items)
-		items = append(items, obj)
-	}
+	// The initial events in order, DELETED ones at the indexes in deleted;
+	// resolved into the initial state at the bookmark (see initialState).
+	var evs []T
+	var deleted []int
 	for {
 		select {
 		case <-ctx.Done():
@@ -431,7 +424,7 @@ func (r *Reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 		case ev, ok := <-w.ResultChan():
 			if !ok {
 				w.Stop()
-				if len(items) == 0 && r.clock.Since(start) < time.Second {
+				if len(evs) == 0 && r.clock.Since(start) < time.Second {
 					return nil, true, fmt.Errorf("watch-list %s: %w", r.name, ErrVeryShortWatch)
 				}
 				return nil, true, fmt.Errorf("watch-list %s: the watch closed before the initial events ended", r.name)
@@ -459,16 +452,10 @@ func (r *Reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 					w.Stop()
 					return nil, true, fmt.Errorf("watch-list %s: transforming %s: %w", r.name, keys.StringOf(obj), err)
 				}
-				put(t)
+				evs = append(evs, t)
 			case watch.Deleted:
-				k := keys.Of(obj)
-				if i, ok := index[k]; ok {
-					last := len(items) - 1
-					items[i] = items[last]
-					index[keys.Of(items[i])] = i
-					items = items[:last]
-					delete(index, k)
-				}
+				deleted = append(deleted, len(evs))
+				evs = append(evs, obj)
 			case watch.Bookmark:
 				if obj.GetAnnotations()[initialEventsEndAnnotation] == "true" {
 					finalRV := obj.GetResourceVersion()
@@ -477,7 +464,7 @@ func (r *Reflector[T]) watchList(ctx context.Context) (watch.Interface, bool, er
 						return nil, false, errSelectionChanged
 					}
 					r.clearError() // before the store can apply the list, as in list
-					if err := r.sink.ReplaceInScope(items, finalRV, r.replaceScope()); err != nil {
+					if err := r.sink.ReplaceInScope(initialState(evs, deleted), finalRV, r.replaceScope()); err != nil {
 						w.Stop()
 						return nil, false, fmt.Errorf("watch-list %s: storing the initial events: %w", r.name, err)
 					}
