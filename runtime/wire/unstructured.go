@@ -151,13 +151,19 @@ func (tm *typeMeta) member(key string, v []byte) error {
 	case 'n':
 		return nil
 	case '"':
-		if str, ok := jsondec.String(v, tm.strs); ok {
-			*field = str
-			return nil
+		str, ok := jsondec.String(v, tm.strs)
+		if !ok {
+			// Declared here, so that only this path allocates it.
+			var slow string
+			if err := unmarshalJSON(v, &slow); err != nil {
+				return err
+			}
+			str = slow
 		}
-		return unmarshalJSON(v, field)
+		*field = str
+		return nil
 	}
-	return fmt.Errorf("couldn't get version/kind: %q is %.20s, not a string", key, v)
+	return fmt.Errorf("couldn't get version/kind: %q is %.20s, not a string", strings.Clone(key), v)
 }
 
 // gvk parses the apiVersion read.
