@@ -27,7 +27,10 @@ type HandlerOptions struct {
 
 // TransformFunc rewrites an object before the informer stores it and hands it
 // to handlers. It may return its argument modified in place (the informer owns
-// it) and must be idempotent: it can be applied to an object twice.
+// it) and must be idempotent: it can be applied to an object twice. It may
+// replace or drop the object's managedFields documents but not write into
+// their bytes: a decoder may hand equal documents of one response over as one
+// (runtime/wire does).
 type TransformFunc[T Object] func(obj T) (T, error)
 
 // WatchErrorHandler is called with every list and watch error, after the
