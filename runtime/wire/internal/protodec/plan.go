@@ -12,8 +12,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/typedinformer/typedinformer/runtime/wire/internal/jsondec"
 )
 
 // unmarshaler is a type's own protobuf decoding.
@@ -82,7 +80,7 @@ func (b *builder) message(t reflect.Type) (*message, error) {
 			return nil, fmt.Errorf("protodec: %v.%s: %w", t, f.Name, err)
 		}
 		if t == reflect.TypeFor[metav1.FieldsV1]() && f.Type.Kind() == reflect.Slice {
-			dec = docField(f.Name)
+			dec = bytesField(f.Name, true)
 		}
 		if num >= len(m.fields) {
 			m.fields = append(m.fields, make([]field, num+1-len(m.fields))...)
@@ -208,7 +206,7 @@ func (b *builder) field(t reflect.Type, name string, num int) (fieldFunc, error)
 		e := t.Elem()
 		switch ek := e.Kind(); {
 		case ek == reflect.Uint8:
-			return bytesField(name), nil
+			return bytesField(name, false), nil
 		case ek == reflect.String:
 			return stringsField(name, b.newSlot(), runTag(num)), nil
 		case isVarint(ek):
@@ -341,28 +339,10 @@ func ptrMsgField(name string, t reflect.Type, m msgFunc) fieldFunc {
 }
 
 // bytesField decodes a []byte: replaced by a copy of the value's bytes,
-// empty but not nil for an empty value.
-func bytesField(name string) fieldFunc {
-	return func(_ *State, b []byte, i, wt int, p unsafe.Pointer) (int, error) {
-		if wt != wireBytes {
-			return i, wrongWireType(wt, name)
-		}
-		s, e, err := length(b, i)
-		if err != nil {
-			return i, err
-		}
-		v := (*[]byte)(p)
-		*v = append((*v)[:0], b[s:e]...)
-		if *v == nil {
-			*v = []byte{}
-		}
-		return e, nil
-	}
-}
-
-// docField is bytesField for the document of a metav1.FieldsV1, held once
-// per body through the state's Strings (see jsondec.Strings.Doc).
-func docField(name string) fieldFunc {
+// empty but not nil for an empty value. With doc (the document of a
+// metav1.FieldsV1), the copy of a value an earlier one of the body equals
+// is that one (see jsondec.Strings.Doc).
+func bytesField(name string, doc bool) fieldFunc {
 	return func(st *State, b []byte, i, wt int, p unsafe.Pointer) (int, error) {
 		if wt != wireBytes {
 			return i, wrongWireType(wt, name)
@@ -372,18 +352,14 @@ func docField(name string) fieldFunc {
 			return i, err
 		}
 		v := (*[]byte)(p)
-		if s == e {
-			*v = append((*v)[:0], b[s:e]...)
-			if *v == nil {
-				*v = []byte{}
-			}
+		if doc && s < e && st != nil {
+			*v = st.strs.Doc(b[s:e])
 			return e, nil
 		}
-		var strs *jsondec.Strings
-		if st != nil {
-			strs = st.strs
+		*v = append((*v)[:0], b[s:e]...)
+		if *v == nil {
+			*v = []byte{}
 		}
-		*v = strs.Doc(b[s:e])
 		return e, nil
 	}
 }
