@@ -58,6 +58,8 @@ func TestGeneratedQuirks(t *testing.T) {
 		{"repeated with the wrong wire type", security, []byte{0x25, 1, 2, 3, 4}},
 		{"negative int64", security, []byte{0x10, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01}},
 		{"scalar with the wrong wire type", security, []byte{0x12, 0x00}},
+		{"empty managedFields document", reflect.TypeFor[metav1.FieldsV1](), []byte{0x0a, 0x00}},
+		{"managedFields document twice", reflect.TypeFor[metav1.FieldsV1](), []byte{0x0a, 0x01, '{', 0x0a, 0x00}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			d, err := protodec.New(tc.typ)
@@ -107,8 +109,9 @@ func TestQuantitiesKept(t *testing.T) {
 
 // TestDocsHeldOnce decodes Pods with one State: equal managedFields
 // documents share bytes (through the State's Strings), different ones do
-// not, an empty one is empty, not nil, and each Pod is what Unmarshal
-// gives; without a Strings nothing is shared.
+// not, and each Pod is what Unmarshal gives; without a Strings nothing is
+// shared. (Empty documents, which newer apimachinery does not encode, are
+// in TestGeneratedQuirks.)
 func TestDocsHeldOnce(t *testing.T) {
 	typ := reflect.TypeFor[corev1.Pod]()
 	d, err := protodec.New(typ)
@@ -138,7 +141,7 @@ func TestDocsHeldOnce(t *testing.T) {
 	raw := func(p *corev1.Pod, i int) []byte { return p.ManagedFields[i].FieldsV1.Raw }
 	const ctrl, kubelet = `{"f:metadata":{}}`, `{"f:status":{}}`
 	st := d.NewState(jsondec.NewStrings(16))
-	data := pod(ctrl, kubelet, "")
+	data := pod(ctrl, kubelet)
 	a := decode(st, data)
 	b := decode(st, pod(ctrl, `{"f:spec":{}}`))
 	if &raw(a, 0)[0] != &raw(b, 0)[0] {
@@ -146,9 +149,6 @@ func TestDocsHeldOnce(t *testing.T) {
 	}
 	if &raw(a, 1)[0] == &raw(b, 1)[0] {
 		t.Error("different documents share bytes")
-	}
-	if r := raw(a, 2); r == nil || len(r) != 0 {
-		t.Errorf("an empty document decoded as %#v", r)
 	}
 	clear(data)
 	if string(raw(a, 0)) != ctrl || string(raw(a, 1)) != kubelet {
