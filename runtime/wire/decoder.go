@@ -702,9 +702,8 @@ func (d *decoder[E, T]) jsonEvent() (watch.Event, error) {
 	if err := jsondec.Members(b, func(k, v []byte) error {
 		switch string(k) {
 		case "type":
-			if str, ok := jsondec.String(v, d.strs); ok {
-				typ = str
-			} else if err := unmarshalJSON(v, &typ); err != nil {
+			var err error
+			if typ, err = jsonString(v, d.strs); err != nil {
 				return fmt.Errorf("watch event type: %w", err)
 			}
 		case "object":

@@ -151,19 +151,26 @@ func (tm *typeMeta) member(key string, v []byte) error {
 	case 'n':
 		return nil
 	case '"':
-		str, ok := jsondec.String(v, tm.strs)
-		if !ok {
-			// Declared here, so that only this path allocates it.
-			var slow string
-			if err := unmarshalJSON(v, &slow); err != nil {
-				return err
-			}
-			str = slow
+		str, err := jsonString(v, tm.strs)
+		if err != nil {
+			return err
 		}
 		*field = str
 		return nil
 	}
 	return fmt.Errorf("couldn't get version/kind: %q is %.20s, not a string", strings.Clone(key), v)
+}
+
+// jsonString decodes the JSON value v into a string as sigs.k8s.io/json
+// does (its errors included), a plain string literal without it, held in
+// strs (see jsondec.String).
+func jsonString(v []byte, strs *jsondec.Strings) (string, error) {
+	if str, ok := jsondec.String(v, strs); ok {
+		return str, nil
+	}
+	var slow string // declared here, so that only this path allocates it
+	err := unmarshalJSON(v, &slow)
+	return slow, err
 }
 
 // gvk parses the apiVersion read.

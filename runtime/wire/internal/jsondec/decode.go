@@ -139,11 +139,11 @@ type Strings struct {
 }
 
 // Bounds of the managedFields documents one Strings holds: each at most
-// MaxSharedDoc bytes, together at most maxDocBytes (the first ones met
+// maxSharedDoc bytes, together at most maxDocBytes (the first ones met
 // are kept: a list's objects repeat their templates' documents from the
 // first objects on).
 const (
-	MaxSharedDoc = 64 << 10
+	maxSharedDoc = 64 << 10
 	maxDocBytes  = 1 << 20
 )
 
@@ -160,7 +160,7 @@ func (t *Strings) Doc(b []byte) []byte {
 		return v
 	}
 	v := append([]byte{}, b...)
-	if len(v) <= MaxSharedDoc && t.docBytes+len(v) <= maxDocBytes {
+	if len(v) <= maxSharedDoc && t.docBytes+len(v) <= maxDocBytes {
 		if t.docs == nil {
 			t.docs = make(map[string][]byte)
 		}

@@ -37,7 +37,7 @@ func podWithDocs(name string, docs ...[]byte) []byte {
 func TestDocsAreHeldOncePerStrings(t *testing.T) {
 	ctrl := []byte(`{"f:metadata":{"f:labels":{".":{},"f:app":{}}}}`)
 	kubelet := []byte(`{"f:status":{"f:podIP":{}}}`)
-	big := []byte(`{"f:spec":"` + strings.Repeat("x", MaxSharedDoc) + `"}`)
+	big := []byte(`{"f:spec":"` + strings.Repeat("x", maxSharedDoc) + `"}`)
 	d := New(reflect.TypeFor[corev1.Pod]())
 	decode := func(data []byte, strs *Strings) *corev1.Pod {
 		t.Helper()
@@ -65,7 +65,7 @@ func TestDocsAreHeldOncePerStrings(t *testing.T) {
 		t.Error("different documents share bytes")
 	}
 	if raw(a, 2) == raw(b, 2) {
-		t.Error("a document longer than MaxSharedDoc was held")
+		t.Error("a document longer than maxSharedDoc was held")
 	}
 	data := podWithDocs("c", kubelet)
 	c := decode(data, strs)
@@ -79,9 +79,9 @@ func TestDocsAreHeldOncePerStrings(t *testing.T) {
 	// Past maxDocBytes nothing more is held, and what was held still is.
 	full := NewStrings(16)
 	filler := func(i int) []byte {
-		return []byte(`{"f:x":"` + strings.Repeat(string(rune('a'+i)), MaxSharedDoc-10) + `"}`)
+		return []byte(`{"f:x":"` + strings.Repeat(string(rune('a'+i)), maxSharedDoc-10) + `"}`)
 	}
-	for i := range maxDocBytes / MaxSharedDoc {
+	for i := range maxDocBytes / maxSharedDoc {
 		decode(podWithDocs(fmt.Sprint("f", i), filler(i)), full)
 	}
 	late := []byte(`{"f:y":"` + strings.Repeat("z", 1000) + `"}`)

@@ -481,10 +481,10 @@ func SkipAt(data []byte, depth int) (int, error) {
 }
 
 // String returns the text of v, one JSON string literal that Skip
-// accepted (a value Members hands over; white space may follow), unquoted as encoding/json
-// unquotes it and held in strs when strs is not nil. ok is false when v is
-// anything else (null, a number, an object...), for the caller to decode
-// it the slow way and report the error it expects.
+// accepted (a value Members hands over; white space may follow), unquoted
+// as encoding/json unquotes it and held in strs when strs is not nil. ok
+// is false when v is anything else (null, a number, an object...), for the
+// caller to decode it the slow way and report the error it expects.
 func String(v []byte, strs *Strings) (str string, ok bool) {
 	if len(v) == 0 || v[0] != '"' {
 		return "", false
