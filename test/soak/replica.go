@@ -52,15 +52,6 @@ type replica struct {
 // interval is [From, To] in Unix nanoseconds.
 type interval struct{ From, To int64 }
 
-func freePort() (int, error) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return 0, err
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port, nil
-}
-
 // start runs the process and keeps it running until stop.
 func (r *replica) start() error {
 	if err := r.spawn(); err != nil {

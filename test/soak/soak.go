@@ -252,7 +252,7 @@ func (r *run) addReplica(group, name string) error {
 		p.Close()
 		return err
 	}
-	port, err := freePort()
+	port, err := framework.FreePort()
 	if err != nil {
 		p.Close()
 		return err

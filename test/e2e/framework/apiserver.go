@@ -38,7 +38,7 @@ type apiserverConfig struct {
 }
 
 func newAPIServer(cfg apiserverConfig, name string) (*APIServer, error) {
-	port, err := freePort()
+	port, err := FreePort()
 	if err != nil {
 		return nil, err
 	}

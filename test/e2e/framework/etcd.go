@@ -22,11 +22,11 @@ type Etcd struct {
 }
 
 func startEtcd(ctx context.Context, bin, dir string) (*Etcd, error) {
-	clientPort, err := freePort()
+	clientPort, err := FreePort()
 	if err != nil {
 		return nil, err
 	}
-	peerPort, err := freePort()
+	peerPort, err := FreePort()
 	if err != nil {
 		return nil, err
 	}
