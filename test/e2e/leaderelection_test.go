@@ -87,12 +87,11 @@ type replica struct {
 // ends, and with the test process (Pdeathsig).
 func startReplica(t *testing.T, bin, name, kubeconfig string, args ...string) *replica {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	port, err := framework.FreePort()
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := l.Addr().String()
-	l.Close()
+	addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(port))
 	r := &replica{name: name, addr: addr, logPath: filepath.Join(t.TempDir(), name+".log"), done: make(chan struct{})}
 	logFile, err := os.Create(r.logPath)
 	if err != nil {
