@@ -271,6 +271,11 @@ func (lw *ListWatch[E, T]) Watch(ctx context.Context, opts metav1.ListOptions) (
 	if err != nil {
 		return nil, err
 	}
+	if opts.SendInitialEvents != nil && *opts.SendInitialEvents {
+		// A watch-list's initial events are a list's worth of bytes:
+		// read them while earlier ones are decoded.
+		body = newWatchReadAhead(body)
+	}
 	d := newDecoder(body, ct, lw)
 	d.uns = lw.unstructured.newBody()
 	return newStreamWatcher(ctx, d.event, body, lw.what), nil
