@@ -18,7 +18,10 @@ import (
 
 // streamWatcher is a watch.Interface over a response body: its goroutine
 // decodes events with next and sends them on result until the body ends,
-// a decoding error (sent as a final Error event), or Stop.
+// a decoding error (sent as a final Error event), or Stop. Up to
+// resultBuffer decoded events wait in result for the consumer, so that
+// decoding goes on while the consumer is not yet running; events still
+// waiting when Stop is called are dropped.
 type streamWatcher struct {
 	result chan watch.Event
 	stop   chan struct{}
@@ -27,8 +30,16 @@ type streamWatcher struct {
 	body   io.Closer
 }
 
+// resultBuffer is how many decoded events may wait for the consumer of a
+// watch. While events arrive faster than they are decoded (a watch-list's
+// initial events), a decoder that handed each one over directly would
+// wait, for every event, until the consumer's goroutine was scheduled to
+// take it. It also bounds the objects decoded ahead of a consumer that
+// falls behind.
+const resultBuffer = 32
+
 func newStreamWatcher(ctx context.Context, next func() (watch.Event, error), body io.Closer, what string) *streamWatcher {
-	w := &streamWatcher{result: make(chan watch.Event), stop: make(chan struct{}), done: make(chan struct{}), body: body}
+	w := &streamWatcher{result: make(chan watch.Event, resultBuffer), stop: make(chan struct{}), done: make(chan struct{}), body: body}
 	go w.run(ctx, next, what)
 	return w
 }
@@ -37,14 +48,18 @@ func newStreamWatcher(ctx context.Context, next func() (watch.Event, error), bod
 // Stop.
 func (w *streamWatcher) ResultChan() <-chan watch.Event { return w.result }
 
-// Stop closes the body and returns once the decoding goroutine has ended.
-// It may be called more than once and from any goroutine.
+// Stop closes the body and returns once the decoding goroutine has ended
+// and the events it left waiting were dropped: the result channel is then
+// closed and empty. It may be called more than once and from any
+// goroutine.
 func (w *streamWatcher) Stop() {
 	w.once.Do(func() {
 		close(w.stop)
 		w.body.Close() //nolint:errcheck // nothing to do about it
 	})
 	<-w.done
+	for range w.result { //nolint:revive // dropping what waits
+	}
 }
 
 func (w *streamWatcher) run(ctx context.Context, next func() (watch.Event, error), what string) {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 	"unsafe"
 
 	corev1 "k8s.io/api/core/v1"
@@ -460,7 +461,8 @@ func TestWatchBadStream(t *testing.T) {
 }
 
 // TestWatchStopUnblocks stops a watch whose body blocks in Read and whose
-// consumer reads nothing: Stop must return (its goroutine ended).
+// consumer reads nothing: Stop must return (its goroutine ended), leaving
+// no event to receive, whatever waited in the result channel.
 func TestWatchStopUnblocks(t *testing.T) {
 	for _, name := range []string{"blocked in Read", "blocked in send"} {
 		t.Run(name, func(t *testing.T) {
@@ -472,10 +474,20 @@ func TestWatchStopUnblocks(t *testing.T) {
 				t.Fatal(err)
 			}
 			if name == "blocked in send" {
-				// Write returns once the decoder has read the event; it then
-				// waits to send it, as nobody receives.
-				if _, err := pw.Write([]byte(`{"type":"ADDED","object":{"metadata":{"name":"a"}}}` + "\n")); err != nil {
-					t.Fatal(err)
+				// The decoder fills the result channel and then waits to
+				// send one more event, as nobody receives. Write returns once
+				// the decoder has read the event.
+				for i := range resultBuffer + 1 {
+					if _, err := fmt.Fprintf(pw, `{"type":"ADDED","object":{"kind":"Pod","apiVersion":"v1","metadata":{"name":"a%d"}}}`+"\n", i); err != nil {
+						t.Fatal(err)
+					}
+				}
+				deadline := time.Now().Add(10 * time.Second)
+				for len(w.ResultChan()) < resultBuffer {
+					if time.Now().After(deadline) {
+						t.Fatalf("%d events wait in the result channel, want %d", len(w.ResultChan()), resultBuffer)
+					}
+					time.Sleep(time.Millisecond)
 				}
 			}
 			w.Stop()
@@ -488,6 +500,52 @@ func TestWatchStopUnblocks(t *testing.T) {
 				}
 			default:
 				t.Fatal("the result channel is still open after Stop returned")
+			}
+		})
+	}
+}
+
+// TestWatchDecodesAheadOfTheConsumer: while the consumer takes nothing,
+// the decoder goes on until resultBuffer events wait for it; the consumer
+// then gets every event once, in the stream's order.
+func TestWatchDecodesAheadOfTheConsumer(t *testing.T) {
+	c := newCodecs(t)
+	const n = 2 * resultBuffer
+	var events []event
+	for i := range n {
+		p := testPod(i, strconv.Itoa(10+i))
+		events = append(events, event{"ADDED", &p})
+	}
+	for _, enc := range []string{encJSON, encProtobuf} {
+		t.Run(enc, func(t *testing.T) {
+			body := c.encodeWatch(t, enc, events)
+			f := &fetchBytes{body: func(metav1.ListOptions) ([]byte, error) { return body, nil }}
+			w, err := newPods(t, f.fetch).Watch(context.Background(), metav1.ListOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Stop()
+			ch := w.ResultChan()
+			deadline := time.Now().Add(10 * time.Second)
+			for len(ch) < resultBuffer {
+				if time.Now().After(deadline) {
+					t.Fatalf("%d events decoded ahead of a consumer taking none, want %d", len(ch), resultBuffer)
+				}
+				time.Sleep(time.Millisecond)
+			}
+			i := 0
+			for ev := range ch {
+				if i >= n {
+					t.Fatalf("event %d past the %d sent: %+v", i, n, ev)
+				}
+				p, ok := ev.Object.(*corev1.Pod)
+				if ev.Type != watch.Added || !ok || p.Name != testPod(i, "").Name || p.ResourceVersion != strconv.Itoa(10+i) {
+					t.Fatalf("event %d = %s %+v, want ADDED of %s at %d", i, ev.Type, ev.Object, testPod(i, "").Name, 10+i)
+				}
+				i++
+			}
+			if i != n {
+				t.Fatalf("%d events, want %d", i, n)
 			}
 		})
 	}
