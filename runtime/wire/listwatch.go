@@ -271,14 +271,35 @@ func (lw *ListWatch[E, T]) Watch(ctx context.Context, opts metav1.ListOptions) (
 	if err != nil {
 		return nil, err
 	}
+	var ahead *readAhead
 	if opts.SendInitialEvents != nil && *opts.SendInitialEvents {
 		// A watch-list's initial events are a list's worth of bytes:
 		// read them while earlier ones are decoded.
-		body = newWatchReadAhead(body)
+		ahead = newWatchReadAhead(body)
+		body = ahead
 	}
 	d := newDecoder(body, ct, lw)
 	d.uns = lw.unstructured.newBody()
-	return newStreamWatcher(ctx, d.event, body, lw.what), nil
+	next := d.event
+	if ahead != nil {
+		next = func() (watch.Event, error) {
+			ev, err := d.event()
+			if err == nil && ev.Type == watch.Bookmark && initialEventsEnd(ev.Object) {
+				// The initial events are over: the chunks that read them
+				// ahead go now, not once the stream has idled.
+				ahead.trim()
+			}
+			return ev, err
+		}
+	}
+	return newStreamWatcher(ctx, next, body, lw.what), nil
+}
+
+// initialEventsEnd reports whether a bookmark's object marks the end of a
+// watch-list's initial events.
+func initialEventsEnd(obj runtime.Object) bool {
+	m, ok := obj.(metav1.Object)
+	return ok && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true"
 }
 
 // yieldError carries an error of the caller's yield function through the

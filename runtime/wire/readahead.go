@@ -34,10 +34,11 @@ const (
 // A watch-list's stream (newWatchReadAhead), whose initial events arrive
 // as fast as a list's items, is read the same way in smaller chunks. Its
 // reads never wait for more bytes than have arrived, so an event reaches
-// the decoder as soon as it is read; and once the stream idles, it holds
-// only the chunk of the read that waits for the next event.
+// the decoder as soon as it is read; and once the stream idles, or its
+// initial events have ended (Watch trims at the bookmark that says so), it
+// holds only the chunk of the read that waits for the next event.
 //
-// Read and Close are for one goroutine (the decoder's); the read-ahead
+// Read, trim and Close are for one goroutine (the decoder's); the read-ahead
 // goroutine is started by newReadAhead or newWatchReadAhead and ended by
 // Close, which waits for it.
 type readAhead struct {

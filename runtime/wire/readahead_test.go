@@ -2,12 +2,19 @@ package wire
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
 )
 
 // recordingPipe is a body whose bytes a test writes, recording the size of
@@ -169,5 +176,58 @@ func TestWatchReadAheadLetsGoOfABurst(t *testing.T) {
 		if err := <-next; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestWatchListLetsGoOfItsReadAheadAtTheEndBookmark: a watch-list's
+// read-ahead, which filled chunks while its initial events were decoded,
+// lets the free ones go as the initial-events-end bookmark is decoded,
+// without waiting for the stream to idle.
+func TestWatchListLetsGoOfItsReadAheadAtTheEndBookmark(t *testing.T) {
+	c := newCodecs(t)
+	const n = 100 // of about 8 KiB each: far more than the consumer's buffer holds
+	var events []event
+	for i := range n {
+		p := testPod(i, strconv.Itoa(10+i))
+		p.Annotations = map[string]string{"pad": strings.Repeat("p", 8<<10)}
+		events = append(events, event{"ADDED", &p})
+	}
+	bookmark := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{ResourceVersion: "200", Annotations: map[string]string{metav1.InitialEventsAnnotationKey: "true"}}}
+	initial := c.encodeWatch(t, encJSON, events)
+	end := c.encodeWatch(t, encJSON, []event{{"BOOKMARK", bookmark}})
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	fetch := func(context.Context, metav1.ListOptions, string) (io.ReadCloser, string, error) { return pr, "", nil }
+	yes := true
+	wi, err := newPods(t, fetch).Watch(context.Background(), metav1.ListOptions{SendInitialEvents: &yes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer wi.Stop()
+	ahead := wi.(*streamWatcher).body.(*readAhead)
+	// Nobody takes events yet: once the writes returned, what the decoder
+	// could not hand over fills the read-ahead's chunks.
+	if _, err := pw.Write(initial); err != nil {
+		t.Fatal(err)
+	}
+	if a := ahead.allocated.Load(); a < 4 {
+		t.Fatalf("%d chunks read ahead of a stalled consumer, want several", a)
+	}
+	if _, err := pw.Write(end); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i <= n; i++ {
+		ev := <-wi.ResultChan()
+		if i < n {
+			continue
+		}
+		if ev.Type != watch.Bookmark {
+			t.Fatalf("event %d is %s, want the bookmark", i, ev.Type)
+		}
+	}
+	// The bookmark was handed over after the free chunks went: left are
+	// the chunk being read from and the one of the read that waits.
+	if a := ahead.allocated.Load(); a > 2 {
+		t.Fatalf("%d chunks kept after the initial events ended, want at most 2", a)
 	}
 }
