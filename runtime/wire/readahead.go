@@ -137,10 +137,6 @@ func (r *readAhead) Read(p []byte) (int, error) {
 		return 0, nil
 	}
 	if len(r.cur) == 0 {
-		if r.curBuf != nil {
-			r.free <- r.curBuf // never blocks: at most r.chunks exist
-			r.curBuf = nil
-		}
 		b, ok := r.next()
 		if !ok {
 			return 0, r.err
@@ -149,6 +145,11 @@ func (r *readAhead) Read(p []byte) (int, error) {
 	}
 	n := copy(p, r.cur)
 	r.cur = r.cur[n:]
+	if len(r.cur) == 0 {
+		// Consumed: the chunk is free for the next read at once.
+		r.free <- r.curBuf // never blocks: at most r.chunks exist
+		r.curBuf = nil
+	}
 	return n, nil
 }
 

@@ -225,9 +225,9 @@ func TestWatchListLetsGoOfItsReadAheadAtTheEndBookmark(t *testing.T) {
 			t.Fatalf("event %d is %s, want the bookmark", i, ev.Type)
 		}
 	}
-	// The bookmark was handed over after the free chunks went: left are
-	// the chunk being read from and the one of the read that waits.
-	if a := ahead.allocated.Load(); a > 2 {
-		t.Fatalf("%d chunks kept after the initial events ended, want at most 2", a)
+	// The bookmark was handed over after the free chunks went: left is
+	// the chunk of the read that waits.
+	if a := ahead.allocated.Load(); a != 1 {
+		t.Fatalf("%d chunks kept after the initial events ended, want 1", a)
 	}
 }
